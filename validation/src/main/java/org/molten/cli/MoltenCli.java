@@ -1,0 +1,42 @@
+package org.molten.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code molten} command line. Each subcommand is its own class in this package; register it
+ * in {@code subcommands} below.
+ */
+@Command(name = "molten", mixinStandardHelpOptions = true, version = "molten 0.1.0",
+        description = {"Molecular dynamics with a distilled machine-learned force field.",
+                "Units: Å, eV, eV/Å, amu, fs, K (the ASE conventions)."},
+        subcommands = {InfoCommand.class, CommandLine.HelpCommand.class})
+public final class MoltenCli implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    /** Runs the command line and returns its exit status (0 success, 1 failure, 2 usage). */
+    public static int execute(String... args) {
+        CommandLine cl = new CommandLine(new MoltenCli());
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            // Bad input is reported as one clear line, not a stack trace.
+            if (ex instanceof IllegalArgumentException || ex instanceof java.io.IOException
+                    || ex instanceof IllegalStateException) {
+                commandLine.getErr().println("molten " + commandLine.getCommandName() + ": " + ex.getMessage());
+                return 1;
+            }
+            throw ex;
+        });
+        return cl.execute(args);
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+}

@@ -1,0 +1,2 @@
+/** The {@code molten} command line (picocli): one class per subcommand. */
+package org.molten.cli;
