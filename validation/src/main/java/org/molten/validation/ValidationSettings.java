@@ -1,0 +1,113 @@
+package org.molten.validation;
+
+import java.util.List;
+import org.molten.core.Checks;
+
+/**
+ * What a validation run does: which systems, at which temperature and timestep, for how many
+ * steps, with which thermostat, device and baseline, from which seed. Every default is defined
+ * here once; {@link #quickProtocol()} is what {@code molten validate} runs without options and
+ * {@link #fullProtocol()} what {@code --full} runs.
+ *
+ * @param systems                  built-in system names, in order
+ * @param temperatureK             target temperature (K) of the velocities, the equilibration and NVT
+ * @param timestepFs               MD timestep (fs) of every run
+ * @param equilibrationSteps       Langevin equilibration steps before production (optimised model)
+ * @param nveSteps                 NVE production steps per model
+ * @param nvtSteps                 NVT production steps per model
+ * @param sampleIntervalSteps      steps between recorded samples (energies, temperature, frames)
+ * @param thermostat               NVT thermostat
+ * @param thermostatTimeConstantFs coupling time (fs): 1/friction for Langevin, τ for Bussi,
+ *                                 Berendsen and the Nosé-Hoover chain
+ * @param device                   where the optimised student runs
+ * @param baseline                 the model it is compared with
+ * @param seed                     seed of the velocities and every stochastic thermostat
+ * @param full                     true for the long protocol ({@code --full})
+ */
+public record ValidationSettings(
+        List<String> systems, double temperatureK, double timestepFs, long equilibrationSteps, long nveSteps,
+        long nvtSteps, int sampleIntervalSteps, ThermostatKind thermostat, double thermostatTimeConstantFs,
+        DeviceChoice device, BaselineKind baseline, long seed, boolean full) {
+
+    /** The four systems of the default validation. */
+    public static final List<String> DEFAULT_SYSTEMS = List.of("water", "ethanol", "benzene", "alanine-dipeptide");
+    /** Every system a validation can run. */
+    public static final List<String> ALL_SYSTEMS =
+            List.of("water", "ethanol", "benzene", "alanine-dipeptide", "ace-ala5-nme", "water-box");
+    /** Default target temperature, K. */
+    public static final double DEFAULT_TEMPERATURE_K = 300.0;
+    /** Default timestep, fs. */
+    public static final double DEFAULT_TIMESTEP_FS = 0.5;
+    /** Default seed. */
+    public static final long DEFAULT_SEED = 20261121L;
+    /** Default thermostat. */
+    public static final ThermostatKind DEFAULT_THERMOSTAT = ThermostatKind.LANGEVIN;
+    /** Default thermostat coupling time, fs (Langevin friction 0.01 1/fs). */
+    public static final double DEFAULT_THERMOSTAT_TIME_CONSTANT_FS = 100.0;
+    /** Default device: the CPU, so the default report is the same on every machine. */
+    public static final DeviceChoice DEFAULT_DEVICE = DeviceChoice.CPU;
+    /** Default baseline. */
+    public static final BaselineKind DEFAULT_BASELINE = BaselineKind.TORCHSCRIPT;
+    /** Default steps between samples. */
+    public static final int DEFAULT_SAMPLE_INTERVAL_STEPS = 5;
+    /** Quick protocol: equilibration, NVE and NVT steps (0.5 ps, 2 ps, 2 ps at 0.5 fs). */
+    public static final long QUICK_EQUILIBRATION_STEPS = 1000;
+    public static final long QUICK_PRODUCTION_STEPS = 4000;
+    /** Full protocol: 2 ps equilibration, 10 ps NVE and 10 ps NVT at 0.5 fs. */
+    public static final long FULL_EQUILIBRATION_STEPS = 4000;
+    public static final long FULL_PRODUCTION_STEPS = 20000;
+
+    /** Checks every field. */
+    public ValidationSettings {
+        if (systems == null || systems.isEmpty()) {
+            throw new IllegalArgumentException("no systems to validate");
+        }
+        for (String s : systems) {
+            if (!ALL_SYSTEMS.contains(s)) {
+                throw new IllegalArgumentException("unknown system '" + s + "'; choose from " + String.join(", ", ALL_SYSTEMS));
+            }
+        }
+        systems = List.copyOf(systems);
+        Checks.requirePositive(temperatureK, "temperature (K)");
+        Checks.requirePositive(timestepFs, "timestep (fs)");
+        Checks.requireNonNegative(equilibrationSteps, "equilibration steps");
+        Checks.requirePositive(nveSteps, "NVE steps");
+        Checks.requirePositive(nvtSteps, "NVT steps");
+        Checks.requirePositive(sampleIntervalSteps, "sample interval (steps)");
+        Checks.requirePositive(thermostatTimeConstantFs, "thermostat time constant (fs)");
+        long minSamples = 16;
+        if (Math.min(nveSteps, nvtSteps) / sampleIntervalSteps < minSamples) {
+            throw new IllegalArgumentException("too few samples: " + Math.min(nveSteps, nvtSteps) + " steps at one sample every "
+                    + sampleIntervalSteps + " steps gives fewer than " + minSamples + " samples; raise --steps or lower --sample-interval");
+        }
+        if (thermostat == null || device == null || baseline == null) {
+            throw new IllegalArgumentException("thermostat, device and baseline must be given");
+        }
+    }
+
+    private static ValidationSettings protocol(long equilibration, long production, boolean full) {
+        return new ValidationSettings(DEFAULT_SYSTEMS, DEFAULT_TEMPERATURE_K, DEFAULT_TIMESTEP_FS, equilibration, production,
+                production, DEFAULT_SAMPLE_INTERVAL_STEPS, DEFAULT_THERMOSTAT, DEFAULT_THERMOSTAT_TIME_CONSTANT_FS,
+                DEFAULT_DEVICE, DEFAULT_BASELINE, DEFAULT_SEED, full);
+    }
+
+    /** The default, quick protocol. */
+    public static ValidationSettings quickProtocol() {
+        return protocol(QUICK_EQUILIBRATION_STEPS, QUICK_PRODUCTION_STEPS, false);
+    }
+
+    /** The long protocol: at least 10 ps of NVE and 10 ps of NVT per system at the default timestep. */
+    public static ValidationSettings fullProtocol() {
+        return protocol(FULL_EQUILIBRATION_STEPS, FULL_PRODUCTION_STEPS, true);
+    }
+
+    /** NVE production length, ps. */
+    public double nvePs() {
+        return nveSteps * timestepFs / 1000.0;
+    }
+
+    /** NVT production length, ps. */
+    public double nvtPs() {
+        return nvtSteps * timestepFs / 1000.0;
+    }
+}
