@@ -36,7 +36,9 @@ public final class Criteria {
                     run.stepsRequested(), "steps", false, run.stepsCompleted() + " of " + run.stepsRequested() + " steps; " + why));
         }
         String partial = run.completed() ? "" : " (over the steps before the run stopped)";
-        if (run.ensemble() == Ensemble.NVE) {
+        if (run.phase() == RunPhase.EQUILIBRATION) {
+            // Equilibration starts from the minimum with fresh velocities: only completion and integrity count.
+        } else if (run.ensemble() == Ensemble.NVE) {
             EnergyDrift e = run.energy();
             double limit = t.maxDriftFor(run.precision());
             if (e == null) {

@@ -8,6 +8,7 @@ import org.molten.validation.metrics.TemperatureStatistics;
  * Metrics of one production run.
  *
  * @param label             "optimised NVE", "baseline NVT", ...
+ * @param phase             equilibration or production
  * @param role              optimised model or baseline
  * @param ensemble          NVE or NVT
  * @param model             the force field's name
@@ -21,6 +22,9 @@ import org.molten.validation.metrics.TemperatureStatistics;
  * @param degreesOfFreedom  dof of the instantaneous temperature
  * @param energy            total-energy drift metrics (NVE; for NVT the total energy is not
  *                          conserved and this is null)
+ * @param conservedEnergy   NVT only, for information: drift metrics of E_tot + E_bath (the energy
+ *                          the thermostat exchanged), which the integrator conserves up to its
+ *                          discretisation error; null for NVE
  * @param temperature       temperature statistics against the target (the canonical comparison
  *                          applies to NVT only; for NVE it is informational)
  * @param integrity         structural integrity over the run
@@ -29,9 +33,9 @@ import org.molten.validation.metrics.TemperatureStatistics;
  * @param seriesFile        CSV file with the sampled series (ASE MDLogger columns), relative to the report
  */
 public record RunReport(
-        String label, ModelRole role, Ensemble ensemble, String model, Precision precision, String integrator,
+        String label, RunPhase phase, ModelRole role, Ensemble ensemble, String model, Precision precision, String integrator,
         double timestepFs, long stepsRequested, long stepsCompleted, int sampleIntervalSteps, double simulatedPs,
-        int degreesOfFreedom, EnergyDrift energy, TemperatureStatistics temperature, IntegrityResult integrity,
+        int degreesOfFreedom, EnergyDrift energy, EnergyDrift conservedEnergy, TemperatureStatistics temperature, IntegrityResult integrity,
         Performance performance, BlowUp blowUp, String seriesFile) {
 
     /** True when the run did all its steps. */

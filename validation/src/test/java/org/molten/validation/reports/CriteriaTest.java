@@ -17,13 +17,13 @@ class CriteriaTest {
     }
 
     static RunReport nve(EnergyDrift d, Precision p, BlowUp b, long done) {
-        return new RunReport("optimised NVE", ModelRole.OPTIMISED, Ensemble.NVE, "student", p, "velocity-verlet(dt=0.5 fs)",
-                0.5, 4000, done, 5, done * 0.5e-3, 6, d, null, INTACT, new Performance(1, 4000, 172.8), b, "water-nve.log");
+        return new RunReport("optimised NVE", RunPhase.PRODUCTION, ModelRole.OPTIMISED, Ensemble.NVE, "student", p, "velocity-verlet(dt=0.5 fs)",
+                0.5, 4000, done, 5, done * 0.5e-3, 6, d, null, null, INTACT, new Performance(1, 4000, 172.8), b, "water-nve.log");
     }
 
     static RunReport nvt(TemperatureStatistics t) {
-        return new RunReport("optimised NVT", ModelRole.OPTIMISED, Ensemble.NVT, "student", Precision.FLOAT64, "langevin",
-                0.5, 4000, 4000, 5, 2, 6, null, t, INTACT, new Performance(1, 4000, 172.8), null, "water-nvt.log");
+        return new RunReport("optimised NVT", RunPhase.PRODUCTION, ModelRole.OPTIMISED, Ensemble.NVT, "student", Precision.FLOAT64, "langevin",
+                0.5, 4000, 4000, 5, 2, 6, null, null, t, INTACT, new Performance(1, 4000, 172.8), null, "water-nvt.log");
     }
 
     static CriterionResult find(List<CriterionResult> l, Criterion c) {
@@ -82,11 +82,20 @@ class CriteriaTest {
     void aBrokenStructureNamesTheRuleAndAtom() {
         IntegrityResult broken = new IntegrityResult(false, 50, 2, 1.8, 1.5, "O0-H1", 2, 1.2, 6, 0.9, 0.5,
                 new IntegrityViolation(IntegrityViolation.Kind.BOND_STRETCHED, 420, 210, 1, "bond O0-H1 stretched to 1.7 Å"));
-        RunReport r = new RunReport("baseline NVE", ModelRole.BASELINE, Ensemble.NVE, "b", Precision.FLOAT64, "vv", 0.5, 4000, 4000, 5,
-                2, 6, drift(0.01, 0.1), null, broken, null, null, "x.log");
+        RunReport r = new RunReport("baseline NVE", RunPhase.PRODUCTION, ModelRole.BASELINE, Ensemble.NVE, "b", Precision.FLOAT64, "vv", 0.5, 4000, 4000, 5,
+                2, 6, drift(0.01, 0.1), null, null, broken, null, null, "x.log");
         CriterionResult c = find(Criteria.forRun("water", r, Thresholds.defaults(), true), Criterion.STRUCTURAL_INTEGRITY);
         assertFalse(c.passed());
         assertTrue(c.detail().contains("BOND_STRETCHED") && c.detail().contains("step 420") && c.detail().contains("O0-H1"));
+    }
+
+    @Test
+    void equilibrationIsJudgedOnCompletionAndIntegrityOnly() {
+        RunReport eq = new RunReport("optimised equilibration", RunPhase.EQUILIBRATION, ModelRole.OPTIMISED, Ensemble.NVT, "s",
+                Precision.FLOAT64, "langevin", 0.5, 1000, 1000, 5, 0.5, 6, null, null, null, INTACT, null, null, "eq.csv");
+        List<CriterionResult> l = Criteria.forRun("water", eq, Thresholds.defaults(), true);
+        assertEquals(List.of(Criterion.RUN_COMPLETED, Criterion.STRUCTURAL_INTEGRITY), l.stream().map(CriterionResult::criterion).toList());
+        assertTrue(l.stream().allMatch(CriterionResult::passed));
     }
 
     @Test
