@@ -1,9 +1,9 @@
 package org.molten.structures;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -12,7 +12,8 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.molten.core.Atoms;
-import org.molten.core.Element;
+import org.molten.structures.io.ExtendedXyzFormat;
+import org.molten.structures.io.Frame;
 
 /**
  * Molecules that ship with Molten, isolated (no cell), positions in Å with the centre of mass at
@@ -100,33 +101,18 @@ public final class BuiltInMolecules {
     public static Atoms load(String name) {
         String canonical = canonicalName(name);
         String resource = RESOURCE_DIR + canonical + ".xyz";
-        try (InputStream in = BuiltInMolecules.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException("built-in molecule resource missing from the jar: " + resource);
+        InputStream in = BuiltInMolecules.class.getResourceAsStream(resource);
+        if (in == null) {
+            throw new IllegalStateException("built-in molecule resource missing from the jar: " + resource);
+        }
+        try (Reader r = new InputStreamReader(in, StandardCharsets.UTF_8)) {
+            List<Frame> frames = ExtendedXyzFormat.readAll(r, "built-in " + resource);
+            if (frames.size() != 1) {
+                throw new IllegalStateException("built-in " + resource + " holds " + frames.size() + " frames, not 1");
             }
-            return parse(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)), resource);
+            return frames.get(0).atoms().copy();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read built-in molecule " + resource, e);
         }
-    }
-
-    // The resources are plain single-frame XYZ written by make_molecules.sh; a strict minimal parse.
-    private static Atoms parse(BufferedReader r, String resource) throws IOException {
-        int n = Integer.parseInt(r.readLine().trim());
-        r.readLine();
-        int[] z = new int[n];
-        double[] pos = new double[3 * n];
-        for (int i = 0; i < n; i++) {
-            String line = r.readLine();
-            if (line == null) {
-                throw new IllegalStateException(resource + ": truncated at atom " + i);
-            }
-            String[] t = line.trim().split("\\s+");
-            z[i] = Element.ofSymbol(t[0]).atomicNumber;
-            for (int k = 0; k < 3; k++) {
-                pos[3 * i + k] = Double.parseDouble(t[1 + k]);
-            }
-        }
-        return Atoms.of(z, pos, null);
     }
 }
