@@ -160,14 +160,18 @@ public final class PdbFormat {
                 throw new IllegalArgumentException("cell length " + "abc".charAt(i) + " = " + p[i] + " Å must be positive");
             }
         }
+        String[] names = {"alpha", "beta", "gamma"};
+        for (int i = 3; i < 6; i++) {
+            if (!(p[i] > 0 && p[i] < 180)) {
+                throw new IllegalArgumentException(names[i - 3] + " = " + p[i] + " degrees must lie strictly between 0 and 180");
+            }
+        }
         double ca = cosDeg(p[3]), cb = cosDeg(p[4]), cg = cosDeg(p[5]);
         double sg = sinDeg(p[5]);
-        if (!(sg > 0)) {
-            throw new IllegalArgumentException("gamma = " + p[5] + " degrees leaves a and b parallel");
-        }
         double cy = (ca - cb * cg) / sg;
         double cz2 = 1 - cb * cb - cy * cy;
-        if (!(cz2 > 1e-12)) {
+        // cz2 * sg^2 is (volume / abc)^2; below 1e-12 the cell is flat to rounding
+        if (!(cz2 * sg * sg > 1e-12)) {
             throw new IllegalArgumentException("angles alpha = " + p[3] + ", beta = " + p[4] + ", gamma = " + p[5]
                     + " degrees close no cell");
         }
