@@ -32,8 +32,8 @@ import org.molten.core.Element;
  * with a Lattice and "F F F" without; Properties defaults to species:S:1:pos:R:3. Recognised
  * columns: species (or Z), pos, forces, velocities (or velo), momenta, masses; other columns are
  * skipped. The energy key becomes the frame's energy; every other key is kept as a string in the
- * frame's info. A comment line without '=' is a plain XYZ comment (info "comment"), so plain XYZ
- * files read too. Frames follow each other; blank lines between frames are skipped.
+ * frame's info (a key with an empty value is dropped). A comment line without '=' is a plain XYZ
+ * comment (info "comment"), so plain XYZ files read too. Frames follow each other; blank lines between frames are skipped.
  *
  * <p><b>Writing.</b> Positions, forces and masses with 8 decimals, velocities with 10, the
  * Lattice and energy with every digit of the double. A masses column is written only when some

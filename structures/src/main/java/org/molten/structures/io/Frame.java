@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -80,7 +81,8 @@ public final class Frame {
      * This frame with one more info entry (replacing one of the same key).
      *
      * @throws IllegalArgumentException for a key that is not [A-Za-z_][A-Za-z0-9_-]*, a reserved key
-     *                                  (Lattice, Properties, pbc, energy) or a value with a line break
+     *                                  (Lattice, Properties, pbc, energy), an empty value or a value
+     *                                  with a line break
      */
     public Frame withInfo(String key, String value) {
         Map<String, String> m = new LinkedHashMap<>(info);
@@ -101,7 +103,7 @@ public final class Frame {
         if (key == null || !KEY.matcher(key).matches()) {
             throw new IllegalArgumentException("info key '" + key + "' must match [A-Za-z_][A-Za-z0-9_-]*");
         }
-        if (RESERVED.contains(key.toLowerCase(java.util.Locale.ROOT))) {
+        if (RESERVED.contains(key.toLowerCase(Locale.ROOT))) {
             throw new IllegalArgumentException("info key '" + key + "' is reserved (Lattice, Properties, pbc and "
                     + "energy come from the frame's cell, columns and energy)");
         }
@@ -112,6 +114,11 @@ public final class Frame {
         if (value == null || value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0) {
             throw new IllegalArgumentException("info value of '" + key + "' must be one line of text, got "
                     + (value == null ? "null" : "a line break"));
+        }
+        if (value.isEmpty()) {
+            // ASE 3.22 reads key="" as taking the next pair for its value
+            throw new IllegalArgumentException("info value of '" + key + "' is empty; extended XYZ readers "
+                    + "(ASE 3.22) cannot read key=\"\"");
         }
         return value;
     }

@@ -127,7 +127,8 @@ final class PdbFrameReader implements FrameReader {
     /**
      * The element of a PDB atom name (columns 13-16) when columns 77-78 are blank: the symbol is
      * right-justified in columns 13-14, so " CA " is a carbon (alpha) and "CA  " calcium; a
-     * digit or blank in column 13 ("1HB ", " HB2") means a one-letter element in column 14.
+     * digit or blank in column 13 ("1HB ", " HB2") means a one-letter element in column 14; a name
+     * right-justified in 13-16 ("   C", "  CL", as ASE writes) gives its leading letters.
      */
     private int elementFromName(String name, long at) throws StructureFormatException {
         String padded = (name + "    ").substring(0, 4);
@@ -156,7 +157,24 @@ final class PdbFrameReader implements FrameReader {
                         + "' (columns 77-78 are blank)");
             }
         }
-        throw in.error(at, "no element: columns 77-78 are blank and atom name '" + name + "' (columns 13-16) starts with no letter");
+        // Writers that right-justify the whole name ("   C", ASE's style): the letters of the name.
+        String letters = padded.strip().replaceAll("[^A-Za-z].*$", "");
+        if (letters.length() >= 2) {
+            try {
+                return Element.ofSymbol(letters.substring(0, 2)).atomicNumber;
+            } catch (IllegalArgumentException e) {
+                // fall through to one letter
+            }
+        }
+        if (!letters.isEmpty()) {
+            try {
+                return Element.ofSymbol(letters.substring(0, 1)).atomicNumber;
+            } catch (IllegalArgumentException e) {
+                throw in.error("unknown element symbol '" + letters.charAt(0) + "' from atom name '" + name.strip()
+                        + "' (columns 77-78 are blank)");
+            }
+        }
+        throw in.error(at, "no element: columns 77-78 are blank and atom name '" + name + "' (columns 13-16) holds no letter");
     }
 
     private void readCryst1(String line) throws StructureFormatException {

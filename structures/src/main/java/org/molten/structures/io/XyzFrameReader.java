@@ -199,7 +199,11 @@ final class XyzFrameReader implements FrameReader {
                     case "lattice" -> lattice = e.getValue();
                     case "pbc" -> pbc = e.getValue();
                     case "energy" -> h.energy = Fields.parseFinite(e.getValue(), "energy", in, line);
-                    default -> h.info.put(key, e.getValue());
+                    default -> {
+                        if (!e.getValue().isEmpty()) { // key="" carries nothing (and ASE misreads it)
+                            h.info.put(key, e.getValue());
+                        }
+                    }
                 }
             }
             try {

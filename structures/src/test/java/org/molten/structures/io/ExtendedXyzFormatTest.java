@@ -51,7 +51,6 @@ class ExtendedXyzFormatTest {
         info.put("step", "1000");
         info.put("time_fs", "500.0");
         info.put("note", "a \"quoted\" word, a back\\slash and spaces");
-        info.put("empty", "");
         return Frame.of(atoms, -1234.567890123 - seed, f).withInfo(info);
     }
 
@@ -87,7 +86,6 @@ class ExtendedXyzFormatTest {
                 + "Properties=species:S:1:pos:R:3:masses:R:1:velocities:R:3:forces:R:3 energy=-1235.567890123 "), header);
         assertTrue(header.endsWith(" pbc=\"T T F\""), header);
         assertTrue(header.contains(" note=\"a \\\"quoted\\\" word, a back\\\\slash and spaces\""), header);
-        assertTrue(header.contains(" empty=\"\""), header);
     }
 
     @Test
@@ -205,6 +203,17 @@ class ExtendedXyzFormatTest {
         assertEquals("T", b.info().get("converged"));
         assertEquals("1 2 3", b.info().get("tags"));
         assertEquals("a b", b.info().get("list"));
+    }
+
+    @Test
+    void emptyInfoValuesAreNeitherWrittenNorKept() throws IOException {
+        Frame w = Frame.of(org.molten.structures.BuiltInMolecules.load("water"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> w.withInfo("tag", ""));
+        assertTrue(e.getMessage().contains("'tag' is empty"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> w.withInfo("energy", "1"));
+        assertThrows(IllegalArgumentException.class, () -> w.withInfo("1abc", "1"));
+        Frame f = ExtendedXyzFormat.readAll(new StringReader("1\nempty=\"\" name=abc\nAr 0 0 0\n"), "e.xyz").get(0);
+        assertEquals(Map.of("name", "abc"), f.info());
     }
 
     @Test

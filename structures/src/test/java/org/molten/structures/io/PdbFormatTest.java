@@ -132,13 +132,15 @@ class PdbFormatTest {
                 atomLine("HETATM", "FE  ", 3, 0, 3, ""),
                 atomLine("ATOM", " N  ", 0, 3, 3, "").substring(0, 54),
                 atomLine("ATOM", " X1 ", 3, 3, 3, "S"),
+                atomLine("ATOM", "   C", 6, 3, 3, ""),
+                atomLine("ATOM", "  CL", 6, 6, 3, ""),
                 "TER",
                 "CONECT    1    2",
                 "END",
                 "");
         Frame f = PdbFormat.readAll(new StringReader(text), "names.pdb").get(0);
         Atoms a = f.atoms();
-        assertArrayEquals(new int[] {6, 20, 1, 1, 17, 26, 7, 16}, a.atomicNumbers());
+        assertArrayEquals(new int[] {6, 20, 1, 1, 17, 26, 7, 16, 6, 17}, a.atomicNumbers());
         assertNull(a.cellOrNull(), "CRYST1 1 1 1 90 90 90 is the no-cell placeholder");
         assertArrayEquals(new double[] {3, 0, 3}, new double[] {a.positions()[15], a.positions()[16], a.positions()[17]}, 0);
     }
