@@ -41,10 +41,16 @@ public interface Integrator {
      */
     double bathEnergyEv(int degreesOfFreedom);
 
-    /** True when the total linear momentum is conserved (given forces that sum to zero). */
+    /**
+     * True when a zero total linear momentum stays zero (given forces that sum to zero), so the
+     * 3 centre-of-mass degrees of freedom may be removed from the count.
+     */
     boolean conservesLinearMomentum();
 
-    /** True when the angular momentum of an isolated system is conserved (given torque-free forces). */
+    /**
+     * True when a zero angular momentum of an isolated system stays zero (given torque-free
+     * forces), so the 3 rotational degrees of freedom may be removed from the count.
+     */
     boolean conservesAngularMomentum();
 
     /** Writes every state variable (thermostat variables, accumulated bath energy) for a checkpoint. */

@@ -49,10 +49,10 @@ public interface Thermostat {
     /** Energy taken out of the system so far, eV (see {@link Integrator#bathEnergyEv}). */
     double bathEnergyEv(int degreesOfFreedom);
 
-    /** True when the thermostat leaves the total linear momentum unchanged. */
+    /** True when a zero total linear momentum stays zero under this thermostat. */
     boolean conservesLinearMomentum();
 
-    /** True when the thermostat leaves the angular momentum unchanged. */
+    /** True when a zero angular momentum stays zero under this thermostat. */
     boolean conservesAngularMomentum();
 
     /** Writes the thermostat's state variables. */
