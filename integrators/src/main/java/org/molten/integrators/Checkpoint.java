@@ -339,6 +339,19 @@ public final class Checkpoint {
     }
 
     /**
+     * Refuses a system this checkpoint was not written for.
+     *
+     * @throws IllegalArgumentException naming the checkpoint and both systems when the atoms,
+     *                                  masses or cell differ
+     */
+    public void requireSameSystem(Atoms atoms) {
+        Optional<String> mismatch = mismatchWith(atoms);
+        if (mismatch.isPresent()) {
+            throw new IllegalArgumentException(mismatch.get());
+        }
+    }
+
+    /**
      * Describes why this checkpoint cannot continue the given system, or returns empty.
      */
     Optional<String> mismatchWith(Atoms atoms) {

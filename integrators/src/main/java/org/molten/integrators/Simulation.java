@@ -237,10 +237,7 @@ public final class Simulation implements DynamicsState, AutoCloseable {
      *                                  integrator (description) or degrees of freedom
      */
     public void restore(Checkpoint c) throws IOException {
-        Optional<String> mismatch = c.mismatchWith(atoms);
-        if (mismatch.isPresent()) {
-            throw new IllegalArgumentException(mismatch.get());
-        }
+        c.requireSameSystem(atoms);
         requireSame(c, "force field", c.forceFieldName, forceField.name());
         requireSame(c, "integrator", c.integratorDescription, integrator.description());
         requireSame(c, "degrees of freedom", Integer.toString(c.degreesOfFreedom), Integer.toString(degreesOfFreedom));
