@@ -1,12 +1,6 @@
 package org.molten.validation.runs;
 
-import java.io.BufferedWriter;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Locale;
 
 /**
  * Samples of one run: time (fs), total, potential and kinetic energy (eV), instantaneous
@@ -88,20 +82,5 @@ public final class EnergySeries {
     /** Instantaneous temperatures, K (a copy). */
     public double[] temperatureK() {
         return Arrays.copyOf(temperatureK, size);
-    }
-
-    /**
-     * Writes the samples as whitespace-separated columns with ASE MDLogger headers:
-     * {@code Step Time[ps] Etot[eV] Epot[eV] Ekin[eV] T[K] Ebath[eV]}.
-     */
-    public void writeCsv(Path file) throws IOException {
-        try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            w.write(String.format(Locale.ROOT, "%10s %12s %18s %18s %14s %10s %14s%n",
-                    "Step", "Time[ps]", "Etot[eV]", "Epot[eV]", "Ekin[eV]", "T[K]", "Ebath[eV]"));
-            for (int i = 0; i < size; i++) {
-                w.write(String.format(Locale.ROOT, "%10d %12.5f %18.10f %18.10f %14.10f %10.3f %14.10f%n", step[i],
-                        timeFs[i] / 1000.0, potentialEv[i] + kineticEv[i], potentialEv[i], kineticEv[i], temperatureK[i], bathEv[i]));
-            }
-        }
     }
 }
