@@ -3,6 +3,7 @@ package org.molten.validation.reports;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.molten.validation.metrics.BlockAverage;
 import org.molten.validation.metrics.EnergyDrift;
 import org.molten.validation.metrics.IntegrityResult;
 import org.molten.validation.metrics.TemperatureStatistics;
@@ -62,16 +63,20 @@ public final class Criteria {
                 out.add(unmeasured(system, label, Criterion.MEAN_TEMPERATURE, "<=", t.maxTemperatureDeviationSigmas(), "SE"));
             } else {
                 double z = Math.abs(s.meanDeviationSigmas());
-                out.add(new CriterionResult(system, label, Criterion.MEAN_TEMPERATURE, z, "<=", t.maxTemperatureDeviationSigmas(),
-                        "SE", z <= t.maxTemperatureDeviationSigmas(), String.format(Locale.ROOT,
-                        "<T> = %.1f +- %.1f K (block SE, %d blocks%s) vs target %.1f K%s", s.meanK(), s.meanStandardErrorK(),
-                        s.meanBlocks(), s.errorReliable() ? "" : ", series short for its correlation time", s.targetK(), partial)));
+                double limit = BlockAverage.equivalentThreshold(t.maxTemperatureDeviationSigmas(), s.meanBlocks());
+                out.add(new CriterionResult(system, label, Criterion.MEAN_TEMPERATURE, z, "<=", limit, "SE", z <= limit,
+                        String.format(Locale.ROOT, "<T> = %.1f +- %.1f K (block SE, %d blocks%s) vs target %.1f K; "
+                                + "limit %s SE as Student t for %d blocks%s", s.meanK(), s.meanStandardErrorK(), s.meanBlocks(),
+                                s.errorReliable() ? "" : ", series short for its correlation time", s.targetK(),
+                                trim(t.maxTemperatureDeviationSigmas()), s.meanBlocks(), partial)));
                 if (canonicalThermostat) {
                     double zf = Math.abs(s.sigmaDeviationSigmas());
-                    out.add(new CriterionResult(system, label, Criterion.TEMPERATURE_FLUCTUATION, zf, "<=",
-                            t.maxFluctuationDeviationSigmas(), "SE", zf <= t.maxFluctuationDeviationSigmas(), String.format(Locale.ROOT,
-                            "sigma_T = %.1f +- %.1f K vs canonical %.1f K (dof %d), ratio %.3f%s", s.sigmaK(), s.sigmaStandardErrorK(),
-                            s.canonicalSigmaK(), s.degreesOfFreedom(), s.sigmaRatio(), partial)));
+                    double flimit = BlockAverage.equivalentThreshold(t.maxFluctuationDeviationSigmas(), s.sigmaBlocks());
+                    out.add(new CriterionResult(system, label, Criterion.TEMPERATURE_FLUCTUATION, zf, "<=", flimit, "SE",
+                            zf <= flimit, String.format(Locale.ROOT,
+                            "sigma_T = %.1f +- %.1f K vs canonical %.1f K (dof %d), ratio %.3f; limit %s SE as Student t for "
+                                    + "%d blocks%s", s.sigmaK(), s.sigmaStandardErrorK(), s.canonicalSigmaK(),
+                            s.degreesOfFreedom(), s.sigmaRatio(), trim(t.maxFluctuationDeviationSigmas()), s.sigmaBlocks(), partial)));
                 }
             }
         }
@@ -101,6 +106,10 @@ public final class Criteria {
                         + "max |dE| %.3g meV/atom", c.optimisedModel(), c.baselineModel(), c.forces().frames(), rmse,
                 c.forces().forceMaxAbsErrorEvPerA(), c.forces().forceRelativeRmse(), c.forces().energyMaxAbsErrorMeVPerAtom())
                 : "no finite forces to compare (" + c.forces().frames() + " frames)");
+    }
+
+    private static String trim(double x) {
+        return java.math.BigDecimal.valueOf(x).stripTrailingZeros().toPlainString();
     }
 
     private static CriterionResult unmeasured(String system, String run, Criterion c, String cmp, double limit, String unit) {

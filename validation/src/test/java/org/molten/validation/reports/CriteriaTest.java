@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.molten.validation.metrics.BlockAverage;
 import org.molten.validation.metrics.EnergyDrift;
 import org.molten.validation.metrics.IntegrityResult;
 import org.molten.validation.metrics.IntegrityViolation;
@@ -65,17 +66,26 @@ class CriteriaTest {
 
     @Test
     void nvtChecksMeanAndOnlyCanonicalThermostatsCheckFluctuations() {
-        TemperatureStatistics ok = new TemperatureStatistics(302, 3, 300, 0.67, 170, 10, 173.2, 0.98, -0.3, 6, 32, true);
+        TemperatureStatistics ok = new TemperatureStatistics(302, 3, 300, 0.67, 170, 10, 173.2, 0.98, -0.3, 6, 32, 32, true);
         List<CriterionResult> canonical = Criteria.forRun("water", nvt(ok), Thresholds.defaults(), true);
         assertTrue(find(canonical, Criterion.MEAN_TEMPERATURE).passed());
         assertTrue(find(canonical, Criterion.TEMPERATURE_FLUCTUATION).passed());
         List<CriterionResult> berendsen = Criteria.forRun("water", nvt(ok), Thresholds.defaults(), false);
         assertTrue(berendsen.stream().noneMatch(c -> c.criterion() == Criterion.TEMPERATURE_FLUCTUATION));
 
-        TemperatureStatistics hot = new TemperatureStatistics(330, 3, 300, 10, 80, 10, 173.2, 0.46, -9.3, 6, 32, true);
+        TemperatureStatistics hot = new TemperatureStatistics(330, 3, 300, 10, 80, 10, 173.2, 0.46, -9.3, 6, 32, 32, true);
         List<CriterionResult> l = Criteria.forRun("water", nvt(hot), Thresholds.defaults(), true);
         assertFalse(find(l, Criterion.MEAN_TEMPERATURE).passed());
         assertFalse(find(l, Criterion.TEMPERATURE_FLUCTUATION).passed());
+
+        // 3.2 standard errors: a failure with many blocks, within the Student-t limit with few.
+        TemperatureStatistics many = new TemperatureStatistics(309.6, 3, 300, 3.2, 170, 10, 173.2, 0.98, -0.3, 6, 400, 400, true);
+        TemperatureStatistics few = new TemperatureStatistics(309.6, 3, 300, 3.2, 170, 10, 173.2, 0.98, -0.3, 6, 12, 12, false);
+        assertFalse(find(Criteria.forRun("w", nvt(many), Thresholds.defaults(), true), Criterion.MEAN_TEMPERATURE).passed());
+        CriterionResult c = find(Criteria.forRun("w", nvt(few), Thresholds.defaults(), true), Criterion.MEAN_TEMPERATURE);
+        assertTrue(c.passed());
+        assertEquals(BlockAverage.equivalentThreshold(3, 12), c.threshold(), 1e-12);
+        assertTrue(c.detail().contains("12 blocks"), c.detail());
     }
 
     @Test

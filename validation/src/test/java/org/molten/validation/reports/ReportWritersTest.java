@@ -22,7 +22,7 @@ import org.molten.validation.runs.EnergySeries;
 class ReportWritersTest {
 
     static ValidationReport sample() {
-        TemperatureStatistics t = new TemperatureStatistics(301, 2, 300, 0.5, 170, 9, 173.2, 0.98, -0.35, 6, 32, true);
+        TemperatureStatistics t = new TemperatureStatistics(301, 2, 300, 0.5, 170, 9, 173.2, 0.98, -0.35, 6, 32, 32, true);
         RunReport nve = CriteriaTest.nve(CriteriaTest.drift(0.012, 0.3), Precision.FLOAT64, null, 4000);
         RunReport nvt = CriteriaTest.nvt(t);
         ForceAgreement fa = new ForceAgreement();
