@@ -285,6 +285,10 @@ public final class RunCommand implements Callable<Integer> {
             mark.get().rewind();
             return true;
         }
+        if (Files.exists(file) && Files.size(file) > 0 && TrajectoryReporter.isCompressed(file)) {
+            throw new IllegalArgumentException(option + " " + file + " is compressed and cannot be continued after a"
+                    + " restart; name a new file (nothing was overwritten)");
+        }
         if (Files.exists(file) && Files.size(file) > 0) {
             throw new IllegalArgumentException(option + " " + file + " exists but checkpoint " + execution.restart
                     + " did not record it; name a new file or remove it (nothing was overwritten)");

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.molten.integrators.Checkpoint;
 import org.molten.integrators.reporters.EnergyLogReporter;
+import org.molten.structures.WaterBox;
 import org.molten.structures.io.Frame;
 import org.molten.structures.io.StructureFiles;
 
@@ -101,6 +102,30 @@ class RunCommandTest {
         r = run("run", "--system", "water", "--integrator", "bussi", "--steps", "20", "--seed", "2", "--restart", chk.toString());
         assertEquals(1, r.status());
         assertTrue(r.err().contains("--seed 2 differs from the seed 1"), r.err());
+        // A gzip trajectory cannot be cut back to the checkpoint; an unrecorded existing file is not overwritten.
+        Path gz = dir.resolve("t.extxyz.gz");
+        Path chk2 = dir.resolve("gz.chk");
+        assertEquals(0, run("run", "--system", "water", "--integrator", "bussi", "--steps", "10", "--seed", "1",
+                "--trajectory", gz.toString(), "--report-interval", "5", "--checkpoint", chk2.toString()).status());
+        r = run("run", "--system", "water", "--integrator", "bussi", "--steps", "20", "--trajectory", gz.toString(),
+                "--restart", chk2.toString());
+        assertEquals(1, r.status());
+        assertTrue(r.err().contains("is compressed and cannot be continued after a restart; name a new file"), r.err());
+        Path other = dir.resolve("other.csv");
+        try {
+            java.nio.file.Files.writeString(other, "precious\n");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        r = run("run", "--system", "water", "--integrator", "bussi", "--steps", "20", "--log", other.toString(),
+                "--restart", chk2.toString());
+        assertEquals(1, r.status());
+        assertTrue(r.err().contains("did not record it; name a new file or remove it (nothing was overwritten)"), r.err());
+        try {
+            assertEquals("precious\n", java.nio.file.Files.readString(other));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test
@@ -131,6 +156,18 @@ class RunCommandTest {
         r = run("run", "--system", "water", "--device", "tpu");
         assertEquals(2, r.status());
         assertTrue(r.err().contains("unknown device 'tpu'; choose one of auto, cpu, cuda"), r.err());
+    }
+
+    @Test
+    void periodicWaterBoxFromAStructureFile(@TempDir Path dir) throws IOException {
+        Path box = dir.resolve("water.extxyz");
+        StructureFiles.write(box, WaterBox.build(32, 5));
+        Path log = dir.resolve("e.csv");
+        Result r = run("run", "--structure", box.toString(), "--integrator", "nose-hoover", "--steps", "200",
+                "--report-interval", "50", "--seed", "5", "--log", log.toString());
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains("H64O32, 96 atoms"), r.out());
+        assertEquals(6, Files.readAllLines(log).size());
     }
 
     @Test
