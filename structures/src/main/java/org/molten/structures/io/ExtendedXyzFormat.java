@@ -25,8 +25,9 @@ import org.molten.core.Element;
  * <p><b>Units</b> (ASE's): positions and Lattice in Å, {@code energy} in eV, {@code forces} in
  * eV/Å, {@code masses} in amu. Velocities are written as a {@code velocities:R:3} column in
  * <b>Å/fs</b>; ASE reads that column as a plain array named "velocities" (ASE keeps its own
- * velocities as {@code momenta} in its internal units), OVITO as particle velocities. When reading,
- * an ASE {@code momenta:R:3} column is converted to Å/fs with the masses.
+ * velocities as {@code momenta} in its internal units, so {@code atoms.get_velocities()} stays
+ * empty), and OVITO as a three-component particle property of that name (not checked against
+ * OVITO here). When reading, an ASE {@code momenta:R:3} column is converted to Å/fs with the masses.
  *
  * <p><b>Reading.</b> Lattice holds the vectors a, b, c in that order; pbc defaults to "T T T"
  * with a Lattice and "F F F" without; Properties defaults to species:S:1:pos:R:3. Recognised
