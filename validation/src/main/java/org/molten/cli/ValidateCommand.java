@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.molten.forcefield.student.OptimisedStudent;
+import org.molten.forcefield.student.StudentWeights;
 import org.molten.validation.BaselineKind;
 import org.molten.validation.DeviceChoice;
 import org.molten.validation.ThermostatKind;
@@ -54,8 +56,8 @@ public final class ValidateCommand implements Callable<Integer> {
             description = "Directory for report.json, report.md, plots and energy logs (default: ${DEFAULT-VALUE}).")
     Path out = Path.of("validation-report");
 
-    /** Where the models come from; tests substitute their own. */
-    ModelProvider modelProvider = new BundledModels();
+    /** Where the models come from; null for {@link BundledModels} per the options; tests substitute their own. */
+    ModelProvider modelProvider;
 
     static final class ProtocolOptions {
         @Option(names = "--systems", paramLabel = "LIST", split = ",", order = 1,
@@ -68,9 +70,9 @@ public final class ValidateCommand implements Callable<Integer> {
                 + " NVE and " + ValidationSettings.FULL_PRODUCTION_STEPS + " NVT steps per model (10 ps each at 0.5 fs).")
         boolean full;
 
-        @Option(names = "--steps", paramLabel = "N", order = 3, description = "Production steps of each NVE and each NVT run "
-                + "(default " + ValidationSettings.QUICK_PRODUCTION_STEPS + ", " + ValidationSettings.FULL_PRODUCTION_STEPS
-                + " with --full).")
+        @Option(names = "--steps", paramLabel = "N", order = 3, description = "Production steps of every NVE and every NVT run "
+                + "(default " + ValidationSettings.QUICK_NVE_STEPS + " NVE and " + ValidationSettings.QUICK_NVT_STEPS + " NVT, "
+                + ValidationSettings.FULL_PRODUCTION_STEPS + " each with --full).")
         Long steps;
 
         @Option(names = "--equilibration-steps", paramLabel = "N", order = 4, description = "Langevin equilibration steps "
@@ -107,9 +109,36 @@ public final class ValidateCommand implements Callable<Integer> {
                 + "(default: ${DEFAULT-VALUE}; cuda or auto without a usable GPU falls back to cpu with a warning in the report).")
         String device = ValidationSettings.DEFAULT_DEVICE.id();
 
+        @Option(names = "--precision", paramLabel = "P", order = 22, description = "Arithmetic of the optimised student: "
+                + "float64 or float32 (default: ${DEFAULT-VALUE}); the NVE drift limit follows it.")
+        String precision = "float64";
+
+        @Option(names = "--weights", paramLabel = "FILE", order = 23, description = "Student weights (safetensors) to validate "
+                + "instead of the bundled model; the reference baseline then uses the same file.")
+        Path weights;
+
         @Option(names = "--baseline", paramLabel = "NAME", order = 21, description = "Baseline model: torchscript (the TorchScript "
                 + "export run by libtorch) or reference (the plain Java float64 student) (default: ${DEFAULT-VALUE}).")
         String baseline = ValidationSettings.DEFAULT_BASELINE.id();
+
+        ModelProvider provider() {
+            OptimisedStudent.Precision p = switch (precision.trim().toLowerCase(Locale.ROOT)) {
+                case "float64" -> OptimisedStudent.Precision.FLOAT64;
+                case "float32" -> OptimisedStudent.Precision.FLOAT32;
+                default -> throw new IllegalArgumentException("unknown precision '" + precision + "'; choose float64 or float32");
+            };
+            if (weights == null) {
+                return p == OptimisedStudent.Precision.FLOAT64 ? new BundledModels() : new BundledModels().withPrecision(p);
+            }
+            Path file = weights;
+            return new BundledModels(() -> {
+                try {
+                    return StudentWeights.load(file);
+                } catch (java.io.IOException e) {
+                    throw new IllegalArgumentException("cannot read student weights " + file + ": " + e.getMessage(), e);
+                }
+            }, file.toString(), p);
+        }
     }
 
     static final class ThresholdOptions {
@@ -160,9 +189,10 @@ public final class ValidateCommand implements Callable<Integer> {
         ValidationSettings base = protocol.full ? ValidationSettings.fullProtocol() : ValidationSettings.quickProtocol();
         List<String> systems = protocol.systems == null ? base.systems()
                 : protocol.systems.stream().map(s -> s.trim().toLowerCase(Locale.ROOT)).filter(s -> !s.isEmpty()).toList();
-        long steps = protocol.steps != null ? protocol.steps : base.nveSteps();
+        long nve = protocol.steps != null ? protocol.steps : base.nveSteps();
+        long nvt = protocol.steps != null ? protocol.steps : base.nvtSteps();
         long eq = protocol.equilibrationSteps != null ? protocol.equilibrationSteps : base.equilibrationSteps();
-        return new ValidationSettings(systems, protocol.temperatureK, protocol.timestepFs, eq, steps, steps,
+        return new ValidationSettings(systems, protocol.temperatureK, protocol.timestepFs, eq, nve, nvt,
                 protocol.sampleInterval, ThermostatKind.parse(protocol.thermostat), protocol.thermostatTimeFs,
                 DeviceChoice.parse(models.device), BaselineKind.parse(models.baseline), protocol.seed, protocol.full);
     }
@@ -174,7 +204,8 @@ public final class ValidateCommand implements Callable<Integer> {
         String version = MoltenCli.class.getAnnotation(Command.class).version()[0];
         // The arguments as typed after "molten" (the root's parse result holds them all).
         String commandLine = String.join(" ", spec.root().commandLine().getParseResult().originalArgs());
-        ValidationRunner runner = new ValidationRunner(settings, limits, modelProvider, out, version, commandLine);
+        ValidationRunner runner = new ValidationRunner(settings, limits, modelProvider != null ? modelProvider : models.provider(),
+                out, version, commandLine);
         ValidationReport report;
         try (Progress progress = TerminalProgress.create(runner.totalSteps())) {
             report = runner.run(progress);
