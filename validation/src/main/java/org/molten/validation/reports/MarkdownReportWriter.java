@@ -105,7 +105,7 @@ public final class MarkdownReportWriter {
         Thresholds th = r.thresholds();
         md.append(String.format(Locale.ROOT, "Thresholds: |drift| ≤ %s meV/atom/ps (float64) or ≤ %s (float32); "
                         + "|drift × run length| / σ(K) < %s; NVT ⟨T⟩ within %s SE of the target; σ_T within %s SE of T·sqrt(2/dof) "
-                        + "(canonical thermostats); bonds ≤ %s × their start, hydrogens on their heavy atom, no atom more than "
+                        + "(canonical thermostats; both limits widened as Student t for the number of blocks); bonds ≤ %s × their start, hydrogens on their heavy atom, no atom more than "
                         + "%s Å beyond the starting extent, no atoms closer than %s Å; force RMSE vs baseline ≤ %s eV/Å.%n%n",
                 num(th.maxDriftMeVPerAtomPerPs()), num(th.maxDriftFloat32MeVPerAtomPerPs()), num(th.maxDriftToKineticSigmaRatio()),
                 num(th.maxTemperatureDeviationSigmas()), num(th.maxFluctuationDeviationSigmas()), num(th.maxBondStretchRatio()),
