@@ -140,7 +140,7 @@ class ValidateCommandTest {
         assertTrue(nvt.path("energy").isNull());
 
         JsonNode cmp = sys.path("comparison");
-        assertKeys(cmp, "comparison", "optimised_model", "baseline_model", "forces", "divergence", "final_rmsd_A", "max_rmsd_A",
+        assertKeys(cmp, "comparison", "optimised_model", "baseline_model", "forces", "frames_skipped", "skip_reason", "divergence", "final_rmsd_A", "max_rmsd_A",
                 "divergence_time_fs", "optimised_drift_meV_per_atom_per_ps", "baseline_drift_meV_per_atom_per_ps");
         assertKeys(cmp.path("forces"), "forces", "frames", "force_rmse_eV_per_A", "force_max_abs_error_eV_per_A",
                 "force_relative_rmse", "energy_max_abs_error_meV_per_atom");

@@ -10,6 +10,8 @@ import org.molten.validation.metrics.ForceAgreement;
  * @param baselineModel                  name of the baseline
  * @param forces                         energies and forces of both models evaluated on the same
  *                                       frames (sampled from the optimised runs)
+ * @param framesSkipped                  frames a model refused to evaluate (0 normally)
+ * @param skipReason                     the first refusal, or null
  * @param divergence                     RMSD between the optimised and the baseline NVE
  *                                       trajectories (same start) against time
  * @param finalRmsdA                     RMSD at the last common sample, Å
@@ -21,7 +23,8 @@ import org.molten.validation.metrics.ForceAgreement;
  * @param baselineDriftMeVPerAtomPerPs   NVE drift of the baseline, meV/atom/ps
  */
 public record BaselineComparison(
-        String optimisedModel, String baselineModel, ForceAgreement.Result forces, List<RmsdPoint> divergence,
+        String optimisedModel, String baselineModel, ForceAgreement.Result forces, int framesSkipped, String skipReason,
+        List<RmsdPoint> divergence,
         double finalRmsdA, double maxRmsdA, Double divergenceTimeFs,
         double optimisedDriftMeVPerAtomPerPs, double baselineDriftMeVPerAtomPerPs) {
 

@@ -100,12 +100,14 @@ public final class Criteria {
     public static CriterionResult forComparison(String system, BaselineComparison c, Thresholds t) {
         double rmse = c.forces().forceRmseEvPerA();
         boolean measured = c.forces().frames() > 0 && Double.isFinite(rmse);
+        String skipped = c.framesSkipped() == 0 ? "" : "; " + c.framesSkipped() + " frames could not be evaluated (first: "
+                + c.skipReason() + ")";
         return new CriterionResult(system, "comparison", Criterion.BASELINE_FORCE_RMSE, measured ? rmse : null, "<=",
                 t.maxForceRmseEvPerA(), "eV/A", measured && rmse <= t.maxForceRmseEvPerA(), measured
                 ? String.format(Locale.ROOT, "%s vs %s on %d frames: force RMSE %.3g eV/A (max |dF| %.3g, relative %.3g), "
                         + "max |dE| %.3g meV/atom", c.optimisedModel(), c.baselineModel(), c.forces().frames(), rmse,
                 c.forces().forceMaxAbsErrorEvPerA(), c.forces().forceRelativeRmse(), c.forces().energyMaxAbsErrorMeVPerAtom())
-                : "no finite forces to compare (" + c.forces().frames() + " frames)");
+                + skipped : "no finite forces to compare (" + c.forces().frames() + " frames)" + skipped);
     }
 
     private static String trim(double x) {

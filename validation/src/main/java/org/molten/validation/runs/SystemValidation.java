@@ -148,6 +148,8 @@ final class SystemValidation {
                                               RunOutcome optNve, RunOutcome optNvt, RunOutcome baseNve, List<RunReport> runs,
                                               double dt) {
         ForceAgreement agreement = new ForceAgreement();
+        int skipped = 0;
+        String skipReason = null;
         Atoms probe = state0.copy();
         double[] fa = new double[3 * probe.size()];
         double[] fb = new double[3 * probe.size()];
@@ -156,9 +158,18 @@ final class SystemValidation {
             int stride = Math.max(1, (frames.size() + MAX_COMPARISON_FRAMES_PER_RUN - 1) / MAX_COMPARISON_FRAMES_PER_RUN);
             for (int i = 0; i < frames.size(); i += stride) {
                 System.arraycopy(frames.get(i), 0, probe.positions(), 0, fa.length);
-                double ea = optimised.forceField().energyAndForces(probe, fa);
-                double eb = baseline.forceField().energyAndForces(probe, fb);
-                agreement.add(ea, fa, eb, fb);
+                try {
+                    double ea = optimised.forceField().energyAndForces(probe, fa);
+                    double eb = baseline.forceField().energyAndForces(probe, fb);
+                    agreement.add(ea, fa, eb, fb);
+                } catch (IllegalArgumentException | IllegalStateException e) {
+                    // A frame one model refuses (a broken structure late in a failing run) is
+                    // counted and named, not fatal: the run's own criteria already fail.
+                    skipped++;
+                    if (skipReason == null) {
+                        skipReason = o.spec().label() + " step " + o.frameSteps().get(i) + ": " + e.getMessage();
+                    }
+                }
             }
         }
         List<BaselineComparison.RmsdPoint> divergence = new ArrayList<>();
@@ -178,7 +189,7 @@ final class SystemValidation {
         double optDrift = driftOf(runs, optNve);
         double baseDrift = driftOf(runs, baseNve);
         return new BaselineComparison(optimised.forceField().name(), baseline.forceField().name(), agreement.result(),
-                thin(divergence), finalRmsd, maxRmsd, divergedAt, optDrift, baseDrift);
+                skipped, skipReason, thin(divergence), finalRmsd, maxRmsd, divergedAt, optDrift, baseDrift);
     }
 
     private static double driftOf(List<RunReport> runs, RunOutcome o) {

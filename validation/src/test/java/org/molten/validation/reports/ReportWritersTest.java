@@ -27,7 +27,7 @@ class ReportWritersTest {
         RunReport nvt = CriteriaTest.nvt(t);
         ForceAgreement fa = new ForceAgreement();
         fa.add(-1, new double[] {1, 0, 0}, -1, new double[] {1, 1e-6, 0});
-        BaselineComparison cmp = new BaselineComparison("student", "reference", fa.result(),
+        BaselineComparison cmp = new BaselineComparison("student", "reference", fa.result(), 0, null,
                 List.of(new BaselineComparison.RmsdPoint(0, 0), new BaselineComparison.RmsdPoint(5, 1e-9)), 1e-9, 1e-9, null, 0.012, 0.011);
         List<CriterionResult> crit = new ArrayList<>(Criteria.forRun("water", nve, Thresholds.defaults(), true));
         crit.addAll(Criteria.forRun("water", nvt, Thresholds.defaults(), true));
