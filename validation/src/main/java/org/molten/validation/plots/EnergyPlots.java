@@ -24,7 +24,7 @@ public final class EnergyPlots {
     /** Most points drawn per curve. */
     public static final int MAX_POINTS = 2000;
     private static final Color OPTIMISED = new Color(0x1f, 0x77, 0xb4);
-    private static final Color BASELINE = new Color(0xd6, 0x27, 0x28);
+    private static final Color BASELINE = new Color(0xd6, 0x27, 0x28, 0x80);
     private static final int PANEL_W = 640;
     private static final int PANEL_H = 360;
 
@@ -47,12 +47,15 @@ public final class EnergyPlots {
         XYChart epot = chart(title + ": potential energy", "E_pot [eV]");
         XYChart ekin = chart(title + ": kinetic energy", "E_kin [eV]");
         XYChart temp = chart(title + ": temperature", "T [K]");
-        for (int c = 0; c < curves.size(); c++) {
+        // The baseline first, wide and pale, the optimised model on top, thin: where they agree
+        // both stay visible.
+        for (int c = curves.size() - 1; c >= 0; c--) {
             EnergySeries s = curves.get(c).series();
             if (s.size() == 0) {
                 continue;
             }
             Color colour = c == 0 ? OPTIMISED : BASELINE;
+            float width = c == 0 ? 1.0f : 3.0f;
             double[] t = ps(s.timeFs());
             double[] e = s.totalEv();
             double e0 = e[0];
@@ -61,10 +64,10 @@ public final class EnergyPlots {
                 de[i] = (e[i] - e0) * 1000.0 / atomCount;
             }
             String name = curves.get(c).name();
-            add(etot, name, t, de, colour);
-            add(epot, name, t, s.potentialEv(), colour);
-            add(ekin, name, t, s.kineticEv(), colour);
-            add(temp, name, t, s.temperatureK(), colour);
+            add(etot, name, t, de, colour, width);
+            add(epot, name, t, s.potentialEv(), colour, width);
+            add(ekin, name, t, s.kineticEv(), colour, width);
+            add(temp, name, t, s.temperatureK(), colour, width);
         }
         if (Double.isFinite(targetK) && !temp.getSeriesMap().isEmpty()) {
             double tMax = curves.stream().filter(c -> c.series().size() > 0)
@@ -92,13 +95,13 @@ public final class EnergyPlots {
             chart.getStyler().setYAxisLogarithmic(true);
             chart.getStyler().setYAxisDecimalPattern("0E0");
             add(chart, "RMSD", t.stream().mapToDouble(Double::doubleValue).toArray(),
-                    r.stream().mapToDouble(Double::doubleValue).toArray(), OPTIMISED);
+                    r.stream().mapToDouble(Double::doubleValue).toArray(), OPTIMISED, 1.2f);
         } else {
             // Identical trajectories (or too few samples): draw the raw points on a linear axis.
             double[] tt = points.stream().mapToDouble(p -> p.timeFs() / 1000.0).toArray();
             double[] rr = points.stream().mapToDouble(BaselineComparison.RmsdPoint::rmsdA).toArray();
             if (tt.length > 0) {
-                add(chart, "RMSD", tt, rr, OPTIMISED);
+                add(chart, "RMSD", tt, rr, OPTIMISED, 1.2f);
             }
         }
         chart.getStyler().setLegendVisible(false);
@@ -116,7 +119,7 @@ public final class EnergyPlots {
         return c;
     }
 
-    private static void add(XYChart chart, String name, double[] x, double[] y, Color colour) {
+    private static void add(XYChart chart, String name, double[] x, double[] y, Color colour, float width) {
         int k = Math.max(1, (x.length + MAX_POINTS - 1) / MAX_POINTS);
         int n = (x.length + k - 1) / k;
         double[] xs = new double[n];
@@ -128,7 +131,7 @@ public final class EnergyPlots {
         XYSeries s = chart.addSeries(name, xs, ys);
         s.setMarker(SeriesMarkers.NONE);
         s.setLineColor(colour);
-        s.setLineWidth(1.2f);
+        s.setLineWidth(width);
     }
 
     private static double[] ps(double[] fs) {
