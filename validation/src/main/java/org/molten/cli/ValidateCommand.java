@@ -17,6 +17,7 @@ import org.molten.validation.reports.ValidationReport;
 import org.molten.validation.runs.BundledModels;
 import org.molten.validation.runs.ModelProvider;
 import org.molten.validation.runs.Progress;
+import org.molten.validation.runs.SystemCatalog;
 import org.molten.validation.runs.TerminalProgress;
 import org.molten.validation.runs.ValidationRunner;
 import picocli.CommandLine;
@@ -188,7 +189,7 @@ public final class ValidateCommand implements Callable<Integer> {
     ValidationSettings settings() {
         ValidationSettings base = protocol.full ? ValidationSettings.fullProtocol() : ValidationSettings.quickProtocol();
         List<String> systems = protocol.systems == null ? base.systems()
-                : protocol.systems.stream().map(s -> s.trim().toLowerCase(Locale.ROOT)).filter(s -> !s.isEmpty()).toList();
+                : protocol.systems.stream().map(String::trim).filter(s -> !s.isEmpty()).map(SystemCatalog::canonicalName).toList();
         long nve = protocol.steps != null ? protocol.steps : base.nveSteps();
         long nvt = protocol.steps != null ? protocol.steps : base.nvtSteps();
         long eq = protocol.equilibrationSteps != null ? protocol.equilibrationSteps : base.equilibrationSteps();

@@ -80,6 +80,9 @@ public record ValidationSettings(
                 throw new IllegalArgumentException("unknown system '" + s + "'; choose from " + String.join(", ", ALL_SYSTEMS));
             }
         }
+        if (new java.util.HashSet<>(systems).size() != systems.size()) {
+            throw new IllegalArgumentException("a system is listed twice: " + String.join(", ", systems));
+        }
         systems = List.copyOf(systems);
         Checks.requirePositive(temperatureK, "temperature (K)");
         Checks.requirePositive(timestepFs, "timestep (fs)");

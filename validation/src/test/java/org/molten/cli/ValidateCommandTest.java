@@ -87,7 +87,7 @@ class ValidateCommandTest {
 
     @Test
     void aShortValidationOfWaterPassesAndItsJsonHasEveryField(@TempDir Path dir) throws Exception {
-        Result r = run(new SpringModels(20, 20), dir, "--systems", "water", "--steps", "4000", "--equilibration-steps", "400",
+        Result r = run(new SpringModels(20, 20), dir, "--systems", "H2O", "--steps", "4000", "--equilibration-steps", "400",
                 "--thermostat-time", "20", "--seed", "7");
         assertEquals(0, r.exit(), r.out() + r.err() + r.markdown());
         JsonNode j = r.json();
@@ -99,7 +99,8 @@ class ValidateCommandTest {
         assertKeys(j.path("settings"), "settings", "systems", "temperature_K", "timestep_fs", "equilibration_steps", "nve_steps",
                 "nvt_steps", "sample_interval_steps", "thermostat", "thermostat_time_constant_fs", "device", "baseline", "seed", "full");
         assertEquals(7, j.path("settings").path("seed").asLong());
-        assertTrue(j.path("command").asText().startsWith("validate --systems water --steps 4000"), j.path("command").asText());
+        assertTrue(j.path("command").asText().startsWith("validate --systems H2O --steps 4000"), j.path("command").asText());
+        assertEquals("water", j.path("settings").path("systems").get(0).asText());
         assertEquals("cpu", j.path("settings").path("device").asText());
         assertKeys(j.path("thresholds"), "thresholds", "max_drift_meV_per_atom_per_ps", "max_drift_float32_meV_per_atom_per_ps",
                 "max_drift_to_kinetic_sigma_ratio", "max_temperature_deviation_sigmas", "max_fluctuation_deviation_sigmas",
@@ -224,6 +225,7 @@ class ValidateCommandTest {
         assertEquals(1, MoltenCli.execute("validate", "--systems", "water,caffeine", "--out", "/nonexistent/x"));
         assertEquals(1, MoltenCli.execute("validate", "--timestep", "-1", "--out", "/nonexistent/x"));
         assertEquals(1, MoltenCli.execute("validate", "--max-bond-stretch", "0.8", "--out", "/nonexistent/x"));
+        assertEquals(1, MoltenCli.execute("validate", "--systems", "water,h2o", "--out", "/nonexistent/x"));
         assertEquals(2, MoltenCli.execute("validate", "--steps", "many"));
     }
 

@@ -17,6 +17,26 @@ public final class SystemCatalog {
     private SystemCatalog() {}
 
     /**
+     * The canonical name of a system: {@value #WATER_BOX} or a built-in molecule name or alias
+     * (org.molten.structures.BuiltInMolecules: "ala2", "h2o", "alanine_dipeptide", ...).
+     *
+     * @throws IllegalArgumentException for an unknown name, listing the known ones
+     */
+    public static String canonicalName(String name) {
+        String key = name.trim().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        if (key.equals(WATER_BOX) || key.equals("waterbox")) {
+            return WATER_BOX;
+        }
+        try {
+            return BuiltInMolecules.canonicalName(key);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown system '" + name + "'; choose from "
+                    + String.join(", ", BuiltInMolecules.names()) + ", " + WATER_BOX + " (periodic, "
+                    + WATER_BOX_MOLECULES + " waters)");
+        }
+    }
+
+    /**
      * The starting structure of {@code name}: a built-in molecule at its GFN2-xTB minimum, or the
      * water box built with {@code seed} (molecule orientations).
      */
