@@ -206,6 +206,52 @@ class ValidateCommandTest {
         assertTrue(r.out().contains("run-completed"), r.out());
     }
 
+    /** A model that refuses the geometry at its 300th evaluation, as a force field does for overlapping atoms. */
+    static final class RefusingModels implements ModelProvider {
+        @Override
+        public Model optimised(DeviceChoice device, List<String> warnings) {
+            ForceField inner = SpringModels.water(20);
+            ForceField refusing = new ForceField() {
+                int calls;
+
+                @Override
+                public String name() {
+                    return "refusing";
+                }
+
+                @Override
+                public double energyAndForces(org.molten.core.Atoms atoms, double[] forces) {
+                    if (++calls == 300) {
+                        throw new IllegalArgumentException("atoms 0 (O) and 1 (H) overlap: 0.2 Å apart");
+                    }
+                    return inner.energyAndForces(atoms, forces);
+                }
+            };
+            return new Model(new ModelInfo("refusing", "test double", Precision.FLOAT64, "cpu", "-", Map.of()), refusing);
+        }
+
+        @Override
+        public Model baseline(BaselineKind kind, List<String> warnings) {
+            return new SpringModels(20, 20).baseline(kind, warnings);
+        }
+    }
+
+    @Test
+    void aForceFieldThatRefusesTheGeometryMidRunIsAFailedRunNotACrash(@TempDir Path dir) throws Exception {
+        Result r = run(new RefusingModels(), dir, "--systems", "water", "--steps", "400", "--equilibration-steps", "100");
+        assertEquals(ValidateCommand.EXIT_FAILED, r.exit(), r.out() + r.err());
+        JsonNode runs = r.json().path("systems").get(0).path("runs");
+        // 1 initial + 100 equilibration + 1 initial evaluation of the NVE run: call 300 is NVE step 198.
+        JsonNode nve = runs.get(1);
+        assertEquals("optimised NVE", nve.path("label").asText());
+        assertEquals(198, nve.path("blow_up").path("step").asLong(), nve.toString());
+        assertEquals(197, nve.path("steps_completed").asLong());
+        assertTrue(nve.path("blow_up").path("cause").asText().contains("overlap"));
+        assertTrue(nve.path("energy").path("drift_meV_per_atom_per_ps").isNumber(), "metrics over the steps before the stop");
+        assertEquals(5, runs.size(), "the other runs still ran");
+        assertTrue(runs.get(2).path("blow_up").isNull());
+    }
+
     @Test
     void aBaselineWithOtherForcesFailsTheForceComparison(@TempDir Path dir) throws Exception {
         Result r = run(new SpringModels(20, 16), dir, "--systems", "water", "--steps", "200", "--equilibration-steps", "100");
