@@ -25,7 +25,11 @@ public enum BenchPath {
     /** Float64, dense layers always through ND4J. */
     OPTIMISED_ND4J("optimised-nd4j"),
     /** Float64 with a zero Verlet skin: the cell list is rebuilt on every call. */
-    OPTIMISED_REBUILD("optimised-rebuild");
+    OPTIMISED_REBUILD("optimised-rebuild"),
+    /** Float64, one thread, loops (with the next: the ND4J crossover in calling-thread CPU time). */
+    OPTIMISED_SERIAL_LOOPS("optimised-1thread-loops"),
+    /** Float64, one thread, ND4J. */
+    OPTIMISED_SERIAL_ND4J("optimised-1thread-nd4j");
 
     /** The name used in tables, JSON and on the command line. */
     public final String id;
@@ -45,6 +49,8 @@ public enum BenchPath {
             case OPTIMISED_LOOPS -> new OptimisedStudent(w, d.withDense(DenseBackend.LOOPS));
             case OPTIMISED_ND4J -> new OptimisedStudent(w, d.withDense(DenseBackend.ND4J));
             case OPTIMISED_REBUILD -> new OptimisedStudent(w, d.withSkinA(0.0));
+            case OPTIMISED_SERIAL_LOOPS -> new OptimisedStudent(w, d.withThreads(1).withDense(DenseBackend.LOOPS));
+            case OPTIMISED_SERIAL_ND4J -> new OptimisedStudent(w, d.withThreads(1).withDense(DenseBackend.ND4J));
         };
     }
 

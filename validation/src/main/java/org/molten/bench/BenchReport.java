@@ -15,8 +15,11 @@ import java.util.Map;
 
 /**
  * The benchmark's outputs: a Markdown table (median latency, interquartile range, calls, cost per
- * atom, speed-up over the reference at the same size) and a JSON file whose configurations name
- * their {@code path} and carry {@code median_us} and the other statistics.
+ * atom, speed-up over the reference at the same size, and the calling thread's CPU time with its
+ * ratio) and a JSON file whose configurations name their {@code path} and carry
+ * {@code median_us}, {@code cpu_median_us} and the other statistics. The CPU-time columns matter
+ * on a shared machine: for a single-threaded path they are what the wall time would be without
+ * the other load; for a multi-threaded path they count the calling thread only.
  */
 public final class BenchReport {
     private BenchReport() {}
@@ -24,23 +27,24 @@ public final class BenchReport {
     /** The Markdown table of {@code results}. */
     public static String table(List<CpuBenchmark.Result> results) {
         StringBuilder sb = new StringBuilder();
-        sb.append("| atoms | system | path | median [ms] | IQR [ms] | calls | µs/atom | vs reference |\n");
-        sb.append("|---:|---|---|---:|---:|---:|---:|---:|\n");
+        sb.append("| atoms | system | path | median [ms] | IQR [ms] | calls | µs/atom | vs reference | CPU [ms] | vs reference (CPU) |\n");
+        sb.append("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (CpuBenchmark.Result r : results) {
-            Double ref = referenceMedian(results, r.atoms());
-            String ratio = ref == null ? "" : String.format(Locale.ROOT, "%.1fx", ref / r.stats().medianUs());
-            sb.append(String.format(Locale.ROOT, "| %d | %s | %s%s | %.3f | %.3f–%.3f | %d | %.1f | %s |%n",
+            CpuBenchmark.Result ref = reference(results, r.atoms());
+            String ratio = ref == null ? "" : String.format(Locale.ROOT, "%.1fx", ref.stats().medianUs() / r.stats().medianUs());
+            String cpuRatio = ref == null ? "" : String.format(Locale.ROOT, "%.1fx", ref.cpu().medianUs() / r.cpu().medianUs());
+            sb.append(String.format(Locale.ROOT, "| %d | %s | %s%s | %.3f | %.3f–%.3f | %d | %.1f | %s | %.3f | %s |%n",
                     r.atoms(), r.system(), r.path(), r.usedNd4j() ? " (nd4j)" : "",
                     r.stats().medianUs() / 1e3, r.stats().p25Us() / 1e3, r.stats().p75Us() / 1e3, r.stats().calls(),
-                    r.stats().medianUs() / r.atoms(), ratio));
+                    r.stats().medianUs() / r.atoms(), ratio, r.cpu().medianUs() / 1e3, cpuRatio));
         }
         return sb.toString();
     }
 
-    private static Double referenceMedian(List<CpuBenchmark.Result> results, int atoms) {
+    private static CpuBenchmark.Result reference(List<CpuBenchmark.Result> results, int atoms) {
         for (CpuBenchmark.Result r : results) {
             if (r.atoms() == atoms && r.path().equals(BenchPath.REFERENCE.id)) {
-                return r.stats().medianUs();
+                return r;
             }
         }
         return null;
@@ -69,11 +73,15 @@ public final class BenchReport {
             o.put("max_us", r.stats().maxUs());
             o.put("calls", r.stats().calls());
             o.put("us_per_atom", r.stats().medianUs() / r.atoms());
+            o.put("cpu_median_us", r.cpu().medianUs());
+            o.put("cpu_p25_us", r.cpu().p25Us());
+            o.put("cpu_p75_us", r.cpu().p75Us());
             o.put("used_nd4j", r.usedNd4j());
             o.put("neighbour_list_builds", r.neighbourRebuilds());
-            Double ref = referenceMedian(results, r.atoms());
+            CpuBenchmark.Result ref = reference(results, r.atoms());
             if (ref != null) {
-                o.put("speedup_vs_reference", ref / r.stats().medianUs());
+                o.put("speedup_vs_reference", ref.stats().medianUs() / r.stats().medianUs());
+                o.put("cpu_speedup_vs_reference", ref.cpu().medianUs() / r.cpu().medianUs());
             }
         }
         Path abs = file.toAbsolutePath();

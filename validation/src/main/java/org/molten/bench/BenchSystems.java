@@ -20,6 +20,33 @@ public final class BenchSystems {
 
     private BenchSystems() {}
 
+    /**
+     * The system of a size token: "22" (the default system of that size, see the class comment)
+     * or "200w" (a periodic water box of about 200 atoms at 1 g/cm³, whatever the size).
+     *
+     * @throws IllegalArgumentException for a token that is neither
+     */
+    public static Named forToken(String token, long seed) {
+        String t = token.trim();
+        boolean water = t.endsWith("w") || t.endsWith("W");
+        int atoms;
+        try {
+            atoms = Integer.parseInt(water ? t.substring(0, t.length() - 1) : t);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("bad size '" + token + "': an atom count such as 22, or 200w for a water box");
+        }
+        if (atoms < 1) {
+            throw new IllegalArgumentException("bad size '" + token + "': the atom count must be positive");
+        }
+        return water ? waterBox(atoms, seed) : forSize(atoms, seed);
+    }
+
+    private static Named waterBox(int atoms, long seed) {
+        Atoms box = WaterBox.forAtomCount(atoms, seed);
+        double edge = box.cellOrNull().vector(0)[0];
+        return new Named(String.format("water box %d H2O, %.2f Å, periodic", box.size() / 3, edge), box);
+    }
+
     /** A system of {@code atoms} atoms (about that many for a water box) and its description. */
     public static Named forSize(int atoms, long seed) {
         String molecule = switch (atoms) {
@@ -33,9 +60,7 @@ public final class BenchSystems {
             return new Named(molecule, BuiltInMolecules.load(molecule));
         }
         if (atoms >= WATER_BOX_MIN_ATOMS) {
-            Atoms box = WaterBox.forAtomCount(atoms, seed);
-            double edge = box.cellOrNull().vector(0)[0];
-            return new Named(String.format("water box %d H2O, %.2f Å, periodic", box.size() / 3, edge), box);
+            return waterBox(atoms, seed);
         }
         return new Named("random H/C/N/O cluster, 0.1 atoms/Å³", cluster(new RandomStream(seed), atoms));
     }

@@ -19,13 +19,16 @@ import java.util.List;
  * sizes).
  */
 public final class CpuBenchmark {
+    private static final java.lang.management.ThreadMXBean THREADS =
+            java.lang.management.ManagementFactory.getThreadMXBean();
+
     /** Fewest timed calls per configuration. */
     public static final int MIN_CALLS = 2;
 
     /**
      * What to run.
      *
-     * @param sizes         atom counts
+     * @param sizes         size tokens ("22", or "200w" for a water box; see {@link BenchSystems#forToken})
      * @param repeats       timed calls per configuration (fewer when the time budget runs out)
      * @param timeBudgetS   timed seconds per configuration before it may stop early
      * @param warmupS       warm-up seconds per configuration (at least one call)
@@ -33,7 +36,7 @@ public final class CpuBenchmark {
      * @param perturbationA rms displacement per coordinate of each call's perturbation, Å
      * @param paths         the paths to time, or null for {@link #defaultPaths(int)} per size
      */
-    public record Settings(int[] sizes, int repeats, double timeBudgetS, double warmupS, long seed,
+    public record Settings(List<String> sizes, int repeats, double timeBudgetS, double warmupS, long seed,
                            double perturbationA, List<BenchPath> paths) {
     }
 
@@ -43,12 +46,14 @@ public final class CpuBenchmark {
      * @param atoms             number of atoms
      * @param system            what the system is
      * @param path              the path's id
-     * @param stats             latencies
+     * @param stats             wall-clock latencies
+     * @param cpu               CPU time of the calling thread per call (equals the wall time of a
+     *                          single-threaded path on an idle machine; robust to other load)
      * @param usedNd4j          whether the dense layers went through ND4J
      * @param neighbourRebuilds Verlet-list builds during the run (-1 for the reference)
      */
-    public record Result(int atoms, String system, String path, LatencyStats stats, boolean usedNd4j,
-                         long neighbourRebuilds) {
+    public record Result(int atoms, String system, String path, LatencyStats stats, LatencyStats cpu,
+                         boolean usedNd4j, long neighbourRebuilds) {
     }
 
     private CpuBenchmark() {}
@@ -72,15 +77,17 @@ public final class CpuBenchmark {
     /** Runs the benchmark; progress lines go to {@code log}. */
     public static List<Result> run(StudentWeights weights, Settings s, PrintStream log) {
         List<Result> results = new ArrayList<>();
-        for (int size : s.sizes()) {
-            BenchSystems.Named sys = BenchSystems.forSize(size, s.seed());
+        for (String token : s.sizes()) {
+            BenchSystems.Named sys = BenchSystems.forToken(token, s.seed());
             Atoms atoms = sys.atoms().copy();
             int n = atoms.size();
+            int size = n;
             double[] base = atoms.positions().clone();
-            List<BenchPath> paths = s.paths() != null ? s.paths() : defaultPaths(size);
+            List<BenchPath> paths = s.paths() != null ? s.paths() : defaultPaths(n);
             log.printf("%d atoms (%s): %s%n", n, sys.description(), paths.stream().map(p -> p.id).toList());
             ForceField[] ff = new ForceField[paths.size()];
             long[][] nanos = new long[paths.size()][s.repeats()];
+            long[][] cpuNanos = new long[paths.size()][s.repeats()];
             int[] calls = new int[paths.size()];
             long[] spent = new long[paths.size()];
             double[] forces = new double[3 * n];
@@ -104,9 +111,11 @@ public final class CpuBenchmark {
                         if (calls[k] >= MIN_CALLS && spent[k] > budget) {
                             continue;
                         }
+                        long c0 = THREADS.getCurrentThreadCpuTime();
                         long t0 = System.nanoTime();
                         ff[k].energyAndForces(atoms, forces);
                         long dt = System.nanoTime() - t0;
+                        cpuNanos[k][calls[k]] = THREADS.getCurrentThreadCpuTime() - c0;
                         nanos[k][calls[k]++] = dt;
                         spent[k] += dt;
                         any = true;
@@ -119,9 +128,10 @@ public final class CpuBenchmark {
                     boolean nd4j = ff[k] instanceof OptimisedStudent o && o.lastCallUsedNd4j();
                     long rebuilds = ff[k] instanceof OptimisedStudent o ? o.neighbourListRebuilds() : -1;
                     Result r = new Result(n, sys.description(), paths.get(k).id, LatencyStats.ofNanos(nanos[k], calls[k]),
-                            nd4j, rebuilds);
+                            LatencyStats.ofNanos(cpuNanos[k], calls[k]), nd4j, rebuilds);
                     results.add(r);
-                    log.printf("  %-18s median %10.1f µs  (%d calls)%n", r.path(), r.stats().medianUs(), r.stats().calls());
+                    log.printf("  %-18s median %10.1f µs  (calling-thread CPU %10.1f µs, %d calls)%n", r.path(),
+                            r.stats().medianUs(), r.cpu().medianUs(), r.stats().calls());
                 }
             } finally {
                 for (ForceField f : ff) {

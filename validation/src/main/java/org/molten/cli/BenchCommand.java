@@ -2,6 +2,7 @@ package org.molten.cli;
 
 import org.molten.bench.BenchPath;
 import org.molten.bench.BenchReport;
+import org.molten.bench.BenchSystems;
 import org.molten.bench.CpuBenchmark;
 import org.molten.bench.MachineInfo;
 import org.molten.forcefield.student.Nd4jSupport;
@@ -36,13 +37,14 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--sizes", split = ",", defaultValue = "3,9,12,22,50,100,200,1500",
             description = "Atom counts (default ${DEFAULT-VALUE}); 3, 9, 12, 22 are built-in molecules, "
-                    + ">= 1000 a periodic water box at 1 g/cm³, others random clusters at 0.1 atoms/Å³.")
-    int[] sizes;
+                    + ">= 1000 a periodic water box at 1 g/cm³, others random clusters at 0.1 atoms/Å³; "
+                    + "a 'w' suffix (200w) asks for a water box of about that many atoms.")
+    List<String> sizes;
 
     @Option(names = "--paths", split = ",",
             description = "Paths to time (default: per size, reference, optimised, optimised-f32, and the threading/ND4J "
                     + "comparisons). Known: reference, optimised, optimised-f32, optimised-1thread, optimised-loops, "
-                    + "optimised-nd4j, optimised-rebuild.")
+                    + "optimised-nd4j, optimised-rebuild, optimised-1thread-loops, optimised-1thread-nd4j.")
     List<String> paths;
 
     @Option(names = "--repeats", defaultValue = "30", description = "Timed calls per configuration (default ${DEFAULT-VALUE}).")
@@ -74,10 +76,8 @@ public final class BenchCommand implements Callable<Integer> {
         if (repeats < 1) {
             throw new IllegalArgumentException("--repeats must be at least 1: " + repeats);
         }
-        for (int s : sizes) {
-            if (s < 1) {
-                throw new IllegalArgumentException("--sizes must be positive atom counts: " + s);
-            }
+        for (String s : sizes) {
+            BenchSystems.forToken(s, seed);   // refuses a bad token before anything is timed
         }
         List<BenchPath> chosen = null;
         if (paths != null) {

@@ -15,6 +15,12 @@ final class SpatialOrder {
     private static final int BITS = 10;                 // up to 1024 cells per axis
     private long[] keys = new long[0];
     private int[] order = new int[0];                   // internal position -> atom index
+    private double[] coord = new double[0];             // 3N binning coordinates
+    private final double[] f = new double[3];
+    private final double[] lo = new double[3];
+    private final double[] hi = new double[3];
+    private final int[] cells = new int[3];
+    private final double[] width = new double[3];
 
     /**
      * Recomputes the order for the current positions.
@@ -27,13 +33,12 @@ final class SpatialOrder {
         if (keys.length < n) {
             keys = new long[n];
             order = new int[n];
+            coord = new double[3 * n];
         }
         double[] r = atoms.positions();
         Cell cell = atoms.cellOrNull();
-        double[] f = new double[3];
-        double[] lo = {Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY};
-        double[] hi = {Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY};
-        double[] coord = new double[3 * n];
+        Arrays.fill(lo, Double.POSITIVE_INFINITY);
+        Arrays.fill(hi, Double.NEGATIVE_INFINITY);
         for (int i = 0; i < n; i++) {
             if (cell != null) {
                 cell.toFractional(r[3 * i], r[3 * i + 1], r[3 * i + 2], f);
@@ -53,8 +58,6 @@ final class SpatialOrder {
                 hi[k] = Math.max(hi[k], f[k]);
             }
         }
-        int[] cells = new int[3];
-        double[] width = new double[3];
         for (int k = 0; k < 3; k++) {
             double extentA = cell == null ? hi[k] - lo[k] : (hi[k] - lo[k]) * cell.perpendicularWidth(k);
             cells[k] = (int) Math.min(1 << BITS, Math.max(1, Math.floor(extentA / cellWidthA)));
