@@ -72,7 +72,8 @@ class PaiNN(nn.Module):
         for k, z in enumerate(species):
             z_to_index[z] = k
         self.register_buffer("z_to_index", z_to_index, persistent=False)
-        self.register_buffer("mu", torch.linspace(0.0, cutoff, n_rbf), persistent=False)
+        # integer buffer: .double()/.float() leave it alone, so mu_k is exact in the model's precision
+        self.register_buffer("k_rbf", torch.arange(n_rbf, dtype=torch.long), persistent=False)
         self.embedding = nn.Embedding(len(species), hidden)
         self.interactions = nn.ModuleList([Interaction(hidden, n_rbf) for _ in range(layers)])
         self.updates = nn.ModuleList([Update(hidden) for _ in range(layers)])
@@ -99,7 +100,8 @@ class PaiNN(nn.Module):
         r = pos.index_select(0, idx_j) - pos.index_select(0, idx_i)     # r_ij = r_j - r_i
         d = torch.sqrt(torch.sum(r * r, dim=-1))
         unit = r / d.unsqueeze(-1)
-        rbf = torch.exp(-self.gamma * (d.unsqueeze(-1) - self.mu) ** 2)
+        mu = self.k_rbf.to(d.dtype) * self.cutoff / (self.n_rbf - 1)     # mu_k = r_c k / (n_rbf - 1)
+        rbf = torch.exp(-self.gamma * (d.unsqueeze(-1) - mu) ** 2)
         fcut = 0.5 * (torch.cos(math.pi * d / self.cutoff) + 1.0)
         fcut = torch.where(d < self.cutoff, fcut, torch.zeros_like(fcut))
         s = self.embedding(z_idx)
