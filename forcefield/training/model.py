@@ -137,6 +137,18 @@ class ScriptedPaiNN(nn.Module):
     def __init__(self, model: PaiNN):
         super().__init__()
         self.model = model
+        self.species_z: List[int] = list(model.species_list)
+        self.cutoff_a: float = model.cutoff
+
+    @torch.jit.export
+    def species(self) -> List[int]:
+        """Atomic numbers the model accepts, in embedding-row order."""
+        return self.species_z
+
+    @torch.jit.export
+    def cutoff(self) -> float:
+        """Cutoff radius in Å."""
+        return self.cutoff_a
 
     def forward(self, atomic_numbers: torch.Tensor, positions: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
         if not torch.is_grad_enabled():
