@@ -190,6 +190,9 @@ public final class Cell {
         for (int k = 0; k < 3; k++) {
             if (pbc[k]) {
                 f[k] -= Math.floor(f[k]);
+                if (f[k] >= 1.0) {
+                    f[k] = 0.0; // -1e-17 - floor(-1e-17) rounds to exactly 1: keep [0, 1)
+                }
             }
         }
         toCartesian(f[0], f[1], f[2], r);

@@ -101,4 +101,13 @@ class CoreTest {
         assertEquals(2, bonds.size());
         assertEquals(0.96, bonds.get(0).lengthA(), 0.01);
     }
+
+    @Test
+    void wrapNeverReturnsTheUpperEdge() {
+        Cell cell = Cell.orthorhombic(10, 10, 10);
+        double[] r = {-1e-17, 5, 10.0};
+        cell.wrap(r);
+        assertTrue(r[0] >= 0 && r[0] < 10, "x wrapped to " + r[0]);
+        assertTrue(r[2] >= 0 && r[2] < 10, "z wrapped to " + r[2]);
+    }
 }

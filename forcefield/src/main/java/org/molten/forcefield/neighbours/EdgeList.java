@@ -1,0 +1,134 @@
+package org.molten.forcefield.neighbours;
+
+import java.util.Arrays;
+
+/**
+ * Directed edges (i &lt;- j) sorted by receiving atom i, in compressed-row form: the edges of atom
+ * i are {@code rowStart(i) .. rowStart(i+1)-1}. Each edge stores the sending atom j, the
+ * minimum-image displacement r_ij = r_j - r_i (Å) and its length d_ij (Å).
+ *
+ * <p>A reusable buffer: searches {@link #reset(int)} it and append edges atom by atom, so that a
+ * caller that keeps one instance allocates nothing once capacities have grown. Within one
+ * receiving atom, edges are in increasing j order (so two searches give identical lists).
+ */
+public final class EdgeList {
+    private int atoms;
+    private int count;
+    private int[] rowStart = new int[1];
+    private int[] neighbour = new int[16];
+    private double[] vector = new double[48];
+    private double[] distance = new double[16];
+    private int currentRow;
+
+    /** Empties the list for a system of {@code atomCount} atoms. */
+    public void reset(int atomCount) {
+        atoms = atomCount;
+        count = 0;
+        currentRow = 0;
+        if (rowStart.length < atomCount + 1) {
+            rowStart = new int[atomCount + 1];
+        }
+        rowStart[0] = 0;
+    }
+
+    /**
+     * Appends edge i &lt;- j. Edges must arrive in non-decreasing i.
+     *
+     * @param i receiving atom
+     * @param j sending atom
+     * @param x x component of r_ij = r_j - r_i, Å (minimum image)
+     * @param d |r_ij|, Å
+     */
+    public void add(int i, int j, double x, double y, double z, double d) {
+        while (currentRow < i) {
+            rowStart[++currentRow] = count;
+        }
+        if (i < currentRow) {
+            throw new IllegalStateException("edges must be added in order of the receiving atom");
+        }
+        if (count == neighbour.length) {
+            int cap = neighbour.length * 2;
+            neighbour = Arrays.copyOf(neighbour, cap);
+            distance = Arrays.copyOf(distance, cap);
+            vector = Arrays.copyOf(vector, 3 * cap);
+        }
+        neighbour[count] = j;
+        vector[3 * count] = x;
+        vector[3 * count + 1] = y;
+        vector[3 * count + 2] = z;
+        distance[count] = d;
+        count++;
+    }
+
+    /** Closes the row index after the last {@link #add}. */
+    public void finish() {
+        while (currentRow < atoms) {
+            rowStart[++currentRow] = count;
+        }
+    }
+
+    /** Number of atoms of the system. */
+    public int atomCount() {
+        return atoms;
+    }
+
+    /** Number of directed edges. */
+    public int size() {
+        return count;
+    }
+
+    /** First edge of receiving atom {@code i}; {@code rowStart(atomCount())} is {@link #size()}. */
+    public int rowStart(int i) {
+        return rowStart[i];
+    }
+
+    /** Receiving atom of edge {@code e} (binary search; use {@link #rowStart} in loops). */
+    public int centre(int e) {
+        int lo = 0;
+        int hi = atoms - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (rowStart[mid] <= e) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo;
+    }
+
+    /** Sending atom j of edge {@code e}. */
+    public int neighbour(int e) {
+        return neighbour[e];
+    }
+
+    /** Component {@code k} of r_ij of edge {@code e}, Å. */
+    public double vector(int e, int k) {
+        return vector[3 * e + k];
+    }
+
+    /** d_ij of edge {@code e}, Å. */
+    public double distance(int e) {
+        return distance[e];
+    }
+
+    /** Sending atoms, backing array (valid up to {@link #size()}); read only. */
+    public int[] neighbourArray() {
+        return neighbour;
+    }
+
+    /** Displacements r_ij as [x0, y0, z0, x1, ...], backing array; read only. */
+    public double[] vectorArray() {
+        return vector;
+    }
+
+    /** Distances, backing array; read only. */
+    public double[] distanceArray() {
+        return distance;
+    }
+
+    /** Row starts, backing array of length at least atomCount()+1; read only. */
+    public int[] rowStarts() {
+        return rowStart;
+    }
+}

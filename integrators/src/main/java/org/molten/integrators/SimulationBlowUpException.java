@@ -1,0 +1,76 @@
+package org.molten.integrators;
+
+import java.util.Locale;
+import org.molten.core.Element;
+
+/**
+ * A simulation stopped because its state became unphysical: the step, the atom and the cause
+ * are in the message and in the accessors. Thrown after everything already written (log,
+ * trajectory, last good checkpoint) has been flushed; the bad state is never checkpointed.
+ */
+public final class SimulationBlowUpException extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    /** What went wrong. */
+    public enum Cause {
+        NON_FINITE_POSITION("position is not finite"),
+        NON_FINITE_VELOCITY("velocity is not finite"),
+        NON_FINITE_FORCE("force is not finite"),
+        NON_FINITE_ENERGY("potential energy is not finite"),
+        FORCE_TOO_LARGE("force exceeds the bound"),
+        SPEED_TOO_LARGE("speed exceeds the bound");
+
+        private final String text;
+
+        Cause(String text) {
+            this.text = text;
+        }
+
+        /** A short phrase for messages. */
+        public String text() {
+            return text;
+        }
+    }
+
+    private final long step;
+    private final int atom;
+    private final Element element;
+    private final Cause cause;
+    private final double value;
+
+    SimulationBlowUpException(long step, double timeFs, int atom, Element element, Cause cause, double value,
+                              String detail) {
+        super(String.format(Locale.ROOT, "simulation blew up at step %d (t = %s fs): atom %d (%s): %s%s",
+                step, timeFs, atom, element, cause.text(), detail));
+        this.step = step;
+        this.atom = atom;
+        this.element = element;
+        this.cause = cause;
+        this.value = value;
+    }
+
+    /** The step at which the state was found bad. */
+    public long step() {
+        return step;
+    }
+
+    /** Index of the atom named as the culprit. */
+    public int atom() {
+        return atom;
+    }
+
+    /** Its element. */
+    public Element element() {
+        return element;
+    }
+
+    /** The cause. */
+    public Cause blowUpCause() {
+        return cause;
+    }
+
+    /** The offending value (eV/Å, Å/fs, Å or eV by cause). */
+    public double value() {
+        return value;
+    }
+}

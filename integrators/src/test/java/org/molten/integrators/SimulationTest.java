@@ -1,0 +1,196 @@
+package org.molten.integrators;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.molten.core.Atoms;
+import org.molten.core.Cell;
+import org.molten.core.ForceField;
+import org.molten.core.RandomStream;
+import org.molten.forcefield.classical.ClassicalReferencePotential;
+import org.molten.integrators.reporters.CheckpointReporter;
+import org.molten.integrators.reporters.EnergyLogReporter;
+import org.molten.integrators.thermostats.BussiThermostat;
+import org.molten.integrators.thermostats.LangevinThermostat;
+import org.molten.integrators.thermostats.NoseHooverChain;
+
+class SimulationTest {
+
+    private static Simulation ethanolRun(double dtFs, Thermostat thermostat, long seed) {
+        Atoms eth = TestSystems.ethanol();
+        RandomStream rng = new RandomStream(seed);
+        int removed = MaxwellBoltzmann.at(300).removingRotation().assign(eth, rng);
+        return Simulation.builder(eth, ClassicalReferencePotential.inferredFrom(eth), new VelocityVerlet(dtFs, thermostat))
+                .random(rng, seed).removedConstraints(removed).build();
+    }
+
+    @Test
+    void blowUpStopsWithStepAtomAndCauseAndKeepsTheOutputs(@TempDir Path dir) throws IOException {
+        // 3.8 fs is beyond Verlet's stability limit for the C-H and O-H springs (ω dt > 2 for a period
+        // near 11 fs): the stretch grows by a factor ~1.7 per step until the guard trips.
+        Simulation sim = ethanolRun(3.8, null, 7);
+        Path log = dir.resolve("energy.csv");
+        Path chk = dir.resolve("run.chk");
+        sim.addReporter(EnergyLogReporter.create(log, 1)).addReporter(new CheckpointReporter(chk, 3));
+        SimulationBlowUpException e = assertThrows(SimulationBlowUpException.class, () -> sim.step(10_000));
+        String m = e.getMessage();
+        assertTrue(m.matches("simulation blew up at step \\d+ \\(t = [0-9.]+ fs\\): atom \\d \\((H|C|O)\\): .*"), m);
+        assertTrue(e.step() > 4 && e.step() < 10_000, "blows up after a few good steps: " + m);
+        assertTrue(e.blowUpCause() == SimulationBlowUpException.Cause.FORCE_TOO_LARGE
+                || e.blowUpCause() == SimulationBlowUpException.Cause.SPEED_TOO_LARGE, m);
+        assertEquals(sim.atoms().element(e.atom()), e.element());
+        System.out.println("blow-up message: " + m);
+
+        // The log holds every good step (0 .. step-1) and nothing of the bad one; it was flushed.
+        List<String> rows = Files.readAllLines(log);
+        assertEquals(EnergyLogReporter.HEADER, rows.get(0));
+        assertEquals(e.step() + 1, rows.size(), "header plus steps 0 .. " + (e.step() - 1));
+        // The checkpoint is the last good one: the last multiple of 3 before the blow-up, sound, readable.
+        Checkpoint c = Checkpoint.read(chk);
+        assertEquals(3 * ((e.step() - 1) / 3), c.step());
+        assertTrue(c.step() > 0);
+        BlowUpGuard.defaults().check(c.step(), c.timeFs(), c.atoms(), c.forcesEvPerA(), c.potentialEnergyEv());
+        try (var files = Files.list(dir)) {
+            assertEquals(2, files.count(), "no temporary checkpoint files left behind");
+        }
+    }
+
+    @Test
+    void guardNamesNonFiniteValuesAndRespectsCustomBounds() {
+        Atoms eth = TestSystems.ethanol();
+        double[] f = new double[27];
+        eth.positions()[3 * 4 + 1] = Double.NaN;
+        SimulationBlowUpException e = assertThrows(SimulationBlowUpException.class,
+                () -> BlowUpGuard.defaults().check(12, 6.0, eth, f, -1.0));
+        assertEquals("simulation blew up at step 12 (t = 6.0 fs): atom 4 (H): position is not finite (0.042557, NaN, 0.886933) A",
+                e.getMessage());
+        eth.positions()[3 * 4 + 1] = 1.2;
+        f[3 * 2] = 20;
+        BlowUpGuard.defaults().check(1, 0.5, eth, f, -1.0);
+        e = assertThrows(SimulationBlowUpException.class, () -> BlowUpGuard.of(10, 1).check(1, 0.5, eth, f, -1.0));
+        assertTrue(e.getMessage().contains("atom 2 (O): force exceeds the bound: |F| = 20.00 eV/A > 10.0 eV/A"), e.getMessage());
+        e = assertThrows(SimulationBlowUpException.class,
+                () -> BlowUpGuard.defaults().check(3, 1.5, eth, f, Double.POSITIVE_INFINITY));
+        assertEquals(SimulationBlowUpException.Cause.NON_FINITE_ENERGY, e.blowUpCause());
+        assertEquals(2, e.atom(), "the atom with the largest force is named");
+        eth.velocities()[0] = 2.0;
+        e = assertThrows(SimulationBlowUpException.class, () -> BlowUpGuard.defaults().check(1, 0.5, eth, f, -1.0));
+        assertTrue(e.getMessage().contains("atom 0 (C): speed exceeds the bound"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> BlowUpGuard.of(-1, 1));
+    }
+
+    @Test
+    void restartRefusesAnotherSystemIntegratorOrCorruptFile(@TempDir Path dir) throws IOException {
+        Simulation sim = ethanolRun(0.5, new BussiThermostat(300, 50), 1);
+        sim.step(10);
+        Path chk = dir.resolve("eth.chk");
+        sim.checkpoint().writeAtomically(chk);
+        Checkpoint c = Checkpoint.read(chk);
+
+        Simulation otherIntegrator = ethanolRun(0.5, new BussiThermostat(310, 50), 1);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> otherIntegrator.restore(c));
+        assertTrue(e.getMessage().contains("written for another integrator: 'velocity-verlet(dt=0.5 fs) + bussi(T=300.0 K,"
+                + " tau=50.0 fs)', this run uses 'velocity-verlet(dt=0.5 fs) + bussi(T=310.0 K, tau=50.0 fs)'"), e.getMessage());
+        assertTrue(e.getMessage().contains(chk.toString()), "names the file: " + e.getMessage());
+
+        Atoms water = Atoms.of(new int[] {8, 1, 1}, new double[] {0, 0, 0, 0.96, 0, 0, -0.24, 0.93, 0}, null);
+        MaxwellBoltzmann.at(300).assign(water, new RandomStream(1));
+        Simulation otherSystem = Simulation.builder(water, ClassicalReferencePotential.inferredFrom(water),
+                new VelocityVerlet(0.5, new BussiThermostat(300, 50))).seed(1).removedConstraints(3).build();
+        e = assertThrows(IllegalArgumentException.class, () -> otherSystem.restore(c));
+        assertTrue(e.getMessage().contains("is for another system: 9 atoms C2H6O, this run has 3 atoms H2O"), e.getMessage());
+
+        Atoms boxed = TestSystems.ethanol().withCell(Cell.orthorhombic(20, 20, 20));
+        MaxwellBoltzmann.at(300).assign(boxed, new RandomStream(1));
+        Simulation otherCell = Simulation.builder(boxed, ClassicalReferencePotential.inferredFrom(TestSystems.ethanol()),
+                new VelocityVerlet(0.5, new BussiThermostat(300, 50))).seed(1).removedConstraints(3).build();
+        e = assertThrows(IllegalArgumentException.class, () -> otherCell.restore(c));
+        assertTrue(e.getMessage().contains("is for another cell: no cell"), e.getMessage());
+
+        byte[] bytes = Files.readAllBytes(chk);
+        bytes[bytes.length / 2] ^= 0x10;
+        Path bad = dir.resolve("bad.chk");
+        Files.write(bad, bytes);
+        IOException io = assertThrows(IOException.class, () -> Checkpoint.read(bad));
+        assertEquals("checkpoint " + bad + " is corrupted or truncated (CRC mismatch)", io.getMessage());
+        Path text = dir.resolve("notes.txt");
+        Files.writeString(text, "this is not a checkpoint at all, just text");
+        io = assertThrows(IOException.class, () -> Checkpoint.read(text));
+        assertTrue(io.getMessage().contains("is not a Molten checkpoint"), io.getMessage());
+        Files.write(bad, java.util.Arrays.copyOf(Files.readAllBytes(chk), 100));
+        io = assertThrows(IOException.class, () -> Checkpoint.read(bad));
+        assertTrue(io.getMessage().contains("corrupted or truncated"), io.getMessage());
+    }
+
+    @Test
+    void degreesOfFreedomMustMatchWhatTheIntegratorConserves() {
+        Atoms eth = TestSystems.ethanol();
+        ForceField ff = ClassicalReferencePotential.inferredFrom(eth);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Simulation.builder(eth, ff,
+                new VelocityVerlet(0.5, LangevinThermostat.of(300, 0.01))).seed(1).removedConstraints(6).build());
+        assertTrue(e.getMessage().contains("does not conserve angular momentum"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> Simulation.builder(eth, ff,
+                new VelocityVerlet(0.5, LangevinThermostat.of(300, 0.01).keepingCentreOfMassMotion()))
+                .seed(1).removedConstraints(3).build());
+        assertTrue(e.getMessage().contains("remove 0 constraints"), e.getMessage());
+        Atoms boxed = eth.withCell(Cell.orthorhombic(20, 20, 20));
+        e = assertThrows(IllegalArgumentException.class,
+                () -> Simulation.builder(boxed, ff, new VelocityVerlet(0.5)).removedConstraints(6).build());
+        assertTrue(e.getMessage().contains("periodic"), e.getMessage());
+        Simulation ok = Simulation.builder(eth, ff, new VelocityVerlet(0.5, new NoseHooverChain(300, 50)))
+                .removedConstraints(6).build();
+        assertEquals(21, ok.degreesOfFreedom());
+    }
+
+    @Test
+    void stochasticThermostatWithoutSeedAndRescalingAtRestAreRefused() {
+        Atoms eth = TestSystems.ethanol();
+        ForceField ff = ClassicalReferencePotential.inferredFrom(eth);
+        MaxwellBoltzmann.at(300).assign(eth, new RandomStream(4));
+        Simulation noSeed = Simulation.builder(eth, ff, new VelocityVerlet(0.5, LangevinThermostat.of(300, 0.01)))
+                .removedConstraints(3).build();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> noSeed.step(1));
+        assertTrue(e.getMessage().contains("give the simulation a seed"), e.getMessage());
+
+        Atoms still = TestSystems.ethanol();
+        Simulation atRest = Simulation.builder(still, ff, new VelocityVerlet(0.5, new BussiThermostat(300, 50)))
+                .seed(3).removedConstraints(3).build();
+        e = assertThrows(IllegalStateException.class, () -> atRest.step(1));
+        assertTrue(e.getMessage().contains("cannot thermostat a system at rest"), e.getMessage());
+    }
+
+    @Test
+    void reportersRunAtTheirIntervalAndTheLogHasAseColumns(@TempDir Path dir) throws IOException {
+        Simulation sim = ethanolRun(0.5, null, 2);
+        Path log = dir.resolve("e.csv");
+        int[] calls = {0};
+        sim.addReporter(EnergyLogReporter.create(log, 4)).addReporter(new Reporter() {
+            @Override
+            public int intervalSteps() {
+                return 3;
+            }
+
+            @Override
+            public void report(Simulation s) {
+                assertEquals(0, s.stepCount() % 3);
+                calls[0]++;
+            }
+        });
+        sim.step(10);
+        sim.step(2);
+        sim.close();
+        assertEquals(5, calls[0], "steps 0, 3, 6, 9, 12");
+        List<String> rows = Files.readAllLines(log);
+        assertEquals("Time[ps],Etot[eV],Epot[eV],Ekin[eV],T[K]", rows.get(0));
+        assertEquals(5, rows.size(), "header + steps 0, 4, 8, 12");
+        String[] last = rows.get(4).split(",");
+        assertEquals(0.006, Double.parseDouble(last[0]), 1e-12, "12 steps of 0.5 fs = 0.006 ps");
+        assertEquals(Double.parseDouble(last[1]), Double.parseDouble(last[2]) + Double.parseDouble(last[3]), 2e-8);
+        assertEquals(sim.temperatureK(), Double.parseDouble(last[4]), 1e-3);
+    }
+}
