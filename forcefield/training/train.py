@@ -195,10 +195,12 @@ def main():
             if time.time() - t_train > budget:
                 break
         epoch_s = time.time() - t_epoch
-        if planned == 0:
-            # plan the run from the speed of the first epoch (leave 4 % for validations)
-            planned = max(args.warmup + 1, int(0.96 * budget / epoch_s * n_batches))
-            print(f"epoch 1: {n_batches} steps in {epoch_s:.1f} s ({1e3 * epoch_s / n_batches:.1f} ms/step); "
+        if not args.steps and epoch <= 2:
+            # plan the run from the measured speed (epoch 1 includes warm-up, so re-plan after
+            # epoch 2), leaving 4 % of the remaining budget for validations
+            left = budget - (time.time() - t_train)
+            planned = max(args.warmup + 1, step + int(0.96 * left / epoch_s * n_batches))
+            print(f"epoch {epoch}: {n_batches} steps in {epoch_s:.1f} s ({1e3 * epoch_s / n_batches:.1f} ms/step); "
                   f"planned {planned} steps (~{planned / n_batches:.0f} epochs)", flush=True)
         m = evaluate(ema, val, device)["all"]
         vloss = args.w_forces * m["force_mse"] + args.w_energy * m["energy_mse"]
