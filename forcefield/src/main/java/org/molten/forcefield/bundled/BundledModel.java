@@ -7,6 +7,10 @@ import org.molten.forcefield.student.StudentWeights;
 import org.molten.forcefield.torchscript.TorchScriptForceField;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 
 /**
  * The model that ships with Molten and the library's default force field: a PaiNN student
@@ -23,7 +27,7 @@ public final class BundledModel {
     /** Name of the bundled model in logs and reports. */
     public static final String NAME = "student-gfn2";
     /** Class-path location of the weights (F32 safetensors, spec names). */
-    public static final String WEIGHTS_RESOURCE = "/org/molten/forcefield/student/" + StudentWeights.BUNDLED_RESOURCE;
+    public static final String WEIGHTS_RESOURCE = "/org/molten/forcefield/student/student-gfn2.safetensors";
 
     private static volatile StudentWeights weights;
 
@@ -41,13 +45,28 @@ public final class BundledModel {
             synchronized (BundledModel.class) {
                 w = weights;
                 if (w == null) {
-                    w = StudentWeights.bundled().orElseThrow(() -> new IllegalStateException(
-                            "this build of Molten does not contain the bundled model " + WEIGHTS_RESOURCE));
+                    w = loadResource();
                     weights = w;
                 }
             }
         }
         return w;
+    }
+
+    private static StudentWeights loadResource() throws IOException {
+        try (InputStream in = BundledModel.class.getResourceAsStream(WEIGHTS_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("this build of Molten does not contain the bundled model " + WEIGHTS_RESOURCE);
+            }
+            // StudentWeights reads files: go through a temporary copy (2.3 MB, read once per JVM)
+            Path tmp = Files.createTempFile("molten-student-gfn2-", ".safetensors");
+            try {
+                Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+                return StudentWeights.load(tmp);
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
+        }
     }
 
     /** The default force field: the bundled weights on the optimised CPU path (float64). */
