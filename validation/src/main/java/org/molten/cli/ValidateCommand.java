@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.molten.forcefield.student.OptimisedStudent;
-import org.molten.forcefield.student.StudentWeights;
 import org.molten.validation.BaselineKind;
 import org.molten.validation.DeviceChoice;
 import org.molten.validation.ThermostatKind;
@@ -128,17 +127,7 @@ public final class ValidateCommand implements Callable<Integer> {
                 case "float32" -> OptimisedStudent.Precision.FLOAT32;
                 default -> throw new IllegalArgumentException("unknown precision '" + precision + "'; choose float64 or float32");
             };
-            if (weights == null) {
-                return p == OptimisedStudent.Precision.FLOAT64 ? new BundledModels() : new BundledModels().withPrecision(p);
-            }
-            Path file = weights;
-            return new BundledModels(() -> {
-                try {
-                    return StudentWeights.load(file);
-                } catch (java.io.IOException e) {
-                    throw new IllegalArgumentException("cannot read student weights " + file + ": " + e.getMessage(), e);
-                }
-            }, file.toString(), p);
+            return weights == null ? BundledModels.bundled(p) : BundledModels.fromFile(weights, p);
         }
     }
 

@@ -49,7 +49,7 @@ class ValidateCommandTest {
         }
 
         @Override
-        public Model baseline(BaselineKind kind, List<String> warnings) {
+        public Model baseline(BaselineKind kind, boolean periodic, List<String> warnings) {
             warnings.add("test baseline instead of " + kind.id());
             return new Model(new ModelInfo("classical/test-baseline", "test double", Precision.FLOAT64, "cpu",
                     "inferred from water", Map.of()), water(baselineK));
@@ -231,8 +231,8 @@ class ValidateCommandTest {
         }
 
         @Override
-        public Model baseline(BaselineKind kind, List<String> warnings) {
-            return new SpringModels(20, 20).baseline(kind, warnings);
+        public Model baseline(BaselineKind kind, boolean periodic, List<String> warnings) {
+            return new SpringModels(20, 20).baseline(kind, periodic, warnings);
         }
     }
 

@@ -19,11 +19,12 @@ public interface ModelProvider {
     Model optimised(DeviceChoice device, List<String> warnings);
 
     /**
-     * The baseline of kind {@code kind}; when it is unavailable the provider either fails with
-     * an {@link IllegalStateException} that says why, or substitutes another baseline and adds a
+     * The baseline of kind {@code kind} for isolated molecules ({@code periodic} false) or for
+     * periodic systems; when it is unavailable the provider either fails with an
+     * {@link IllegalStateException} that says why, or substitutes another baseline and adds a
      * warning naming both.
      */
-    Model baseline(BaselineKind kind, List<String> warnings);
+    Model baseline(BaselineKind kind, boolean periodic, List<String> warnings);
 
     /**
      * A model ready to evaluate: its description for the report and the force field (one

@@ -36,6 +36,11 @@ public final class SystemCatalog {
         }
     }
 
+    /** True for the systems in a periodic cell. */
+    public static boolean isPeriodic(String name) {
+        return WATER_BOX.equals(name);
+    }
+
     /**
      * The starting structure of {@code name}: a built-in molecule at its GFN2-xTB minimum, or the
      * water box built with {@code seed} (molecule orientations).

@@ -69,10 +69,18 @@ public final class ValidationRunner {
         Files.createDirectories(outDir);
         List<String> warnings = new ArrayList<>();
         List<SystemReport> systems = new ArrayList<>();
+        ModelProvider.Model periodicBaseline = null;
         try (ModelProvider.Model optimised = models.optimised(settings.device(), warnings);
-             ModelProvider.Model baseline = models.baseline(settings.baseline(), warnings)) {
+             ModelProvider.Model baseline = models.baseline(settings.baseline(), false, warnings)) {
             for (String name : settings.systems()) {
-                systems.add(SystemValidation.run(name, settings, thresholds, optimised, baseline, outDir, progress, warnings));
+                ModelProvider.Model b = baseline;
+                if (SystemCatalog.isPeriodic(name)) {
+                    if (periodicBaseline == null) {
+                        periodicBaseline = models.baseline(settings.baseline(), true, warnings);
+                    }
+                    b = periodicBaseline;
+                }
+                systems.add(SystemValidation.run(name, settings, thresholds, optimised, b, outDir, progress, warnings));
             }
             double wall = (System.nanoTime() - t0) * 1e-9;
             List<String> failures = new ArrayList<>();
@@ -92,6 +100,10 @@ public final class ValidationRunner {
             JsonReportWriter.write(report, outDir.resolve(JSON_REPORT));
             MarkdownReportWriter.write(report, outDir.resolve(MARKDOWN_REPORT));
             return report;
+        } finally {
+            if (periodicBaseline != null) {
+                periodicBaseline.close();
+            }
         }
     }
 }
