@@ -39,6 +39,10 @@ public final class MarkdownReportWriter {
         md.append("- Date (UTC): ").append(r.createdUtc()).append('\n');
         md.append("- Optimised model: ").append(model(r.optimised())).append('\n');
         md.append("- Baseline model: ").append(model(r.baseline())).append('\n');
+        md.append("- Provenance (weight-file metadata): ").append(provenance(r.optimised())).append('\n');
+        if (r.baseline() != null && r.optimised() != null && !r.baseline().provenance().equals(r.optimised().provenance())) {
+            md.append("- Baseline provenance: ").append(provenance(r.baseline())).append('\n');
+        }
         md.append(String.format(Locale.ROOT, "- Protocol (%s): T = %s K, dt = %s fs, equilibration %d steps (Langevin), "
                         + "NVE %d steps (%s ps, Velocity Verlet), NVT %d steps (%s ps, %s, tau = %s fs), sample every %d steps, "
                         + "seed %d%n", s.full() ? "full" : "quick", num(s.temperatureK()), num(s.timestepFs()),
@@ -115,7 +119,7 @@ public final class MarkdownReportWriter {
         for (SystemReport sys : r.systems()) {
             for (CriterionResult c : sys.criteria()) {
                 md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s %s %s | %s | %s |%n", sys.name(), c.run(),
-                        c.criterion().id(), c.value() == null ? "–" : sig(c.value(), 3), c.comparison(), num(c.threshold()),
+                        c.criterion().id(), c.value() == null ? "–" : sig(c.value(), 3), c.comparison(), sig(c.threshold(), 4),
                         c.unit().equals("1") ? "" : c.unit(), c.passed() ? "pass" : "**FAIL**", escape(c.detail())));
             }
         }
@@ -139,17 +143,19 @@ public final class MarkdownReportWriter {
         if (m == null) {
             return "–";
         }
-        StringBuilder b = new StringBuilder();
-        b.append('`').append(m.name()).append("` (").append(m.kind()).append(", ")
-                .append(m.precision().name().toLowerCase(Locale.ROOT)).append(", ").append(m.device()).append(", ")
-                .append(m.source()).append(')');
-        if (m.provenance() != null && !m.provenance().isEmpty()) {
-            b.append("; provenance:");
-            for (Map.Entry<String, String> en : m.provenance().entrySet()) {
-                b.append(' ').append(en.getKey()).append('=').append(en.getValue()).append(';');
-            }
-            b.setLength(b.length() - 1);
+        return "`" + m.name() + "`: " + m.kind() + ", " + m.precision().name().toLowerCase(Locale.ROOT) + ", " + m.device()
+                + ", " + m.source();
+    }
+
+    private static String provenance(ModelInfo m) {
+        if (m == null || m.provenance() == null || m.provenance().isEmpty()) {
+            return "–";
         }
+        StringBuilder b = new StringBuilder();
+        for (Map.Entry<String, String> en : m.provenance().entrySet()) {
+            b.append(en.getKey()).append(" = ").append(en.getValue()).append("; ");
+        }
+        b.setLength(b.length() - 2);
         return b.toString();
     }
 

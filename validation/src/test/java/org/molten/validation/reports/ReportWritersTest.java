@@ -118,6 +118,8 @@ class ReportWritersTest {
         assertTrue(md.contains("![water water-nve.png](water-nve.png)"));
         assertTrue(md.contains("baseline torchscript unavailable"));
         assertTrue(md.contains("| never |"));
+        assertTrue(md.contains("teacher = GFN2-xTB"), md);
+        assertTrue(md.contains("| <= 0.05 meV/atom/ps |"), md);
     }
 
     @Test
