@@ -23,6 +23,31 @@ class ValidateWithStudentTest {
         return file;
     }
 
+    /**
+     * The default models (bundled student, optimised path, against its TorchScript export) on a
+     * short water run: stable, intact, energy conserved, forces equal. The temperature criteria
+     * are not asserted here: 0.5 ps of NVT is too short for them to mean much.
+     */
+    @Test
+    void theBundledModelIsStableOnWaterAndMatchesItsTorchScriptExport(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("report");
+        int exit = MoltenCli.execute("validate", "--systems", "water", "--steps", "1000", "--equilibration-steps", "200",
+                "--out", out.toString());
+        assertTrue(exit == 0 || exit == ValidateCommand.EXIT_FAILED, "exit " + exit);
+        JsonNode j = JsonReportWriter.mapper().readTree(out.resolve("report.json").toFile());
+        assertEquals("torchscript:student-gfn2", j.path("baseline").path("name").asText(), j.path("warnings").toString());
+        assertEquals(0, j.path("warnings").size(), j.path("warnings").toString());
+        assertTrue(j.path("optimised").path("provenance").path("teacher").asText().contains("GFN2-xTB"));
+        for (JsonNode c : j.path("systems").get(0).path("criteria")) {
+            String id = c.path("criterion").asText();
+            if (!id.equals("mean-temperature") && !id.equals("temperature-fluctuation")) {
+                assertTrue(c.path("passed").asBoolean(), c.toString());
+            }
+        }
+        double rmse = j.path("systems").get(0).path("comparison").path("forces").path("force_rmse_eV_per_A").asDouble();
+        assertTrue(rmse < 1e-8, "float64 Java vs float64 libtorch: " + rmse);
+    }
+
     @Test
     void theOptimisedStudentMatchesTheReferenceOnTheSameFrames(@TempDir Path dir) throws Exception {
         Path weights = randomWeights(dir);

@@ -19,8 +19,12 @@ import org.molten.core.Checks;
  *   <li>{@code maxExcursionMeVPerAtom}: max over t of |E(t) - E(t_first)| / N (meV/atom).</li>
  *   <li>{@code residualRmsMeVPerAtom}: root-mean-square deviation of E(t)/N from the fitted line
  *       (meV/atom), the integrator's energy noise (O(dt²) for Velocity Verlet).</li>
- *   <li>{@code driftStandardErrorMeVPerAtomPerPs}: the least-squares standard error of the slope
- *       (assumes uncorrelated residuals, so it is optimistic; for information).</li>
+ *   <li>{@code driftStandardErrorMeVPerAtomPerPs}: standard error of the slope for correlated
+ *       residuals: the least-squares error (which assumes independent residuals) times
+ *       sqrt(g), g the statistical inefficiency of the residuals from block averaging
+ *       ({@link BlockAverage}). In a short run the Verlet energy oscillation and slow
+ *       conformational motion make it comparable to the drift limit; it says how much a quick
+ *       run's drift figure can be trusted.</li>
  * </ul>
  */
 public record EnergyDrift(
@@ -68,13 +72,18 @@ public record EnergyDrift(
         double sigmaK = SeriesStatistics.standardDeviation(kineticEnergyEv) * MEV_PER_EV / atomCount;
         double excursion = 0;
         double residual2 = 0;
+        double[] residuals = new double[n];
         for (int i = 0; i < n; i++) {
             excursion = Math.max(excursion, Math.abs(ePerAtomMeV[i] - ePerAtomMeV[0]));
-            double r = ePerAtomMeV[i] - fit.at(tPs[i]);
-            residual2 += r * r;
+            residuals[i] = ePerAtomMeV[i] - fit.at(tPs[i]);
+            residual2 += residuals[i] * residuals[i];
+        }
+        double se = fit.slopeStandardError();
+        if (n >= 4 && residual2 > 0) {
+            se *= Math.sqrt(Math.max(1.0, BlockAverage.of(residuals).statisticalInefficiency()));
         }
         double ratio = sigmaK > 0 ? Math.abs(overRun) / sigmaK : Double.POSITIVE_INFINITY;
-        return new EnergyDrift(fit.slope(), fit.slopeStandardError(), overRun, sigmaK, ratio, excursion,
+        return new EnergyDrift(fit.slope(), se, overRun, sigmaK, ratio, excursion,
                 Math.sqrt(residual2 / n), length, n);
     }
 }

@@ -65,7 +65,7 @@ public final class MarkdownReportWriter {
         }
 
         md.append("\n## Stability\n\n");
-        md.append("| System | Atoms | Run | Model | Drift [meV/atom/ps] | \\|drift·t\\|/σ(K) | Max excursion [meV/atom] "
+        md.append("| System | Atoms | Run | Model | Drift ± SE [meV/atom/ps] | \\|drift·t\\|/σ(K) | Max excursion [meV/atom] "
                 + "| ⟨T⟩ ± SE [K] | σ_T / σ_T,canonical | Integrity | Steps/s | ns/day | Result |\n");
         md.append("|---|---:|---|---|---:|---:|---:|---:|---:|---|---:|---:|---|\n");
         for (SystemReport sys : r.systems()) {
@@ -75,7 +75,7 @@ public final class MarkdownReportWriter {
                 boolean runPassed = sys.criteria().stream().filter(c -> c.run().equals(run.label())).allMatch(CriterionResult::passed);
                 md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
                         sys.name(), sys.atoms(), run.label(), run.model(),
-                        d == null ? "–" : sig(d.driftMeVPerAtomPerPs(), 3),
+                        d == null ? "–" : sig(d.driftMeVPerAtomPerPs(), 3) + " ± " + sig(d.driftStandardErrorMeVPerAtomPerPs(), 2),
                         d == null ? "–" : sig(d.driftToKineticSigmaRatio(), 3),
                         d == null ? "–" : sig(d.maxExcursionMeVPerAtom(), 3),
                         t == null ? "–" : String.format(Locale.ROOT, "%.1f ± %.1f", t.meanK(), t.meanStandardErrorK()),

@@ -83,6 +83,43 @@ class DriftAndFitTest {
         assertEquals(0.0, flat.driftToKineticSigmaRatio(), 1e-9);
     }
 
+    /**
+     * A slope through strongly correlated noise (AR(1), 40-sample correlation) is uncertain by
+     * far more than the least-squares error says; the reported error must cover the true slope
+     * about as often as a standard error should.
+     */
+    @Test
+    void theDriftErrorAccountsForCorrelatedResiduals() {
+        RandomStream rng = new RandomStream(8);
+        int reps = 300;
+        int n = 2000;
+        int inside = 0;
+        double naiveInside = 0;
+        for (int r = 0; r < reps; r++) {
+            double[] t = new double[n];
+            double[] e = new double[n];
+            double[] k = new double[n];
+            double x = 0;
+            double phi = 0.95;
+            for (int i = 0; i < n; i++) {
+                x = phi * x + Math.sqrt(1 - phi * phi) * rng.nextGaussian();
+                t[i] = i * 2.5;                          // fs
+                e[i] = 0.01e-3 * t[i] / 1000 + 1e-4 * x; // 0.01 meV/ps total, 1 atom
+                k[i] = 1 + 0.1 * rng.nextGaussian();
+            }
+            EnergyDrift d = EnergyDrift.of(t, e, k, 1);
+            if (Math.abs(d.driftMeVPerAtomPerPs() - 0.01) < 2 * d.driftStandardErrorMeVPerAtomPerPs()) {
+                inside++;
+            }
+            LinearFit f = LinearFit.of(t, e);
+            if (Math.abs(f.slope() * 1e6 - 0.01) < 2 * f.slopeStandardError() * 1e6) {
+                naiveInside++;
+            }
+        }
+        assertTrue(inside >= 0.85 * reps, "coverage " + inside + "/" + reps);
+        assertTrue(naiveInside < 0.6 * reps, "the least-squares error alone should be far too small: " + naiveInside);
+    }
+
     @Test
     void driftRefusesTooShortSeries() {
         assertThrows(IllegalArgumentException.class,

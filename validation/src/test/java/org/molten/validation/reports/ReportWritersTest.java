@@ -114,7 +114,7 @@ class ReportWritersTest {
         String md = Files.readString(f);
         assertTrue(md.startsWith("# Molten validation report\n\n**Verdict: FAIL**"), md.substring(0, 80));
         assertTrue(md.contains("water / baseline NVE / energy-drift"));
-        assertTrue(md.contains("| water | 3 | optimised NVE | student | 0.012 |"), md);
+        assertTrue(md.contains("| water | 3 | optimised NVE | student | 0.012 ± 0.001 |"), md);
         assertTrue(md.contains("![water water-nve.png](water-nve.png)"));
         assertTrue(md.contains("baseline torchscript unavailable"));
         assertTrue(md.contains("| never |"));
