@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,6 +19,9 @@ import org.molten.core.RandomStream;
 import org.molten.forcefield.classical.ClassicalReferencePotential;
 import org.molten.integrators.reporters.CheckpointReporter;
 import org.molten.integrators.reporters.EnergyLogReporter;
+import org.molten.integrators.reporters.TrajectoryReporter;
+import org.molten.structures.io.Frame;
+import org.molten.structures.io.StructureFiles;
 import org.molten.integrators.thermostats.BerendsenThermostat;
 import org.molten.integrators.thermostats.BussiThermostat;
 import org.molten.integrators.thermostats.LangevinThermostat;
@@ -50,16 +54,20 @@ class CheckpointRestartTest {
     void restartContinuesBitForBit(String name, Supplier<Integrator> make, @TempDir Path dir) throws IOException {
         // Uninterrupted: 300 steps, log every 10, checkpoint every 100.
         Path logA = dir.resolve("a.csv");
+        Path trajA = dir.resolve("a.extxyz");
         Simulation a = start(make.get());
-        a.addReporter(EnergyLogReporter.create(logA, 10)).addReporter(new CheckpointReporter(dir.resolve("a.chk"), 100));
+        a.addReporter(EnergyLogReporter.create(logA, 10)).addReporter(TrajectoryReporter.create(trajA, 25))
+                .addReporter(new CheckpointReporter(dir.resolve("a.chk"), 100));
         a.step(300);
         a.close();
 
         // Interrupted: the run dies at step 237; the last checkpoint is from step 200, the log has rows to 230.
         Path logB = dir.resolve("b.csv");
+        Path trajB = dir.resolve("b.extxyz");
         Path chk = dir.resolve("b.chk");
         Simulation b = start(make.get());
-        b.addReporter(EnergyLogReporter.create(logB, 10)).addReporter(new CheckpointReporter(chk, 100));
+        b.addReporter(EnergyLogReporter.create(logB, 10)).addReporter(TrajectoryReporter.create(trajB, 25))
+                .addReporter(new CheckpointReporter(chk, 100));
         b.step(237);
         b.close();
 
@@ -70,7 +78,9 @@ class CheckpointRestartTest {
         Simulation resumed = start(make.get());
         resumed.restore(c);
         c.outputMark(logB).orElseThrow().rewind();
-        resumed.addReporter(EnergyLogReporter.appending(logB, 10)).addReporter(new CheckpointReporter(chk, 100));
+        c.outputMark(trajB).orElseThrow().rewind();
+        resumed.addReporter(EnergyLogReporter.appending(logB, 10)).addReporter(TrajectoryReporter.appending(trajB, 25))
+                .addReporter(new CheckpointReporter(chk, 100));
         resumed.step(100);
         resumed.close();
 
@@ -81,6 +91,13 @@ class CheckpointRestartTest {
         assertEquals(a.conservedEnergyEv(), resumed.conservedEnergyEv(), 0.0, name + ": bath energy");
         assertEquals(Files.readString(logA), Files.readString(logB), name + ": energy log continues exactly");
         assertEquals(32, Files.readAllLines(logB).size(), "header + steps 0, 10, ..., 300");
+        assertEquals(Files.readString(trajA), Files.readString(trajB), name + ": trajectory continues exactly");
+        List<Frame> frames = StructureFiles.readAll(trajB);
+        assertEquals(13, frames.size(), "steps 0, 25, ..., 300");
+        assertEquals("300", frames.get(12).info().get("step"));
+        assertEquals(Long.toString(SEED), frames.get(12).info().get("seed"));
+        assertArrayEquals(a.atoms().positions(), frames.get(12).atoms().positions(), 1e-6, "positions written");
+        assertArrayEquals(a.forces(), frames.get(12).forcesEvPerA().orElseThrow(), 1e-6, "forces written");
         // The final checkpoints of both runs hold the same state (they differ only in the log path they record).
         Checkpoint ca = Checkpoint.read(dir.resolve("a.chk"));
         Checkpoint cb = Checkpoint.read(chk);

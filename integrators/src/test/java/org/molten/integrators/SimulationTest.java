@@ -15,6 +15,9 @@ import org.molten.core.RandomStream;
 import org.molten.forcefield.classical.ClassicalReferencePotential;
 import org.molten.integrators.reporters.CheckpointReporter;
 import org.molten.integrators.reporters.EnergyLogReporter;
+import org.molten.integrators.reporters.TrajectoryReporter;
+import org.molten.structures.io.Frame;
+import org.molten.structures.io.StructureFiles;
 import org.molten.integrators.thermostats.BussiThermostat;
 import org.molten.integrators.thermostats.LangevinThermostat;
 import org.molten.integrators.thermostats.NoseHooverChain;
@@ -36,7 +39,9 @@ class SimulationTest {
         Simulation sim = ethanolRun(3.8, null, 7);
         Path log = dir.resolve("energy.csv");
         Path chk = dir.resolve("run.chk");
-        sim.addReporter(EnergyLogReporter.create(log, 1)).addReporter(new CheckpointReporter(chk, 3));
+        Path traj = dir.resolve("run.extxyz");
+        sim.addReporter(EnergyLogReporter.create(log, 1)).addReporter(TrajectoryReporter.create(traj, 2))
+                .addReporter(new CheckpointReporter(chk, 3));
         SimulationBlowUpException e = assertThrows(SimulationBlowUpException.class, () -> sim.step(10_000));
         String m = e.getMessage();
         assertTrue(m.matches("simulation blew up at step \\d+ \\(t = [0-9.]+ fs\\): atom \\d \\((H|C|O)\\): .*"), m);
@@ -55,8 +60,11 @@ class SimulationTest {
         assertEquals(3 * ((e.step() - 1) / 3), c.step());
         assertTrue(c.step() > 0);
         BlowUpGuard.defaults().check(c.step(), c.timeFs(), c.atoms(), c.forcesEvPerA(), c.potentialEnergyEv());
+        // The trajectory holds the good even steps, each frame whole and finite.
+        List<Frame> frames = StructureFiles.readAll(traj);
+        assertEquals((e.step() - 1) / 2 + 1, frames.size());
         try (var files = Files.list(dir)) {
-            assertEquals(2, files.count(), "no temporary checkpoint files left behind");
+            assertEquals(3, files.count(), "no temporary checkpoint files left behind");
         }
     }
 

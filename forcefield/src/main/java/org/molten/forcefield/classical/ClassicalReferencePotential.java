@@ -6,6 +6,7 @@ import org.molten.core.Atoms;
 import org.molten.core.Bonds;
 import org.molten.core.Cell;
 import org.molten.core.Checks;
+import org.molten.forcefield.neighbours.VerletList;
 
 /**
  * Builds the classical reference potential for any molecule or box from its starting geometry:
@@ -25,6 +26,15 @@ public final class ClassicalReferencePotential {
 
     /** Default (largest) Lennard-Jones cutoff in Å; smaller periodic cells get half their width. */
     public static final double DEFAULT_CUTOFF_A = 8.0;
+
+    /**
+     * From this many atoms on, Lennard-Jones pairs come from a Verlet list (skin
+     * {@value org.molten.forcefield.neighbours.VerletList#DEFAULT_SKIN_A} Å) instead of the all-pairs
+     * loop; the result is the same to the last bit in orthorhombic cells. Measured on water boxes
+     * with an 8 Å cutoff (2-core development machine, shared, 2026-11-21): equal cost at 1000
+     * atoms, the list 2.3 times faster at 3000, slower below 1000.
+     */
+    public static final int NEIGHBOUR_LIST_MIN_ATOMS = 2000;
 
     private ClassicalReferencePotential() {}
 
@@ -65,6 +75,10 @@ public final class ClassicalReferencePotential {
             cutoff = Math.min(cutoff, 0.5 * cell.minPeriodicWidth());
         }
         ExcludedPairs exclusions = ExcludedPairs.oneTwoAndOneThree(atoms.size(), perceived);
-        return SumForceField.of(HarmonicBonds.of(bonds), LennardJones.of(ljParameters, cutoff, exclusions));
+        LennardJones lj = LennardJones.of(ljParameters, cutoff, exclusions);
+        if (atoms.size() >= NEIGHBOUR_LIST_MIN_ATOMS) {
+            lj = lj.withNeighbourSearch(new VerletList());
+        }
+        return SumForceField.of(HarmonicBonds.of(bonds), lj);
     }
 }

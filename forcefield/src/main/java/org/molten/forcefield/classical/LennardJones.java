@@ -5,6 +5,8 @@ import org.molten.core.Atoms;
 import org.molten.core.Cell;
 import org.molten.core.Checks;
 import org.molten.core.ForceField;
+import org.molten.forcefield.neighbours.EdgeList;
+import org.molten.forcefield.neighbours.NeighbourSearch;
 
 /**
  * Lennard-Jones pair potential V(r) = 4ε[(σ/r)¹² − (σ/r)⁶] with a <b>shifted-force</b> cutoff:
@@ -17,15 +19,22 @@ import org.molten.core.ForceField;
  *
  * <p>Parameters per element with a {@link MixingRule}; pairs in {@link ExcludedPairs} are skipped.
  * Periodic cells use the minimum image, which requires r_c ≤ half the smallest periodic
- * perpendicular width (refused otherwise). The pair search is the plain O(N²) double loop: this
- * is the reference implementation, meant to be obviously right rather than fast.
+ * perpendicular width (refused otherwise).
  *
- * <p>Not thread-safe (one scratch vector).
+ * <p>By default pairs are found by the plain O(N²) double loop, the reference that is obviously
+ * right; {@link #withNeighbourSearch} swaps in an O(N) cell or Verlet list for large systems.
+ * Either way the pairs are summed in the same order (i ascending, then j ascending), so the two
+ * paths agree to the last bit for orthorhombic cells, and a neighbour list rebuilt at another
+ * moment (after a restart) cannot change the result.
+ *
+ * <p>Not thread-safe (scratch vector and edge list).
  */
 public final class LennardJones implements ForceField {
     private final LennardJonesParameters parameters;
     private final double cutoffA;
     private final ExcludedPairs exclusions;
+    private final NeighbourSearch search;   // null: all pairs
+    private final EdgeList edges = new EdgeList();
     // Pair tables by (zi, zj), flattened [37 * zi + zj]; NaN where an element has no parameters.
     private final double[] fourEpsilon;
     private final double[] sigmaSquared;
@@ -33,10 +42,12 @@ public final class LennardJones implements ForceField {
     private final double[] slopeAtCutoff;      // V'(r_c), eV/Å
     private final double[] d = new double[3];
 
-    private LennardJones(LennardJonesParameters parameters, double cutoffA, ExcludedPairs exclusions) {
+    private LennardJones(LennardJonesParameters parameters, double cutoffA, ExcludedPairs exclusions,
+                         NeighbourSearch search) {
         this.parameters = parameters;
         this.cutoffA = Checks.requirePositive(cutoffA, "cutoff_A");
         this.exclusions = exclusions;
+        this.search = search;
         int nz = 37;
         fourEpsilon = new double[nz * nz];
         sigmaSquared = new double[nz * nz];
@@ -62,12 +73,27 @@ public final class LennardJones implements ForceField {
 
     /** All pairs interact (a cluster of atoms, a noble-gas liquid). */
     public static LennardJones of(LennardJonesParameters parameters, double cutoffA) {
-        return new LennardJones(parameters, cutoffA, ExcludedPairs.none());
+        return new LennardJones(parameters, cutoffA, ExcludedPairs.none(), null);
     }
 
     /** All pairs except {@code exclusions} interact. */
     public static LennardJones of(LennardJonesParameters parameters, double cutoffA, ExcludedPairs exclusions) {
-        return new LennardJones(parameters, cutoffA, exclusions);
+        return new LennardJones(parameters, cutoffA, exclusions, null);
+    }
+
+    /**
+     * The same potential with pairs found by {@code search} (a
+     * {@link org.molten.forcefield.neighbours.CellList} or
+     * {@link org.molten.forcefield.neighbours.VerletList}, owned by the new instance from now on)
+     * instead of the all-pairs loop.
+     */
+    public LennardJones withNeighbourSearch(NeighbourSearch search) {
+        return new LennardJones(parameters, cutoffA, exclusions, java.util.Objects.requireNonNull(search, "search"));
+    }
+
+    /** True when pairs come from a neighbour search rather than the all-pairs loop. */
+    public boolean usesNeighbourSearch() {
+        return search != null;
     }
 
     /** The cutoff radius r_c in Å. */
@@ -115,6 +141,11 @@ public final class LennardJones implements ForceField {
         int n = atoms.size();
         requireCompatible(atoms, forces);
         java.util.Arrays.fill(forces, 0, 3 * n, 0.0);
+        return search == null ? allPairs(atoms, forces, perAtom) : fromEdges(atoms, forces, perAtom);
+    }
+
+    private double allPairs(Atoms atoms, double[] forces, double[] perAtom) {
+        int n = atoms.size();
         double[] r = atoms.positions();
         Cell cell = atoms.cellOrNull();
         boolean periodic = cell != null && cell.anyPeriodic();
@@ -124,7 +155,6 @@ public final class LennardJones implements ForceField {
             int zi = atoms.atomicNumber(i);
             int[] skip = exclusions.partnersOf(i);
             int s = 0;
-            double fxi = 0, fyi = 0, fzi = 0;
             for (int j = i + 1; j < n; j++) {
                 while (s < skip.length && skip[s] < j) {
                     s++;
@@ -142,31 +172,60 @@ public final class LennardJones implements ForceField {
                 if (r2 >= rc2) {
                     continue;
                 }
-                int k = 37 * zi + atoms.atomicNumber(j);
-                double s2 = sigmaSquared[k] / r2;
-                double s6 = s2 * s2 * s2;
-                double rij = Math.sqrt(r2);
-                double pair = fourEpsilon[k] * (s6 * s6 - s6) - energyAtCutoff[k]
-                        - (rij - cutoffA) * slopeAtCutoff[k];
-                // dV/dr = 4ε(−12 s¹² + 6 s⁶)/r; the shifted force subtracts V'(r_c).
-                double dvdr = fourEpsilon[k] * (-12 * s6 * s6 + 6 * s6) / rij - slopeAtCutoff[k];
-                double g = -dvdr / rij; // force on j along d = r_j − r_i, per Å of d
-                double fx = g * d[0], fy = g * d[1], fz = g * d[2];
-                forces[3 * j] += fx;
-                forces[3 * j + 1] += fy;
-                forces[3 * j + 2] += fz;
-                fxi -= fx;
-                fyi -= fy;
-                fzi -= fz;
-                energy += pair;
-                if (perAtom != null) {
-                    perAtom[i] += 0.5 * pair;
-                    perAtom[j] += 0.5 * pair;
-                }
+                energy += pair(i, j, 37 * zi + atoms.atomicNumber(j), d[0], d[1], d[2], Math.sqrt(r2), forces, perAtom);
             }
-            forces[3 * i] += fxi;
-            forces[3 * i + 1] += fyi;
-            forces[3 * i + 2] += fzi;
+        }
+        return energy;
+    }
+
+    private double fromEdges(Atoms atoms, double[] forces, double[] perAtom) {
+        search.search(atoms, cutoffA, edges);
+        int n = atoms.size();
+        int[] nbr = edges.neighbourArray();
+        double[] vec = edges.vectorArray();
+        double[] dist = edges.distanceArray();
+        double energy = 0;
+        for (int i = 0; i < n; i++) {
+            int zi = atoms.atomicNumber(i);
+            int[] skip = exclusions.partnersOf(i);
+            int s = 0;
+            for (int e = edges.rowStart(i); e < edges.rowStart(i + 1); e++) {
+                int j = nbr[e];
+                if (j <= i) {
+                    continue; // each pair once, from its lower index, as in the all-pairs loop
+                }
+                while (s < skip.length && skip[s] < j) {
+                    s++;
+                }
+                if (s < skip.length && skip[s] == j) {
+                    continue;
+                }
+                energy += pair(i, j, 37 * zi + atoms.atomicNumber(j), vec[3 * e], vec[3 * e + 1], vec[3 * e + 2],
+                        dist[e], forces, perAtom);
+            }
+        }
+        return energy;
+    }
+
+    /** One pair within the cutoff: adds its forces (d = r_j − r_i, Å) and returns its energy, eV. */
+    private double pair(int i, int j, int k, double dx, double dy, double dz, double rij, double[] forces,
+                        double[] perAtom) {
+        double s2 = sigmaSquared[k] / (rij * rij);
+        double s6 = s2 * s2 * s2;
+        double energy = fourEpsilon[k] * (s6 * s6 - s6) - energyAtCutoff[k] - (rij - cutoffA) * slopeAtCutoff[k];
+        // dV/dr = 4ε(−12 s¹² + 6 s⁶)/r; the shifted force subtracts V'(r_c).
+        double dvdr = fourEpsilon[k] * (-12 * s6 * s6 + 6 * s6) / rij - slopeAtCutoff[k];
+        double g = -dvdr / rij; // force on j along d, per Å of d
+        double fx = g * dx, fy = g * dy, fz = g * dz;
+        forces[3 * j] += fx;
+        forces[3 * j + 1] += fy;
+        forces[3 * j + 2] += fz;
+        forces[3 * i] -= fx;
+        forces[3 * i + 1] -= fy;
+        forces[3 * i + 2] -= fz;
+        if (perAtom != null) {
+            perAtom[i] += 0.5 * energy;
+            perAtom[j] += 0.5 * energy;
         }
         return energy;
     }

@@ -248,8 +248,17 @@ abstract class StudentForceFieldContract {
             double eCluster = ff.energyAndForces(base, new double[3 * n]);
             double eAlone = ff.energyAndForces(Atoms.of(new int[]{8}, new double[]{0, 0, 0}, null), new double[3]);
             assertEquals(eCluster + eAlone, eAt[2], 1e-9 * Math.abs(eAt[2]));
-            // ... and just inside it does, a little (the test geometry is live).
-            assertNotEquals(eAt[0], eAt[2], 0.0);
+            // ... and inside it does: the interaction vanishes like (r_c - d)^2, so 10x closer to
+            // r_c gives ~100x less (the test geometry is live, and the approach is smooth).
+            double[] gap = new double[2];
+            double[] deltas = {5e-2, 5e-3};
+            for (int s = 0; s < 2; s++) {
+                r[3 * n] = r0[3 * anchor] + rc - deltas[s];
+                gap[s] = Math.abs(ff.energyAndForces(Atoms.of(z, r, null), new double[3 * (n + 1)]) - eAt[2]);
+            }
+            assertTrue(gap[0] > 1e-9, "no interaction just inside the cutoff: " + gap[0]);
+            double ratio = gap[0] / gap[1];
+            assertTrue(ratio > 40 && ratio < 250, "interaction does not vanish quadratically at r_c: ratio " + ratio);
         }
     }
 

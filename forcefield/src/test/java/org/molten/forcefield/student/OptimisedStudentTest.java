@@ -1,0 +1,160 @@
+package org.molten.forcefield.student;
+
+import org.junit.jupiter.api.Test;
+import org.molten.core.Atoms;
+import org.molten.core.Cell;
+import org.molten.core.ForceField;
+import org.molten.core.RandomStream;
+import org.molten.forcefield.student.OptimisedStudent.DenseBackend;
+import org.molten.forcefield.student.OptimisedStudent.Options;
+import org.molten.forcefield.student.OptimisedStudent.Precision;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * The optimised path against the reference oracle (energies, forces, per-atom energies), plus the
+ * physical contracts of {@link StudentForceFieldContract} run on it directly.
+ */
+class OptimisedStudentTest extends StudentForceFieldContract {
+
+    /** Two threads from the first atom, so the threaded code runs even on small test systems. */
+    static Options threaded() {
+        return Options.defaults().withThreads(2).withParallelMinAtoms(0);
+    }
+
+    @Override
+    ForceField create(StudentWeights weights) {
+        return new OptimisedStudent(weights, threaded());
+    }
+
+    /** Compares energy, forces and per-atom energies of {@code fast} with the reference. */
+    static void assertAgrees(ReferenceStudent ref, ForceField fast, Atoms atoms, double tol, String what) {
+        int n = atoms.size();
+        double[] fr = new double[3 * n];
+        double[] fo = new double[3 * n];
+        double[] er = new double[n];
+        double[] eo = new double[n];
+        double eRef = ref.energyAndForces(atoms, fr, er);
+        double eOpt = fast.energyAndForces(atoms, fo, eo);
+        assertEquals(eRef, eOpt, tol * Math.abs(eRef), what + ": energy");
+        if (n > 1) {
+            double err = StudentFixtures.relativeMaxError(fo, fr);
+            assertTrue(err < tol, what + ": relative force error " + err);
+            assertTrue(StudentFixtures.maxAbs(fr) > 1e-3, what + ": forces too small to compare");
+        }
+        assertTrue(StudentFixtures.relativeMaxError(eo, er) < tol, what + ": per-atom energies");
+    }
+
+    @Test
+    void agreesWithReferenceOnMoleculesAtTheDefaultSize() {
+        StudentWeights w = StudentWeights.random(31);
+        ReferenceStudent ref = new ReferenceStudent(w);
+        RandomStream rng = new RandomStream(201);
+        try (OptimisedStudent f64 = new OptimisedStudent(w, threaded());
+             OptimisedStudent f64serial = new OptimisedStudent(w, Options.defaults().withThreads(1));
+             OptimisedStudent f32 = new OptimisedStudent(w, threaded().withPrecision(Precision.FLOAT32))) {
+            for (int n : new int[]{1, 2, 3, 9, 12, 22}) {
+                Atoms atoms = StudentFixtures.cluster(rng, n, 0.95);
+                assertAgrees(ref, f64, atoms, 1e-10, "f64 threaded n=" + n);
+                assertAgrees(ref, f64serial, atoms, 1e-10, "f64 serial n=" + n);
+                assertAgrees(ref, f32, atoms, 1e-5, "f32 n=" + n);
+            }
+            assertEquals("student/optimised-f32", f32.name());
+        }
+    }
+
+    @Test
+    void agreesWithReferenceInPeriodicBoxes() {
+        RandomStream rng = new RandomStream(202);
+        StudentWeights small = StudentFixtures.smallWeights(32, 3.2);
+        ReferenceStudent ref = new ReferenceStudent(small);
+        try (OptimisedStudent f64 = new OptimisedStudent(small, threaded());
+             OptimisedStudent f32 = new OptimisedStudent(small, threaded().withPrecision(Precision.FLOAT32))) {
+            Cell[] cells = {Cell.orthorhombic(7.0, 6.6, 8.0), StudentFixtures.triclinic(7.2),
+                    Cell.of(new double[][]{{7, 0, 0}, {0, 7, 0}, {0, 0, 7}}, new boolean[]{true, false, true})};
+            for (Cell cell : cells) {
+                Atoms atoms = StudentFixtures.periodic(rng, 36, cell, 0.9);
+                assertAgrees(ref, f64, atoms, 1e-10, "f64 " + cell);
+                assertAgrees(ref, f32, atoms, 1e-5, "f32 " + cell);
+            }
+        }
+        // Default hyper-parameters in a box of liquid density (r_c = 5 Å needs 10 Å).
+        StudentWeights w = StudentWeights.random(33);
+        ReferenceStudent refDefault = new ReferenceStudent(w);
+        Atoms box = StudentFixtures.periodic(rng, 64, Cell.orthorhombic(10.1, 10.1, 10.1), 1.0);
+        try (OptimisedStudent f64 = new OptimisedStudent(w, threaded());
+             OptimisedStudent f32 = new OptimisedStudent(w, threaded().withPrecision(Precision.FLOAT32))) {
+            assertAgrees(refDefault, f64, box, 1e-10, "f64 default box");
+            assertAgrees(refDefault, f32, box, 1e-5, "f32 default box");
+        }
+    }
+
+    @Test
+    void agreesWithReferenceOnTheNd4jPath() {
+        // Large enough for the default ND4J threshold; F = 32 keeps the reference affordable.
+        RandomStream rng = new RandomStream(203);
+        StudentWeights w = StudentWeights.random(34, new int[]{1, 6, 7, 8}, 32, 2, 12, 4.0, 8.0);
+        ReferenceStudent ref = new ReferenceStudent(w);
+        int n = OptimisedStudent.ND4J_MIN_ATOMS + 50;
+        double side = Math.cbrt(n / StudentFixtures.LIQUID_DENSITY);
+        Atoms box = StudentFixtures.periodic(rng, n, Cell.orthorhombic(side, side, side), 0.95);
+        try (OptimisedStudent auto = new OptimisedStudent(w, threaded());
+             OptimisedStudent loops = new OptimisedStudent(w, threaded().withDense(DenseBackend.LOOPS));
+             OptimisedStudent f32 = new OptimisedStudent(w, threaded().withPrecision(Precision.FLOAT32))) {
+            assertAgrees(ref, auto, box, 1e-10, "f64 auto (ND4J)");
+            assertEquals(Nd4jSupport.available(), auto.lastCallUsedNd4j(), "ND4J path taken when available");
+            assertAgrees(ref, loops, box, 1e-10, "f64 loops");
+            assertFalse(loops.lastCallUsedNd4j());
+            assertAgrees(ref, f32, box, 1e-5, "f32 auto (ND4J)");
+        }
+    }
+
+    @Test
+    void repeatedCallsAndChangingSizesReuseBuffersCorrectly() {
+        StudentWeights w = StudentFixtures.smallWeights(35, 4.0);
+        ReferenceStudent ref = new ReferenceStudent(w);
+        RandomStream rng = new RandomStream(204);
+        try (OptimisedStudent opt = new OptimisedStudent(w, threaded())) {
+            Atoms big = StudentFixtures.cluster(rng, 40, 0.95);
+            Atoms small = StudentFixtures.cluster(rng, 7, 0.95);
+            double[] f1 = new double[120];
+            double[] f2 = new double[120];
+            double e1 = opt.energyAndForces(big, f1);
+            assertAgrees(ref, opt, small, 1e-10, "after a larger system");
+            double e2 = opt.energyAndForces(big, f2);
+            assertEquals(e1, e2, 0.0, "same input, same energy bit for bit");
+            assertArrayEquals(f1, f2, 0.0);
+            // A failed call (unsupported element) leaves nothing behind.
+            Atoms bad = Atoms.of(new int[]{6, 16}, new double[]{0, 0, 0, 1.8, 0, 0}, null);
+            assertThrows(IllegalArgumentException.class, () -> opt.energyAndForces(bad, new double[6]));
+            assertEquals(e1, opt.energyAndForces(big, f2), 0.0);
+        }
+    }
+
+    @Test
+    void followsAMovingSystemThroughNeighbourListReuse() {
+        StudentWeights w = StudentFixtures.smallWeights(36, 3.0);
+        ReferenceStudent ref = new ReferenceStudent(w);
+        RandomStream rng = new RandomStream(205);
+        Atoms atoms = StudentFixtures.periodic(rng, 60, StudentFixtures.triclinic(8.0), 0.9);
+        try (OptimisedStudent opt = new OptimisedStudent(w, threaded().withSkinA(0.6))) {
+            double[] r = atoms.positions();
+            for (int step = 0; step < 25; step++) {
+                for (int k = 0; k < r.length; k++) {
+                    r[k] += 0.04 * rng.nextGaussian();
+                }
+                assertAgrees(ref, opt, atoms, 1e-10, "step " + step);
+            }
+            long rebuilds = opt.neighbourListRebuilds();
+            assertTrue(rebuilds > 1 && rebuilds < 25, "the list was both reused and rebuilt: " + rebuilds);
+        }
+    }
+
+    @Test
+    void closedInstanceRefusesCalls() {
+        OptimisedStudent opt = new OptimisedStudent(StudentFixtures.smallWeights(37, 4.0), threaded());
+        opt.close();
+        Atoms a = Atoms.of(new int[]{1, 1}, new double[]{0, 0, 0, 0.74, 0, 0}, null);
+        assertThrows(IllegalStateException.class, () -> opt.energyAndForces(a, new double[6]));
+    }
+}
