@@ -29,7 +29,23 @@ public final class GpuAvailability {
     public record Probe(boolean available, String device, String reason) {
     }
 
+    /**
+     * System property naming a CUDA driver library ({@code libcuda.so.1}) to load before JCuda's
+     * binding: a driver outside the loader's search path, or the CPU emulator used in tests.
+     */
+    public static final String DRIVER_LIBRARY = "molten.cuda.driverLibrary";
+    private static boolean driverLoaded;
+
     private GpuAvailability() {
+    }
+
+    /** Loads {@link #DRIVER_LIBRARY} (once) if it is set. */
+    static synchronized void loadDriverLibrary() {
+        String lib = System.getProperty(DRIVER_LIBRARY);
+        if (lib != null && !lib.isBlank() && !driverLoaded) {
+            System.load(java.nio.file.Path.of(lib).toAbsolutePath().toString());
+            driverLoaded = true;
+        }
     }
 
     /** Probes once per JVM (thread-safe). */
@@ -50,6 +66,11 @@ public final class GpuAvailability {
     private static Probe doProbe() {
         if (Boolean.getBoolean("molten.cuda.disable")) {
             return new Probe(false, "none", "disabled by -Dmolten.cuda.disable=true");
+        }
+        try {
+            loadDriverLibrary();
+        } catch (RuntimeException | LinkageError e) {
+            return new Probe(false, "none", "cannot load " + System.getProperty(DRIVER_LIBRARY) + ": " + describe(e));
         }
         try (CudaContext cx = new CudaContext()) {
             GpuStatus.device(cx.deviceName());

@@ -1,6 +1,5 @@
 package org.molten.forcefield.cuda;
 
-import java.nio.file.Path;
 import java.util.Random;
 import org.molten.core.Atoms;
 import org.molten.core.Cell;
@@ -21,7 +20,7 @@ final class CudaTestSupport {
         String emu = emulatorPath();
         if (emu != null && !emu.isBlank() && !loaded) {
             // Loaded before JCuda's native library, whose libcuda.so.1 dependency it then satisfies.
-            System.load(Path.of(emu).toAbsolutePath().toString());
+            System.setProperty(GpuAvailability.DRIVER_LIBRARY, emu);
             loaded = true;
             GpuAvailability.resetForTests();
         }

@@ -1,0 +1,502 @@
+package org.molten.forcefield.cuda;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.molten.core.Atoms;
+import org.molten.core.Observables;
+import org.molten.core.RandomStream;
+import org.molten.core.Units;
+import org.molten.forcefield.safetensors.Dtype;
+import org.molten.forcefield.student.ReferenceStudent;
+import org.molten.forcefield.student.StudentWeights;
+import org.molten.structures.BuiltInMolecules;
+import org.molten.structures.WaterBox;
+
+/**
+ * The GPU check and benchmark run on the device machine (scripts/gpu-check.sh): correctness of
+ * every execution mode against the reference student on freshly perturbed structures, 1,000-step
+ * NVE trajectories against a CPU velocity Verlet, the energy drift with float64 versus float32
+ * positions and velocities, and the time per MD step of each mode with and without graphs. It also
+ * writes the weights and structures (and the GPU forces) for the PyTorch comparison script.
+ *
+ * <pre>GpuCheck OUT_DIR [quick] [only=ethanol,water-201] [sections=correctness,nve,drift,timing]</pre>
+ * Prints a summary table last; the full log goes to OUT_DIR/gpu-check.log.
+ */
+public final class GpuCheck {
+    private final Path out;
+    private final boolean quick;
+    private java.util.Set<String> only;
+    private java.util.Set<String> sections;
+    private final PrintStream log;
+    private final List<String> table = new ArrayList<>();
+    private final long seed = System.nanoTime();
+    private final StudentWeights weights = StudentWeights.random(20261121L);
+    private int failures;
+
+    private GpuCheck(Path out, boolean quick) throws IOException {
+        this.out = out;
+        this.quick = quick;
+        Files.createDirectories(out);
+        PrintStream file = new PrintStream(Files.newOutputStream(out.resolve("gpu-check.log")), true,
+                StandardCharsets.UTF_8);
+        this.log = new PrintStream(new TeeStream(System.out, file), true, StandardCharsets.UTF_8);
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path out = Path.of(args.length > 0 ? args[0] : "gpu-check-out");
+        boolean quick = false;
+        java.util.Set<String> only = null;
+        java.util.Set<String> sections = null;
+        for (int i = 1; i < args.length; i++) {
+            if (args[i].equals("quick")) {
+                quick = true;
+            } else if (args[i].startsWith("only=")) {
+                only = java.util.Set.of(args[i].substring(5).split(","));
+            } else if (args[i].startsWith("sections=")) {
+                sections = java.util.Set.of(args[i].substring(9).split(","));
+            } else {
+                throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        GpuCheck c = new GpuCheck(out, quick);
+        c.only = only;
+        c.sections = sections;
+        int status = c.run();
+        System.exit(status);
+    }
+
+    private int run() throws Exception {
+        log.printf(Locale.ROOT, "molten GPU check, seed %d, java %s%n", seed, System.getProperty("java.version"));
+        long t0 = System.nanoTime();
+        GpuAvailability.Probe p = GpuAvailability.probe();
+        log.printf(Locale.ROOT, "probe: available=%s device=%s reason=%s (%.1f s incl. PTX load)%n", p.available(),
+                p.device(), p.reason(), (System.nanoTime() - t0) * 1e-9);
+        log.printf("PTX sources-sha256 %s%n", PtxModule.recordedSourceHash());
+        if (!p.available()) {
+            log.println("no GPU: nothing to check");
+            return 2;
+        }
+        Map<String, Atoms> systems = systems();
+        writeTorchInputs(systems);
+        section("correctness", () -> correctness(systems));
+        section("nve", () -> nveAgainstCpu(systems));
+        section("drift", () -> drift(systems));
+        section("timing", () -> timing(systems));
+        log.println();
+        log.println(GpuStatus.snapshot().describe());
+        log.println("==== summary ====");
+        for (String line : table) {
+            log.println(line);
+        }
+        log.printf(Locale.ROOT, "failures: %d%n", failures);
+        return failures == 0 ? 0 : 1;
+    }
+
+    interface Section {
+        void run() throws Exception;
+    }
+
+    private void section(String name, Section s) {
+        if (sections != null && !sections.contains(name)) {
+            return;
+        }
+        log.printf("%n==== %s ====%n", name);
+        long t = System.nanoTime();
+        try {
+            s.run();
+        } catch (Throwable e) {
+            failures++;
+            log.println("SECTION " + name + " FAILED: " + e);
+            e.printStackTrace(log);
+            table.add(name + ": FAILED " + e);
+        }
+        log.printf(Locale.ROOT, "(%s took %.1f s)%n", name, (System.nanoTime() - t) * 1e-9);
+    }
+
+    /** The benchmark systems, with Maxwell-Boltzmann velocities at 300 K (seeded). */
+    private Map<String, Atoms> systems() {
+        Map<String, Atoms> m = new LinkedHashMap<>();
+        m.put("ethanol", thermalise(BuiltInMolecules.load("ethanol"), 1));
+        m.put("alanine-dipeptide", thermalise(BuiltInMolecules.load("alanine-dipeptide"), 2));
+        m.put("water-201", thermalise(WaterBox.forAtomCount(200, 3), 3));
+        if (!quick) {
+            m.put("water-3000", thermalise(WaterBox.forAtomCount(3000, 4), 4));
+        }
+        if (only != null) {
+            m.keySet().retainAll(only);
+        }
+        return m;
+    }
+
+    static Atoms thermalise(Atoms a, long s) {
+        RandomStream rng = new RandomStream(s);
+        double kT = Units.BOLTZMANN_EV_PER_K * 300;
+        double[] v = a.velocities();
+        double[] p = new double[3];
+        for (int i = 0; i < a.size(); i++) {
+            double sig = Math.sqrt(kT * Units.ACCEL_A_PER_FS2 / a.massAmu(i));
+            for (int k = 0; k < 3; k++) {
+                v[3 * i + k] = sig * rng.nextGaussian();
+                p[k] += a.massAmu(i) * v[3 * i + k];
+            }
+        }
+        for (int i = 0; i < a.size(); i++) {
+            for (int k = 0; k < 3; k++) {
+                v[3 * i + k] -= p[k] / a.totalMassAmu();
+            }
+        }
+        return a;
+    }
+
+    /** A copy displaced by Gaussian noise (0.05 Å): fresh random inputs for every run. */
+    private Atoms perturbed(Atoms a, long s) {
+        Atoms b = a.copy();
+        RandomStream rng = new RandomStream(seed ^ s);
+        double[] r = b.positions();
+        for (int i = 0; i < r.length; i++) {
+            r[i] += 0.05 * rng.nextGaussian();
+        }
+        return b;
+    }
+
+    // ------------------------------------------------------------------ correctness
+
+    private void correctness(Map<String, Atoms> systems) {
+        ReferenceStudent ref = new ReferenceStudent(weights);
+        int idx = 0;
+        for (Map.Entry<String, Atoms> e : systems.entrySet()) {
+            Atoms a = perturbed(e.getValue(), ++idx);
+            int n = a.size();
+            double[] fr = new double[3 * n];
+            long t = System.nanoTime();
+            double er = ref.energyAndForces(a, fr);
+            log.printf(Locale.ROOT, "%s: reference E = %.6f eV (%.1f s on the CPU)%n", e.getKey(), er,
+                    (System.nanoTime() - t) * 1e-9);
+            for (Variant v : variants(n)) {
+                try (CudaStudent gpu = new CudaStudent(weights, v.options)) {
+                    double[] fg = new double[3 * n];
+                    double eg = gpu.energyAndForcesInMode(a, fg, v.mode);
+                    double ferr = relErr(fg, fr);
+                    double eerr = Math.abs(eg - er) / Math.abs(er);
+                    boolean ok = ferr <= 1e-5 && eerr <= 1e-6;
+                    failures += ok ? 0 : 1;
+                    String line = String.format(Locale.ROOT, "check %-18s %-22s F rel err %.2e  E rel err %.2e  %s",
+                            e.getKey(), v.name + " [" + gpu.mode() + "]", ferr, eerr, ok ? "ok" : "FAIL");
+                    log.println(line);
+                    table.add(line);
+                    if (v.name.equals("auto")) {
+                        writeForces(e.getKey(), a, fg, eg);
+                    }
+                } catch (RuntimeException ex) {
+                    failures++;
+                    String line = String.format("check %-18s %-22s ERROR %s", e.getKey(), v.name, ex);
+                    log.println(line);
+                    ex.printStackTrace(log);
+                    table.add(line);
+                }
+            }
+        }
+    }
+
+    record Variant(String name, CudaOptions.Mode mode, CudaOptions options) {
+    }
+
+    private List<Variant> variants(int n) {
+        CudaOptions d = CudaOptions.defaults();
+        List<Variant> v = new ArrayList<>();
+        v.add(new Variant("auto", null, d));
+        if (n <= 64) {
+            v.add(new Variant("cluster", CudaOptions.Mode.CLUSTER, d));
+        }
+        if (n <= 1000) {
+            v.add(new Variant("grid", CudaOptions.Mode.GRID, d));
+            v.add(new Variant("stages-warp", CudaOptions.Mode.STAGES, d.withLargeSystemAtoms(1 << 30)));
+        }
+        v.add(new Variant("stages-tiled", CudaOptions.Mode.STAGES, d.withLargeSystemAtoms(1)));
+        if (n >= 1000) {
+            v.add(new Variant("stages-tiled-allpairs", CudaOptions.Mode.STAGES,
+                    d.withLargeSystemAtoms(1).withCellListAtoms(1 << 30)));
+        }
+        return v;
+    }
+
+    static double relErr(double[] a, double[] b) {
+        double num = 0, den = 0;
+        for (int i = 0; i < a.length; i++) {
+            num += (a[i] - b[i]) * (a[i] - b[i]);
+            den += b[i] * b[i];
+        }
+        return Math.sqrt(num / den);
+    }
+
+    // ------------------------------------------------------------------ NVE vs CPU
+
+    private void nveAgainstCpu(Map<String, Atoms> systems) {
+        for (String name : new String[] {"ethanol", "alanine-dipeptide"}) {
+            Atoms start = systems.get(name);
+            if (start == null) {
+                continue;
+            }
+            int steps = 1000;
+            double dt = 0.5;
+            ReferenceStudent ref = new ReferenceStudent(weights);
+            Atoms cpu = start.copy();
+            double[] f = new double[3 * cpu.size()];
+            double e0 = ref.energyAndForces(cpu, f);
+            double etot0 = e0 + Observables.kineticEnergyEv(cpu);
+            double maxCpuDev = 0;
+            long t = System.nanoTime();
+            double epot = e0;
+            for (int s = 0; s < steps; s++) {
+                epot = verletStep(ref, cpu, f, dt);
+                double et = epot + Observables.kineticEnergyEv(cpu);
+                maxCpuDev = Math.max(maxCpuDev, Math.abs(et - etot0));
+            }
+            double cpuSeconds = (System.nanoTime() - t) * 1e-9;
+            Atoms gpu = start.copy();
+            double maxGpuDev = 0;
+            double egpu;
+            try (CudaMdEngine md = new CudaMdEngine(weights, start, CudaIntegrator.velocityVerlet(dt),
+                    CudaOptions.defaults())) {
+                double g0 = md.fetchState(gpu) + Observables.kineticEnergyEv(gpu);
+                for (int s = 0; s < steps; s += 10) {
+                    md.runSteps(10);
+                    double et = md.fetchState(gpu) + Observables.kineticEnergyEv(gpu);
+                    maxGpuDev = Math.max(maxGpuDev, Math.abs(et - g0));
+                }
+                egpu = md.fetchState(gpu);
+                log.printf("%s NVE on the GPU in mode %s%n", name, md.mode());
+            }
+            double maxDev = 0;
+            for (int i = 0; i < gpu.positions().length; i++) {
+                maxDev = Math.max(maxDev, Math.abs(gpu.positions()[i] - cpu.positions()[i]));
+            }
+            boolean ok = maxDev < 1e-2 && Math.abs(egpu - epot) < 1e-3 * gpu.size();
+            failures += ok ? 0 : 1;
+            String line = String.format(Locale.ROOT,
+                    "nve   %-18s %d steps dt %.1f fs: max |r_gpu - r_cpu| %.2e Å, Epot gpu-cpu %.2e eV, "
+                            + "max |Etot - Etot0| gpu %.2e cpu %.2e eV (CPU %.1f s)  %s",
+                    name, steps, dt, maxDev, egpu - epot, maxGpuDev, maxCpuDev, cpuSeconds, ok ? "ok" : "FAIL");
+            log.println(line);
+            table.add(line);
+        }
+    }
+
+    static double verletStep(ReferenceStudent ref, Atoms a, double[] f, double dt) {
+        double[] r = a.positions();
+        double[] v = a.velocities();
+        for (int i = 0; i < r.length; i++) {
+            v[i] += 0.5 * dt * f[i] / a.massAmu(i / 3) * Units.ACCEL_A_PER_FS2;
+            r[i] += dt * v[i];
+        }
+        double e = ref.energyAndForces(a, f);
+        for (int i = 0; i < r.length; i++) {
+            v[i] += 0.5 * dt * f[i] / a.massAmu(i / 3) * Units.ACCEL_A_PER_FS2;
+        }
+        return e;
+    }
+
+    // ------------------------------------------------------------------ drift fp64 vs fp32 state
+
+    private void drift(Map<String, Atoms> systems) {
+        String[] names = quick ? new String[] {"ethanol"} : new String[] {"ethanol", "water-201"};
+        for (String name : names) {
+            for (boolean fp32 : new boolean[] {false, true}) {
+                Atoms start = systems.get(name);
+                if (start == null) {
+                    continue;
+                }
+                int blocks = 200;
+                int per = name.equals("ethanol") ? 500 : 100;  // 100k resp. 20k steps
+                double dt = 0.5;
+                Atoms a = start.copy();
+                double[] time = new double[blocks + 1];
+                double[] etot = new double[blocks + 1];
+                long t = System.nanoTime();
+                String mode;
+                try (CudaMdEngine md = new CudaMdEngine(weights, start, CudaIntegrator.velocityVerlet(dt),
+                        CudaOptions.defaults().withFp32State(fp32).withStepsPerLaunch(50))) {
+                    etot[0] = md.fetchState(a) + Observables.kineticEnergyEv(a);
+                    for (int b = 1; b <= blocks; b++) {
+                        md.runSteps(per);
+                        etot[b] = md.fetchState(a) + Observables.kineticEnergyEv(a);
+                        time[b] = b * per * dt / 1000.0;  // ps
+                    }
+                    mode = md.mode();
+                }
+                double slope = slope(time, etot);
+                double sd = residualSd(time, etot, slope);
+                String line = String.format(Locale.ROOT,
+                        "drift %-18s %s state, %d steps dt %.1f fs (%s): Etot slope %+.3e eV/ps = %+.3e eV/ns/atom, "
+                                + "residual sd %.2e eV (%.1f s)",
+                        name, fp32 ? "float32" : "float64", blocks * per, dt, mode, slope, slope * 1000 / a.size(), sd,
+                        (System.nanoTime() - t) * 1e-9);
+                log.println(line);
+                table.add(line);
+            }
+        }
+    }
+
+    static double slope(double[] x, double[] y) {
+        double mx = 0, my = 0;
+        for (int i = 0; i < x.length; i++) {
+            mx += x[i];
+            my += y[i];
+        }
+        mx /= x.length;
+        my /= y.length;
+        double sxy = 0, sxx = 0;
+        for (int i = 0; i < x.length; i++) {
+            sxy += (x[i] - mx) * (y[i] - my);
+            sxx += (x[i] - mx) * (x[i] - mx);
+        }
+        return sxy / sxx;
+    }
+
+    static double residualSd(double[] x, double[] y, double slope) {
+        double mx = 0, my = 0;
+        for (int i = 0; i < x.length; i++) {
+            mx += x[i];
+            my += y[i];
+        }
+        mx /= x.length;
+        my /= y.length;
+        double ss = 0;
+        for (int i = 0; i < x.length; i++) {
+            double r = y[i] - my - slope * (x[i] - mx);
+            ss += r * r;
+        }
+        return Math.sqrt(ss / (x.length - 2));
+    }
+
+    // ------------------------------------------------------------------ timing
+
+    private void timing(Map<String, Atoms> systems) {
+        for (Map.Entry<String, Atoms> e : systems.entrySet()) {
+            int n = e.getValue().size();
+            List<Variant> vs = new ArrayList<>();
+            CudaOptions d = CudaOptions.defaults();
+            if (n <= 64) {
+                vs.add(new Variant("cluster", CudaOptions.Mode.CLUSTER, d));
+            }
+            if (n <= 1000) {
+                vs.add(new Variant("grid", CudaOptions.Mode.GRID, d));
+                vs.add(new Variant("stages-warp", CudaOptions.Mode.STAGES, d.withLargeSystemAtoms(1 << 30)));
+            }
+            if (n > 64) {
+                vs.add(new Variant("stages-tiled", CudaOptions.Mode.STAGES, d.withLargeSystemAtoms(1)));
+            }
+            if (n >= 1000) {
+                vs.add(new Variant("stages-tiled-allpairs", CudaOptions.Mode.STAGES,
+                        d.withLargeSystemAtoms(1).withCellListAtoms(1 << 30)));
+            }
+            for (Variant v : vs) {
+                double graph = time(e.getValue(), v.options.withMode(v.mode).withGraphs(true));
+                double eager = time(e.getValue(), v.options.withMode(v.mode).withGraphs(false));
+                String line = String.format(Locale.ROOT,
+                        "time  %-18s %5d atoms %-22s graphs %9.2f us/step   eager %9.2f us/step   (eager/graph %.2f)",
+                        e.getKey(), n, v.name, graph, eager, eager / graph);
+                log.println(line);
+                table.add(line);
+            }
+        }
+    }
+
+    /** Median microseconds per MD step (velocity Verlet, 0.5 fs). */
+    private double time(Atoms a, CudaOptions opt) {
+        try (CudaMdEngine md = new CudaMdEngine(weights, a, CudaIntegrator.velocityVerlet(0.5), opt)) {
+            double[] probe = md.timeSteps(1, 1);
+            int k = opt.stepsPerLaunch();
+            int launches = (int) Math.max(1, Math.ceil(3000.0 / (probe[0] * k)));  // about 3 ms per sample
+            double[] us = md.timeSteps(quick ? 5 : 15, launches);
+            log.printf(Locale.ROOT, "  %s %s graphs=%s: min %.2f median %.2f max %.2f us/step (%d x %d steps)%n",
+                    md.mode(), a.formula(), opt.graphs(), us[0], us[us.length / 2], us[us.length - 1], launches, k);
+            return us[us.length / 2];
+        }
+    }
+
+    // ------------------------------------------------------------------ inputs for the PyTorch script
+
+    private void writeTorchInputs(Map<String, Atoms> systems) throws IOException {
+        Path dir = Path.of(System.getProperty("molten.torch.dir", "/tmp/molten-torch"));
+        Files.createDirectories(dir);
+        weights.save(dir.resolve("weights.safetensors"), Dtype.F32);
+        for (Map.Entry<String, Atoms> e : systems.entrySet()) {
+            Files.writeString(dir.resolve(e.getKey() + ".json"), json(e.getValue(), null, Double.NaN));
+        }
+        log.println("wrote PyTorch inputs to " + dir);
+    }
+
+    private void writeForces(String name, Atoms a, double[] f, double e) throws RuntimeException {
+        try {
+            Path dir = Path.of(System.getProperty("molten.torch.dir", "/tmp/molten-torch"));
+            Files.writeString(dir.resolve(name + ".gpu.json"), json(a, f, e));
+        } catch (IOException ex) {
+            throw new java.io.UncheckedIOException(ex);
+        }
+    }
+
+    private String json(Atoms a, double[] forces, double energy) {
+        StringBuilder sb = new StringBuilder("{\"species\":[");
+        int[] sp = weights.speciesIndices(a);
+        for (int i = 0; i < sp.length; i++) {
+            sb.append(i > 0 ? "," : "").append(sp[i]);
+        }
+        sb.append("],\"masses\":").append(arr(a.massesAmu()));
+        sb.append(",\"positions\":").append(arr(a.positions()));
+        sb.append(",\"velocities\":").append(arr(a.velocities()));
+        if (a.cellOrNull() != null) {
+            double[][] h = a.cellOrNull().matrix();
+            sb.append(",\"cell\":[").append(h[0][0]).append(',').append(h[1][1]).append(',').append(h[2][2]).append(']');
+        }
+        if (forces != null) {
+            sb.append(",\"forces\":").append(arr(forces)).append(",\"energy\":").append(energy);
+        }
+        return sb.append("}").toString();
+    }
+
+    private static String arr(double[] x) {
+        StringBuilder sb = new StringBuilder("[");
+        for (int i = 0; i < x.length; i++) {
+            sb.append(i > 0 ? "," : "").append(x[i]);
+        }
+        return sb.append(']').toString();
+    }
+
+    /** Writes to two streams. */
+    static final class TeeStream extends java.io.OutputStream {
+        private final java.io.OutputStream a;
+        private final java.io.OutputStream b;
+
+        TeeStream(java.io.OutputStream a, java.io.OutputStream b) {
+            this.a = a;
+            this.b = b;
+        }
+
+        @Override
+        public void write(int x) throws IOException {
+            a.write(x);
+            b.write(x);
+        }
+
+        @Override
+        public void write(byte[] buf, int off, int len) throws IOException {
+            a.write(buf, off, len);
+            b.write(buf, off, len);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            a.flush();
+            b.flush();
+        }
+    }
+}
