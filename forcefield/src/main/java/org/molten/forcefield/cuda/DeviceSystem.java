@@ -76,7 +76,8 @@ final class DeviceSystem implements AutoCloseable {
             this.megaGrid = megaKernel.endsWith("c16") ? 16 : 8;
         } else if (mode == CudaOptions.Mode.GRID) {
             this.megaKernel = "k_mega_grid";
-            this.megaGrid = Math.min(cx.multiprocessors(), Math.max(1, (atoms + WARPS - 1) / WARPS));
+            // enough blocks for the dense stages' work items, not more: each grid barrier waits for all
+            this.megaGrid = Math.min(cx.multiprocessors(), Math.max(16, atoms / 2));
         } else {
             this.megaKernel = null;
             this.megaGrid = 0;

@@ -3,7 +3,7 @@ package org.molten.forcefield.cuda;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
 import org.molten.core.ForceField;
-import org.molten.forcefield.student.ReferenceStudent;
+import org.molten.forcefield.student.OptimisedStudent;
 import org.molten.forcefield.student.StudentWeights;
 
 /**
@@ -118,16 +118,9 @@ public final class GpuAvailability {
         return cpuForceField(weights);
     }
 
-    /**
-     * The CPU student: {@code OptimisedStudent} when the build has it, else {@link ReferenceStudent}.
-     */
+    /** The CPU student, {@link OptimisedStudent} with its defaults. */
     static ForceField cpuForceField(StudentWeights weights) {
-        try {
-            Class<?> c = Class.forName("org.molten.forcefield.student.OptimisedStudent");
-            return (ForceField) c.getConstructor(StudentWeights.class).newInstance(weights);
-        } catch (ReflectiveOperationException | LinkageError e) {
-            return new ReferenceStudent(weights);
-        }
+        return new OptimisedStudent(weights);
     }
 
     /** Forgets the probe and the warning (tests switch the GPU off and on). */

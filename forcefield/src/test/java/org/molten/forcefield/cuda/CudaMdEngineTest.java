@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.molten.core.Atoms;
 import org.molten.core.Units;
@@ -13,8 +13,8 @@ import org.molten.forcefield.student.StudentWeights;
 
 /** Device-resident MD against a CPU velocity Verlet on the reference student; Langevin reproducibility. */
 class CudaMdEngineTest {
-    @BeforeAll
-    static void needsGpu() {
+    @BeforeEach
+    void needsGpu() {
         assumeTrue(CudaTestSupport.gpu(), "no CUDA device (and no -Dmolten.cuda.emulator)");
     }
 

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.molten.core.Atoms;
 import org.molten.core.Cell;
@@ -23,8 +23,8 @@ class CudaStudentTest {
     static final double FORCE_TOL = 1e-5;
     static final double ENERGY_TOL = 1e-6;
 
-    @BeforeAll
-    static void needsGpu() {
+    @BeforeEach
+    void needsGpu() {
         assumeTrue(CudaTestSupport.gpu(), "no CUDA device (and no -Dmolten.cuda.emulator)");
     }
 
