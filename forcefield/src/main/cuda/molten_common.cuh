@@ -23,6 +23,9 @@ namespace cg = cooperative_groups;
 #define MOLTEN_MAXKW 32       // radial-basis window <= 32 terms
 #define MOLTEN_MAXCAP 512     // neighbour slots per atom
 #define MOLTEN_MG_SMALL 4     // channels per lane in the message stages of small systems (mg <= 4)
+#define MOLTEN_SU_SMALL 2      // neighbour slots a warp loads at once, small systems (mg > 1)
+#define MOLTEN_SU_LARGE 4      // ... large systems (mg == 1)
+#define MOLTEN_STAGE_BATCH 16 // prologue elements a thread loads at once when staging rows
 #define MOLTEN_RBS 16         // rows staged per work item in the warp-per-output dense layers
 
 // Integrators (Net.integrator)

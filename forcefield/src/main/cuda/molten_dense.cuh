@@ -42,9 +42,21 @@ __device__ void dense_warp(int R, int K, int C, int pstride, const float* __rest
             }
         }
         __syncthreads();  // the previous item's readers are done with xs
-        for (int e = threadIdx.x; e < rows * KS; e += MOLTEN_THREADS) {
-            const int rr = e / KS, k = e - rr * KS;
-            xs[e] = k < K ? pro(r0 + rr, k) : 0.0f;
+        // Stage the rows: all loads of a thread in flight together (one L2 round trip, not one per element).
+        const int total = rows * KS;
+        for (int e0 = threadIdx.x; e0 < total; e0 += MOLTEN_THREADS * MOLTEN_STAGE_BATCH) {
+            float v[MOLTEN_STAGE_BATCH];
+#pragma unroll
+            for (int u = 0; u < MOLTEN_STAGE_BATCH; ++u) {
+                const int e = e0 + u * MOLTEN_THREADS;
+                const int rr = e / KS, k = e - rr * KS;
+                v[u] = (e < total && k < K) ? pro(r0 + rr, k) : 0.0f;
+            }
+#pragma unroll
+            for (int u = 0; u < MOLTEN_STAGE_BATCH; ++u) {
+                const int e = e0 + u * MOLTEN_THREADS;
+                if (e < total) xs[e] = v[u];
+            }
         }
         __syncthreads();
         if (active) {
@@ -90,21 +102,41 @@ __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const floa
             for (int p = 0; p < NP; ++p)
 #pragma unroll
                 for (int j = 0; j < MJ; ++j) acc[i][p][j] = 0.0f;
-        for (int k0 = 0; k0 < K; k0 += KC) {
-            __syncthreads();
-            for (int e = threadIdx.x; e < RB * KC; e += MOLTEN_THREADS) {
+        // Software pipeline: the next K-chunk's loads are issued into registers before the
+        // current chunk's FMAs, so global latency overlaps arithmetic.
+        constexpr int XU = RB * KC / MOLTEN_THREADS, WU = KC * NP * CB / MOLTEN_THREADS;
+        float xv4[XU], wv4[WU];
+        auto fetch = [&](int k0) {
+#pragma unroll
+            for (int u = 0; u < XU; ++u) {
+                const int e = threadIdx.x + u * MOLTEN_THREADS;
                 const int rr = e / KC, kk = e - rr * KC;
                 const int r = r0 + rr, k = k0 + kk;
-                const int g = (rr >> 2) ^ (kk & 7);
-                xs[kk * RB + (g << 2) + (rr & 3)] = (r < R && k < K) ? pro(r, k) : 0.0f;
+                xv4[u] = (r < R && k < K) ? pro(r, k) : 0.0f;
             }
-            for (int e = threadIdx.x; e < KC * NP * CB; e += MOLTEN_THREADS) {
+#pragma unroll
+            for (int u = 0; u < WU; ++u) {
+                const int e = threadIdx.x + u * MOLTEN_THREADS;
                 const int kk = e / (NP * CB), q = e - kk * (NP * CB);
                 const int p = q / CB, cc = q - p * CB;
                 const int k = k0 + kk, c = c0 + cc;
-                ws[e] = (k < K && c < C) ? ldw(Wcol + (size_t)k * ldo + p * pstride + c) : 0.0f;
+                wv4[u] = (k < K && c < C) ? ldw(Wcol + (size_t)k * ldo + p * pstride + c) : 0.0f;
             }
+        };
+        fetch(0);
+        for (int k0 = 0; k0 < K; k0 += KC) {
+            __syncthreads();  // the previous chunk's readers are done
+#pragma unroll
+            for (int u = 0; u < XU; ++u) {
+                const int e = threadIdx.x + u * MOLTEN_THREADS;
+                const int rr = e / KC, kk = e - rr * KC;
+                const int g = (rr >> 2) ^ (kk & 7);
+                xs[kk * RB + (g << 2) + (rr & 3)] = xv4[u];
+            }
+#pragma unroll
+            for (int u = 0; u < WU; ++u) ws[threadIdx.x + u * MOLTEN_THREADS] = wv4[u];
             __syncthreads();
+            if (k0 + KC < K) fetch(k0 + KC);
 #pragma unroll 4
             for (int kk = 0; kk < KC; ++kk) {
                 const float4 x4 = *reinterpret_cast<const float4*>(xs + kk * RB + ((warp ^ (kk & 7)) << 2));

@@ -19,17 +19,19 @@ KERNEL k_integrate1(const Net n) { st_integrate1(n, blockIdx.x, gridDim.x); }
 KERNEL k_cell_scan(const Net n) { SMEM_DECL; st_cell_scan(n, blockIdx.x, sm); }
 KERNEL k_neighbours(const Net n) { SMEM_DECL; st_neighbours(n, blockIdx.x, gridDim.x, sm); }
 // _m1: one channel per lane (large systems, mg = 1); _m4: up to four (small systems, mg = F/32 <= 4).
-KERNEL k_msg_fwd_m1(const Net n, int t) { SMEM_DECL; st_msg_fwd<1>(n, t, blockIdx.x, gridDim.x, sm); }
-KERNEL k_msg_fwd_m4(const Net n, int t) { SMEM_DECL; st_msg_fwd<MOLTEN_MG_SMALL>(n, t, blockIdx.x, gridDim.x, sm); }
-KERNEL k_msg_bwd_m1(const Net n, int t) { SMEM_DECL; st_msg_bwd<1>(n, t, blockIdx.x, gridDim.x, sm); }
-KERNEL k_msg_bwd_m4(const Net n, int t) { SMEM_DECL; st_msg_bwd<MOLTEN_MG_SMALL>(n, t, blockIdx.x, gridDim.x, sm); }
+KERNEL k_msg_fwd_m1(const Net n, int t) { SMEM_DECL; st_msg_fwd<1, MOLTEN_SU_LARGE>(n, t, blockIdx.x, gridDim.x, sm); }
+KERNEL k_msg_fwd_m4(const Net n, int t) { SMEM_DECL; st_msg_fwd<MOLTEN_MG_SMALL, MOLTEN_SU_SMALL>(n, t, blockIdx.x, gridDim.x, sm); }
+KERNEL k_msg_bwd_m1(const Net n, int t) { SMEM_DECL; st_msg_bwd<1, MOLTEN_SU_LARGE>(n, t, blockIdx.x, gridDim.x, sm); }
+KERNEL k_msg_bwd_m4(const Net n, int t) { SMEM_DECL; st_msg_bwd<MOLTEN_MG_SMALL, MOLTEN_SU_SMALL>(n, t, blockIdx.x, gridDim.x, sm); }
 KERNEL k_forces(const Net n) { st_forces(n, blockIdx.x, gridDim.x); }
 KERNEL k_energy(const Net n) { SMEM_DECL; st_energy(n, blockIdx.x, sm); }
 
-// Dense stages, warp variant (_w) and tiled variant (_t).
+// Dense stages, warp variant (_w) and tiled variant (_t); at most 128 registers, so that two
+// blocks (16 warps) share a multiprocessor and hide each other's memory latency.
+#define KERNEL2 extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS, 2)
 #define DENSE_T(NAME)                                                                              \
-    KERNEL k_##NAME##_w(const Net n, int t) { SMEM_DECL; st_##NAME<false>(n, t, blockIdx.x, gridDim.x, sm); } \
-    KERNEL k_##NAME##_t(const Net n, int t) { SMEM_DECL; st_##NAME<true>(n, t, blockIdx.x, gridDim.x, sm); }
+    KERNEL2 k_##NAME##_w(const Net n, int t) { SMEM_DECL; st_##NAME<false>(n, t, blockIdx.x, gridDim.x, sm); } \
+    KERNEL2 k_##NAME##_t(const Net n, int t) { SMEM_DECL; st_##NAME<true>(n, t, blockIdx.x, gridDim.x, sm); }
 DENSE_T(uv)
 DENSE_T(mlp0)
 DENSE_T(mlp2)
@@ -40,10 +42,10 @@ DENSE_T(ub2)
 DENSE_T(ub3)
 DENSE_T(pb1)
 DENSE_T(pb2)
-KERNEL k_readout_w(const Net n) { SMEM_DECL; st_readout<false>(n, blockIdx.x, gridDim.x, sm); }
-KERNEL k_readout_t(const Net n) { SMEM_DECL; st_readout<true>(n, blockIdx.x, gridDim.x, sm); }
-KERNEL k_readout_bwd_w(const Net n) { SMEM_DECL; st_readout_bwd<false>(n, blockIdx.x, gridDim.x, sm); }
-KERNEL k_readout_bwd_t(const Net n) { SMEM_DECL; st_readout_bwd<true>(n, blockIdx.x, gridDim.x, sm); }
+KERNEL2 k_readout_w(const Net n) { SMEM_DECL; st_readout<false>(n, blockIdx.x, gridDim.x, sm); }
+KERNEL2 k_readout_t(const Net n) { SMEM_DECL; st_readout<true>(n, blockIdx.x, gridDim.x, sm); }
+KERNEL2 k_readout_bwd_w(const Net n) { SMEM_DECL; st_readout_bwd<false>(n, blockIdx.x, gridDim.x, sm); }
+KERNEL2 k_readout_bwd_t(const Net n) { SMEM_DECL; st_readout_bwd<true>(n, blockIdx.x, gridDim.x, sm); }
 
 // ---- megakernels ----------------------------------------------------------------------------
 // nsteps MD steps (or one force evaluation when n.integrator == NONE), then the energy sum.

@@ -50,10 +50,14 @@ __device__ void st_uv(const Net& n, int t, int wi, int wn, float* sm) {
 }
 
 // z3 = W3 [s1, |Vv|] + b3
+// Prologues load unconditionally (indices clamped) and select: no branch keeps a load from being
+// issued early, so a thread's staging loads all overlap.
 struct ProMlp0 {
     const float* s1; const float* uvv; int F;
     __device__ float operator()(int r, int k) const {
-        return k < F ? lda(s1 + (size_t)r * F + k) : vnorm(uvv, r, k - F, F);
+        const float sv = lda(s1 + (size_t)r * F + min(k, F - 1));
+        const float nv = vnorm(uvv, r, max(k - F, 0), F);
+        return k < F ? sv : nv;
     }
 };
 struct EpiBias {
@@ -157,13 +161,16 @@ struct ProUb1 {
     const float* gs; const float* gv; const float* uvv; int F; bool top;
     __device__ float operator()(int r, int k) const {
         const int p = k / F, c = k - p * F;
-        if (p == 2) return lda(gs + (size_t)r * F + c);
-        if (p == 1) return lda(gs + (size_t)r * F + c) * uvdot(uvv, r, c, F);
-        if (top) return 0.f;
-        float s = 0.f;
-        for (int x = 0; x < 3; ++x)
-            s += lda(gv + ((size_t)r * 3 + x) * F + c) * lda(uvv + ((size_t)r * 3 + x) * 2 * F + c);
-        return s;
+        const float g = lda(gs + (size_t)r * F + c);
+        const float* u = uvv + (size_t)r * 6 * F + c;
+        const float u0 = lda(u), v0 = lda(u + F), u1 = lda(u + 2 * F), v1 = lda(u + 3 * F);
+        const float u2 = lda(u + 4 * F), v2 = lda(u + 5 * F);
+        float gvu = 0.f;
+        if (!top) {
+            const float* q = gv + (size_t)r * 3 * F + c;
+            gvu = lda(q) * u0 + lda(q + F) * u1 + lda(q + 2 * F) * u2;
+        }
+        return p == 2 ? g : (p == 1 ? g * (u0 * v0 + u1 * v1 + u2 * v2) : gvu);
     }
 };
 struct EpiDsilu {
@@ -202,16 +209,13 @@ struct ProUb3 {
     const float* gs; const float* gv; const float* gn; const float* a; const float* uvv; int F; bool top;
     __device__ float operator()(int r, int k) const {
         const int at = r / 3;
+        const int c = k < F ? k : k - F;
         const float* u = uvv + (size_t)r * 2 * F;  // this Cartesian row: [Uv | Vv]
-        if (k < F) {
-            const int c = k;
-            const float gsp = lda(gs + (size_t)at * F + c) * lda(a + (size_t)at * 3 * F + F + c);
-            const float v = top ? 0.f : lda(gv + (size_t)r * F + c) * lda(a + (size_t)at * 3 * F + c);
-            return v + gsp * lda(u + F + c);
-        }
-        const int c = k - F;
         const float gsp = lda(gs + (size_t)at * F + c) * lda(a + (size_t)at * 3 * F + F + c);
-        return gsp * lda(u + c) + lda(gn + (size_t)at * F + c) / vnorm(uvv, at, c, F) * lda(u + F + c);
+        const float uu = lda(u + c), vv = lda(u + F + c);
+        const float gvav = top ? 0.f : lda(gv + (size_t)r * F + c) * lda(a + (size_t)at * 3 * F + c);
+        const float gnn = lda(gn + (size_t)at * F + c) / vnorm(uvv, at, c, F);
+        return k < F ? gvav + gsp * vv : gsp * uu + gnn * vv;
     }
 };
 struct EpiUb3 {
@@ -268,7 +272,7 @@ __device__ void run_step(const Net& n, int wi, int wn, float* sm, const Sync& sy
             st_phi1<false>(n, t, wi, wn, sm); sync();
             st_phi2<false>(n, t, wi, wn, sm); sync();
         }
-        st_msg_fwd<MOLTEN_MG_SMALL>(n, t, wi, wn, sm); sync();
+        st_msg_fwd<MOLTEN_MG_SMALL, MOLTEN_SU_SMALL>(n, t, wi, wn, sm); sync();
         st_uv<false>(n, t, wi, wn, sm); sync();
         st_mlp0<false>(n, t, wi, wn, sm); sync();
         st_mlp2<false>(n, t, wi, wn, sm); sync();
@@ -279,7 +283,7 @@ __device__ void run_step(const Net& n, int wi, int wn, float* sm, const Sync& sy
         st_ub1<false>(n, t, wi, wn, sm); sync();
         st_ub2<false>(n, t, wi, wn, sm); sync();
         st_ub3<false>(n, t, wi, wn, sm); sync();
-        st_msg_bwd<MOLTEN_MG_SMALL>(n, t, wi, wn, sm); sync();
+        st_msg_bwd<MOLTEN_MG_SMALL, MOLTEN_SU_SMALL>(n, t, wi, wn, sm); sync();
         if (t > 0) {
             st_pb1<false>(n, t, wi, wn, sm); sync();
             st_pb2<false>(n, t, wi, wn, sm); sync();

@@ -16,43 +16,6 @@
 __device__ __forceinline__ const float* W(const Net& n, long long off) { return n.w + off; }
 __device__ __forceinline__ float* A(const Net& n, long long off) { return n.act + off; }
 
-// Minimum-image displacement r_b - r_a (Å, float64).
-__device__ __forceinline__ void displacement(const Net& n, const double* __restrict__ pos, int a, int b,
-                                             double& dx, double& dy, double& dz) {
-    dx = ldad(pos + 3 * b) - ldad(pos + 3 * a);
-    dy = ldad(pos + 3 * b + 1) - ldad(pos + 3 * a + 1);
-    dz = ldad(pos + 3 * b + 2) - ldad(pos + 3 * a + 2);
-    if (n.pbc == 0) return;
-    if (n.ortho) {
-        if (n.pbc & 1) dx -= n.h[0] * rint(dx * n.hinv[0]);
-        if (n.pbc & 2) dy -= n.h[4] * rint(dy * n.hinv[4]);
-        if (n.pbc & 4) dz -= n.h[8] * rint(dz * n.hinv[8]);
-        return;
-    }
-    // General cell: wrap in fractional coordinates, then take the shortest of the 27 images
-    // (exact while the cutoff is below half the smallest perpendicular width).
-    double f[3];
-    for (int j = 0; j < 3; ++j) {
-        f[j] = dx * n.hinv[j] + dy * n.hinv[3 + j] + dz * n.hinv[6 + j];
-        if (n.pbc & (1 << j)) f[j] -= rint(f[j]);
-    }
-    const double bx = f[0] * n.h[0] + f[1] * n.h[3] + f[2] * n.h[6];
-    const double by = f[0] * n.h[1] + f[1] * n.h[4] + f[2] * n.h[7];
-    const double bz = f[0] * n.h[2] + f[1] * n.h[5] + f[2] * n.h[8];
-    double best = 1e300, rx = bx, ry = by, rz = bz;
-    const int ra = (n.pbc & 1) ? 1 : 0, rb = (n.pbc & 2) ? 1 : 0, rc = (n.pbc & 4) ? 1 : 0;
-    for (int i = -ra; i <= ra; ++i)
-        for (int j = -rb; j <= rb; ++j)
-            for (int k = -rc; k <= rc; ++k) {
-                const double x = bx + i * n.h[0] + j * n.h[3] + k * n.h[6];
-                const double y = by + i * n.h[1] + j * n.h[4] + k * n.h[7];
-                const double z = bz + i * n.h[2] + j * n.h[5] + k * n.h[8];
-                const double r2 = x * x + y * y + z * z;
-                if (r2 < best) { best = r2; rx = x; ry = y; rz = z; }
-            }
-    dx = rx; dy = ry; dz = rz;
-}
-
 __device__ __forceinline__ int cell_of(const Net& n, double x, double y, double z) {
     const double p[3] = {x, y, z};
     int c[3];
@@ -174,58 +137,130 @@ __device__ void st_cell_scan(const Net& n, int wi, float* sm) {
 }
 
 // ------------------------------------------------------------------------------------------
-// Neighbour list: one warp per atom a. Candidates (all atoms, or the 27 cells around a's cell)
-// with d_ab < r_c are compacted into a per-warp buffer, then rank-sorted by (d, b): the row
-// order is deterministic and identical for both searches. Per slot the geometry every block
-// needs is stored: u_ab, d_ab, fcut, fcut', the radial-basis window. A row longer than cap
-// is cut to cap and counted in flags[OVERFLOW]: the host grows cap and redoes the work.
+// Neighbour list: one warp per atom a. Candidates (all atoms, or those of the 27 cells around
+// a's cell, flattened into one index range) are tested 128 at a time (4 per lane, loads in
+// flight together); those with d_ab < r_c are compacted into a per-warp buffer with their
+// geometry, then rank-sorted by (d, b): the row order is deterministic and identical for both
+// searches. Per slot the geometry every block needs is stored: u_ab, d_ab, fcut, fcut', the
+// radial-basis window. A row longer than cap is cut to cap and counted in flags[OVERFLOW]:
+// the host grows cap and redoes the work.
 // ------------------------------------------------------------------------------------------
-__device__ __forceinline__ void nb_candidate(const Net& n, int a, int b, double rc2, int& count,
-                                             int* bj, float* bd, int lane) {
-    bool ok = false;
-    double d2 = 0.0;
-    if (b >= 0 && b != a) {
-        double dx, dy, dz;
-        displacement(n, n.pos, a, b, dx, dy, dz);
-        d2 = dx * dx + dy * dy + dz * dz;
-        ok = d2 < rc2;
+#define MOLTEN_NB_BATCH 4
+
+// Minimum-image displacement r_b - r_a with r_a given (Å, float64).
+__device__ __forceinline__ void displacement_from(const Net& n, double xa, double ya, double za, int b,
+                                                  double& dx, double& dy, double& dz) {
+    dx = ldad(n.pos + 3 * b) - xa;
+    dy = ldad(n.pos + 3 * b + 1) - ya;
+    dz = ldad(n.pos + 3 * b + 2) - za;
+    if (n.pbc == 0) return;
+    if (n.ortho) {
+        if (n.pbc & 1) dx -= n.h[0] * rint(dx * n.hinv[0]);
+        if (n.pbc & 2) dy -= n.h[4] * rint(dy * n.hinv[4]);
+        if (n.pbc & 4) dz -= n.h[8] * rint(dz * n.hinv[8]);
+        return;
     }
-    const unsigned m = __ballot_sync(FULLMASK, ok);
-    if (ok) {
-        const int p = count + __popc(m & ((1u << lane) - 1u));
-        if (p < n.cap) { bj[p] = b; bd[p] = (float)d2; }
+    double f[3];
+    for (int j = 0; j < 3; ++j) {
+        f[j] = dx * n.hinv[j] + dy * n.hinv[3 + j] + dz * n.hinv[6 + j];
+        if (n.pbc & (1 << j)) f[j] -= rint(f[j]);
     }
-    count += __popc(m);
+    const double bx = f[0] * n.h[0] + f[1] * n.h[3] + f[2] * n.h[6];
+    const double by = f[0] * n.h[1] + f[1] * n.h[4] + f[2] * n.h[7];
+    const double bz = f[0] * n.h[2] + f[1] * n.h[5] + f[2] * n.h[8];
+    double best = 1e300, rx = bx, ry = by, rz = bz;
+    const int ra = (n.pbc & 1) ? 1 : 0, rb = (n.pbc & 2) ? 1 : 0, rc = (n.pbc & 4) ? 1 : 0;
+    for (int i = -ra; i <= ra; ++i)
+        for (int j = -rb; j <= rb; ++j)
+            for (int k = -rc; k <= rc; ++k) {
+                const double x = bx + i * n.h[0] + j * n.h[3] + k * n.h[6];
+                const double y = by + i * n.h[1] + j * n.h[4] + k * n.h[7];
+                const double z = bz + i * n.h[2] + j * n.h[5] + k * n.h[8];
+                const double r2 = x * x + y * y + z * z;
+                if (r2 < best) { best = r2; rx = x; ry = y; rz = z; }
+            }
+    dx = rx; dy = ry; dz = rz;
 }
+
+// Shared memory of st_neighbours in floats: per warp 6 words per slot and 64 for the cell ranges.
+#define MOLTEN_NB_SMEM(cap) (MOLTEN_WARPS * (6 * (cap) + 64))
 
 __device__ void st_neighbours(const Net& n, int wi, int wn, float* sm) {
     const int warp = warp_id(), lane = lane_id();
-    int* bj = reinterpret_cast<int*>(sm) + warp * 2 * (int)n.cap;
-    float* bd = reinterpret_cast<float*>(bj + n.cap);
+    const int cap = (int)n.cap, kw = (int)n.kw;
+    int* bj = reinterpret_cast<int*>(sm) + warp * (6 * cap + 64);
+    float* bk = reinterpret_cast<float*>(bj + cap);  // sort key d^2
+    float* bu = bk + cap;                            // [cap][4]: u_ab, d_ab
+    int* cr = reinterpret_cast<int*>(bu + 4 * cap);  // [32] first candidate of each cell, [32] exclusive prefix
     const double rc2 = n.cutoff * n.cutoff;
-    const int kw = (int)n.kw, cap = (int)n.cap;
     for (int a = wi * MOLTEN_WARPS + warp; a < n.n; a += wn * MOLTEN_WARPS) {
-        int count = 0;
+        const double xa = ldad(n.pos + 3 * a), ya = ldad(n.pos + 3 * a + 1), za = ldad(n.pos + 3 * a + 2);
+        int total = (int)n.n, count = 0;
         if (n.search == 1) {
             const int c = ldai(n.atom_cell + a);
             const int nx = (int)n.ncell[0], ny = (int)n.ncell[1], nz = (int)n.ncell[2];
-            const int cx = c % nx, cy = (c / nx) % ny, cz = c / (nx * ny);
-            for (int oz = -1; oz <= 1; ++oz)
-                for (int oy = -1; oy <= 1; ++oy)
-                    for (int ox = -1; ox <= 1; ++ox) {
-                        const int qx = (cx + ox + nx) % nx, qy = (cy + oy + ny) % ny, qz = (cz + oz + nz) % nz;
-                        const int q = (qz * ny + qy) * nx + qx;
-                        const int s0 = ldai(n.cell_start + q), s1 = ldai(n.cell_start + q + 1);
-                        for (int e0 = s0; e0 < s1; e0 += 32) {
-                            const int e = e0 + lane;
-                            const int b = e < s1 ? ldai(n.cell_atoms + e) : -1;
-                            nb_candidate(n, a, b, rc2, count, bj, bd, lane);
-                        }
+            int st = 0, len = 0;
+            if (lane < 27) {
+                const int cx = c % nx, cy = (c / nx) % ny, cz = c / (nx * ny);
+                const int qx = (cx + lane % 3 - 1 + nx) % nx, qy = (cy + (lane / 3) % 3 - 1 + ny) % ny;
+                const int qz = (cz + lane / 9 - 1 + nz) % nz;
+                const int q = (qz * ny + qy) * nx + qx;
+                st = ldai(n.cell_start + q);
+                len = ldai(n.cell_start + q + 1) - st;
+            }
+            int pre = len;
+            for (int o = 1; o < 32; o <<= 1) {
+                const int y = __shfl_up_sync(FULLMASK, pre, o);
+                if (lane >= o) pre += y;
+            }
+            total = __shfl_sync(FULLMASK, pre, 31);
+            __syncwarp();
+            cr[lane] = st;
+            cr[32 + lane] = lane < 27 ? pre - len : 1 << 30;
+            __syncwarp();
+        }
+        for (int e0 = 0; e0 < total; e0 += 32 * MOLTEN_NB_BATCH) {
+            int bq[MOLTEN_NB_BATCH];
+#pragma unroll
+            for (int u = 0; u < MOLTEN_NB_BATCH; ++u) {
+                const int e = e0 + u * 32 + lane;
+                int b = -1;
+                if (e < total) {
+                    if (n.search == 1) {
+                        int lo = 0;  // last cell whose range starts at or before e
+                        for (int step = 16; step > 0; step >>= 1)
+                            if (lo + step < 27 && cr[32 + lo + step] <= e) lo += step;
+                        b = ldai(n.cell_atoms + cr[lo] + (e - cr[32 + lo]));
+                    } else {
+                        b = e;
                     }
-        } else {
-            for (int b0 = 0; b0 < n.n; b0 += 32) {
-                const int b = b0 + lane < n.n ? b0 + lane : -1;
-                nb_candidate(n, a, b, rc2, count, bj, bd, lane);
+                }
+                bq[u] = b;
+            }
+            double dxq[MOLTEN_NB_BATCH], dyq[MOLTEN_NB_BATCH], dzq[MOLTEN_NB_BATCH];
+#pragma unroll
+            for (int u = 0; u < MOLTEN_NB_BATCH; ++u) {
+                dxq[u] = dyq[u] = dzq[u] = 1e300;
+                if (bq[u] >= 0 && bq[u] != a) displacement_from(n, xa, ya, za, bq[u], dxq[u], dyq[u], dzq[u]);
+            }
+#pragma unroll
+            for (int u = 0; u < MOLTEN_NB_BATCH; ++u) {
+                const double d2 = dxq[u] * dxq[u] + dyq[u] * dyq[u] + dzq[u] * dzq[u];
+                const bool ok = bq[u] >= 0 && bq[u] != a && d2 < rc2;
+                const unsigned msk = __ballot_sync(FULLMASK, ok);
+                if (ok) {
+                    const int p = count + __popc(msk & ((1u << lane) - 1u));
+                    if (p < cap) {
+                        const double d = sqrt(d2);
+                        bj[p] = bq[u];
+                        bk[p] = (float)d2;
+                        bu[4 * p] = (float)(dxq[u] / d);
+                        bu[4 * p + 1] = (float)(dyq[u] / d);
+                        bu[4 * p + 2] = (float)(dzq[u] / d);
+                        bu[4 * p + 3] = (float)d;
+                    }
+                }
+                count += __popc(msk);
             }
         }
         __syncwarp();
@@ -235,23 +270,22 @@ __device__ void st_neighbours(const Net& n, int wi, int wn, float* sm) {
             atomicMax(n.flags + MOLTEN_FLAG_MAXCOUNT, count);
             n.nbr_count[a] = m;
         }
+        const double pr = 3.14159265358979323846 / n.cutoff;
+        const float gm = (float)n.gamma, mus = (float)n.mu_step;
         for (int e = lane; e < m; e += 32) {
             const int b = bj[e];
-            const float key = bd[e];
+            const float key = bk[e];
             int rank = 0;
             for (int q = 0; q < m; ++q) {
-                const float kq = bd[q];
+                const float kq = bk[q];
                 rank += (kq < key || (kq == key && bj[q] < b)) ? 1 : 0;
             }
-            double dx, dy, dz;
-            displacement(n, n.pos, a, b, dx, dy, dz);
-            const double d = sqrt(dx * dx + dy * dy + dz * dz);
             const size_t slot = (size_t)a * cap + rank;
             n.nbr_idx[slot] = b;
             float4 g;
-            g.x = (float)(dx / d); g.y = (float)(dy / d); g.z = (float)(dz / d); g.w = (float)d;
+            g.x = bu[4 * e]; g.y = bu[4 * e + 1]; g.z = bu[4 * e + 2]; g.w = bu[4 * e + 3];
             reinterpret_cast<float4*>(n.geo)[slot] = g;
-            const double pr = 3.14159265358979323846 / n.cutoff;
+            const double d = (double)g.w;
             float2 f;
             f.x = (float)(0.5 * (cos(pr * d) + 1.0));
             f.y = (float)(-0.5 * pr * sin(pr * d));
@@ -259,9 +293,8 @@ __device__ void st_neighbours(const Net& n, int wi, int wn, float* sm) {
             int k0 = (int)rint(d / n.mu_step) - kw / 2;
             k0 = k0 < 0 ? 0 : (k0 > n.nrbf - kw ? (int)n.nrbf - kw : k0);
             n.kidx[slot] = k0;
-            const float df = (float)d, gm = (float)n.gamma, mus = (float)n.mu_step;
             for (int kk = 0; kk < kw; ++kk) {
-                const float t = df - mus * (float)(k0 + kk);
+                const float t = g.w - mus * (float)(k0 + kk);
                 n.rbf[slot * kw + kk] = expf(-gm * t * t);
             }
         }
@@ -277,15 +310,52 @@ __device__ __forceinline__ void item_range(int items, int wi, int wn, int& lo, i
     hi = min(items, lo + per);
 }
 
+// Slot metadata of SU consecutive slots of row a, loaded together; a slot past the row's end
+// gets fcut = 0 (so it contributes exactly nothing) and valid data of the row's first slot.
+template <int SU>
+struct SlotBatch {
+    int b[SU], k0[SU];
+    float4 geo[SU];
+    float fc[SU], dfc[SU];
+    bool ok[SU];
+    __device__ void load(const Net& n, int a, int s0, int cnt, int lane, int kw, float* rv, float* rm, bool withMu) {
+        const int cap = (int)n.cap;
+#pragma unroll
+        for (int u = 0; u < SU; ++u) {
+            const int s = s0 + u;
+            ok[u] = s < cnt;
+            const size_t slot = (size_t)a * cap + (ok[u] ? s : 0);
+            b[u] = ldai(n.nbr_idx + slot);
+            geo[u] = __ldcg(reinterpret_cast<const float4*>(n.geo) + slot);
+            const float2 f = __ldcg(reinterpret_cast<const float2*>(n.fc) + slot);
+            fc[u] = ok[u] ? f.x : 0.f;
+            dfc[u] = ok[u] ? f.y : 0.f;
+            k0[u] = ldai(n.kidx + slot);
+        }
+        __syncwarp();  // the previous batch's readers are done with rv, rm
+        if (lane < kw) {
+            const float mus = (float)n.mu_step;
+#pragma unroll
+            for (int u = 0; u < SU; ++u) {
+                const size_t slot = (size_t)a * cap + (ok[u] ? s0 + u : 0);
+                const float r = lda(n.rbf + slot * kw + lane);
+                rv[u * MOLTEN_MAXKW + lane] = r;
+                if (withMu) rm[u * MOLTEN_MAXKW + lane] = r * (mus * (float)(k0[u] + lane));  // mu_k rbf_k
+            }
+        }
+        __syncwarp();
+    }
+};
+
 // ------------------------------------------------------------------------------------------
 // Message, forward (block t), for target atom a over its neighbours b:
 //   W(d) = (Wf rbf(d) + bf) fcut(d); x_ab = phi_b o W; [x_vv | x_s | x_vs]
 //   s1_a = s_a + sum_b x_s;  v1_a = v_a + sum_b (x_vv o v_b + u_ab (outer) x_vs)
-// Lanes own channels c = g*32*mg + lane + 32 m (m < mg); warps split the slots.
+// Lanes own channels c = g*32*mg + lane + 32 m (m < mg); warps take SU slots at a time.
 // ------------------------------------------------------------------------------------------
-template <int MG>
+template <int MG, int SU>
 __device__ void st_msg_fwd(const Net& n, int t, int wi, int wn, float* sm) {
-    const int F = (int)n.F, H = 3 * F, mg = (int)n.mg, G = F / (32 * mg), cap = (int)n.cap, kw = (int)n.kw;
+    const int F = (int)n.F, H = 3 * F, mg = (int)n.mg, G = F / (32 * mg), kw = (int)n.kw;
     const int warp = warp_id(), lane = lane_id();
     const float* wft = W(n, n.o_wft[t]);
     const float* bf = W(n, n.o_bf[t]);
@@ -296,7 +366,7 @@ __device__ void st_msg_fwd(const Net& n, int t, int wi, int wn, float* sm) {
     float* v1 = A(n, n.o_v1[t]);
     const int CW = 32 * mg;            // channels per item
     float* red = sm;                   // [8][4][CW]
-    float* rv = sm + MOLTEN_WARPS * 4 * CW + warp * MOLTEN_MAXKW;  // this warp's radial-basis window
+    float* rv = sm + MOLTEN_WARPS * 4 * CW + warp * SU * MOLTEN_MAXKW;  // this warp's radial-basis windows
     int lo, hi;
     item_range(G * (int)n.n, wi, wn, lo, hi);
     for (int it = lo; it < hi; ++it) {
@@ -307,41 +377,44 @@ __device__ void st_msg_fwd(const Net& n, int t, int wi, int wn, float* sm) {
 #pragma unroll
         for (int m = 0; m < MG; ++m) { ds[m] = 0.f; dv0[m] = 0.f; dv1[m] = 0.f; dv2[m] = 0.f; }
         const int cnt = ldai(n.nbr_count + a);
-        for (int s = warp; s < cnt; s += MOLTEN_WARPS) {
-            const size_t slot = (size_t)a * cap + s;
-            const int b = ldai(n.nbr_idx + slot);
-            const float4 geo = __ldcg(reinterpret_cast<const float4*>(n.geo) + slot);
-            const float fcut = lda(n.fc + 2 * slot);
-            const int k0 = ldai(n.kidx + slot);
-            __syncwarp();
-            if (lane < kw) rv[lane] = lda(n.rbf + slot * kw + lane);
-            __syncwarp();
-            const int prow = t == 0 ? n.species[b] : b;
+        for (int s0 = warp * SU; s0 < cnt; s0 += MOLTEN_WARPS * SU) {
+            SlotBatch<SU> sb;
+            sb.load(n, a, s0, cnt, lane, kw, rv, nullptr, false);
+            int prow[SU];
+#pragma unroll
+            for (int u = 0; u < SU; ++u) prow[u] = t == 0 ? n.species[sb.b[u]] : sb.b[u];
 #pragma unroll
             for (int m = 0; m < MG; ++m) {
                 if (m < mg) {
                     const int c = cbase + lane + 32 * m;
-                    float h0 = ldw(bf + c), h1 = ldw(bf + F + c), h2 = ldw(bf + 2 * F + c);
-                    const float* wr = wft + (size_t)k0 * H + c;
-                    for (int kk = 0; kk < kw; ++kk, wr += H) {
-                        const float r = rv[kk];
-                        h0 = fmaf(ldw(wr), r, h0);
-                        h1 = fmaf(ldw(wr + F), r, h1);
-                        h2 = fmaf(ldw(wr + 2 * F), r, h2);
+                    float pb[SU][3], vb[SU][3];
+#pragma unroll
+                    for (int u = 0; u < SU; ++u) {
+                        const float* pp = phi + (size_t)prow[u] * H + c;
+#pragma unroll
+                        for (int p = 0; p < 3; ++p) pb[u][p] = t == 0 ? ldw(pp + p * F) : lda(pp + p * F);
+#pragma unroll
+                        for (int x = 0; x < 3; ++x) vb[u][x] = t == 0 ? 0.f : lda(vin + ((size_t)sb.b[u] * 3 + x) * F + c);
                     }
-                    const float* pb = phi + (size_t)prow * H;
-                    const float xvv = (t == 0 ? ldw(pb + c) : lda(pb + c)) * h0 * fcut;
-                    const float xs = (t == 0 ? ldw(pb + F + c) : lda(pb + F + c)) * h1 * fcut;
-                    const float xvs = (t == 0 ? ldw(pb + 2 * F + c) : lda(pb + 2 * F + c)) * h2 * fcut;
-                    ds[m] += xs;
-                    dv0[m] = fmaf(geo.x, xvs, dv0[m]);
-                    dv1[m] = fmaf(geo.y, xvs, dv1[m]);
-                    dv2[m] = fmaf(geo.z, xvs, dv2[m]);
-                    if (t > 0) {
-                        const float* vb = vin + (size_t)b * 3 * F + c;
-                        dv0[m] = fmaf(xvv, lda(vb), dv0[m]);
-                        dv1[m] = fmaf(xvv, lda(vb + F), dv1[m]);
-                        dv2[m] = fmaf(xvv, lda(vb + 2 * F), dv2[m]);
+                    const float bb0 = ldw(bf + c), bb1 = ldw(bf + F + c), bb2 = ldw(bf + 2 * F + c);
+#pragma unroll
+                    for (int u = 0; u < SU; ++u) {
+                        float h0 = bb0, h1 = bb1, h2 = bb2;
+                        const float* wr = wft + (size_t)sb.k0[u] * H + c;
+                        const float* r = rv + u * MOLTEN_MAXKW;
+#pragma unroll 3
+                        for (int kk = 0; kk < kw; ++kk, wr += H) {
+                            const float rk = r[kk];
+                            h0 = fmaf(ldw(wr), rk, h0);
+                            h1 = fmaf(ldw(wr + F), rk, h1);
+                            h2 = fmaf(ldw(wr + 2 * F), rk, h2);
+                        }
+                        const float fcu = sb.fc[u];
+                        const float xvv = pb[u][0] * h0 * fcu, xs = pb[u][1] * h1 * fcu, xvs = pb[u][2] * h2 * fcu;
+                        ds[m] += xs;
+                        dv0[m] = fmaf(sb.geo[u].x, xvs, fmaf(xvv, vb[u][0], dv0[m]));
+                        dv1[m] = fmaf(sb.geo[u].y, xvs, fmaf(xvv, vb[u][1], dv1[m]));
+                        dv2[m] = fmaf(sb.geo[u].z, xvs, fmaf(xvv, vb[u][2], dv2[m]));
                     }
                 }
             }
@@ -362,8 +435,8 @@ __device__ void st_msg_fwd(const Net& n, int t, int wi, int wn, float* sm) {
             float sum = 0.f;
             for (int w = 0; w < MOLTEN_WARPS; ++w) sum += red[(w * 4 + q) * CW + cc];
             if (q == 0) {
-                const float s0 = t == 0 ? ldw(sin_ + (size_t)n.species[a] * F + c) : lda(sin_ + (size_t)a * F + c);
-                s1[(size_t)a * F + c] = s0 + sum;
+                const float s0v = t == 0 ? ldw(sin_ + (size_t)n.species[a] * F + c) : lda(sin_ + (size_t)a * F + c);
+                s1[(size_t)a * F + c] = s0v + sum;
             } else {
                 const size_t o = ((size_t)a * 3 + (q - 1)) * F + c;
                 v1[o] = (t == 0 ? 0.f : lda(vin + o)) + sum;
@@ -386,7 +459,7 @@ __device__ void st_msg_fwd(const Net& n, int t, int wi, int wn, float* sm) {
 // g' are the gradients of the block's outputs (s1, v1). Writes g_v (for v_t = g'v + messages)
 // and g_phi (for phi_t) unless t == 0, and adds dE/dd, dE/du per slot and channel group.
 // ------------------------------------------------------------------------------------------
-template <int MG>
+template <int MG, int SU>
 __device__ void st_msg_bwd(const Net& n, int t, int wi, int wn, float* sm) {
     const int F = (int)n.F, H = 3 * F, mg = (int)n.mg, G = F / (32 * mg), cap = (int)n.cap, kw = (int)n.kw;
     const int warp = warp_id(), lane = lane_id();
@@ -399,11 +472,11 @@ __device__ void st_msg_bwd(const Net& n, int t, int wi, int wn, float* sm) {
     float* gv = A(n, n.o_gv);
     float* gphi = A(n, n.o_gphi);
     const bool first = t == (int)n.T - 1;  // first backward block: slot accumulators start here
-    const float g2 = -2.0f * (float)n.gamma, mus = (float)n.mu_step;
+    const float g2 = -2.0f * (float)n.gamma;
     const int CW = 32 * mg;
     float* red = sm;  // [8][6][CW]
-    float* rv = sm + MOLTEN_WARPS * 6 * CW + warp * 2 * MOLTEN_MAXKW;  // window: rbf_k, mu_k rbf_k
-    float* rm = rv + MOLTEN_MAXKW;
+    float* rv = sm + MOLTEN_WARPS * 6 * CW + warp * 2 * SU * MOLTEN_MAXKW;  // windows: rbf_k, mu_k rbf_k
+    float* rm = rv + SU * MOLTEN_MAXKW;
     int lo, hi;
     item_range(G * (int)n.n, wi, wn, lo, hi);
     for (int it = lo; it < hi; ++it) {
@@ -418,6 +491,7 @@ __device__ void st_msg_bwd(const Net& n, int t, int wi, int wn, float* sm) {
         for (int m = 0; m < MG; ++m) {
             if (m < mg) {
                 const int c = cbase + lane + 32 * m;
+#pragma unroll
                 for (int p = 0; p < 3; ++p) {
                     const float* pp = phi + (size_t)arow * H + p * F + c;
                     pa[p][m] = t == 0 ? ldw(pp) : lda(pp);
@@ -430,103 +504,102 @@ __device__ void st_msg_bwd(const Net& n, int t, int wi, int wn, float* sm) {
             }
         }
         const int cnt = ldai(n.nbr_count + a);
-        for (int s = warp; s < cnt; s += MOLTEN_WARPS) {
-            const size_t slot = (size_t)a * cap + s;
-            const int b = ldai(n.nbr_idx + slot);
-            const float4 geo = __ldcg(reinterpret_cast<const float4*>(n.geo) + slot);
-            const float fcut = lda(n.fc + 2 * slot), dfcut = lda(n.fc + 2 * slot + 1);
-            const int k0 = ldai(n.kidx + slot);
-            __syncwarp();
-            if (lane < kw) {
-                const float r = lda(n.rbf + slot * kw + lane);
-                rv[lane] = r;
-                rm[lane] = r * (mus * (float)(k0 + lane));  // mu_k rbf_k
-            }
-            __syncwarp();
-            const int brow = t == 0 ? n.species[b] : b;
-            float gd = 0.f, gux = 0.f, guy = 0.f, guz = 0.f;
+        for (int s0 = warp * SU; s0 < cnt; s0 += MOLTEN_WARPS * SU) {
+            SlotBatch<SU> sb;
+            sb.load(n, a, s0, cnt, lane, kw, rv, rm, true);
+            int brow[SU];
+#pragma unroll
+            for (int u = 0; u < SU; ++u) brow[u] = t == 0 ? n.species[sb.b[u]] : sb.b[u];
+            float gd[SU], gux[SU], guy[SU], guz[SU];
+#pragma unroll
+            for (int u = 0; u < SU; ++u) { gd[u] = 0.f; gux[u] = 0.f; guy[u] = 0.f; guz[u] = 0.f; }
 #pragma unroll
             for (int m = 0; m < MG; ++m) {
                 if (m < mg) {
                     const int c = cbase + lane + 32 * m;
-                    float h[3], hp[3];
-                    {
-                        float s0[3] = {0.f, 0.f, 0.f}, s1v[3] = {0.f, 0.f, 0.f};
-                        const float* wr = wft + (size_t)k0 * H + c;
+                    // neighbour quantities of all SU slots first: their loads overlap
+                    float pb[SU][3], vb[SU][3], gvb[SU][3], gsb[SU];
+#pragma unroll
+                    for (int u = 0; u < SU; ++u) {
+#pragma unroll
+                        for (int p = 0; p < 3; ++p) {
+                            const float* pp = phi + (size_t)brow[u] * H + p * F + c;
+                            pb[u][p] = t == 0 ? ldw(pp) : lda(pp);
+                            vb[u][p] = t == 0 ? 0.f : lda(vin + ((size_t)sb.b[u] * 3 + p) * F + c);
+                            gvb[u][p] = lda(gv1 + ((size_t)sb.b[u] * 3 + p) * F + c);
+                        }
+                        gsb[u] = lda(gs1 + (size_t)sb.b[u] * F + c);
+                    }
+                    const float bfc[3] = {ldw(bf + c), ldw(bf + F + c), ldw(bf + 2 * F + c)};
+#pragma unroll
+                    for (int u = 0; u < SU; ++u) {
+                        float s0v[3] = {0.f, 0.f, 0.f}, s1v[3] = {0.f, 0.f, 0.f};
+                        const float* wr = wft + (size_t)sb.k0[u] * H + c;
+                        const float* r = rv + u * MOLTEN_MAXKW;
+                        const float* rmu = rm + u * MOLTEN_MAXKW;
+#pragma unroll 3
                         for (int kk = 0; kk < kw; ++kk, wr += H) {
-                            const float r = rv[kk], rmu = rm[kk];
+                            const float rk = r[kk], mk = rmu[kk];
 #pragma unroll
                             for (int p = 0; p < 3; ++p) {
                                 const float wv = ldw(wr + p * F);
-                                s0[p] = fmaf(wv, r, s0[p]);
-                                s1v[p] = fmaf(wv, rmu, s1v[p]);
+                                s0v[p] = fmaf(wv, rk, s0v[p]);
+                                s1v[p] = fmaf(wv, mk, s1v[p]);
                             }
                         }
+                        const float d = sb.geo[u].w, fcu = sb.fc[u], dfcu = sb.dfc[u];
+                        float h[3], hp[3], Wv[3];
 #pragma unroll
                         for (int p = 0; p < 3; ++p) {
-                            h[p] = ldw(bf + p * F + c) + s0[p];
-                            hp[p] = g2 * (geo.w * s0[p] - s1v[p]);  // (Wf rbf')[c]
+                            h[p] = bfc[p] + s0v[p];
+                            hp[p] = g2 * (d * s0v[p] - s1v[p]);  // (Wf rbf')[c]
+                            Wv[p] = h[p] * fcu;
                         }
+                        const float ux = sb.geo[u].x, uy = sb.geo[u].y, uz = sb.geo[u].z;
+                        // e2 = (a <- b): target a, source b
+                        const float e2vv = gva[0][m] * vb[u][0] + gva[1][m] * vb[u][1] + gva[2][m] * vb[u][2];
+                        const float e2vs = gva[0][m] * ux + gva[1][m] * uy + gva[2][m] * uz;
+                        float gW0 = e2vv * pb[u][0], gW1 = gsa[m] * pb[u][1], gW2 = e2vs * pb[u][2];
+                        const float xvs_ab = pb[u][2] * Wv[2];
+                        // e1 = (b <- a): target b, source a
+                        const float e1vv = gvb[u][0] * va[0][m] + gvb[u][1] * va[1][m] + gvb[u][2] * va[2][m];
+                        const float e1vs = -(gvb[u][0] * ux + gvb[u][1] * uy + gvb[u][2] * uz);
+                        gW0 = fmaf(e1vv, pa[0][m], gW0);
+                        gW1 = fmaf(gsb[u], pa[1][m], gW1);
+                        gW2 = fmaf(e1vs, pa[2][m], gW2);
+                        const float xvs_ba = pa[2][m] * Wv[2];
+                        gux[u] += gva[0][m] * xvs_ab - gvb[u][0] * xvs_ba;
+                        guy[u] += gva[1][m] * xvs_ab - gvb[u][1] * xvs_ba;
+                        guz[u] += gva[2][m] * xvs_ab - gvb[u][2] * xvs_ba;
+                        if (t > 0) {
+                            const float xvv_ba = pa[0][m] * Wv[0];
+                            ogv[0][m] = fmaf(gvb[u][0], xvv_ba, ogv[0][m]);
+                            ogv[1][m] = fmaf(gvb[u][1], xvv_ba, ogv[1][m]);
+                            ogv[2][m] = fmaf(gvb[u][2], xvv_ba, ogv[2][m]);
+                            ogp[0][m] = fmaf(e1vv, Wv[0], ogp[0][m]);
+                            ogp[1][m] = fmaf(gsb[u], Wv[1], ogp[1][m]);
+                            ogp[2][m] = fmaf(e1vs, Wv[2], ogp[2][m]);
+                        }
+                        gd[u] = fmaf(gW0, hp[0] * fcu + h[0] * dfcu, gd[u]);
+                        gd[u] = fmaf(gW1, hp[1] * fcu + h[1] * dfcu, gd[u]);
+                        gd[u] = fmaf(gW2, hp[2] * fcu + h[2] * dfcu, gd[u]);
                     }
-                    float Wv[3];
-#pragma unroll
-                    for (int p = 0; p < 3; ++p) Wv[p] = h[p] * fcut;
-                    // neighbour quantities
-                    float pb[3], vb[3], gvb[3];
-#pragma unroll
-                    for (int p = 0; p < 3; ++p) {
-                        const float* pp = phi + (size_t)brow * H + p * F + c;
-                        pb[p] = t == 0 ? ldw(pp) : lda(pp);
-                        vb[p] = t == 0 ? 0.f : lda(vin + ((size_t)b * 3 + p) * F + c);
-                        gvb[p] = lda(gv1 + ((size_t)b * 3 + p) * F + c);
-                    }
-                    const float gsb = lda(gs1 + (size_t)b * F + c);
-                    // e2 = (a <- b): target a, source b
-                    const float e2vv = gva[0][m] * vb[0] + gva[1][m] * vb[1] + gva[2][m] * vb[2];
-                    const float e2vs = gva[0][m] * geo.x + gva[1][m] * geo.y + gva[2][m] * geo.z;
-                    float gW0 = e2vv * pb[0], gW1 = gsa[m] * pb[1], gW2 = e2vs * pb[2];
-                    const float xvs_ab = pb[2] * Wv[2];
-                    gux = fmaf(gva[0][m], xvs_ab, gux);
-                    guy = fmaf(gva[1][m], xvs_ab, guy);
-                    guz = fmaf(gva[2][m], xvs_ab, guz);
-                    // e1 = (b <- a): target b, source a
-                    const float e1vv = gvb[0] * va[0][m] + gvb[1] * va[1][m] + gvb[2] * va[2][m];
-                    const float e1vs = -(gvb[0] * geo.x + gvb[1] * geo.y + gvb[2] * geo.z);
-                    gW0 = fmaf(e1vv, pa[0][m], gW0);
-                    gW1 = fmaf(gsb, pa[1][m], gW1);
-                    gW2 = fmaf(e1vs, pa[2][m], gW2);
-                    const float xvs_ba = pa[2][m] * Wv[2];
-                    gux = fmaf(-gvb[0], xvs_ba, gux);
-                    guy = fmaf(-gvb[1], xvs_ba, guy);
-                    guz = fmaf(-gvb[2], xvs_ba, guz);
-                    if (t > 0) {
-                        const float xvv_ba = pa[0][m] * Wv[0];
-                        ogv[0][m] = fmaf(gvb[0], xvv_ba, ogv[0][m]);
-                        ogv[1][m] = fmaf(gvb[1], xvv_ba, ogv[1][m]);
-                        ogv[2][m] = fmaf(gvb[2], xvv_ba, ogv[2][m]);
-                        ogp[0][m] = fmaf(e1vv, Wv[0], ogp[0][m]);
-                        ogp[1][m] = fmaf(gsb, Wv[1], ogp[1][m]);
-                        ogp[2][m] = fmaf(e1vs, Wv[2], ogp[2][m]);
-                    }
-                    gd = fmaf(gW0, hp[0] * fcut + h[0] * dfcut, gd);
-                    gd = fmaf(gW1, hp[1] * fcut + h[1] * dfcut, gd);
-                    gd = fmaf(gW2, hp[2] * fcut + h[2] * dfcut, gd);
                 }
             }
-            gd = warp_sum(gd);
-            gux = warp_sum(gux);
-            guy = warp_sum(guy);
-            guz = warp_sum(guz);
-            if (lane == 0) {
-                float4* acc = reinterpret_cast<float4*>(n.gacc) + (slot * G + g);
-                float4 v4;
-                if (first) {
-                    v4.x = gd; v4.y = gux; v4.z = guy; v4.w = guz;
-                } else {
-                    v4 = __ldcg(acc);
-                    v4.x += gd; v4.y += gux; v4.z += guy; v4.w += guz;
+#pragma unroll
+            for (int u = 0; u < SU; ++u) {
+                const float rd = warp_sum(gd[u]), rx = warp_sum(gux[u]), ry = warp_sum(guy[u]), rz = warp_sum(guz[u]);
+                if (lane == 0 && sb.ok[u]) {
+                    float4* acc = reinterpret_cast<float4*>(n.gacc) + (((size_t)a * cap + s0 + u) * G + g);
+                    float4 v4;
+                    if (first) {
+                        v4.x = rd; v4.y = rx; v4.z = ry; v4.w = rz;
+                    } else {
+                        v4 = __ldcg(acc);
+                        v4.x += rd; v4.y += rx; v4.z += ry; v4.w += rz;
+                    }
+                    *acc = v4;
                 }
-                *acc = v4;
             }
         }
         if (t > 0) {
@@ -534,6 +607,7 @@ __device__ void st_msg_bwd(const Net& n, int t, int wi, int wn, float* sm) {
             for (int m = 0; m < MG; ++m) {
                 if (m < mg) {
                     const int cc = lane + 32 * m;
+#pragma unroll
                     for (int p = 0; p < 3; ++p) {
                         red[(warp * 6 + p) * CW + cc] = ogv[p][m];
                         red[(warp * 6 + 3 + p) * CW + cc] = ogp[p][m];

@@ -50,6 +50,11 @@ inline float __shfl_xor_sync(unsigned, float v, int m) {
     unsigned rr = (unsigned)r; float f; std::memcpy(&f, &rr, 4);
     return f;
 }
+inline int __shfl_up_sync(unsigned, int v, int delta) {
+    const int lane = (int)(emu_cur->tid.x & 31);
+    return (int)emu_warp_exchange((unsigned)v, lane >= delta ? lane - delta : lane);
+}
+inline int __shfl_sync(unsigned, int v, int src) { return (int)emu_warp_exchange((unsigned)v, src & 31); }
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 template <class T> inline T __ldcg(const T* p) { return *p; }
 template <class T> inline T __ldg(const T* p) { return *p; }

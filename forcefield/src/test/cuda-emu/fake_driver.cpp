@@ -276,7 +276,8 @@ struct Module { std::vector<Function*> fns; };
 // Streams, capture, graphs
 // ---------------------------------------------------------------------------------------------
 struct Op {
-    enum Kind { LAUNCH, MEMSET32, COPY_D2D } kind;
+    enum Kind { LAUNCH, MEMSET32, COPY_D2D, EVENT } kind;
+    void* event = nullptr;
     Function* f = nullptr;
     int gx = 1, bx = 1;
     size_t smem = 0;
@@ -294,7 +295,12 @@ static std::mutex g_mutex;  // the emulator runs one thing at a time
 
 static Stream* S(void* h) { return h ? (Stream*)h : &g_default_stream; }
 
+struct Event { std::chrono::steady_clock::time_point t; };
 static CUresult execute(const Op& op) {
+    if (op.kind == Op::EVENT) {
+        ((Event*)op.event)->t = std::chrono::steady_clock::now();
+        return CUDA_SUCCESS;
+    }
     if (op.kind == Op::MEMSET32) {
         unsigned* p = (unsigned*)op.dst;
         for (size_t i = 0; i < op.count; ++i) p[i] = op.value;
@@ -572,13 +578,11 @@ EMU_API CUresult cuLaunchCooperativeKernel(void* f, unsigned gx, unsigned gy, un
     return submit(stream, std::move(op));
 }
 
-struct Event { std::chrono::steady_clock::time_point t; };
 EMU_API CUresult cuEventCreate(void** e, unsigned) { *e = new Event(); return CUDA_SUCCESS; }
 EMU_API CUresult cuEventDestroy_v2(void* e) { delete (Event*)e; return CUDA_SUCCESS; }
 EMU_API CUresult cuEventRecord(void* e, void* s) {
-    if (S(s)->capturing) return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
-    ((Event*)e)->t = std::chrono::steady_clock::now();
-    return CUDA_SUCCESS;
+    Op op; op.kind = Op::EVENT; op.event = e;
+    return submit(s, std::move(op));  // captured as an event-record node, or recorded now
 }
 EMU_API CUresult cuEventSynchronize(void*) { return CUDA_SUCCESS; }
 EMU_API CUresult cuEventElapsedTime(float* ms, void* a, void* b) {

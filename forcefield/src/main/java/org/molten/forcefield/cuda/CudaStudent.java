@@ -153,6 +153,13 @@ public final class CudaStudent implements ForceField {
         return evaluate(atoms, species, forces, null, mode);
     }
 
+    /** Per-stage GPU times of one force evaluation of {@code atoms} in STAGES mode (see DeviceSystem). */
+    java.util.List<String> profileStages(Atoms atoms, int repeats) {
+        double[] f = new double[3 * atoms.size()];
+        energyAndForcesInMode(atoms, f, CudaOptions.Mode.STAGES);
+        return sys.profileStages(sys.net(null, false), repeats);
+    }
+
     private ForceField cpu() {
         if (cpu == null) {
             cpu = GpuAvailability.cpuForceField(model.weights);

@@ -1,6 +1,17 @@
 package org.molten.forcefield.cuda;
 
+import static jcuda.driver.JCudaDriver.cuEventCreate;
+import static jcuda.driver.JCudaDriver.cuEventDestroy;
+import static jcuda.driver.JCudaDriver.cuEventElapsedTime;
+import static jcuda.driver.JCudaDriver.cuEventRecord;
+import static jcuda.driver.JCudaDriver.cuEventSynchronize;
+import static jcuda.driver.JCudaDriver.cuGraphDestroy;
+import static jcuda.driver.JCudaDriver.cuGraphExecDestroy;
+import static jcuda.driver.JCudaDriver.cuGraphInstantiate;
+import static jcuda.driver.JCudaDriver.cuGraphLaunch;
 import static jcuda.driver.JCudaDriver.cuLaunchCooperativeKernel;
+import static jcuda.driver.JCudaDriver.cuStreamBeginCapture;
+import static jcuda.driver.JCudaDriver.cuStreamEndCapture;
 import static jcuda.driver.JCudaDriver.cuLaunchKernel;
 import static jcuda.driver.JCudaDriver.cuMemcpyDtoDAsync;
 import static jcuda.driver.JCudaDriver.cuMemcpyDtoH;
@@ -11,7 +22,11 @@ import static jcuda.driver.JCudaDriver.cuMemsetD32Async;
 import java.util.ArrayList;
 import java.util.List;
 import jcuda.Pointer;
+import jcuda.driver.CUevent;
 import jcuda.driver.CUfunction;
+import jcuda.driver.CUgraph;
+import jcuda.driver.CUgraphExec;
+import jcuda.driver.CUstreamCaptureMode;
 import org.molten.core.Cell;
 
 /**
@@ -29,6 +44,8 @@ final class DeviceSystem implements AutoCloseable {
     static final int MAXCAP = 512;
     static final int MAXKW = 32;
     static final int MG_SMALL = 4;
+    static final int SU_SMALL = 2;
+    static final int SU_LARGE = 4;
     static final int RBS = 16;
     static final int NFLAGS = 4;
     static final int FLAG_OVERFLOW = 0;
@@ -424,10 +441,21 @@ final class DeviceSystem implements AutoCloseable {
         }
     }
 
+    /** Bytes of shared memory of the neighbour stage (MOLTEN_NB_SMEM). */
+    int neighbourSharedMemory() {
+        return WARPS * (6 * cap + 64) * 4;
+    }
+
+    /** Bytes of shared memory of a message stage (4 reduced quantities forward, 6 backward). */
+    int messageSharedMemory(int quantities) {
+        int su = mg == 1 ? SU_LARGE : SU_SMALL;
+        int windows = quantities == 4 ? WARPS * su * MAXKW : WARPS * 2 * su * MAXKW;
+        return (WARPS * quantities * 32 * mg + windows) * 4;
+    }
+
     int megaSharedMemory() {
-        int cw = 32 * mg;
-        int nb = WARPS * 2 * cap * 4;
-        int bwd = (WARPS * 6 * cw + WARPS * 2 * MAXKW) * 4;
+        int nb = neighbourSharedMemory();
+        int bwd = messageSharedMemory(6);
         int dense = RBS * roundUp(3 * dw.f, 32) * 4;
         return Math.max(Math.max(nb, bwd), Math.max(dense, Math.max(THREADS * 8, THREADS * 4)));
     }
@@ -438,13 +466,14 @@ final class DeviceSystem implements AutoCloseable {
 
     private void emitStageStep(byte[] net) {
         stageNet = net;
+        lastT = -1;
         Pointer pn = Pointer.to(Pointer.to(net));
         int f = dw.f, t = dw.layers;
         launch("k_integrate1", blocks(n, THREADS), 0, pn);
         if (search == 1) {
             launch("k_cell_scan", 1, THREADS * 4, pn);
         }
-        launch("k_neighbours", blocks(n, WARPS), WARPS * 2 * cap * 4, pn);
+        launch("k_neighbours", blocks(n, WARPS), neighbourSharedMemory(), pn);
         for (int i = 0; i < t; i++) {
             if (i > 0) {
                 dense("phi1", i, n, f, f, 1);
@@ -467,6 +496,7 @@ final class DeviceSystem implements AutoCloseable {
                 dense("pb2", i, n, f, f, 1);
             }
         }
+        lastT = -1;
         launch("k_forces", blocks(n, WARPS), 0, pn);
     }
 
@@ -479,9 +509,7 @@ final class DeviceSystem implements AutoCloseable {
     }
 
     private void message(String kernel, int t, int quantities) {
-        int cw = 32 * mg;
-        int kwWords = quantities == 4 ? WARPS * MAXKW : WARPS * 2 * MAXKW;
-        int smem = (WARPS * quantities * cw + kwWords) * 4;
+        int smem = messageSharedMemory(quantities);
         int items = groups * n;
         int grid = Math.min(items, large ? maxGrid() : items);
         launch(kernel + (mg == 1 ? "_m1" : "_m4"), grid, smem, paramsT(t));
@@ -491,6 +519,7 @@ final class DeviceSystem implements AutoCloseable {
     private byte[] stageNet;
 
     private Pointer paramsT(int t) {
+        lastT = t;
         return Pointer.to(Pointer.to(stageNet), Pointer.to(new int[] {t}));
     }
 
@@ -508,6 +537,7 @@ final class DeviceSystem implements AutoCloseable {
         }
         int grid = Math.min(items, maxGrid());
         String kernel = "k_" + stage + (large ? "_t" : "_w");
+        lastT = -1;
         Pointer p = t < 0 ? Pointer.to(Pointer.to(stageNet)) : paramsT(t);
         launch(kernel, grid, smem, p);
     }
@@ -516,7 +546,70 @@ final class DeviceSystem implements AutoCloseable {
         if (smem > 48 * 1024) {
             cx.allowSharedMemory(kernel, smem);
         }
+        if (profileEvents != null) {
+            CUevent e = new CUevent();
+            cuEventCreate(e, 0);
+            cuEventRecord(e, cx.stream());
+            profileEvents.add(e);
+            profileNames.add(kernel + (lastT >= 0 ? " t=" + lastT : ""));
+        }
         cuLaunchKernel(cx.function(kernel), grid, 1, 1, THREADS, 1, 1, smem, cx.stream(), params, null);
+    }
+
+    private List<CUevent> profileEvents;
+    private List<String> profileNames;
+    private int lastT = -1;
+
+    /**
+     * GPU time of each stage kernel of one force evaluation (STAGES mode), in microseconds: the
+     * sequence is captured into a graph with an event before every kernel and replayed
+     * {@code repeats} times; a kernel's time is the gap between its event and the next one
+     * (launch gap included). Returns "name \t us" lines in launch order.
+     */
+    List<String> profileStages(byte[] net, int repeats) {
+        if (megaKernel != null) {
+            throw new IllegalStateException("stage profile needs STAGES mode");
+        }
+        profileEvents = new ArrayList<>();
+        profileNames = new ArrayList<>();
+        CUgraph graph = new CUgraph();
+        CUgraphExec exec = new CUgraphExec();
+        CUevent end = new CUevent();
+        cuEventCreate(end, 0);
+        try {
+            cuStreamBeginCapture(cx.stream(), CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
+            try {
+                emitStageStep(net);
+                cuEventRecord(end, cx.stream());
+            } finally {
+                cuStreamEndCapture(cx.stream(), graph);
+            }
+            cuGraphInstantiate(exec, graph, 0);
+            double[] sum = new double[profileEvents.size()];
+            float[] ms = {0};
+            for (int r = 0; r < repeats; r++) {
+                cuGraphLaunch(exec, cx.stream());
+                cuEventSynchronize(end);
+                for (int i = 0; i < sum.length; i++) {
+                    cuEventElapsedTime(ms, profileEvents.get(i), i + 1 < sum.length ? profileEvents.get(i + 1) : end);
+                    sum[i] += ms[0];
+                }
+            }
+            List<String> out = new ArrayList<>();
+            for (int i = 0; i < sum.length; i++) {
+                out.add(profileNames.get(i) + "\t" + String.format(java.util.Locale.ROOT, "%.2f", 1000 * sum[i] / repeats));
+            }
+            return out;
+        } finally {
+            cuGraphExecDestroy(exec);
+            cuGraphDestroy(graph);
+            cuEventDestroy(end);
+            for (CUevent e : profileEvents) {
+                cuEventDestroy(e);
+            }
+            profileEvents = null;
+            profileNames = null;
+        }
     }
 
     @Override
