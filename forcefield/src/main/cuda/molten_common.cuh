@@ -140,5 +140,12 @@ __device__ __forceinline__ double ldad(const double* p) { return __ldcg(p); }
 // Weights never change during a kernel.
 __device__ __forceinline__ float ldw(const float* p) { return __ldg(p); }
 
+// Non-blocking hint: bring a line into L1 ahead of its use.
+__device__ __forceinline__ void prefetch_l1(const void* p) {
+#ifndef MOLTEN_EMU
+    asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
+#endif
+}
+
 __device__ __forceinline__ int lane_id() { return threadIdx.x & 31; }
 __device__ __forceinline__ int warp_id() { return threadIdx.x >> 5; }

@@ -3,7 +3,9 @@
 //
 // Outputs come in NP "parts" of C channels each: output o = p * pstride + c. Epilogues receive
 // the NP values of one (row, channel) together, which lets a layer whose output is split into
-// [a_vv | a_sv | a_ss] apply the update rule channel by channel.
+// [a_vv | a_sv | a_ss] apply the update rule channel by channel. An epilogue is two calls:
+// In load(r, c) fetches what it reads (issued for many outputs before any is used), then
+// operator()(r, c, acc, in) computes and stores.
 //
 // Two variants of the same contract:
 //  - dense_warp: one warp per output channel, lanes split K (weights in registers, rows staged
@@ -41,6 +43,14 @@ __device__ void dense_warp(int R, int K, int C, int pstride, const float* __rest
                 wr[p][m] = (active && m < km && k < K) ? ldw(Wrow + (size_t)(p * pstride + c) * K + k) : 0.0f;
             }
         }
+        if (it + wn < items) {  // the next item's weight rows, into L1 while this one works
+            const int cn = ((it + wn) % ncg) * MOLTEN_WARPS + warp;
+            if (cn < C) {
+#pragma unroll
+                for (int p = 0; p < NP; ++p)
+                    for (int k = lane * 32; k < K; k += 32 * 32) prefetch_l1(Wrow + (size_t)(p * pstride + cn) * K + k);
+            }
+        }
         __syncthreads();  // the previous item's readers are done with xs
         // Stage the rows: all loads of a thread in flight together (one L2 round trip, not one per element).
         const int total = rows * KS;
@@ -60,6 +70,11 @@ __device__ void dense_warp(int R, int K, int C, int pstride, const float* __rest
         }
         __syncthreads();
         if (active) {
+            // Lane rr keeps row rr's sums; the epilogues then run on all rows' lanes at once, so
+            // their global loads overlap (one round trip per item, not one per row).
+            float mine[NP];
+#pragma unroll
+            for (int p = 0; p < NP; ++p) mine[p] = 0.0f;
             for (int rr = 0; rr < rows; ++rr) {
                 const float* x = xs + rr * KS;
                 float acc[NP];
@@ -74,8 +89,14 @@ __device__ void dense_warp(int R, int K, int C, int pstride, const float* __rest
                     }
                 }
 #pragma unroll
-                for (int p = 0; p < NP; ++p) acc[p] = warp_sum(acc[p]);
-                if (lane == (rr & 31)) epi(r0 + rr, c, acc);
+                for (int p = 0; p < NP; ++p) {
+                    acc[p] = warp_sum(acc[p]);
+                    if (lane == rr) mine[p] = acc[p];
+                }
+            }
+            if (lane < rows) {
+                const typename Epi::In in = epi.load(r0 + lane, c);
+                epi(r0 + lane, c, mine, in);
             }
         }
     }
@@ -152,6 +173,15 @@ __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const floa
                 }
             }
         }
+        // Epilogue in two phases: every input it needs is loaded first (all in flight at once),
+        // then the outputs are computed and stored; loads never wait behind earlier stores.
+        typename Epi::In in[4][MJ];
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            const int r = min(r0 + warp * 4 + i, R - 1);
+#pragma unroll
+            for (int j = 0; j < MJ; ++j) in[i][j] = epi.load(r, min(c0 + lane * MJ + j, C - 1));
+        }
 #pragma unroll
         for (int i = 0; i < 4; ++i) {
             const int r = r0 + warp * 4 + i;
@@ -162,7 +192,7 @@ __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const floa
                     float a[NP];
 #pragma unroll
                     for (int p = 0; p < NP; ++p) a[p] = acc[i][p][j];
-                    epi(r, c, a);
+                    epi(r, c, a, in[i][j]);
                 }
             }
         }

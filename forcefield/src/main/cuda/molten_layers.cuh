@@ -34,9 +34,12 @@ struct ProSilu {
     const float* x; int ld;
     __device__ float operator()(int r, int k) const { return silu(lda(x + (size_t)r * ld + k)); }
 };
+struct NoIn {};
 struct EpiUV {
     float* uvv; int F;
-    __device__ void operator()(int r, int c, const float* acc) const {
+    typedef NoIn In;
+    __device__ In load(int, int) const { return In{}; }
+    __device__ void operator()(int r, int c, const float* acc, const In&) const {
         uvv[(size_t)r * 2 * F + c] = acc[0];
         uvv[(size_t)r * 2 * F + F + c] = acc[1];
     }
@@ -62,7 +65,9 @@ struct ProMlp0 {
 };
 struct EpiBias {
     float* y; const float* b; int ld;
-    __device__ void operator()(int r, int c, const float* acc) const { y[(size_t)r * ld + c] = acc[0] + ldw(b + c); }
+    struct In { float b; };
+    __device__ In load(int, int c) const { return In{ldw(b + c)}; }
+    __device__ void operator()(int r, int c, const float* acc, const In& in) const { y[(size_t)r * ld + c] = acc[0] + in.b; }
 };
 template <bool TILE>
 __device__ void st_mlp0(const Net& n, int t, int wi, int wn, float* sm) {
@@ -76,16 +81,24 @@ __device__ void st_mlp0(const Net& n, int t, int wi, int wn, float* sm) {
 //   v_{t+1} = v1 + a_vv o Uv;  s_{t+1} = s1 + a_ss + a_sv o sum_xyz(Uv o Vv)
 struct EpiMlp2 {
     float* a; const float* b4; const float* s1; const float* v1; const float* uvv; float* snext; float* vnext; int F;
-    __device__ void operator()(int r, int c, const float* acc) const {
-        const float avv = acc[0] + ldw(b4 + c), asv = acc[1] + ldw(b4 + F + c), ass = acc[2] + ldw(b4 + 2 * F + c);
+    struct In { float b[3], s1, u[6], v1[3]; };
+    __device__ In load(int r, int c) const {
+        In in;
+        for (int p = 0; p < 3; ++p) in.b[p] = ldw(b4 + p * F + c);
+        in.s1 = lda(s1 + (size_t)r * F + c);
+        const float* u = uvv + (size_t)r * 6 * F + c;  // Uv_x, Vv_x, Uv_y, Vv_y, Uv_z, Vv_z
+        for (int q = 0; q < 6; ++q) in.u[q] = lda(u + q * F);
+        for (int x = 0; x < 3; ++x) in.v1[x] = vnext ? lda(v1 + ((size_t)r * 3 + x) * F + c) : 0.f;
+        return in;
+    }
+    __device__ void operator()(int r, int c, const float* acc, const In& in) const {
+        const float avv = acc[0] + in.b[0], asv = acc[1] + in.b[1], ass = acc[2] + in.b[2];
         float* ar = a + (size_t)r * 3 * F;
         ar[c] = avv; ar[F + c] = asv; ar[2 * F + c] = ass;
-        snext[(size_t)r * F + c] = lda(s1 + (size_t)r * F + c) + ass + asv * uvdot(uvv, r, c, F);
+        const float sp = in.u[0] * in.u[1] + in.u[2] * in.u[3] + in.u[4] * in.u[5];
+        snext[(size_t)r * F + c] = in.s1 + ass + asv * sp;
         if (vnext) {
-            for (int x = 0; x < 3; ++x) {
-                const size_t o = ((size_t)r * 3 + x) * F + c;
-                vnext[o] = lda(v1 + o) + avv * lda(uvv + ((size_t)r * 3 + x) * 2 * F + c);
-            }
+            for (int x = 0; x < 3; ++x) vnext[((size_t)r * 3 + x) * F + c] = in.v1[x] + avv * in.u[2 * x];
         }
     }
 };
@@ -135,7 +148,9 @@ struct ProReadoutBwd {
 };
 struct EpiStore {
     float* y; int ld;
-    __device__ void operator()(int r, int c, const float* acc) const { y[(size_t)r * ld + c] = acc[0]; }
+    typedef NoIn In;
+    __device__ In load(int, int) const { return In{}; }
+    __device__ void operator()(int r, int c, const float* acc, const In&) const { y[(size_t)r * ld + c] = acc[0]; }
 };
 template <bool TILE>
 __device__ void st_readout_bwd(const Net& n, int wi, int wn, float* sm) {
@@ -175,8 +190,10 @@ struct ProUb1 {
 };
 struct EpiDsilu {
     float* y; const float* z; int ld;
-    __device__ void operator()(int r, int c, const float* acc) const {
-        y[(size_t)r * ld + c] = acc[0] * dsilu(lda(z + (size_t)r * ld + c));
+    struct In { float z; };
+    __device__ In load(int r, int c) const { return In{lda(z + (size_t)r * ld + c)}; }
+    __device__ void operator()(int r, int c, const float* acc, const In& in) const {
+        y[(size_t)r * ld + c] = acc[0] * dsilu(in.z);
     }
 };
 template <bool TILE>
@@ -190,8 +207,10 @@ __device__ void st_ub1(const Net& n, int t, int wi, int wn, float* sm) {
 // Update backward 2: [g_s1 part | g_n] = W3^T g_z3;  g_s1 = g_s + (first half)
 struct EpiUb2 {
     float* gs1; float* gn; const float* gs; int F;
-    __device__ void operator()(int r, int c, const float* acc) const {
-        gs1[(size_t)r * F + c] = lda(gs + (size_t)r * F + c) + acc[0];
+    struct In { float gs; };
+    __device__ In load(int r, int c) const { return In{lda(gs + (size_t)r * F + c)}; }
+    __device__ void operator()(int r, int c, const float* acc, const In& in) const {
+        gs1[(size_t)r * F + c] = in.gs + acc[0];
         gn[(size_t)r * F + c] = acc[1];
     }
 };
@@ -220,9 +239,10 @@ struct ProUb3 {
 };
 struct EpiUb3 {
     float* gv1; const float* gv; int F; bool top;
-    __device__ void operator()(int r, int c, const float* acc) const {
-        const size_t o = (size_t)r * F + c;
-        gv1[o] = (top ? 0.f : lda(gv + o)) + acc[0];
+    struct In { float gv; };
+    __device__ In load(int r, int c) const { return In{top ? 0.f : lda(gv + (size_t)r * F + c)}; }
+    __device__ void operator()(int r, int c, const float* acc, const In& in) const {
+        gv1[(size_t)r * F + c] = in.gv + acc[0];
     }
 };
 template <bool TILE>
@@ -244,8 +264,10 @@ __device__ void st_pb1(const Net& n, int t, int wi, int wn, float* sm) {
 }
 struct EpiResidual {
     float* y; const float* res; int ld;
-    __device__ void operator()(int r, int c, const float* acc) const {
-        y[(size_t)r * ld + c] = lda(res + (size_t)r * ld + c) + acc[0];
+    struct In { float res; };
+    __device__ In load(int r, int c) const { return In{lda(res + (size_t)r * ld + c)}; }
+    __device__ void operator()(int r, int c, const float* acc, const In& in) const {
+        y[(size_t)r * ld + c] = in.res + acc[0];
     }
 };
 template <bool TILE>

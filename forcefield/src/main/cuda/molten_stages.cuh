@@ -430,16 +430,30 @@ __device__ void st_msg_fwd(const Net& n, int t, int wi, int wn, float* sm) {
             }
         }
         __syncthreads();
-        for (int e = threadIdx.x; e < 4 * CW; e += MOLTEN_THREADS) {
-            const int q = e / CW, cc = e - q * CW, c = cbase + cc;
-            float sum = 0.f;
-            for (int w = 0; w < MOLTEN_WARPS; ++w) sum += red[(w * 4 + q) * CW + cc];
-            if (q == 0) {
-                const float s0v = t == 0 ? ldw(sin_ + (size_t)n.species[a] * F + c) : lda(sin_ + (size_t)a * F + c);
-                s1[(size_t)a * F + c] = s0v + sum;
-            } else {
-                const size_t o = ((size_t)a * 3 + (q - 1)) * F + c;
-                v1[o] = (t == 0 ? 0.f : lda(vin + o)) + sum;
+        {
+            // residual inputs of all this thread's outputs loaded first, then summed and stored
+            float base[4], sum[4];
+            const int sa = t == 0 ? n.species[a] : a;
+#pragma unroll
+            for (int u = 0; u < 4; ++u) {
+                const int e = threadIdx.x + u * MOLTEN_THREADS;
+                const int q = e / CW, cc = e - q * CW, c = cbase + cc;
+                base[u] = 0.f;
+                if (e < 4 * CW) {
+                    if (q == 0) base[u] = t == 0 ? ldw(sin_ + (size_t)sa * F + c) : lda(sin_ + (size_t)a * F + c);
+                    else if (t > 0) base[u] = lda(vin + ((size_t)a * 3 + (q - 1)) * F + c);
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < 4; ++u) {
+                const int e = threadIdx.x + u * MOLTEN_THREADS;
+                const int q = e / CW, cc = e - q * CW, c = cbase + cc;
+                sum[u] = 0.f;
+                if (e < 4 * CW) {
+                    for (int w = 0; w < MOLTEN_WARPS; ++w) sum[u] += red[(w * 4 + q) * CW + cc];
+                    if (q == 0) s1[(size_t)a * F + c] = base[u] + sum[u];
+                    else v1[((size_t)a * 3 + (q - 1)) * F + c] = base[u] + sum[u];
+                }
             }
         }
         __syncthreads();
@@ -615,15 +629,22 @@ __device__ void st_msg_bwd(const Net& n, int t, int wi, int wn, float* sm) {
                 }
             }
             __syncthreads();
-            for (int e = threadIdx.x; e < 6 * CW; e += MOLTEN_THREADS) {
+            float base[6];
+#pragma unroll
+            for (int u = 0; u < 6; ++u) {
+                const int e = threadIdx.x + u * MOLTEN_THREADS;
                 const int q = e / CW, cc = e - q * CW, c = cbase + cc;
-                float sum = 0.f;
-                for (int w = 0; w < MOLTEN_WARPS; ++w) sum += red[(w * 6 + q) * CW + cc];
-                if (q < 3) {
-                    const size_t o = ((size_t)a * 3 + q) * F + c;
-                    gv[o] = lda(gv1 + o) + sum;
-                } else {
-                    gphi[(size_t)a * H + (q - 3) * F + c] = sum;
+                base[u] = (e < 6 * CW && q < 3) ? lda(gv1 + ((size_t)a * 3 + q) * F + c) : 0.f;
+            }
+#pragma unroll
+            for (int u = 0; u < 6; ++u) {
+                const int e = threadIdx.x + u * MOLTEN_THREADS;
+                const int q = e / CW, cc = e - q * CW, c = cbase + cc;
+                if (e < 6 * CW) {
+                    float sum = 0.f;
+                    for (int w = 0; w < MOLTEN_WARPS; ++w) sum += red[(w * 6 + q) * CW + cc];
+                    if (q < 3) gv[((size_t)a * 3 + q) * F + c] = base[u] + sum;
+                    else gphi[(size_t)a * H + (q - 3) * F + c] = sum;
                 }
             }
             __syncthreads();

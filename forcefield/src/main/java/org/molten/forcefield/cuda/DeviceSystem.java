@@ -546,71 +546,78 @@ final class DeviceSystem implements AutoCloseable {
         if (smem > 48 * 1024) {
             cx.allowSharedMemory(kernel, smem);
         }
-        if (profileEvents != null) {
-            CUevent e = new CUevent();
-            cuEventCreate(e, 0);
-            cuEventRecord(e, cx.stream());
-            profileEvents.add(e);
-            profileNames.add(kernel + (lastT >= 0 ? " t=" + lastT : ""));
+        if (recording != null) {
+            recording.add(new Launch(kernel + (lastT >= 0 ? " t=" + lastT : ""), kernel, grid, smem, params));
+            return;
         }
         cuLaunchKernel(cx.function(kernel), grid, 1, 1, THREADS, 1, 1, smem, cx.stream(), params, null);
     }
 
-    private List<CUevent> profileEvents;
-    private List<String> profileNames;
+    /** One recorded kernel launch of the stage sequence. */
+    private record Launch(String label, String kernel, int grid, int smem, Pointer params) {
+    }
+
+    private List<Launch> recording;
     private int lastT = -1;
 
     /**
-     * GPU time of each stage kernel of one force evaluation (STAGES mode), in microseconds: the
-     * sequence is captured into a graph with an event before every kernel and replayed
-     * {@code repeats} times; a kernel's time is the gap between its event and the next one
-     * (launch gap included). Returns "name \t us" lines in launch order.
+     * GPU time of each stage kernel of one force evaluation (STAGES mode, all-pairs search), in
+     * microseconds per launch: each kernel of the sequence is captured 20 times into a graph of its
+     * own and the graph replayed between two events; the time includes the graph's launch gap
+     * between consecutive kernels. Returns "label \t us" lines in launch order.
      */
     List<String> profileStages(byte[] net, int repeats) {
-        if (megaKernel != null) {
-            throw new IllegalStateException("stage profile needs STAGES mode");
+        if (megaKernel != null || search == 1) {
+            throw new IllegalStateException("stage profile needs STAGES mode with the all-pairs search");
         }
-        profileEvents = new ArrayList<>();
-        profileNames = new ArrayList<>();
-        CUgraph graph = new CUgraph();
-        CUgraphExec exec = new CUgraphExec();
-        CUevent end = new CUevent();
-        cuEventCreate(end, 0);
+        recording = new ArrayList<>();
         try {
-            cuStreamBeginCapture(cx.stream(), CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
-            try {
-                emitStageStep(net);
-                cuEventRecord(end, cx.stream());
-            } finally {
-                cuStreamEndCapture(cx.stream(), graph);
-            }
-            cuGraphInstantiate(exec, graph, 0);
-            double[] sum = new double[profileEvents.size()];
-            float[] ms = {0};
-            for (int r = 0; r < repeats; r++) {
-                cuGraphLaunch(exec, cx.stream());
-                cuEventSynchronize(end);
-                for (int i = 0; i < sum.length; i++) {
-                    cuEventElapsedTime(ms, profileEvents.get(i), i + 1 < sum.length ? profileEvents.get(i + 1) : end);
-                    sum[i] += ms[0];
+            emitStageStep(net);
+        } finally {
+            stageNetKeep = stageNet;
+        }
+        List<Launch> launches = recording;
+        recording = null;
+        CUevent a = new CUevent();
+        CUevent b = new CUevent();
+        cuEventCreate(a, 0);
+        cuEventCreate(b, 0);
+        List<String> out = new ArrayList<>();
+        try {
+            for (Launch l : launches) {
+                CUgraph graph = new CUgraph();
+                CUgraphExec exec = new CUgraphExec();
+                cuStreamBeginCapture(cx.stream(), CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
+                try {
+                    for (int i = 0; i < 20; i++) {
+                        cuLaunchKernel(cx.function(l.kernel()), l.grid(), 1, 1, THREADS, 1, 1, l.smem(), cx.stream(),
+                                l.params(), null);
+                    }
+                } finally {
+                    cuStreamEndCapture(cx.stream(), graph);
                 }
-            }
-            List<String> out = new ArrayList<>();
-            for (int i = 0; i < sum.length; i++) {
-                out.add(profileNames.get(i) + "\t" + String.format(java.util.Locale.ROOT, "%.2f", 1000 * sum[i] / repeats));
+                cuGraphInstantiate(exec, graph, 0);
+                cuGraphLaunch(exec, cx.stream());
+                cuEventRecord(a, cx.stream());
+                for (int r = 0; r < repeats; r++) {
+                    cuGraphLaunch(exec, cx.stream());
+                }
+                cuEventRecord(b, cx.stream());
+                cuEventSynchronize(b);
+                float[] ms = {0};
+                cuEventElapsedTime(ms, a, b);
+                out.add(l.label() + "\t" + String.format(java.util.Locale.ROOT, "%.2f", 1000.0 * ms[0] / (20.0 * repeats)));
+                cuGraphExecDestroy(exec);
+                cuGraphDestroy(graph);
             }
             return out;
         } finally {
-            cuGraphExecDestroy(exec);
-            cuGraphDestroy(graph);
-            cuEventDestroy(end);
-            for (CUevent e : profileEvents) {
-                cuEventDestroy(e);
-            }
-            profileEvents = null;
-            profileNames = null;
+            cuEventDestroy(a);
+            cuEventDestroy(b);
         }
     }
+
+    private byte[] stageNetKeep;  // keeps the recorded launches' parameter bytes reachable
 
     @Override
     public void close() {
