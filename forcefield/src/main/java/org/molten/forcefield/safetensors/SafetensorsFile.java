@@ -92,6 +92,17 @@ public final class SafetensorsFile {
         } catch (NoSuchFileException e) {
             throw new NoSuchFileException(file.toString(), null, "weight file not found");
         }
+        return parse(bytes, file.toString());
+    }
+
+    /**
+     * Parses the bytes of a safetensors file (from a class-path resource, say); {@code source}
+     * names it in error messages.
+     *
+     * @throws SafetensorsFormatException naming the source and the problem
+     */
+    public static SafetensorsFile parse(byte[] bytes, String source) throws SafetensorsFormatException {
+        String file = source;
         if (bytes.length < 8) {
             throw new SafetensorsFormatException(file, "truncated: " + bytes.length
                     + " bytes, shorter than the 8-byte header length");
@@ -233,7 +244,7 @@ public final class SafetensorsFile {
         }
     }
 
-    private static void readMetadata(Path file, JsonNode node, Map<String, String> out) throws SafetensorsFormatException {
+    private static void readMetadata(String file, JsonNode node, Map<String, String> out) throws SafetensorsFormatException {
         if (!node.isObject()) {
             throw new SafetensorsFormatException(file, "'" + METADATA_KEY + "' is not a JSON object");
         }
@@ -247,7 +258,7 @@ public final class SafetensorsFile {
         }
     }
 
-    private static Entry parseEntry(Path file, String name, JsonNode node) throws SafetensorsFormatException {
+    private static Entry parseEntry(String file, String name, JsonNode node) throws SafetensorsFormatException {
         String where = "tensor '" + name + "'";
         if (!node.isObject()) {
             throw new SafetensorsFormatException(file, where + ": header entry is not a JSON object");

@@ -14,4 +14,9 @@ public final class SafetensorsFormatException extends IOException {
     public SafetensorsFormatException(Path file, String problem) {
         super(file + ": " + problem);
     }
+
+    /** @param source where the bytes came from (a file or a class-path resource); @param problem what is wrong */
+    public SafetensorsFormatException(String source, String problem) {
+        super(source + ": " + problem);
+    }
 }

@@ -59,6 +59,14 @@ public final class Nd4jSupport {
         return reason;
     }
 
+    /** Forgets the decision (tests only: lets a test simulate a failed load and then restore). */
+    static void resetForTests() {
+        synchronized (LOCK) {
+            available = null;
+            reason = "not tried yet";
+        }
+    }
+
     /** Touches ND4J in its own class so that nothing else links against it before the check. */
     private static final class Nd4jLoader {
         static void load() {

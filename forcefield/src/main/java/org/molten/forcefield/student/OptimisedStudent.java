@@ -39,10 +39,13 @@ public final class OptimisedStudent implements ForceField {
      * Atoms from which ND4J GEMMs beat the Java loops for the dense layers (measured with
      * {@code molten bench --device cpu}; see docs/benchmarks.md).
      */
-    public static final int ND4J_MIN_ATOMS = 400;
+    public static final int ND4J_MIN_ATOMS = 50;
 
     /** Atoms from which a second thread pays for its synchronisation (measured, docs/benchmarks.md). */
     public static final int PARALLEL_MIN_ATOMS = 12;
+
+    /** Atoms from which the atoms are processed in space-filling-curve order (cache locality). */
+    static final int SPATIAL_ORDER_MIN_ATOMS = 64;
 
     /** Default thread count: the available processors, at most 4 (per-thread buffers grow with it). */
     public static final int DEFAULT_THREADS = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
@@ -107,6 +110,9 @@ public final class OptimisedStudent implements ForceField {
     private final PhasePool pool;
     private final StudentEngine engine;
     private int[] speciesRows = new int[0];
+    private final SpatialOrder spatialOrder = new SpatialOrder();
+    private int[] order;
+    private long orderBuiltAt = -1;
     private boolean lastUsedNd4j;
     private boolean closed;
 
@@ -185,6 +191,13 @@ public final class OptimisedStudent implements ForceField {
             }
         }
         neighbours.search(atoms, weights.cutoffA(), edges);
+        // Process large systems along a space-filling curve (renewed with the neighbour list).
+        if (n < SPATIAL_ORDER_MIN_ATOMS || n >= 1 << 21) {
+            order = null;
+        } else if (order == null || orderBuiltAt != neighbours.rebuildCount() || order.length < n) {
+            order = spatialOrder.compute(atoms, 0.5 * weights.cutoffA());
+            orderBuiltAt = neighbours.rebuildCount();
+        }
         int threads = n >= options.parallelMinAtoms() ? options.threads() : 1;
         boolean nd4j = switch (options.dense()) {
             case LOOPS -> false;
@@ -195,13 +208,13 @@ public final class OptimisedStudent implements ForceField {
         if (nd4j) {
             try {
                 lastUsedNd4j = true;
-                return engine.evaluate(n, speciesRows, edges, forces, perAtomEnergiesEv, pool, threads, true);
+                return engine.evaluate(n, speciesRows, order, edges, forces, perAtomEnergiesEv, pool, threads, true);
             } catch (RuntimeException | LinkageError e) {
                 Nd4jSupport.disable("ND4J GEMM failed (" + e + ")");
             }
         }
         lastUsedNd4j = false;
-        return engine.evaluate(n, speciesRows, edges, forces, perAtomEnergiesEv, pool, threads, false);
+        return engine.evaluate(n, speciesRows, order, edges, forces, perAtomEnergiesEv, pool, threads, false);
     }
 
     @Override

@@ -12,8 +12,12 @@ import java.util.function.IntConsumer;
  * Daemon threads; {@link #close()} stops them.
  */
 final class PhasePool implements AutoCloseable {
-    /** Spin iterations before a waiting thread parks (a few microseconds). */
-    private static final int SPINS = 2000;
+    /**
+     * Spin iterations before a waiting thread parks (a few microseconds): long enough to catch
+     * the next phase of a busy force call, short enough not to steal a shared core from the
+     * thread doing the work.
+     */
+    private static final int SPINS = 200;
 
     private final int size;
     private final Thread[] workers;

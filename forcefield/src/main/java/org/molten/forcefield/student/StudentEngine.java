@@ -14,6 +14,8 @@ interface StudentEngine extends AutoCloseable {
      *
      * @param atoms      number of atoms N
      * @param species    embedding row of each atom, length at least N
+     * @param order      the order in which to process the atoms (a permutation, see
+     *                   {@link SpatialOrder}), or null for 0..N-1; results are in atom order either way
      * @param edges      every directed edge within the cutoff (both directions of each pair)
      * @param forces     output, length 3N
      * @param perAtom    output, length N, or null
@@ -21,7 +23,7 @@ interface StudentEngine extends AutoCloseable {
      * @param threads    threads to use for this call, 1..pool.size()
      * @param useNd4j    whether the atom-wise dense layers go through ND4J GEMMs
      */
-    double evaluate(int atoms, int[] species, EdgeList edges, double[] forces, double[] perAtom,
+    double evaluate(int atoms, int[] species, int[] order, EdgeList edges, double[] forces, double[] perAtom,
                     PhasePool pool, int threads, boolean useNd4j);
 
     /** Releases ND4J buffers, if any were made. */

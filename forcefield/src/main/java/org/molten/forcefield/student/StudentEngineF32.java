@@ -84,7 +84,7 @@ final class StudentEngineF32 implements StudentEngine {
     private int cap;
     private float[][] s, sMid, gS, gSmid, h, g1, g2, g3, g4, pre5, g5;
     private float[][] v, vMid, gV, gVmid, gUv, gVv;
-    private float[][][] vIn, phiPre, phiVV, phiS, phiVS, uv, vv, nrm, pre3, avv, asv, sp;
+    private float[][][] vIn, phiPre, phiSig, phiVV, phiS, phiVS, uv, vv, nrm, pre3, pre3Sig, avv, asv, sp;
     private double[] atomEnergy = new double[0];
 
     // ---- per-thread accumulators and scratch
@@ -95,12 +95,12 @@ final class StudentEngineF32 implements StudentEngine {
     private boolean dirty;
 
     private static final class PairScratch {
-        final float[] wvv, ws, wvs, hvv, hs, hvs, pvv, ps, pvs, tWvv, tWs, tWvs, tU0, tU1, tU2;
+        final float[] wvv, ws, wvs, kvv, ks, kvs, x1, x2, x3, x4, tWvv, tWs, tWvs, tU0, tU1, tU2;
 
         PairScratch(int f) {
             wvv = new float[f]; ws = new float[f]; wvs = new float[f];
-            hvv = new float[f]; hs = new float[f]; hvs = new float[f];
-            pvv = new float[f]; ps = new float[f]; pvs = new float[f];
+            kvv = new float[f]; ks = new float[f]; kvs = new float[f];
+            x1 = new float[f]; x2 = new float[f]; x3 = new float[f]; x4 = new float[f];
             tWvv = new float[f]; tWs = new float[f]; tWvs = new float[f];
             tU0 = new float[f]; tU1 = new float[f]; tU2 = new float[f];
         }
@@ -117,7 +117,9 @@ final class StudentEngineF32 implements StudentEngine {
 
     // ---- the call in progress
     private int n;
-    private int[] species;
+    private int[] species = new int[0];      // embedding row, processing order
+    private int[] order = new int[0];        // processing position -> caller's atom index
+    private int[] rank = new int[0];         // caller's atom index -> processing position
     private int t;
     private int threads;
     private boolean useNd4j;
@@ -224,14 +226,19 @@ final class StudentEngineF32 implements StudentEngine {
     // ================================================================== entry point
 
     @Override
-    public double evaluate(int atoms, int[] speciesRows, EdgeList edges, double[] forces, double[] perAtom,
-                           PhasePool pool, int threadCount, boolean nd4j) {
+    public double evaluate(int atoms, int[] speciesRows, int[] processingOrder, EdgeList edges, double[] forces,
+                           double[] perAtom, PhasePool pool, int threadCount, boolean nd4j) {
         this.n = atoms;
-        this.species = speciesRows;
         this.threads = Math.max(1, Math.min(threadCount, Math.min(maxThreads, pool.size())));
         this.useNd4j = nd4j;
         this.forcesOut = forces;
         ensureAtoms(atoms);
+        for (int k = 0; k < n; k++) {
+            int a = processingOrder == null ? k : processingOrder[k];
+            order[k] = a;
+            rank[a] = k;
+            species[k] = speciesRows[a];
+        }
         if (dirty) {
             clearAccumulators();
         }
@@ -254,34 +261,39 @@ final class StudentEngineF32 implements StudentEngine {
         for (t = layers - 1; t >= 0; t--) {
             pool.run(threads, updateBackPhase);
             pool.run(threads, messageBackPhase);
-            pool.run(threads, phiBackPhase);
+            if (t > 0) {
+                pool.run(threads, phiBackPhase);
+            }
         }
         pool.run(threads, forcePhase);
         pool.run(threads, forceReducePhase);
         double energy = 0.0;
-        for (int i = 0; i < n; i++) {
-            energy += atomEnergy[i];
-        }
-        if (perAtom != null) {
-            System.arraycopy(atomEnergy, 0, perAtom, 0, n);
+        for (int k = 0; k < n; k++) {
+            energy += atomEnergy[k];
+            if (perAtom != null) {
+                perAtom[order[k]] = atomEnergy[k];
+            }
         }
         dirty = false;
         this.forcesOut = null;
-        this.species = null;
         return energy;
     }
 
     // ================================================================== geometry
 
-    /** Undirected pairs i &lt; j from the directed edge list (both directions are present). */
+    /**
+     * Undirected pairs i &lt; j in processing order from the directed edge list (which holds both
+     * directions, in the caller's atom numbering).
+     */
     private void collectPairs(EdgeList edges) {
         int[] nbr = edges.neighbourArray();
         double[] vec = edges.vectorArray();
         double[] dist = edges.distanceArray();
         int count = 0;
         for (int i = 0; i < n; i++) {
-            for (int e = edges.rowStart(i); e < edges.rowStart(i + 1); e++) {
-                if (nbr[e] > i) {
+            int a = order[i];
+            for (int e = edges.rowStart(a); e < edges.rowStart(a + 1); e++) {
+                if (rank[nbr[e]] > i) {
                     count++;
                 }
             }
@@ -289,8 +301,9 @@ final class StudentEngineF32 implements StudentEngine {
         ensurePairs(count);
         int p = 0;
         for (int i = 0; i < n; i++) {
-            for (int e = edges.rowStart(i); e < edges.rowStart(i + 1); e++) {
-                int j = nbr[e];
+            int a = order[i];
+            for (int e = edges.rowStart(a); e < edges.rowStart(a + 1); e++) {
+                int j = rank[nbr[e]];
                 if (j > i) {
                     pi[p] = i;
                     pj[p] = j;
@@ -366,8 +379,10 @@ final class StudentEngineF32 implements StudentEngine {
             }
         }
         lin(th, S_W1, 0, s, L.w1T, f, f, L.b1, phiPre[t], a0, a1, false);
-        DenseF32.silu(phiPre[t], h, f, a0, a1);
-        lin(th, S_W2VV, 1, h, L.w2Tvv, f, f, L.b2vv, phiVV[t], a0, a1, false);
+        DenseF32.silu(phiPre[t], h, phiSig[t], f, a0, a1);
+        if (t > 0) {   // block 0: v = 0, so phi_vv (which only multiplies v_j) is not needed
+            lin(th, S_W2VV, 1, h, L.w2Tvv, f, f, L.b2vv, phiVV[t], a0, a1, false);
+        }
         lin(th, S_W2S, 2, h, L.w2Ts, f, f, L.b2s, phiS[t], a0, a1, false);
         lin(th, S_W2VS, 3, h, L.w2Tvs, f, f, L.b2vs, phiVS[t], a0, a1, false);
     }
@@ -382,13 +397,22 @@ final class StudentEngineF32 implements StudentEngine {
         float[][] ps = phiS[t];
         float[][] pvs = phiVS[t];
         float[][] vi = vIn[t];
+        boolean first = t == 0;
         for (int p = pairStart[th]; p < pairStart[th + 1]; p++) {
             int i = pi[p];
             int j = pj[p];
-            filter(L, p, (float) pfc[p], sc.wvv, sc.ws, sc.wvs);
+            float fc = (float) pfc[p];
+            filterPart(L.fTs, L.bfs, p, fc, sc.ws);
+            filterPart(L.fTvs, L.bfvs, p, fc, sc.wvs);
             float ux = (float) pux[p];
             float uy = (float) puy[p];
             float uz = (float) puz[p];
+            if (first) {
+                messageFirst(ps[j], pvs[j], sc, ux, uy, uz, accS[i], accV[3 * i], accV[3 * i + 1], accV[3 * i + 2]);
+                messageFirst(ps[i], pvs[i], sc, -ux, -uy, -uz, accS[j], accV[3 * j], accV[3 * j + 1], accV[3 * j + 2]);
+                continue;
+            }
+            filterPart(L.fTvv, L.bfvv, p, fc, sc.wvv);
             message(pvv[j], ps[j], pvs[j], vi[3 * j], vi[3 * j + 1], vi[3 * j + 2], sc, ux, uy, uz,
                     accS[i], accV[3 * i], accV[3 * i + 1], accV[3 * i + 2]);
             message(pvv[i], ps[i], pvs[i], vi[3 * i], vi[3 * i + 1], vi[3 * i + 2], sc, -ux, -uy, -uz,
@@ -396,15 +420,16 @@ final class StudentEngineF32 implements StudentEngine {
         }
     }
 
-    /** W = (Wf rbf + bf) fcut, per part, skipping negligible basis functions. */
-    private void filter(Layer L, int p, float fc, float[] wvv, float[] ws, float[] wvs) {
-        float[] bvv = L.bfvv;
-        float[] bs = L.bfs;
-        float[] bvs = L.bfvs;
+    /*
+     * The channel loops below are deliberately simple: HotSpot 17 vectorises a loop only while it
+     * touches about six arrays or fewer (measured: three outputs in one loop ran 4-6x slower than
+     * the same work split into loops of one or two outputs).
+     */
+
+    /** One part of the filter, W = (bf + sum_k rbf_k Wf[:, k]) fcut, skipping negligible rbf_k. */
+    private void filterPart(float[][] fT, float[] bias, int p, float fc, float[] w) {
         for (int c = 0; c < f; c++) {
-            wvv[c] = bvv[c] * fc;
-            ws[c] = bs[c] * fc;
-            wvs[c] = bvs[c] * fc;
+            w[c] = bias[c] * fc;
         }
         int base = p * nRbf;
         int k = kLo[p];
@@ -414,41 +439,71 @@ final class StudentEngineF32 implements StudentEngine {
             float r1 = prbf[base + k + 1] * fc;
             float r2 = prbf[base + k + 2] * fc;
             float r3 = prbf[base + k + 3] * fc;
-            float[] a0 = L.fTvv[k], a1 = L.fTvv[k + 1], a2 = L.fTvv[k + 2], a3 = L.fTvv[k + 3];
-            float[] b0 = L.fTs[k], b1 = L.fTs[k + 1], b2 = L.fTs[k + 2], b3 = L.fTs[k + 3];
-            float[] c0 = L.fTvs[k], c1 = L.fTvs[k + 1], c2 = L.fTvs[k + 2], c3 = L.fTvs[k + 3];
+            float[] a0 = fT[k], a1 = fT[k + 1], a2 = fT[k + 2], a3 = fT[k + 3];
             for (int c = 0; c < f; c++) {
-                wvv[c] += r0 * a0[c] + r1 * a1[c] + r2 * a2[c] + r3 * a3[c];
-                ws[c] += r0 * b0[c] + r1 * b1[c] + r2 * b2[c] + r3 * b3[c];
-                wvs[c] += r0 * c0[c] + r1 * c1[c] + r2 * c2[c] + r3 * c3[c];
+                w[c] += r0 * a0[c] + r1 * a1[c] + r2 * a2[c] + r3 * a3[c];
             }
         }
         for (; k <= hi; k++) {
             float r = prbf[base + k] * fc;
-            float[] a = L.fTvv[k];
-            float[] b = L.fTs[k];
-            float[] cc = L.fTvs[k];
+            float[] a = fT[k];
             for (int c = 0; c < f; c++) {
-                wvv[c] += r * a[c];
-                ws[c] += r * b[c];
-                wvs[c] += r * cc[c];
+                w[c] += r * a[c];
             }
         }
     }
 
-    /** s_i += phi_s,j W_s;  v_i += (phi_vv,j W_vv) v_j + u (phi_vs,j W_vs), fused over channels. */
+    /** s_a += phi_s,b W_s;  v_a += (phi_vv,b W_vv) v_b + u (phi_vs,b W_vs), channel-wise. */
     private void message(float[] pvv, float[] ps, float[] pvs, float[] v0, float[] v1, float[] v2, PairScratch sc,
                          float ux, float uy, float uz, float[] as, float[] av0, float[] av1, float[] av2) {
-        float[] wvv = sc.wvv;
-        float[] ws = sc.ws;
-        float[] wvs = sc.wvs;
+        float[] xvv = sc.x1;
+        float[] xvs = sc.x2;
+        mulAdd(as, ps, sc.ws);
+        mul(xvv, pvv, sc.wvv);
+        mul(xvs, pvs, sc.wvs);
         for (int c = 0; c < f; c++) {
-            float xvv = pvv[c] * wvv[c];
-            float xvs = pvs[c] * wvs[c];
-            as[c] += ps[c] * ws[c];
-            av0[c] += xvv * v0[c] + ux * xvs;
-            av1[c] += xvv * v1[c] + uy * xvs;
-            av2[c] += xvv * v2[c] + uz * xvs;
+            float a = xvv[c];
+            float b = xvs[c];
+            av0[c] += a * v0[c] + ux * b;
+            av1[c] += a * v1[c] + uy * b;
+        }
+        for (int c = 0; c < f; c++) {
+            av2[c] += xvv[c] * v2[c] + uz * xvs[c];
+        }
+    }
+
+    /** The message of block 0, where v = 0: s_a += phi_s,b W_s;  v_a += u (phi_vs,b W_vs). */
+    private void messageFirst(float[] ps, float[] pvs, PairScratch sc, float ux, float uy, float uz,
+                              float[] as, float[] av0, float[] av1, float[] av2) {
+        float[] xvs = sc.x2;
+        mulAdd(as, ps, sc.ws);
+        mul(xvs, pvs, sc.wvs);
+        for (int c = 0; c < f; c++) {
+            float b = xvs[c];
+            av0[c] += ux * b;
+            av1[c] += uy * b;
+            av2[c] += uz * b;
+        }
+    }
+
+    /** out[c] = a[c] b[c]. */
+    private void mul(float[] out, float[] a, float[] b) {
+        for (int c = 0; c < f; c++) {
+            out[c] = a[c] * b[c];
+        }
+    }
+
+    /** out[c] += a[c] b[c]. */
+    private void mulAdd(float[] out, float[] a, float[] b) {
+        for (int c = 0; c < f; c++) {
+            out[c] += a[c] * b[c];
+        }
+    }
+
+    /** out[c] = a[c] s. */
+    private void scaled(float[] out, float[] a, float s) {
+        for (int c = 0; c < f; c++) {
+            out[c] = a[c] * s;
         }
     }
 
@@ -499,8 +554,10 @@ final class StudentEngineF32 implements StudentEngine {
         }
         lin(th, S_M0S, 6, sMid, L.m0Ts, f, f, L.b3, pre3[t], a0, a1, false);
         lin(th, S_M0N, 7, nm, L.m0Tn, f, f, null, pre3[t], a0, a1, true);
-        DenseF32.silu(pre3[t], h, f, a0, a1);
-        lin(th, S_M2VV, 8, h, L.m2Tvv, f, f, L.b4vv, avv[t], a0, a1, false);
+        DenseF32.silu(pre3[t], h, pre3Sig[t], f, a0, a1);
+        if (t + 1 < layers) {   // last block: a_vv only feeds v, which the readout does not read
+            lin(th, S_M2VV, 8, h, L.m2Tvv, f, f, L.b4vv, avv[t], a0, a1, false);
+        }
         lin(th, S_M2SV, 9, h, L.m2Tsv, f, f, L.b4sv, asv[t], a0, a1, false);
         lin(th, S_M2SS, 10, h, L.m2Tss, f, f, L.b4ss, g1, a0, a1, false);   // a_ss: only needed here
         float[][] vNext = t + 1 < layers ? vIn[t + 1] : null;
@@ -575,10 +632,14 @@ final class StudentEngineF32 implements StudentEngine {
             }
         }
         // Back through the update MLP: h = W4^T [g_a_vv | g_a_sv | g_a_ss], then SiLU', then W3^T.
-        lin(th, S_BM2VV, 13, g1, L.m2vv, f, f, null, h, a0, a1, false);
-        lin(th, S_BM2SV, 14, g2, L.m2sv, f, f, null, h, a0, a1, true);
+        // In the last block g_v' = 0, hence g_a_vv = 0 and a_vv was never computed.
+        boolean last = t == layers - 1;
+        if (!last) {
+            lin(th, S_BM2VV, 13, g1, L.m2vv, f, f, null, h, a0, a1, false);
+        }
+        lin(th, S_BM2SV, 14, g2, L.m2sv, f, f, null, h, a0, a1, !last);
         lin(th, S_BM2SS, 15, gS, L.m2ss, f, f, null, h, a0, a1, true);
-        DenseF32.siluBackward(pre3[t], h, f, a0, a1);
+        DenseF32.siluBackward(pre3[t], pre3Sig[t], h, f, a0, a1);
         for (int i = a0; i < a1; i++) {
             System.arraycopy(gS[i], 0, gSmid[i], 0, f);
         }
@@ -599,8 +660,16 @@ final class StudentEngineF32 implements StudentEngine {
                 float[] w = V[r];
                 float[] gu = gUv[r];
                 float[] gw = gVv[r];
+                if (last) {
+                    for (int c = 0; c < f; c++) {
+                        gu[c] = gsp[c] * w[c];
+                    }
+                } else {
+                    for (int c = 0; c < f; c++) {
+                        gu[c] = g[c] * avvi[c] + gsp[c] * w[c];
+                    }
+                }
                 for (int c = 0; c < f; c++) {
-                    gu[c] = g[c] * avvi[c] + gsp[c] * w[c];
                     gw[c] = gsp[c] * u[c] + gn[c] * w[c];
                 }
                 System.arraycopy(g, 0, gVmid[r], 0, f);
@@ -622,83 +691,129 @@ final class StudentEngineF32 implements StudentEngine {
         float[][] ps = phiS[t];
         float[][] pvs = phiVS[t];
         float[][] vi = vIn[t];
+        boolean first = t == 0;
         for (int p = pairStart[th]; p < pairStart[th + 1]; p++) {
             int i = pi[p];
             int j = pj[p];
-            filterAndDerivative(L, p, sc);
+            float fc = (float) pfc[p];
+            float dfc = (float) pdfc[p];
+            // h = Wf rbf + bf, h' = Wf rbf'; W = h fcut; K = h' fcut + h fcut' (dW/dd), per part.
+            filterAndDerivativePart(L.fTs, L.bfs, p, fc, dfc, sc.ws, sc.ks);
+            filterAndDerivativePart(L.fTvs, L.bfvs, p, fc, dfc, sc.wvs, sc.kvs);
+            if (first) {
+                pairBackwardFirst(p, i, j, ps, pvs, sc);
+                continue;
+            }
+            filterAndDerivativePart(L.fTvv, L.bfvv, p, fc, dfc, sc.wvv, sc.kvv);
             Arrays.fill(sc.tWvv, 0, f, 0);
             Arrays.fill(sc.tWs, 0, f, 0);
             Arrays.fill(sc.tWvs, 0, f, 0);
             Arrays.fill(sc.tU0, 0, f, 0);
             Arrays.fill(sc.tU1, 0, f, 0);
             Arrays.fill(sc.tU2, 0, f, 0);
-            float fc = (float) pfc[p];
             float ux = (float) pux[p];
             float uy = (float) puy[p];
             float uz = (float) puz[p];
             // i <- j with u, then j <- i with -u
             messageBackward(gVmid[3 * i], gVmid[3 * i + 1], gVmid[3 * i + 2], gSmid[i],
-                    vi[3 * j], vi[3 * j + 1], vi[3 * j + 2], pvv[j], ps[j], pvs[j], sc, fc, ux, uy, uz, 1,
+                    vi[3 * j], vi[3 * j + 1], vi[3 * j + 2], pvv[j], ps[j], pvs[j], sc, ux, uy, uz, 1,
                     agv[3 * j], agv[3 * j + 1], agv[3 * j + 2], apvv[j], aps[j], apvs[j]);
             messageBackward(gVmid[3 * j], gVmid[3 * j + 1], gVmid[3 * j + 2], gSmid[j],
-                    vi[3 * i], vi[3 * i + 1], vi[3 * i + 2], pvv[i], ps[i], pvs[i], sc, fc, -ux, -uy, -uz, -1,
+                    vi[3 * i], vi[3 * i + 1], vi[3 * i + 2], pvv[i], ps[i], pvs[i], sc, -ux, -uy, -uz, -1,
                     agv[3 * i], agv[3 * i + 1], agv[3 * i + 2], apvv[i], aps[i], apvs[i]);
-            // dE/dd = sum_c g_W[c] (h'[c] fcut + h[c] fcut'), both directions together.
-            double dfc = pdfc[p];
-            double fcd = pfc[p];
-            gD[p] += dotKernel(sc.tWvv, sc.pvv, sc.hvv, fcd, dfc) + dotKernel(sc.tWs, sc.ps, sc.hs, fcd, dfc)
-                    + dotKernel(sc.tWvs, sc.pvs, sc.hvs, fcd, dfc);
+            // dE/dd = sum_c g_W[c] K[c], both directions together; dE/du (net of the two directions).
+            gD[p] += dot(sc.tWvv, sc.kvv) + dot(sc.tWs, sc.ks) + dot(sc.tWvs, sc.kvs);
             gUx[p] += sum(sc.tU0);
             gUy[p] += sum(sc.tU1);
             gUz[p] += sum(sc.tU2);
         }
     }
 
-    /** h = Wf rbf + bf and h' = Wf rbf'(d) per part (no cutoff), skipping negligible basis functions. */
-    private void filterAndDerivative(Layer L, int p, PairScratch sc) {
-        float[] hvv = sc.hvv, hs = sc.hs, hvs = sc.hvs, qvv = sc.pvv, qs = sc.ps, qvs = sc.pvs;
-        System.arraycopy(L.bfvv, 0, hvv, 0, f);
-        System.arraycopy(L.bfs, 0, hs, 0, f);
-        System.arraycopy(L.bfvs, 0, hvs, 0, f);
-        Arrays.fill(qvv, 0, f, 0);
-        Arrays.fill(qs, 0, f, 0);
-        Arrays.fill(qvs, 0, f, 0);
+    /**
+     * Block 0 of the backward pass for pair p: v = 0 there, so only dE/dd and dE/du are needed
+     * (the gradients with respect to v and to the embedding are never used): g_W_s = g_s' o phi_s,
+     * g_W_vs = (g_v' . u) o phi_vs, and g_u from g_v' o x_vs, for both directions.
+     */
+    private void pairBackwardFirst(int p, int i, int j, float[][] ps, float[][] pvs, PairScratch sc) {
+        float ux = (float) pux[p];
+        float uy = (float) puy[p];
+        float uz = (float) puz[p];
+        float[] tWs = sc.tWs;
+        float[] tWvs = sc.tWvs;
+        float[] gxvs = sc.x2;
+        float[] xvs = sc.x4;
+        Arrays.fill(sc.tU0, 0, f, 0);
+        Arrays.fill(sc.tU1, 0, f, 0);
+        Arrays.fill(sc.tU2, 0, f, 0);
+        mul(tWs, gSmid[i], ps[j]);
+        mulAdd(tWs, gSmid[j], ps[i]);
+        for (int dir = 0; dir < 2; dir++) {
+            int a = dir == 0 ? i : j;
+            int b = dir == 0 ? j : i;
+            float sign = dir == 0 ? (float) 1 : (float) -1;
+            float[] g0 = gVmid[3 * a];
+            float[] g1r = gVmid[3 * a + 1];
+            float[] g2r = gVmid[3 * a + 2];
+            for (int c = 0; c < f; c++) {
+                gxvs[c] = sign * (g0[c] * ux + g1r[c] * uy + g2r[c] * uz);
+            }
+            if (dir == 0) {
+                mul(tWvs, gxvs, pvs[b]);
+            } else {
+                mulAdd(tWvs, gxvs, pvs[b]);
+            }
+            mul(xvs, pvs[b], sc.wvs);
+            scaled(xvs, xvs, sign);
+            mulAdd(sc.tU0, g0, xvs);
+            mulAdd(sc.tU1, g1r, xvs);
+            mulAdd(sc.tU2, g2r, xvs);
+        }
+        gD[p] += dot(tWs, sc.ks) + dot(tWvs, sc.kvs);
+        gUx[p] += sum(sc.tU0);
+        gUy[p] += sum(sc.tU1);
+        gUz[p] += sum(sc.tU2);
+    }
+
+    /**
+     * One part of the filter and its d-derivative: w = (bf + sum_k rbf_k Wf_k) fc and
+     * k = (sum_k rbf'_k Wf_k) fc + (bf + sum_k rbf_k Wf_k) dfc.
+     */
+    private void filterAndDerivativePart(float[][] fT, float[] bias, int p, float fc, float dfc, float[] w, float[] kd) {
+        System.arraycopy(bias, 0, w, 0, f);
+        Arrays.fill(kd, 0, f, 0);
         int base = p * nRbf;
         double d = pd[p];
         int k = kLo[p];
         int hi = kHi[p];
-        for (; k + 1 <= hi; k += 2) {
+        for (; k + 3 <= hi; k += 4) {
             float r0 = prbf[base + k];
             float r1 = prbf[base + k + 1];
+            float r2 = prbf[base + k + 2];
+            float r3 = prbf[base + k + 3];
             float d0 = (float) (-2.0 * gamma * (d - k * muStep) * r0);
             float d1 = (float) (-2.0 * gamma * (d - (k + 1) * muStep) * r1);
-            float[] a0 = L.fTvv[k], a1 = L.fTvv[k + 1];
-            float[] b0 = L.fTs[k], b1 = L.fTs[k + 1];
-            float[] c0 = L.fTvs[k], c1 = L.fTvs[k + 1];
+            float d2 = (float) (-2.0 * gamma * (d - (k + 2) * muStep) * r2);
+            float d3 = (float) (-2.0 * gamma * (d - (k + 3) * muStep) * r3);
+            float[] a0 = fT[k], a1 = fT[k + 1], a2 = fT[k + 2], a3 = fT[k + 3];
             for (int c = 0; c < f; c++) {
-                float x0 = a0[c], x1 = a1[c], y0 = b0[c], y1 = b1[c], z0 = c0[c], z1 = c1[c];
-                hvv[c] += r0 * x0 + r1 * x1;
-                qvv[c] += d0 * x0 + d1 * x1;
-                hs[c] += r0 * y0 + r1 * y1;
-                qs[c] += d0 * y0 + d1 * y1;
-                hvs[c] += r0 * z0 + r1 * z1;
-                qvs[c] += d0 * z0 + d1 * z1;
+                float x0 = a0[c], x1 = a1[c], x2 = a2[c], x3 = a3[c];
+                w[c] += r0 * x0 + r1 * x1 + r2 * x2 + r3 * x3;
+                kd[c] += d0 * x0 + d1 * x1 + d2 * x2 + d3 * x3;
             }
         }
         for (; k <= hi; k++) {
             float r = prbf[base + k];
             float dr = (float) (-2.0 * gamma * (d - k * muStep) * r);
-            float[] a = L.fTvv[k];
-            float[] b = L.fTs[k];
-            float[] cc = L.fTvs[k];
+            float[] a = fT[k];
             for (int c = 0; c < f; c++) {
-                hvv[c] += r * a[c];
-                qvv[c] += dr * a[c];
-                hs[c] += r * b[c];
-                qs[c] += dr * b[c];
-                hvs[c] += r * cc[c];
-                qvs[c] += dr * cc[c];
+                w[c] += r * a[c];
+                kd[c] += dr * a[c];
             }
+        }
+        for (int c = 0; c < f; c++) {
+            float h = w[c];
+            kd[c] = kd[c] * fc + h * dfc;
+            w[c] = h * fc;
         }
     }
 
@@ -707,51 +822,54 @@ final class StudentEngineF32 implements StudentEngine {
      * g_W = gx o phi_b and sign * g_v'_a[:, c] x_vs[c] (for dE/du) in the pair scratch.
      */
     private void messageBackward(float[] g0, float[] g1r, float[] g2r, float[] gs, float[] vb0, float[] vb1, float[] vb2,
-                                 float[] pvv, float[] ps, float[] pvs, PairScratch sc, float fc,
+                                 float[] pvv, float[] ps, float[] pvs, PairScratch sc,
                                  float ux, float uy, float uz, float sign,
                                  float[] agv0, float[] agv1, float[] agv2, float[] apvv, float[] aps, float[] apvs) {
-        float[] hvv = sc.hvv, hs = sc.hs, hvs = sc.hvs;
-        float[] tWvv = sc.tWvv, tWs = sc.tWs, tWvs = sc.tWvs, tU0 = sc.tU0, tU1 = sc.tU1, tU2 = sc.tU2;
+        float[] gxvv = sc.x1;
+        float[] gxvs = sc.x2;
+        float[] xvv = sc.x3;
+        float[] xvs = sc.x4;
+        // gx_vv = sum_xyz g_v'_a o v_b;  gx_vs = (g_v'_a . u) per channel;  x = phi_b o W
         for (int c = 0; c < f; c++) {
-            float wvv = hvv[c] * fc;
-            float ws = hs[c] * fc;
-            float wvs = hvs[c] * fc;
-            float a = g0[c];
-            float b = g1r[c];
-            float e = g2r[c];
-            float gxvv = a * vb0[c] + b * vb1[c] + e * vb2[c];
-            float gxs = gs[c];
-            float gxvs = a * ux + b * uy + e * uz;
-            float xvv = pvv[c] * wvv;
-            float xvs = pvs[c] * wvs;
-            agv0[c] += a * xvv;
-            agv1[c] += b * xvv;
-            agv2[c] += e * xvv;
-            apvv[c] += gxvv * wvv;
-            aps[c] += gxs * ws;
-            apvs[c] += gxvs * wvs;
-            tWvv[c] += gxvv * pvv[c];
-            tWs[c] += gxs * ps[c];
-            tWvs[c] += gxvs * pvs[c];
-            float sx = sign * xvs;
-            tU0[c] += a * sx;
-            tU1[c] += b * sx;
-            tU2[c] += e * sx;
+            gxvv[c] = g0[c] * vb0[c] + g1r[c] * vb1[c];
         }
+        mulAdd(gxvv, g2r, vb2);
+        for (int c = 0; c < f; c++) {
+            gxvs[c] = g0[c] * ux + g1r[c] * uy + g2r[c] * uz;
+        }
+        mul(xvv, pvv, sc.wvv);
+        scaled(xvs, pvs, sign);
+        mul(xvs, xvs, sc.wvs);          // sign * x_vs
+        // g_v_b += g_v'_a o x_vv
+        mulAdd(agv0, g0, xvv);
+        mulAdd(agv1, g1r, xvv);
+        mulAdd(agv2, g2r, xvv);
+        // g_phi_b += gx o W
+        mulAdd(apvv, gxvv, sc.wvv);
+        mulAdd(aps, gs, sc.ws);
+        mulAdd(apvs, gxvs, sc.wvs);
+        // g_W += gx o phi_b (both directions share the filter)
+        mulAdd(sc.tWvv, gxvv, pvv);
+        mulAdd(sc.tWs, gs, ps);
+        mulAdd(sc.tWvs, gxvs, pvs);
+        // dE/du_ij (net): + g_v'_i x_vs,ij - g_v'_j x_vs,ji
+        mulAdd(sc.tU0, g0, xvs);
+        mulAdd(sc.tU1, g1r, xvs);
+        mulAdd(sc.tU2, g2r, xvs);
     }
 
-    /** sum_c gw[c] (hp[c] fc + h[c] dfc), in double with four partial sums. */
-    private double dotKernel(float[] gw, float[] hp, float[] hh, double fc, double dfc) {
+    /** sum_c a[c] b[c], in double with four partial sums. */
+    private double dot(float[] a, float[] b) {
         double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
         int c = 0;
         for (; c + 4 <= f; c += 4) {
-            s0 += (double) gw[c] * (hp[c] * fc + hh[c] * dfc);
-            s1 += (double) gw[c + 1] * (hp[c + 1] * fc + hh[c + 1] * dfc);
-            s2 += (double) gw[c + 2] * (hp[c + 2] * fc + hh[c + 2] * dfc);
-            s3 += (double) gw[c + 3] * (hp[c + 3] * fc + hh[c + 3] * dfc);
+            s0 += (double) a[c] * b[c];
+            s1 += (double) a[c + 1] * b[c + 1];
+            s2 += (double) a[c + 2] * b[c + 2];
+            s3 += (double) a[c + 3] * b[c + 3];
         }
         for (; c < f; c++) {
-            s0 += (double) gw[c] * (hp[c] * fc + hh[c] * dfc);
+            s0 += (double) a[c] * b[c];
         }
         return (s0 + s1) + (s2 + s3);
     }
@@ -773,6 +891,9 @@ final class StudentEngineF32 implements StudentEngine {
 
     /** Gathers g_v and g_phi of all threads (clearing them), then back through phi: atoms of th. */
     private void phiBackward(int th) {
+        if (t == 0) {
+            return;   // block 0 accumulated nothing per atom: g_v(0) and g_embedding are not needed
+        }
         int a0 = atomStart[th];
         int a1 = atomStart[th + 1];
         Layer L = lw[t];
@@ -795,7 +916,7 @@ final class StudentEngineF32 implements StudentEngine {
         lin(th, S_BW2VV, 20, g1, L.w2vv, f, f, null, h, a0, a1, false);
         lin(th, S_BW2S, 21, g2, L.w2s, f, f, null, h, a0, a1, true);
         lin(th, S_BW2VS, 22, g3, L.w2vs, f, f, null, h, a0, a1, true);
-        DenseF32.siluBackward(phiPre[t], h, f, a0, a1);
+        DenseF32.siluBackward(phiPre[t], phiSig[t], h, f, a0, a1);
         for (int i = a0; i < a1; i++) {
             System.arraycopy(gSmid[i], 0, gS[i], 0, f);
         }
@@ -843,7 +964,7 @@ final class StudentEngineF32 implements StudentEngine {
                 sum += forceAcc[tt][k];
                 forceAcc[tt][k] = 0.0;
             }
-            forcesOut[k] = sum;
+            forcesOut[3 * order[k / 3] + k % 3] = sum;
         }
     }
 
@@ -903,9 +1024,12 @@ final class StudentEngineF32 implements StudentEngine {
         g1 = rows(c, f); g2 = rows(c, f); g3 = rows(c, f); g4 = rows(c, f); pre5 = rows(c, fh); g5 = rows(c, fh);
         vMid = rows(3 * c, f); gV = rows(3 * c, f); gVmid = rows(3 * c, f); gUv = rows(3 * c, f); gVv = rows(3 * c, f);
         vIn = perLayer(3 * c); uv = perLayer(3 * c); vv = perLayer(3 * c);
-        phiPre = perLayer(c); phiVV = perLayer(c); phiS = perLayer(c); phiVS = perLayer(c);
+        phiPre = perLayer(c); phiSig = perLayer(c); pre3Sig = perLayer(c); phiVV = perLayer(c); phiS = perLayer(c); phiVS = perLayer(c);
         nrm = perLayer(c); pre3 = perLayer(c); avv = perLayer(c); asv = perLayer(c); sp = perLayer(c);
         atomEnergy = new double[c];
+        species = new int[c];
+        order = new int[c];
+        rank = new int[c];
         acc1 = new float[maxThreads][][];
         acc2 = new float[maxThreads][][];
         acc3 = new float[maxThreads][][];

@@ -95,7 +95,7 @@ class OptimisedStudentTest extends StudentForceFieldContract {
         RandomStream rng = new RandomStream(203);
         StudentWeights w = StudentWeights.random(34, new int[]{1, 6, 7, 8}, 32, 2, 12, 4.0, 8.0);
         ReferenceStudent ref = new ReferenceStudent(w);
-        int n = OptimisedStudent.ND4J_MIN_ATOMS + 50;
+        int n = Math.max(300, OptimisedStudent.ND4J_MIN_ATOMS + 50);
         double side = Math.cbrt(n / StudentFixtures.LIQUID_DENSITY);
         Atoms box = StudentFixtures.periodic(rng, n, Cell.orthorhombic(side, side, side), 0.95);
         try (OptimisedStudent auto = new OptimisedStudent(w, threaded());

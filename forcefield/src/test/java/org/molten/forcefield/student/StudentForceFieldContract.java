@@ -68,6 +68,26 @@ abstract class StudentForceFieldContract {
     }
 
     @Test
+    void forcesAreMinusGradientInALiquidBoxAtTheDefaultSize() {
+        // F = 128, r_c = 5 Å in a 10.2 Å box of liquid density; a random sample of coordinates.
+        RandomStream rng = new RandomStream(109);
+        Atoms atoms = StudentFixtures.periodic(rng, 100, Cell.orthorhombic(10.2, 10.2, 10.2), 1.0);
+        try (ForceField ff = create(StudentWeights.random(12))) {
+            double[] f = new double[300];
+            ff.energyAndForces(atoms, f);
+            double[] analytic = new double[10];
+            double[] numeric = new double[10];
+            for (int s = 0; s < 10; s++) {
+                int k = (int) (rng.nextDouble() * 300);
+                analytic[s] = f[k];
+                numeric[s] = StudentFixtures.numericalForce(ff, atoms, k, finiteDifferenceStep());
+            }
+            double err = StudentFixtures.relativeMaxError(analytic, numeric);
+            assertTrue(err < finiteDifferenceTolerance(), "relative force error " + err);
+        }
+    }
+
+    @Test
     void forcesAreMinusGradientInATriclinicBox() {
         RandomStream rng = new RandomStream(104);
         Cell cell = StudentFixtures.triclinic(7.0);
