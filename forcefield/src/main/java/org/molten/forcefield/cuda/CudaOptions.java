@@ -16,7 +16,8 @@ import org.molten.core.Checks;
  * @param cellListAtoms   from this many atoms on, periodic orthorhombic systems use the device
  *                        cell list instead of the all-pairs search
  * @param megakernelAtoms up to this many atoms, {@link Mode#AUTO} runs whole steps in one
- *                        thread-block cluster
+ *                        thread-block cluster (0: never; the default, as the stage kernels measured
+ *                        faster at every size, docs/benchmarks.md)
  * @param fp32State       round positions and velocities to float32 after every update (only to
  *                        measure what float64 state buys in energy conservation)
  */
@@ -25,7 +26,7 @@ public record CudaOptions(Mode mode, boolean graphs, int stepsPerLaunch, int gra
 
     /** Kernel organisation. */
     public enum Mode {
-        /** CLUSTER for small molecules when the device supports clusters, STAGES otherwise. */
+        /** CLUSTER up to {@code megakernelAtoms} atoms when the device supports clusters, STAGES otherwise. */
         AUTO,
         /** One kernel per stage (about 37 per MD step), captured into a graph. */
         STAGES,
@@ -41,7 +42,8 @@ public record CudaOptions(Mode mode, boolean graphs, int stepsPerLaunch, int gra
     public static final int DEFAULT_GRAPH_CACHE_SIZE = 8;
     public static final int DEFAULT_LARGE_SYSTEM_ATOMS = 257;
     public static final int DEFAULT_CELL_LIST_ATOMS = 1024;
-    public static final int DEFAULT_MEGAKERNEL_ATOMS = 64;
+    /** 0: the stage kernels measured faster than the megakernels at every size (H200, 2026-11-21). */
+    public static final int DEFAULT_MEGAKERNEL_ATOMS = 0;
 
     public CudaOptions {
         if (mode == null) {
@@ -51,7 +53,7 @@ public record CudaOptions(Mode mode, boolean graphs, int stepsPerLaunch, int gra
         Checks.requirePositive(graphCacheSize, "graphCacheSize");
         Checks.requirePositive(largeSystemAtoms, "largeSystemAtoms");
         Checks.requirePositive(cellListAtoms, "cellListAtoms");
-        Checks.requirePositive(megakernelAtoms, "megakernelAtoms");
+        Checks.requireNonNegative(megakernelAtoms, "megakernelAtoms");
     }
 
     /** The defaults. */

@@ -99,4 +99,15 @@ class CudaMdEngineTest {
         }
         assertTrue(differs, "another seed must give another trajectory");
     }
+
+    @Test
+    void benchmarkReportsTimePerStepAndLeavesTheAtomsAlone() {
+        StudentWeights w = weights(23);
+        Atoms a = CudaTestSupport.randomAtoms(4, 9, 4.5, 1.1, null);
+        double[] before = a.positions().clone();
+        CudaBenchmark.Result r = CudaBenchmark.time(w, a, 40, CudaOptions.defaults().withStepsPerLaunch(2));
+        assertTrue(r.medianUs() > 0 && r.minUs() <= r.medianUs() && r.medianUs() <= r.maxUs(), r.toString());
+        assertTrue(r.atoms() == 9 && r.stepsPerLaunch() == 2);
+        assertArrayEquals(before, a.positions());
+    }
 }
