@@ -21,6 +21,8 @@ deps=$(mktemp -d)
 trap 'rm -rf "$deps"' EXIT
 (cd "$root/forcefield" && mvn -o -q dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$deps" >/dev/null)
 cp "$root/forcefield/target/forcefield-"*.jar "$dest/lib/"
+# the TorchScript baseline model is not used on the GPU machine: 4.7 MB less to carry
+zip -q -d "$dest/lib/forcefield-"*.jar 'org/molten/forcefield/torchscript/*' >/dev/null 2>&1 || true
 for j in md-core structures jcuda-12 jackson-core jackson-databind jackson-annotations; do
   cp "$deps/$j"*.jar "$dest/lib/"
 done
@@ -38,4 +40,6 @@ fi
 mkdir -p "$dest/ref"
 cp "$ref"/*.nve.txt "$dest/ref/"
 du -sh "$dest/jre" "$dest/lib"
-du -sh "$dest"
+bundle=$(du -sb "$dest" | cut -f1)
+main=$(cd "$(dirname "$dest")/.." && git ls-files -z 2>/dev/null | xargs -0 du -cb 2>/dev/null | tail -1 | cut -f1 || echo 0)
+echo "bundle $((bundle / 1048576)) MiB + checkout $((main / 1048576)) MiB (device tool limit 64 MiB)"
