@@ -1,0 +1,74 @@
+"""Labelled frames as flat tensors for batched training (no ASE needed: runs on the GPU machine too)."""
+import glob
+import os
+
+import numpy as np
+import torch
+
+import extxyz
+
+
+class FrameSet:
+    """Frames concatenated: z [A], pos [A,3] Å, forces [A,3] eV/Å, energy [M] eV, ptr [M+1], system ids [M]."""
+
+    def __init__(self, frames, systems):
+        self.systems = systems
+        sys_id = {s: k for k, s in enumerate(systems)}
+        n = np.array([len(f) for f in frames], dtype=np.int64)
+        self.ptr = torch.from_numpy(np.concatenate([[0], np.cumsum(n)]))
+        self.n_atoms = torch.from_numpy(n)
+        self.z = torch.from_numpy(np.concatenate([f.numbers for f in frames]))
+        self.pos = torch.from_numpy(np.concatenate([f.positions for f in frames]))
+        self.forces = torch.from_numpy(np.concatenate([f.forces for f in frames]))
+        self.energy = torch.tensor([f.energy for f in frames], dtype=torch.float64)
+        self.system = torch.tensor([sys_id[f.info["system"]] for f in frames], dtype=torch.long)
+
+    def __len__(self):
+        return len(self.energy)
+
+    def to(self, device, dtype):
+        for name in ("ptr", "n_atoms", "z", "system"):
+            setattr(self, name, getattr(self, name).to(device))
+        for name in ("pos", "forces"):
+            setattr(self, name, getattr(self, name).to(device=device, dtype=dtype))
+        self.energy = self.energy.to(device)   # energies stay float64 (totals of thousands of eV)
+        return self
+
+    def batch(self, ids):
+        """Atoms of the frames `ids`: (z, pos, forces, batch vector, energies, n_atoms, system ids)."""
+        counts = self.n_atoms[ids]
+        starts = self.ptr[ids]
+        offsets = torch.cumsum(counts, 0) - counts
+        total = int(counts.sum())
+        batch = torch.repeat_interleave(torch.arange(len(ids), device=ids.device), counts)
+        atom = starts.index_select(0, batch) + torch.arange(total, device=ids.device) - offsets.index_select(0, batch)
+        return (self.z[atom], self.pos[atom], self.forces[atom], batch, self.energy[ids], counts, self.system[ids])
+
+    def composition(self, species):
+        """Counts of each species per frame: [M, n_species] (for the least-squares atomref)."""
+        idx = {z: k for k, z in enumerate(species)}
+        out = np.zeros((len(self), len(species)))
+        z = self.z.cpu().numpy()
+        ptr = self.ptr.cpu().numpy()
+        for m in range(len(self)):
+            for a in z[ptr[m]:ptr[m + 1]]:
+                out[m, idx[int(a)]] += 1
+        return out
+
+
+def load_split(directory, split, systems=None):
+    """Frames of `<system>.<split>.xyz.gz` (split train/val) or `<system>.xyz.gz` (split None: test)."""
+    pattern = f"*.{split}.xyz.gz" if split else "*.xyz.gz"
+    paths = sorted(glob.glob(os.path.join(directory, pattern)))
+    if split is None:
+        paths = [p for p in paths if p.count(".") == 2]
+    frames = []
+    for p in paths:
+        name = os.path.basename(p).split(".")[0]
+        for f in extxyz.read(p):
+            f.info["system"] = name
+            frames.append(f)
+    if not frames:
+        raise SystemExit(f"no {pattern} files in {directory}")
+    names = systems or sorted({f.info["system"] for f in frames})
+    return FrameSet(frames, names)

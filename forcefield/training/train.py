@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""Trains the PaiNN student on GFN2-xTB energies and forces (runs on torch 1.13 and 2.x, CPU or CUDA).
+
+    python3 train.py --data data --test ../src/main/resources/org/molten/forcefield/student/testset \
+                     --out OUTDIR --minutes 8
+
+Loss: w_F * mean over atoms and components of (F - F_ref)^2 [eV/Å]^2
+    + w_E * mean over structures of ((E - E_ref) / N)^2 [eV/atom]^2  (force-weighted by default).
+atomref: least squares of the training energies on the species counts (fixed, not trained);
+scale: RMS of the training force components (fixed). Adam, linear warm-up then exponential decay
+of the learning rate over the planned number of steps; an exponential moving average (EMA) of the
+weights is what is validated and kept; early stopping keeps the EMA state of the best validation
+loss and stops after `--patience` evaluations without improvement or when the time budget ends.
+The number of steps is planned from the measured speed of the first epoch and recorded, so
+`--steps N` repeats a run on another machine. Seeds are fixed (--seed); CUDA index_add is not
+bit-deterministic, so GPU runs agree statistically, not bit for bit.
+
+Outputs in --out: state.npz (every spec tensor, float32), train_log.json (settings, history,
+metrics), summary.txt (the final table, also printed last).
+"""
+import argparse
+import copy
+import json
+import math
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dataset import load_split  # noqa: E402
+from model import PaiNN, spec_state  # noqa: E402
+
+SPECIES = [1, 6, 7, 8]
+
+
+def evaluate(model, data, device, batch_frames=128):
+    """Per-system and overall metrics: energy MAE (meV/atom), force MAE and RMSE (eV/Å), loss terms."""
+    model.eval()
+    n_sys = len(data.systems)
+    e_abs = torch.zeros(n_sys, dtype=torch.float64)
+    e_sq = torch.zeros(n_sys, dtype=torch.float64)
+    f_abs = torch.zeros(n_sys, dtype=torch.float64)
+    f_sq = torch.zeros(n_sys, dtype=torch.float64)
+    n_frames = torch.zeros(n_sys, dtype=torch.float64)
+    n_comp = torch.zeros(n_sys, dtype=torch.float64)
+    for start in range(0, len(data), batch_frames):
+        ids = torch.arange(start, min(start + batch_frames, len(data)), device=device)
+        z, pos, f_ref, batch, e_ref, counts, sys_id = data.batch(ids)
+        e, f = model(z, pos.clone(), batch, len(ids))
+        de = ((e.double() - e_ref) / counts).detach().cpu()
+        df = (f - f_ref).detach().double()
+        atom_sys = sys_id.index_select(0, batch).cpu()
+        df_abs = df.abs().sum(1).cpu()
+        df_sq = (df * df).sum(1).cpu()
+        s = sys_id.cpu()
+        e_abs.index_add_(0, s, de.abs())
+        e_sq.index_add_(0, s, de * de)
+        n_frames.index_add_(0, s, torch.ones_like(de))
+        f_abs.index_add_(0, atom_sys, df_abs)
+        f_sq.index_add_(0, atom_sys, df_sq)
+        n_comp.index_add_(0, atom_sys, torch.full_like(df_abs, 3.0))
+    out = {}
+    for k, name in enumerate(data.systems):
+        if n_frames[k] == 0:
+            continue
+        out[name] = dict(frames=int(n_frames[k]), energy_mae_mev_per_atom=1e3 * float(e_abs[k] / n_frames[k]),
+                         force_mae_ev_per_a=float(f_abs[k] / n_comp[k]),
+                         force_rmse_ev_per_a=float(math.sqrt(f_sq[k] / n_comp[k])))
+    out["all"] = dict(frames=int(n_frames.sum()), energy_mae_mev_per_atom=1e3 * float(e_abs.sum() / n_frames.sum()),
+                      force_mae_ev_per_a=float(f_abs.sum() / n_comp.sum()),
+                      force_rmse_ev_per_a=float(math.sqrt(f_sq.sum() / n_comp.sum())),
+                      energy_mse=float(e_sq.sum() / n_frames.sum()), force_mse=float(f_sq.sum() / n_comp.sum()))
+    model.train()
+    return out
+
+
+def table(title, metrics):
+    lines = [title, f"  {'system':20s} {'frames':>6s} {'E MAE meV/atom':>15s} {'F MAE eV/Å':>11s} {'F RMSE eV/Å':>12s}"]
+    for name, m in metrics.items():
+        lines.append(f"  {name:20s} {m['frames']:6d} {m['energy_mae_mev_per_atom']:15.3f} "
+                     f"{m['force_mae_ev_per_a']:11.4f} {m['force_rmse_ev_per_a']:12.4f}")
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", required=True, help="directory with <system>.train.xyz.gz / .val.xyz.gz")
+    ap.add_argument("--test", help="directory with <system>.xyz.gz test files (reported, never used for selection)")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--minutes", type=float, default=8.0, help="wall-clock budget of the training loop")
+    ap.add_argument("--steps", type=int, default=0, help="planned optimiser steps (0: plan from the measured speed)")
+    ap.add_argument("--hidden", type=int, default=128)
+    ap.add_argument("--layers", type=int, default=3)
+    ap.add_argument("--n-rbf", type=int, default=20)
+    ap.add_argument("--cutoff", type=float, default=5.0, help="Å")
+    ap.add_argument("--gamma", type=float, default=16.0, help="Å^-2")
+    ap.add_argument("--batch", type=int, default=64, help="structures per batch")
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--lr-final", type=float, default=1e-5)
+    ap.add_argument("--warmup", type=int, default=500, help="steps of linear learning-rate warm-up")
+    ap.add_argument("--w-forces", type=float, default=1.0)
+    ap.add_argument("--w-energy", type=float, default=10.0, help="weight of the per-atom energy MSE")
+    ap.add_argument("--ema", type=float, default=0.999)
+    ap.add_argument("--patience", type=int, default=40, help="validations without improvement before stopping")
+    ap.add_argument("--seed", type=int, default=1234)
+    ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+    args = ap.parse_args()
+
+    t0 = time.time()
+    torch.manual_seed(args.seed)
+    np.random.seed(args.seed)
+    if hasattr(torch, "set_float32_matmul_precision"):
+        torch.set_float32_matmul_precision("highest")   # no TF32: forces need full float32 products
+    device = torch.device(args.device)
+    dtype = torch.float32
+    train = load_split(args.data, "train")
+    val = load_split(args.data, "val", train.systems)
+    test = load_split(args.test, None) if args.test else None
+
+    # atomref by least squares on the species counts; scale = RMS force component.
+    A = train.composition(SPECIES)
+    atomref, *_ = np.linalg.lstsq(A, train.energy.numpy(), rcond=None)
+    resid = (train.energy.numpy() - A @ atomref) / train.n_atoms.numpy()
+    scale = float(torch.sqrt(torch.mean(train.forces ** 2)))
+    print(f"torch {torch.__version__} on {device} ({torch.cuda.get_device_name(0) if device.type == 'cuda' else 'cpu'})")
+    print(f"train {len(train)} frames / {len(train.z)} atoms, val {len(val)}, test {len(test) if test else 0}")
+    print("atomref (eV): " + ", ".join(f"Z={z}: {a:.4f}" for z, a in zip(SPECIES, atomref))
+          + f"; residual per atom: std {resid.std() * 1e3:.1f} meV; scale {scale:.4f} eV")
+
+    model = PaiNN(SPECIES, args.hidden, args.layers, args.n_rbf, args.cutoff, args.gamma)
+    with torch.no_grad():
+        model.atomref.copy_(torch.tensor(atomref))
+        model.scale.fill_(scale)
+    model.to(device=device, dtype=dtype)
+    ema = copy.deepcopy(model)
+    for p in ema.parameters():
+        p.requires_grad_(False)
+    train.to(device, dtype)
+    val.to(device, dtype)
+    if test:
+        test.to(device, dtype)
+    params = [p for p in model.parameters() if p.requires_grad]
+    opt = torch.optim.Adam(params, lr=args.lr)
+    n_params = sum(p.numel() for p in params)
+    print(f"PaiNN F={args.hidden} T={args.layers} n_rbf={args.n_rbf} r_c={args.cutoff} gamma={args.gamma}: "
+          f"{n_params} trainable parameters")
+
+    gen = torch.Generator(device="cpu")
+    gen.manual_seed(args.seed)
+    budget = args.minutes * 60.0
+    planned = args.steps
+    step, epoch, best, best_state, since_best = 0, 0, float("inf"), None, 0
+    history = []
+    t_train = time.time()
+    stop_reason = "budget"
+    while True:
+        epoch += 1
+        perm = torch.randperm(len(train), generator=gen).to(device)
+        t_epoch = time.time()
+        run_loss = 0.0
+        n_batches = 0
+        for b in range(0, len(train) - args.batch + 1, args.batch):
+            ids = perm[b:b + args.batch]
+            z, pos, f_ref, batch, e_ref, counts, _ = train.batch(ids)
+            e, f = model(z, pos.clone(), batch, len(ids), create_graph=True)
+            loss_f = torch.mean((f - f_ref) ** 2)
+            loss_e = torch.mean((((e.double() - e_ref) / counts).to(dtype)) ** 2)
+            loss = args.w_forces * loss_f + args.w_energy * loss_e
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(params, 10.0)
+            # learning rate: linear warm-up, then exponential decay to lr_final at the planned last step
+            if step < args.warmup:
+                lr = args.lr * (step + 1) / args.warmup
+            elif planned > 0:
+                frac = min(1.0, (step - args.warmup) / max(1, planned - args.warmup))
+                lr = args.lr * (args.lr_final / args.lr) ** frac
+            else:
+                lr = args.lr
+            for g in opt.param_groups:
+                g["lr"] = lr
+            opt.step()
+            with torch.no_grad():
+                d = min(args.ema, (1.0 + step) / (10.0 + step))
+                for pe, pm in zip(ema.parameters(), model.parameters()):
+                    pe.mul_(d).add_(pm.detach(), alpha=1.0 - d)
+            step += 1
+            n_batches += 1
+            run_loss += float(loss) if n_batches % 50 == 0 else 0.0
+            if planned and step >= planned:
+                break
+            if time.time() - t_train > budget:
+                break
+        epoch_s = time.time() - t_epoch
+        if not args.steps and epoch <= 2:
+            # plan the run from the measured speed (epoch 1 includes warm-up, so re-plan after
+            # epoch 2), leaving 4 % of the remaining budget for validations
+            left = budget - (time.time() - t_train)
+            planned = max(args.warmup + 1, step + int(0.96 * left / epoch_s * n_batches))
+            print(f"epoch {epoch}: {n_batches} steps in {epoch_s:.1f} s ({1e3 * epoch_s / n_batches:.1f} ms/step); "
+                  f"planned {planned} steps (~{planned / n_batches:.0f} epochs)", flush=True)
+        m = evaluate(ema, val, device)["all"]
+        vloss = args.w_forces * m["force_mse"] + args.w_energy * m["energy_mse"]
+        history.append(dict(epoch=epoch, step=step, lr=lr, seconds=round(time.time() - t_train, 1),
+                            val_loss=vloss, val_force_mae=m["force_mae_ev_per_a"],
+                            val_energy_mae_mev_per_atom=m["energy_mae_mev_per_atom"]))
+        if vloss < best:
+            best, since_best = vloss, 0
+            best_state = {k: v.detach().clone() for k, v in ema.state_dict().items()}
+        else:
+            since_best += 1
+        if epoch % 5 == 1 or step >= planned:
+            print(f"epoch {epoch:4d} step {step:6d} lr {lr:.2e}  val F MAE {m['force_mae_ev_per_a']:.4f} eV/Å"
+                  f"  E MAE {m['energy_mae_mev_per_atom']:.2f} meV/atom  ({time.time() - t_train:.0f} s)", flush=True)
+        if step >= planned:
+            stop_reason = "planned steps done"
+            break
+        if time.time() - t_train > budget:
+            stop_reason = "time budget"
+            break
+        if since_best >= args.patience:
+            stop_reason = f"no validation improvement in {args.patience} epochs"
+            break
+
+    ema.load_state_dict(best_state)
+    final = dict(val=evaluate(ema, val, device))
+    if test:
+        final["test"] = evaluate(ema, test, device)
+    os.makedirs(args.out, exist_ok=True)
+    np.savez(os.path.join(args.out, "state.npz"),
+             **{k: v.detach().cpu().float().numpy() for k, v in spec_state(ema)})
+    settings = dict(vars(args), species=SPECIES, atomref=list(map(float, atomref)), scale=scale,
+                    trainable_parameters=n_params, train_frames=len(train), val_frames=len(val),
+                    steps=step, planned_steps=planned, epochs=epoch, stop_reason=stop_reason,
+                    torch=torch.__version__, device_name=torch.cuda.get_device_name(0) if device.type == "cuda" else "cpu",
+                    train_seconds=round(time.time() - t_train, 1), total_seconds=round(time.time() - t0, 1))
+    with open(os.path.join(args.out, "train_log.json"), "w") as f:
+        json.dump(dict(settings=settings, final=final, history=history), f, indent=1)
+    text = [f"stopped: {stop_reason}; {step} steps, {epoch} epochs, {time.time() - t_train:.0f} s training, "
+            f"best val loss {best:.5f}", table("validation (EMA weights, best epoch)", final["val"])]
+    if test:
+        text.append(table("test (independent 300 K GFN2-xTB MD)", final["test"]))
+    with open(os.path.join(args.out, "summary.txt"), "w") as f:
+        f.write("\n".join(text) + "\n")
+    print("\n".join(text))
+
+
+if __name__ == "__main__":
+    main()

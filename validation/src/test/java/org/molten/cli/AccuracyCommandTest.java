@@ -1,0 +1,105 @@
+package org.molten.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** {@code molten accuracy} reproduces the accuracy table of docs/model-card.md and refuses bad input. */
+class AccuracyCommandTest {
+    /** The model card, relative to the validation module (surefire's working directory). */
+    static final Path MODEL_CARD = Path.of("..", "docs", "model-card.md");
+
+    /** One row of the model card's accuracy table. */
+    record Row(String system, int frames, double energyMev, double forceMae, double forceRmse, String[] printed) {
+    }
+
+    /** Rows between the accuracy-table markers of the model card. */
+    static List<Row> modelCardTable() throws IOException {
+        List<String> lines = Files.readAllLines(MODEL_CARD);
+        int begin = lines.indexOf("<!-- accuracy-table:begin -->");
+        int end = lines.indexOf("<!-- accuracy-table:end -->");
+        assertTrue(begin >= 0 && end > begin, "model card lacks the accuracy-table markers");
+        List<Row> rows = new ArrayList<>();
+        for (String line : lines.subList(begin + 1, end)) {
+            if (!line.startsWith("|") || line.contains("---") || line.contains("system")) {
+                continue;
+            }
+            String[] c = line.substring(1, line.lastIndexOf('|')).split("\\|");
+            for (int k = 0; k < c.length; k++) {
+                c[k] = c[k].strip();
+            }
+            rows.add(new Row(c[0], Integer.parseInt(c[1]), Double.parseDouble(c[3]), Double.parseDouble(c[4]),
+                    Double.parseDouble(c[5]), c));
+        }
+        return rows;
+    }
+
+    /** Half a unit in the last printed digit: the table's own rounding. */
+    static double halfUlp(String printed) {
+        int dot = printed.indexOf('.');
+        int decimals = dot < 0 ? 0 : printed.length() - dot - 1;
+        return 0.5 * Math.pow(10, -decimals) + 1e-12;
+    }
+
+    @Test
+    void reproducesTheModelCardTable(@TempDir Path dir) throws IOException {
+        Path json = dir.resolve("acc.json");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream saved = System.out;
+        int status;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            status = MoltenCli.execute("accuracy", "--json", json.toString());
+        } finally {
+            System.setOut(saved);
+        }
+        assertEquals(0, status, out.toString(StandardCharsets.UTF_8));
+        String table = out.toString(StandardCharsets.UTF_8);
+        assertTrue(table.contains("E MAE[meV/atom]") && table.contains("ace-ala5-nme"), table);
+        JsonNode systems = new ObjectMapper().readTree(json.toFile()).get("systems");
+        List<Row> card = modelCardTable();
+        assertEquals(systems.size(), card.size(), "systems in the model card vs the command");
+        for (Row r : card) {
+            JsonNode s = systems.get(r.system());
+            assertNotNull(s, "command did not report " + r.system());
+            assertEquals(r.frames(), s.get("frames").asInt(), r.system() + " frames");
+            assertEquals(r.energyMev(), s.get("energy_mae_mev_per_atom").asDouble(), halfUlp(r.printed()[3]), r.system() + " E MAE");
+            assertEquals(r.forceMae(), s.get("force_mae_ev_per_a").asDouble(), halfUlp(r.printed()[4]), r.system() + " F MAE");
+            assertEquals(r.forceRmse(), s.get("force_rmse_ev_per_a").asDouble(), halfUlp(r.printed()[5]), r.system() + " F RMSE");
+        }
+    }
+
+    @Test
+    void meetsTheForceTargetOnEverySystem() throws IOException {
+        for (Row r : modelCardTable()) {
+            assertTrue(r.forceMae() <= 0.03, r.system() + ": force MAE " + r.forceMae() + " eV/Å above the 0.03 target");
+        }
+    }
+
+    @Test
+    void aFolderWithoutTestFilesIsOneClearError(@TempDir Path dir) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream saved = System.err;
+        int status;
+        try {
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            status = MoltenCli.execute("accuracy", "--testset", dir.toString());
+        } finally {
+            System.setErr(saved);
+        }
+        assertEquals(1, status);
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("no .xyz or .xyz.gz test files"), err.toString(StandardCharsets.UTF_8));
+    }
+}
