@@ -5,6 +5,7 @@ import org.molten.bench.BenchReport;
 import org.molten.bench.BenchSystems;
 import org.molten.bench.CpuBenchmark;
 import org.molten.bench.MachineInfo;
+import org.molten.forcefield.bundled.BundledModel;
 import org.molten.forcefield.student.Nd4jSupport;
 import org.molten.forcefield.student.OptimisedStudent;
 import org.molten.forcefield.student.StudentWeights;
@@ -17,7 +18,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
@@ -92,11 +92,10 @@ public final class BenchCommand implements Callable<Integer> {
             weights = StudentWeights.load(model);
             modelNote = model.toString();
         } else {
-            Optional<StudentWeights> bundled = StudentWeights.bundled();
-            if (bundled.isPresent()) {
-                weights = bundled.get();
-                modelNote = "bundled " + StudentWeights.BUNDLED_RESOURCE;
-            } else {
+            try {
+                weights = BundledModel.weights();
+                modelNote = "bundled " + BundledModel.NAME;
+            } catch (IllegalStateException noBundledModel) {
                 weights = StudentWeights.random(seed);
                 modelNote = "random weights, seed " + seed;
                 System.out.println("note: no bundled model in this build; timing random weights with the default "
