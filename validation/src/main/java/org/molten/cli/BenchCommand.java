@@ -5,6 +5,7 @@ import org.molten.bench.BenchReport;
 import org.molten.bench.BenchSystems;
 import org.molten.bench.CpuBenchmark;
 import org.molten.bench.MachineInfo;
+import org.molten.forcefield.bundled.BundledModel;
 import org.molten.forcefield.student.Nd4jSupport;
 import org.molten.forcefield.student.OptimisedStudent;
 import org.molten.forcefield.student.StudentWeights;
@@ -17,7 +18,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
@@ -92,11 +92,10 @@ public final class BenchCommand implements Callable<Integer> {
             weights = StudentWeights.load(model);
             modelNote = model.toString();
         } else {
-            Optional<StudentWeights> bundled = StudentWeights.bundled();
-            if (bundled.isPresent()) {
-                weights = bundled.get();
-                modelNote = "bundled " + StudentWeights.BUNDLED_RESOURCE;
-            } else {
+            try {
+                weights = BundledModel.weights();
+                modelNote = "bundled " + BundledModel.NAME;
+            } catch (IllegalStateException noBundledModel) {
                 weights = StudentWeights.random(seed);
                 modelNote = "random weights, seed " + seed;
                 System.out.println("note: no bundled model in this build; timing random weights with the default "
@@ -105,9 +104,13 @@ public final class BenchCommand implements Callable<Integer> {
         }
         Map<String, String> context = new LinkedHashMap<>(MachineInfo.describe());
         context.put("model", modelNote + ": " + weights.describe());
-        context.put("threads", Integer.toString(OptimisedStudent.DEFAULT_THREADS));
-        context.put("nd4j_min_atoms", Integer.toString(OptimisedStudent.ND4J_MIN_ATOMS));
-        context.put("parallel_min_atoms", Integer.toString(OptimisedStudent.PARALLEL_MIN_ATOMS));
+        // Read from the defaults at run time (compile-time constants would be inlined here).
+        OptimisedStudent.Options defaults = OptimisedStudent.Options.defaults();
+        context.put("threads", Integer.toString(defaults.threads()));
+        context.put("nd4j_min_atoms", Integer.toString(defaults.nd4jMinAtoms()));
+        context.put("parallel_min_atoms", Integer.toString(defaults.parallelMinAtoms()));
+        context.put("verlet_skin_A", Double.toString(defaults.skinA()));
+        context.put("load_average_at_start", MachineInfo.loadAverage());
         context.put("repeats", Integer.toString(repeats));
         context.put("time_budget_s", Double.toString(timeBudgetS));
         context.put("warmup_s", Double.toString(warmupS));
@@ -117,6 +120,7 @@ public final class BenchCommand implements Callable<Integer> {
         List<CpuBenchmark.Result> results = CpuBenchmark.run(weights,
                 new CpuBenchmark.Settings(sizes, repeats, timeBudgetS, warmupS, seed, perturbationA, chosen), System.out);
         context.put("nd4j", Nd4jSupport.status());
+        context.put("load_average_at_end", MachineInfo.loadAverage());
         System.out.println();
         System.out.print(BenchReport.table(results));
         if (json != null) {

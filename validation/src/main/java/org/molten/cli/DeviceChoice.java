@@ -5,13 +5,13 @@ import java.util.Iterator;
 import java.util.Locale;
 import picocli.CommandLine;
 
-/** Where {@code molten run} computes forces. Only the CPU path exists so far. */
+/** Where {@code molten run} computes the student's forces. */
 enum DeviceChoice {
-    /** The GPU when one is usable, otherwise the CPU (today: always the CPU). */
+    /** The GPU when the CUDA probe finds a working device, otherwise the CPU. */
     AUTO("auto"),
     /** The CPU. */
     CPU("cpu"),
-    /** An NVIDIA GPU through CUDA (not available yet: one warning, then the CPU). */
+    /** An NVIDIA GPU through CUDA; without one, one warning, then the CPU. */
     CUDA("cuda");
 
     final String cliName;

@@ -3,24 +3,56 @@ package org.molten.cli;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Locale;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
 import org.molten.core.Atoms;
 import org.molten.core.ForceField;
+import org.molten.forcefield.bundled.BundledModel;
 import org.molten.forcefield.classical.ClassicalReferencePotential;
+import org.molten.forcefield.cuda.GpuAvailability;
+import org.molten.forcefield.student.OptimisedStudent;
+import org.molten.forcefield.student.StudentWeights;
 import picocli.CommandLine;
 
 /**
- * The force fields {@code molten run --force-field} offers. The student model joins here as
- * {@code STUDENT} (and becomes the default) when it lands; each constant builds its force field
- * for the run's starting structure.
+ * The force fields {@code molten run --force-field} offers; each constant builds its force field
+ * for the run's starting structure on the requested device.
  */
 enum ForceFieldChoice {
     /**
+     * The student model (default: the bundled GFN2-xTB distillate, or {@code --model FILE}) on the
+     * optimised CPU path or, where a CUDA device works, on the GPU.
+     */
+    STUDENT("student") {
+        @Override
+        ForceField create(Atoms startingStructure, DeviceChoice device, Path modelFile, PrintWriter err)
+                throws IOException {
+            StudentWeights weights = modelFile == null ? BundledModel.weights() : StudentWeights.load(modelFile);
+            return switch (device) {
+                case CPU -> new OptimisedStudent(weights);
+                // auto: the GPU when the probe finds one, the CPU silently otherwise
+                case AUTO -> GpuAvailability.available() ? GpuAvailability.studentForceField(weights)
+                        : new OptimisedStudent(weights);
+                // cuda asked for explicitly: the factory warns once and counts the fallback if it cannot
+                case CUDA -> GpuAvailability.studentForceField(weights);
+            };
+        }
+    },
+    /**
      * The classical reference potential: harmonic bonds inferred from the starting geometry plus
-     * shifted-force Lennard-Jones (org.molten.forcefield.classical).
+     * shifted-force Lennard-Jones (org.molten.forcefield.classical). CPU only.
      */
     CLASSICAL("classical") {
         @Override
-        ForceField create(Atoms startingStructure) {
+        ForceField create(Atoms startingStructure, DeviceChoice device, Path modelFile, PrintWriter err) {
+            if (modelFile != null) {
+                throw new IllegalArgumentException("--model applies to the student force field, not classical");
+            }
+            if (device == DeviceChoice.CUDA) {
+                err.println("molten run: warning: the classical potential runs on the CPU only");
+                err.flush();
+            }
             return ClassicalReferencePotential.inferredFrom(startingStructure);
         }
     };
@@ -35,7 +67,8 @@ enum ForceFieldChoice {
      * The force field for a run that started from {@code startingStructure} (on a restart, the
      * original structure, so that a force field inferred from it is the same as before).
      */
-    abstract ForceField create(Atoms startingStructure);
+    abstract ForceField create(Atoms startingStructure, DeviceChoice device, Path modelFile, PrintWriter err)
+            throws IOException;
 
     @Override
     public String toString() {

@@ -92,10 +92,15 @@ public final class RunCommand implements Callable<Integer> {
                 description = "Total number of steps of the run, counted from step 0 (default: ${DEFAULT-VALUE}).")
         long steps = 1000;
 
-        @Option(names = "--force-field", paramLabel = "NAME", defaultValue = "classical",
+        @Option(names = "--force-field", paramLabel = "NAME", defaultValue = "student",
                 converter = ForceFieldChoice.Converter.class, completionCandidates = ForceFieldChoice.Names.class,
-                description = "Force field: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-        ForceFieldChoice forceField = ForceFieldChoice.CLASSICAL;
+                description = "Force field: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}, the bundled "
+                        + "GFN2-xTB distilled model; classical = harmonic bonds + Lennard-Jones).")
+        ForceFieldChoice forceField = ForceFieldChoice.STUDENT;
+
+        @Option(names = "--model", paramLabel = "FILE",
+                description = "Student weights, safetensors (default: the bundled model student-gfn2).")
+        Path modelFile;
     }
 
     /** Output settings. */
@@ -133,7 +138,8 @@ public final class RunCommand implements Callable<Integer> {
 
         @Option(names = "--device", paramLabel = "DEVICE", defaultValue = "auto",
                 converter = DeviceChoice.Converter.class, completionCandidates = DeviceChoice.Names.class,
-                description = "Device: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}); only the CPU path exists yet.")
+                description = "Device for the student's forces: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}: "
+                        + "the GPU if a CUDA device works, else the CPU; cuda without a GPU warns once and uses the CPU).")
         DeviceChoice device = DeviceChoice.AUTO;
 
         @Option(names = "--max-force", paramLabel = "EV_PER_A",
@@ -167,16 +173,12 @@ public final class RunCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Settings s = validatedSettings();
-        if (execution.device == DeviceChoice.CUDA) {
-            err.println("molten run: warning: the GPU path is not available yet; running on the CPU");
-            err.flush();
-        }
         Atoms start = loadSystem();
         Checkpoint restart = execution.restart == null ? null : Checkpoint.read(execution.restart);
         long seed = chooseSeed(restart);
         Integrator integrator = dynamics.integrator.create(dynamics.timestepFs, dynamics.temperatureK, s.frictionPerFs,
                 s.tauFs);
-        try (ForceField ff = dynamics.forceField.create(start.copy())) {
+        try (ForceField ff = dynamics.forceField.create(start.copy(), execution.device, dynamics.modelFile, err)) {
             Atoms atoms = start.copy();
             RandomStream rng = new RandomStream(seed);
             int removed;
@@ -329,7 +331,8 @@ public final class RunCommand implements Callable<Integer> {
                 "molten run: %d steps (%s) to step %d, t = %.1f fs | %s, %d atoms | %s | %s | %s"
                         + " | Etot %.6f eV, T %.1f K | seed %d | %.0f steps/s",
                 ran, restarted ? "restarted at step " + first : "fresh start", sim.stepCount(), sim.timeFs(),
-                start.formula(), start.size(), sim.integrator().name(), dynamics.forceField, "cpu",
+                start.formula(), start.size(), sim.integrator().name(), sim.forceField().name(),
+                sim.forceField().name().endsWith("/cuda") ? "cuda" : "cpu",
                 sim.totalEnergyEv(), sim.temperatureK(), seed, seconds > 0 ? ran / seconds : 0.0));
         out.flush();
         return 0;

@@ -1,0 +1,151 @@
+// Molten student force field on NVIDIA GPUs: shared definitions.
+//
+// One parameter block (struct Net, passed by value to every kernel) describes the model, the
+// system and every device buffer. All of its fields are 8 bytes wide, so its layout is the same
+// in C and in the Java code that fills it (org.molten.forcefield.cuda.NetLayout, checked by a test
+// that parses this file).
+//
+// Precision: model arithmetic in float32; positions, velocities, displacements and the energy
+// sum in float64 (see docs/benchmarks.md for the NVE drift this protects).
+#pragma once
+
+#ifdef MOLTEN_EMU
+#include "emu_cuda.h"
+#else
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+#endif
+
+#define MOLTEN_MAXT 4         // interaction blocks supported on the GPU
+#define MOLTEN_THREADS 256    // threads per block, every kernel
+#define MOLTEN_WARPS 8
+#define MOLTEN_MAXM 8         // hidden width F <= 32 * MOLTEN_MAXM = 256
+#define MOLTEN_MAXKW 32       // radial-basis window <= 32 terms
+#define MOLTEN_MAXCAP 512     // neighbour slots per atom
+#define MOLTEN_MG_SMALL 4     // channels per lane in the message stages of small systems (mg <= 4)
+#define MOLTEN_SU_SMALL 2      // neighbour slots a warp loads at once, small systems (mg > 1)
+#define MOLTEN_SU_LARGE 4      // ... large systems (mg == 1)
+#define MOLTEN_STAGE_BATCH 16 // prologue elements a thread loads at once when staging rows
+#define MOLTEN_RBS 16         // rows staged per work item in the warp-per-output dense layers
+
+// Integrators (Net.integrator)
+#define MOLTEN_INT_NONE 0
+#define MOLTEN_INT_VERLET 1
+#define MOLTEN_INT_BAOAB 2
+
+// Net.flags[] slots (int)
+#define MOLTEN_FLAG_OVERFLOW 0    // number of atoms whose neighbour count exceeded cap
+#define MOLTEN_FLAG_MAXCOUNT 1    // largest neighbour count seen
+#define MOLTEN_FLAG_NONFINITE 2   // first atom (+1) with a non-finite force, 0 if none
+#define MOLTEN_FLAG_BADSTEP 3     // the step counter when that force was found
+#define MOLTEN_NFLAGS 4
+
+struct Net {
+    // ---- sizes
+    long long n;            // atoms
+    long long cap;          // neighbour slots per atom
+    long long F;            // hidden width (multiple of 32, <= 256)
+    long long FR;           // readout hidden width F/2
+    long long T;            // interaction blocks (<= MOLTEN_MAXT)
+    long long nrbf;         // radial basis functions
+    long long kw;           // radial-basis window actually evaluated (<= nrbf, <= MOLTEN_MAXKW)
+    long long mg;           // channels per lane in the message stages (min(F/32, 4) small systems, 1 large)
+    long long integrator;   // MOLTEN_INT_*
+    long long search;       // 0 all pairs, 1 cell list (orthorhombic, all axes periodic)
+    long long pbc;          // bit k set: axis k periodic
+    long long ortho;        // 1: lattice vectors along x, y, z
+    long long ncell[3];     // cells per axis (cell list)
+    long long fp32_state;   // 1: round positions and velocities to float32 after each update
+    // ---- model scalars and geometry
+    double cutoff;          // Å
+    double gamma;           // Å^-2
+    double mu_step;         // Å, spacing of the radial-basis centres
+    double scale;           // eV per readout unit
+    double b6;              // readout.2.bias
+    double h[9];            // lattice vectors as rows, Å: h[3*i + k]
+    double hinv[9];         // inverse: fractional_j = sum_k r_k hinv[3*k + j]
+    // ---- integrator
+    double dt;              // fs
+    double c1;              // BAOAB: exp(-friction dt)
+    double c2;              // BAOAB: sqrt(1 - c1^2)
+    double kT;              // eV
+    double accel;           // Å/fs^2 per (eV/Å / amu)
+    unsigned long long seed;
+    // ---- weights (float32, one buffer) and offsets in floats
+    const float* w;
+    long long o_emb, o_phi0, o_atomref, o_w5, o_w5t, o_b5, o_w6;
+    long long o_w1[MOLTEN_MAXT], o_w1t[MOLTEN_MAXT], o_b1[MOLTEN_MAXT];
+    long long o_w2[MOLTEN_MAXT], o_w2t[MOLTEN_MAXT], o_b2[MOLTEN_MAXT];
+    long long o_wft[MOLTEN_MAXT], o_bf[MOLTEN_MAXT];
+    long long o_uv[MOLTEN_MAXT], o_uvt[MOLTEN_MAXT];
+    long long o_w3[MOLTEN_MAXT], o_w3t[MOLTEN_MAXT], o_b3[MOLTEN_MAXT];
+    long long o_w4[MOLTEN_MAXT], o_w4t[MOLTEN_MAXT], o_b4[MOLTEN_MAXT];
+    // ---- state
+    double* pos;            // [n][3] Å
+    double* vel;            // [n][3] Å/fs
+    const double* inv_mass; // [n] 1/amu
+    const int* species;     // [n] embedding row
+    float* force;           // [n][3] eV/Å
+    double* e_atom;         // [n] eV
+    double* energy;         // [1] eV, written by the energy reduction
+    unsigned long long* step;  // [1] MD step counter (RNG counter)
+    int* flags;             // MOLTEN_FLAG_*
+    // ---- neighbours
+    int* nbr_count;         // [n]
+    int* nbr_idx;           // [n][cap]
+    float* geo;             // [n][cap][4]: u_ab (x, y, z), d_ab (Å), with r_ab = r_b - r_a minimum image
+    float* fc;              // [n][cap][2]: fcut(d), fcut'(d)
+    int* kidx;              // [n][cap]: first radial-basis index of the window
+    float* rbf;             // [n][cap][kw]: radial basis values in the window
+    float* gacc;            // [n][cap][F/32/mg][4]: dE/dd, dE/du (x, y, z) partial sums per channel group
+    int* order;             // [n]: processing order (cell-sorted atoms, or 0..n-1)
+    // ---- cell list
+    int* cell_count;        // [ncells]
+    int* cell_start;        // [ncells + 1]
+    int* cell_atoms;        // [n]
+    int* atom_cell;         // [n]
+    // ---- activations (float32, one buffer) and offsets in floats
+    float* act;
+    long long o_s[MOLTEN_MAXT + 1], o_v[MOLTEN_MAXT + 1];
+    long long o_q[MOLTEN_MAXT], o_phi[MOLTEN_MAXT];
+    long long o_s1[MOLTEN_MAXT], o_v1[MOLTEN_MAXT], o_uvv[MOLTEN_MAXT];
+    long long o_z3[MOLTEN_MAXT], o_a[MOLTEN_MAXT], o_z5;
+    long long o_gs, o_gv, o_gz3, o_gs1, o_gn, o_gv1, o_gphi, o_gq;
+};
+
+#define FULLMASK 0xffffffffu
+
+__device__ __forceinline__ float silu(float z) { return z / (1.0f + expf(-z)); }
+
+// d/dz SiLU(z) = sig(z) (1 + z (1 - sig(z)))
+__device__ __forceinline__ float dsilu(float z) {
+    float s = 1.0f / (1.0f + expf(-z));
+    return s * (1.0f + z * (1.0f - s));
+}
+
+__device__ __forceinline__ float warp_sum(float x) {
+#ifdef MOLTEN_EMU
+    return emu_warp_sum(x);  // same butterfly, one coroutine switch instead of five
+#else
+    for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(FULLMASK, x, o);
+    return x;
+#endif
+}
+
+// Activations written by other blocks earlier in the same kernel (cluster and grid kernels) are
+// read through L2 only (ld.global.cg), never from a possibly stale L1 line.
+__device__ __forceinline__ float lda(const float* p) { return __ldcg(p); }
+__device__ __forceinline__ int ldai(const int* p) { return __ldcg(p); }
+__device__ __forceinline__ double ldad(const double* p) { return __ldcg(p); }
+// Weights never change during a kernel.
+__device__ __forceinline__ float ldw(const float* p) { return __ldg(p); }
+
+// Non-blocking hint: bring a line into L1 ahead of its use.
+__device__ __forceinline__ void prefetch_l1(const void* p) {
+#ifndef MOLTEN_EMU
+    asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
+#endif
+}
+
+__device__ __forceinline__ int lane_id() { return threadIdx.x & 31; }
+__device__ __forceinline__ int warp_id() { return threadIdx.x >> 5; }

@@ -1,0 +1,204 @@
+// Atom-wise dense layers Y[r][o] = sum_k X[r][k] W[o][k] with a fused prologue (how X[r][k] is
+// made from stored activations) and a fused epilogue (bias, activation, update rules, residuals).
+//
+// Outputs come in NP "parts" of C channels each: output o = p * pstride + c. Epilogues receive
+// the NP values of one (row, channel) together, which lets a layer whose output is split into
+// [a_vv | a_sv | a_ss] apply the update rule channel by channel. An epilogue is two calls:
+// In load(r, c) fetches what it reads (issued for many outputs before any is used), then
+// operator()(r, c, acc, in) computes and stores.
+//
+// Two variants of the same contract:
+//  - dense_warp: one warp per output channel, lanes split K (weights in registers, rows staged
+//    in shared memory). For small systems, where a stage has few rows and must finish in a
+//    fraction of a microsecond: every weight is read once per work item, latency is one
+//    L2 round trip for the rows and one for the weights.
+//  - dense_tile: register-blocked tiles (32 rows x 32*MJ channels x NP parts per block), K in
+//    chunks of 32 staged in shared memory. For large systems, where the stage is throughput-bound.
+// Work items are distributed over the participating blocks (wi of wn).
+#pragma once
+#include "molten_common.cuh"
+
+// Wrow: [NP*pstride][K] row-major (one row per output), i.e. nn.Linear's [out][in].
+template <int NP, int KM, class Pro, class Epi>
+__device__ void dense_warp(int R, int K, int C, int pstride, const float* __restrict__ Wrow,
+                           const Pro& pro, const Epi& epi, int wi, int wn, float* sm) {
+    const int warp = warp_id(), lane = lane_id();
+    const int km = (K + 31) >> 5;
+    const int KS = km << 5;  // staged row stride
+    const int nrt = (R + MOLTEN_RBS - 1) / MOLTEN_RBS;
+    const int ncg = (C + MOLTEN_WARPS - 1) / MOLTEN_WARPS;
+    const int items = nrt * ncg;
+    float* xs = sm;  // [MOLTEN_RBS][KS]
+    for (int it = wi; it < items; it += wn) {
+        const int r0 = (it / ncg) * MOLTEN_RBS;
+        const int rows = min(MOLTEN_RBS, R - r0);
+        const int c = (it % ncg) * MOLTEN_WARPS + warp;
+        const bool active = c < C;
+        float wr[NP][KM];
+#pragma unroll
+        for (int p = 0; p < NP; ++p) {
+#pragma unroll
+            for (int m = 0; m < KM; ++m) {
+                const int k = lane + 32 * m;
+                wr[p][m] = (active && m < km && k < K) ? ldw(Wrow + (size_t)(p * pstride + c) * K + k) : 0.0f;
+            }
+        }
+        if (it + wn < items) {  // the next item's weight rows, into L1 while this one works
+            const int cn = ((it + wn) % ncg) * MOLTEN_WARPS + warp;
+            if (cn < C) {
+#pragma unroll
+                for (int p = 0; p < NP; ++p)
+                    for (int k = lane * 32; k < K; k += 32 * 32) prefetch_l1(Wrow + (size_t)(p * pstride + cn) * K + k);
+            }
+        }
+        __syncthreads();  // the previous item's readers are done with xs
+        // Stage the rows: all loads of a thread in flight together (one L2 round trip, not one per element).
+        const int total = rows * KS;
+        for (int e0 = threadIdx.x; e0 < total; e0 += MOLTEN_THREADS * MOLTEN_STAGE_BATCH) {
+            float v[MOLTEN_STAGE_BATCH];
+#pragma unroll
+            for (int u = 0; u < MOLTEN_STAGE_BATCH; ++u) {
+                const int e = e0 + u * MOLTEN_THREADS;
+                const int rr = e / KS, k = e - rr * KS;
+                v[u] = (e < total && k < K) ? pro(r0 + rr, k) : 0.0f;
+            }
+#pragma unroll
+            for (int u = 0; u < MOLTEN_STAGE_BATCH; ++u) {
+                const int e = e0 + u * MOLTEN_THREADS;
+                if (e < total) xs[e] = v[u];
+            }
+        }
+        __syncthreads();
+        if (active) {
+            // Lane rr keeps row rr's sums; the epilogues then run on all rows' lanes at once, so
+            // their global loads overlap (one round trip per item, not one per row).
+            float mine[NP];
+#pragma unroll
+            for (int p = 0; p < NP; ++p) mine[p] = 0.0f;
+            for (int rr = 0; rr < rows; ++rr) {
+                const float* x = xs + rr * KS;
+                float acc[NP];
+#pragma unroll
+                for (int p = 0; p < NP; ++p) acc[p] = 0.0f;
+#pragma unroll
+                for (int m = 0; m < KM; ++m) {
+                    if (m < km) {
+                        const float xv = x[lane + 32 * m];
+#pragma unroll
+                        for (int p = 0; p < NP; ++p) acc[p] = fmaf(wr[p][m], xv, acc[p]);
+                    }
+                }
+#pragma unroll
+                for (int p = 0; p < NP; ++p) {
+                    acc[p] = warp_sum(acc[p]);
+                    if (lane == rr) mine[p] = acc[p];
+                }
+            }
+            if (lane < rows) {
+                const typename Epi::In in = epi.load(r0 + lane, c);
+                epi(r0 + lane, c, mine, in);
+            }
+        }
+    }
+}
+
+// Wcol: [K][ldo] row-major, i.e. the transpose of nn.Linear's weight; output o = p*pstride + c.
+// Block tile: 32 rows (4 consecutive rows per warp, read as one broadcast 16-byte load) x 32*MJ
+// channels (MJ consecutive per lane). The staged rows are stored k-major with the 4-row groups
+// XOR-swizzled by k, so that the transposing stores hit 8 banks instead of one.
+template <int MJ, int NP, class Pro, class Epi>
+__device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const float* __restrict__ Wcol,
+                           const Pro& pro, const Epi& epi, int wi, int wn, float* sm) {
+    const int RB = 32, CB = 32 * MJ, KC = 32;
+    const int warp = warp_id(), lane = lane_id();
+    float* xs = sm;              // [KC][RB], swizzled
+    float* ws = sm + KC * RB;    // [KC][NP][CB]
+    const int nrt = (R + RB - 1) / RB, nct = (C + CB - 1) / CB, items = nrt * nct;
+    for (int it = wi; it < items; it += wn) {
+        const int r0 = (it / nct) * RB, c0 = (it % nct) * CB;
+        float acc[4][NP][MJ];
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+#pragma unroll
+            for (int p = 0; p < NP; ++p)
+#pragma unroll
+                for (int j = 0; j < MJ; ++j) acc[i][p][j] = 0.0f;
+        // Software pipeline: the next K-chunk's loads are issued into registers before the
+        // current chunk's FMAs, so global latency overlaps arithmetic.
+        constexpr int XU = RB * KC / MOLTEN_THREADS, WU = KC * NP * CB / MOLTEN_THREADS;
+        float xv4[XU], wv4[WU];
+        auto fetch = [&](int k0) {
+#pragma unroll
+            for (int u = 0; u < XU; ++u) {
+                const int e = threadIdx.x + u * MOLTEN_THREADS;
+                const int rr = e / KC, kk = e - rr * KC;
+                const int r = r0 + rr, k = k0 + kk;
+                xv4[u] = (r < R && k < K) ? pro(r, k) : 0.0f;
+            }
+#pragma unroll
+            for (int u = 0; u < WU; ++u) {
+                const int e = threadIdx.x + u * MOLTEN_THREADS;
+                const int kk = e / (NP * CB), q = e - kk * (NP * CB);
+                const int p = q / CB, cc = q - p * CB;
+                const int k = k0 + kk, c = c0 + cc;
+                wv4[u] = (k < K && c < C) ? ldw(Wcol + (size_t)k * ldo + p * pstride + c) : 0.0f;
+            }
+        };
+        fetch(0);
+        for (int k0 = 0; k0 < K; k0 += KC) {
+            __syncthreads();  // the previous chunk's readers are done
+#pragma unroll
+            for (int u = 0; u < XU; ++u) {
+                const int e = threadIdx.x + u * MOLTEN_THREADS;
+                const int rr = e / KC, kk = e - rr * KC;
+                const int g = (rr >> 2) ^ (kk & 7);
+                xs[kk * RB + (g << 2) + (rr & 3)] = xv4[u];
+            }
+#pragma unroll
+            for (int u = 0; u < WU; ++u) ws[threadIdx.x + u * MOLTEN_THREADS] = wv4[u];
+            __syncthreads();
+            if (k0 + KC < K) fetch(k0 + KC);
+#pragma unroll 4
+            for (int kk = 0; kk < KC; ++kk) {
+                const float4 x4 = *reinterpret_cast<const float4*>(xs + kk * RB + ((warp ^ (kk & 7)) << 2));
+                const float xv[4] = {x4.x, x4.y, x4.z, x4.w};
+#pragma unroll
+                for (int p = 0; p < NP; ++p) {
+#pragma unroll
+                    for (int j = 0; j < MJ; ++j) {
+                        const float wv = ws[(kk * NP + p) * CB + lane * MJ + j];
+#pragma unroll
+                        for (int i = 0; i < 4; ++i) acc[i][p][j] = fmaf(xv[i], wv, acc[i][p][j]);
+                    }
+                }
+            }
+        }
+        // Epilogue in two phases: every input it needs is loaded first (all in flight at once),
+        // then the outputs are computed and stored; loads never wait behind earlier stores.
+        typename Epi::In in[4][MJ];
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            const int r = min(r0 + warp * 4 + i, R - 1);
+#pragma unroll
+            for (int j = 0; j < MJ; ++j) in[i][j] = epi.load(r, min(c0 + lane * MJ + j, C - 1));
+        }
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            const int r = r0 + warp * 4 + i;
+#pragma unroll
+            for (int j = 0; j < MJ; ++j) {
+                const int c = c0 + lane * MJ + j;
+                if (r < R && c < C) {
+                    float a[NP];
+#pragma unroll
+                    for (int p = 0; p < NP; ++p) a[p] = acc[i][p][j];
+                    epi(r, c, a, in[i][j]);
+                }
+            }
+        }
+    }
+}
+
+// Shared memory (floats) the variants need.
+#define MOLTEN_DENSE_WARP_SMEM(K) (MOLTEN_RBS * (((K) + 31) / 32) * 32)
+#define MOLTEN_DENSE_TILE_SMEM(MJ, NP) (32 * 32 + 32 * (NP) * 32 * (MJ))

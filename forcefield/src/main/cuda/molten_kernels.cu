@@ -1,0 +1,94 @@
+// Kernel entry points of the Molten student model (compiled to PTX for sm_90 by
+// scripts/build-ptx.sh; the PTX is committed as a resource with the SHA-256 of these sources).
+//
+// Graph mode: one kernel per stage (k_*), launched in the order of run_step() by the host
+// (CudaStepPlan) and captured into a CUDA graph per system size.
+// Megakernel modes: k_mega_c16 / k_mega_c8 run whole MD steps inside one thread-block cluster
+// (barrier.cluster between stages) for small molecules; k_mega_grid does the same over a
+// cooperative grid (grid-wide barrier between stages).
+#include "molten_layers.cuh"
+
+#define KERNEL extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS)
+#ifdef MOLTEN_EMU
+#define SMEM_DECL float* sm = emu_smem()
+#else
+#define SMEM_DECL extern __shared__ float4 molten_smem4[]; float* sm = reinterpret_cast<float*>(molten_smem4)
+#endif
+
+KERNEL k_integrate1(const Net n) { st_integrate1(n, blockIdx.x, gridDim.x); }
+KERNEL k_cell_scan(const Net n) { SMEM_DECL; st_cell_scan(n, blockIdx.x, sm); }
+KERNEL k_neighbours(const Net n) { SMEM_DECL; st_neighbours(n, blockIdx.x, gridDim.x, sm); }
+// _m1: one channel per lane (large systems, mg = 1); _m4: up to four (small systems, mg = F/32 <= 4).
+KERNEL k_msg_fwd_m1(const Net n, int t) { SMEM_DECL; st_msg_fwd<1, MOLTEN_SU_LARGE>(n, t, blockIdx.x, gridDim.x, sm); }
+KERNEL k_msg_fwd_m4(const Net n, int t) { SMEM_DECL; st_msg_fwd<MOLTEN_MG_SMALL, MOLTEN_SU_SMALL>(n, t, blockIdx.x, gridDim.x, sm); }
+KERNEL k_msg_bwd_m1(const Net n, int t) { SMEM_DECL; st_msg_bwd<1, MOLTEN_SU_LARGE>(n, t, blockIdx.x, gridDim.x, sm); }
+KERNEL k_msg_bwd_m4(const Net n, int t) { SMEM_DECL; st_msg_bwd<MOLTEN_MG_SMALL, MOLTEN_SU_SMALL>(n, t, blockIdx.x, gridDim.x, sm); }
+KERNEL k_forces(const Net n) { st_forces(n, blockIdx.x, gridDim.x); }
+KERNEL k_energy(const Net n) { SMEM_DECL; st_energy(n, blockIdx.x, sm); }
+
+// Dense stages, warp variant (_w) and tiled variant (_t); at most 128 registers, so that two
+// blocks (16 warps) share a multiprocessor and hide each other's memory latency.
+#define KERNEL2 extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS, 2)
+#define DENSE_T(NAME)                                                                              \
+    KERNEL2 k_##NAME##_w(const Net n, int t) { SMEM_DECL; st_##NAME<false>(n, t, blockIdx.x, gridDim.x, sm); } \
+    KERNEL2 k_##NAME##_t(const Net n, int t) { SMEM_DECL; st_##NAME<true>(n, t, blockIdx.x, gridDim.x, sm); }
+DENSE_T(uv)
+DENSE_T(mlp0)
+DENSE_T(mlp2)
+DENSE_T(phi1)
+DENSE_T(phi2)
+DENSE_T(ub1)
+DENSE_T(ub2)
+DENSE_T(ub3)
+DENSE_T(pb1)
+DENSE_T(pb2)
+KERNEL2 k_readout_w(const Net n) { SMEM_DECL; st_readout<false>(n, blockIdx.x, gridDim.x, sm); }
+KERNEL2 k_readout_t(const Net n) { SMEM_DECL; st_readout<true>(n, blockIdx.x, gridDim.x, sm); }
+KERNEL2 k_readout_bwd_w(const Net n) { SMEM_DECL; st_readout_bwd<false>(n, blockIdx.x, gridDim.x, sm); }
+KERNEL2 k_readout_bwd_t(const Net n) { SMEM_DECL; st_readout_bwd<true>(n, blockIdx.x, gridDim.x, sm); }
+
+// ---- megakernels ----------------------------------------------------------------------------
+// nsteps MD steps (or one force evaluation when n.integrator == NONE), then the energy sum.
+
+struct ClusterSync {
+    __device__ void operator()() const {
+#ifdef MOLTEN_EMU
+        emu_cluster_sync();
+#else
+        cg::this_cluster().sync();
+#endif
+    }
+};
+struct GridSync {
+    __device__ void operator()() const {
+#ifdef MOLTEN_EMU
+        emu_grid_sync();
+#else
+        cg::this_grid().sync();
+#endif
+    }
+};
+
+__device__ __forceinline__ int cluster_rank() {
+#ifdef MOLTEN_EMU
+    return emu_cluster_rank();
+#else
+    return (int)cg::this_cluster().block_rank();
+#endif
+}
+
+template <class Sync>
+__device__ void mega(const Net& n, int nsteps, int wi, int wn, float* sm) {
+    Sync sync;
+    for (int s = 0; s < nsteps; ++s) run_step(n, wi, wn, sm, sync);
+    st_energy(n, wi, sm);
+}
+
+extern "C" __global__ void __cluster_dims__(16, 1, 1) __launch_bounds__(MOLTEN_THREADS, 1)
+k_mega_c16(const Net n, int nsteps) { SMEM_DECL; mega<ClusterSync>(n, nsteps, cluster_rank(), 16, sm); }
+
+extern "C" __global__ void __cluster_dims__(8, 1, 1) __launch_bounds__(MOLTEN_THREADS, 1)
+k_mega_c8(const Net n, int nsteps) { SMEM_DECL; mega<ClusterSync>(n, nsteps, cluster_rank(), 8, sm); }
+
+extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS, 1)
+k_mega_grid(const Net n, int nsteps) { SMEM_DECL; mega<GridSync>(n, nsteps, blockIdx.x, gridDim.x, sm); }

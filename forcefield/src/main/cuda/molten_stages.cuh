@@ -1,0 +1,715 @@
+// The stages of one force evaluation / MD step. Each stage is a block-level function that does
+// the work items (wi, wi + wn, ...) of its decomposition; the execution modes differ only in how
+// stages are separated: one kernel launch per stage (graph mode), or one kernel with cluster- or
+// grid-wide barriers between stages (megakernel modes). The maths follows the spec
+// (docs/model.md) and its backward-pass appendix line by line; comments name the spec's symbols.
+//
+// Layouts (float32, row-major): s [N][F]; v [N][3][F]; phi, a [N][3F] split [vv | s | vs] resp.
+// [vv | sv | ss]; UVv [N][3][2F] = [Uv | Vv] per Cartesian row; z3, q [N][F]; z5 [N][FR].
+#pragma once
+#include "molten_common.cuh"
+#include "molten_dense.cuh"
+
+// ------------------------------------------------------------------------------------------
+// Small helpers
+// ------------------------------------------------------------------------------------------
+__device__ __forceinline__ const float* W(const Net& n, long long off) { return n.w + off; }
+__device__ __forceinline__ float* A(const Net& n, long long off) { return n.act + off; }
+
+__device__ __forceinline__ int cell_of(const Net& n, double x, double y, double z) {
+    const double p[3] = {x, y, z};
+    int c[3];
+    for (int k = 0; k < 3; ++k) {
+        double f = p[k] * n.hinv[4 * k];
+        f -= floor(f);
+        int ck = (int)(f * (double)n.ncell[k]);
+        c[k] = ck < 0 ? 0 : (ck >= n.ncell[k] ? (int)n.ncell[k] - 1 : ck);
+    }
+    return (c[2] * (int)n.ncell[1] + c[1]) * (int)n.ncell[0] + c[0];
+}
+
+// Counter-based normal deviates (Philox4x32-10, Salmon et al., SC'11): key = seed,
+// counter = (atom, step) -> 4 uniforms -> Box-Muller.
+__device__ __forceinline__ void philox4x32(unsigned int c[4], unsigned int k0, unsigned int k1) {
+    for (int r = 0; r < 10; ++r) {
+        const unsigned long long p0 = (unsigned long long)0xD2511F53u * c[0];
+        const unsigned long long p1 = (unsigned long long)0xCD9E8D57u * c[2];
+        const unsigned int hi0 = (unsigned int)(p0 >> 32), lo0 = (unsigned int)p0;
+        const unsigned int hi1 = (unsigned int)(p1 >> 32), lo1 = (unsigned int)p1;
+        const unsigned int n0 = hi1 ^ c[1] ^ k0, n2 = hi0 ^ c[3] ^ k1;
+        c[0] = n0; c[1] = lo1; c[2] = n2; c[3] = lo0;
+        k0 += 0x9E3779B9u; k1 += 0xBB67AE85u;
+    }
+}
+
+__device__ __forceinline__ void gaussian3(const Net& n, int atom, unsigned long long step, double g[3]) {
+    unsigned int c[4] = {(unsigned int)atom, (unsigned int)step, (unsigned int)(step >> 32), 0x6d6f6c74u};
+    philox4x32(c, (unsigned int)n.seed, (unsigned int)(n.seed >> 32));
+    const double two32 = 4294967296.0, twopi = 6.283185307179586;
+    const double u0 = ((double)c[0] + 0.5) / two32, u1 = ((double)c[1] + 0.5) / two32;
+    const double u2 = ((double)c[2] + 0.5) / two32, u3 = ((double)c[3] + 0.5) / two32;
+    const double r0 = sqrt(-2.0 * log(u0)), r1 = sqrt(-2.0 * log(u2));
+    g[0] = r0 * cos(twopi * u1);
+    g[1] = r0 * sin(twopi * u1);
+    g[2] = r1 * cos(twopi * u3);
+}
+
+__device__ __forceinline__ double state_round(const Net& n, double x) {
+    return n.fp32_state ? (double)(float)x : x;
+}
+
+// ------------------------------------------------------------------------------------------
+// Integrator, first part (before the force evaluation), and cell counting.
+// Velocity Verlet: v += dt/2 a; x += dt v.  Langevin BAOAB (Leimkuhler & Matthews 2013):
+// B: v += dt/2 a; A: x += dt/2 v; O: v = c1 v + c2 sqrt(kT/m) xi; A: x += dt/2 v.
+// The closing B (v += dt/2 a(t+dt)) is in st_forces.
+// ------------------------------------------------------------------------------------------
+__device__ void st_integrate1(const Net& n, int wi, int wn) {
+    unsigned long long step = 0;
+    if (n.integrator == MOLTEN_INT_BAOAB) step = *(volatile unsigned long long*)n.step;
+    for (int a = wi * MOLTEN_THREADS + threadIdx.x; a < n.n; a += wn * MOLTEN_THREADS) {
+        double x[3], v[3];
+        for (int k = 0; k < 3; ++k) { x[k] = ldad(n.pos + 3 * a + k); v[k] = ldad(n.vel + 3 * a + k); }
+        if (n.integrator != MOLTEN_INT_NONE) {
+            const double im = n.inv_mass[a];
+            const double half = 0.5 * n.dt * n.accel * im;
+            for (int k = 0; k < 3; ++k) v[k] += half * (double)lda(n.force + 3 * a + k);
+            if (n.integrator == MOLTEN_INT_VERLET) {
+                for (int k = 0; k < 3; ++k) x[k] += n.dt * v[k];
+            } else {
+                for (int k = 0; k < 3; ++k) x[k] += 0.5 * n.dt * v[k];
+                double g[3];
+                gaussian3(n, a, step, g);
+                const double sig = sqrt(n.kT * n.accel * im);
+                for (int k = 0; k < 3; ++k) v[k] = n.c1 * v[k] + n.c2 * sig * g[k];
+                for (int k = 0; k < 3; ++k) x[k] += 0.5 * n.dt * v[k];
+            }
+            for (int k = 0; k < 3; ++k) {
+                x[k] = state_round(n, x[k]);
+                v[k] = state_round(n, v[k]);
+                n.pos[3 * a + k] = x[k];
+                n.vel[3 * a + k] = v[k];
+            }
+        }
+        if (n.search == 1) {
+            const int c = cell_of(n, x[0], x[1], x[2]);
+            n.atom_cell[a] = c;
+            atomicAdd(n.cell_count + c, 1);
+        }
+    }
+}
+
+// Cell list: exclusive scan of the counts, scatter of the atoms (cell-sorted order, which is
+// also the processing order of the message stages), counts cleared for the next step.
+// One block (wi == 0) does it all.
+__device__ void st_cell_scan(const Net& n, int wi, float* sm) {
+    if (wi != 0 || n.search != 1) return;
+    int* part = reinterpret_cast<int*>(sm);  // [MOLTEN_THREADS]
+    const int nc = (int)(n.ncell[0] * n.ncell[1] * n.ncell[2]);
+    const int per = (nc + MOLTEN_THREADS - 1) / MOLTEN_THREADS;
+    const int lo = min(nc, (int)threadIdx.x * per), hi = min(nc, lo + per);
+    int sum = 0;
+    for (int c = lo; c < hi; ++c) sum += ldai(n.cell_count + c);
+    part[threadIdx.x] = sum;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        int run = 0;
+        for (int i = 0; i < MOLTEN_THREADS; ++i) { const int s = part[i]; part[i] = run; run += s; }
+    }
+    __syncthreads();
+    int run = part[threadIdx.x];
+    for (int c = lo; c < hi; ++c) {
+        const int cnt = ldai(n.cell_count + c);
+        n.cell_start[c] = run;
+        n.cell_count[c] = run;  // becomes the scatter cursor
+        run += cnt;
+    }
+    if (threadIdx.x == 0) n.cell_start[nc] = (int)n.n;
+    __syncthreads();
+    for (int a = threadIdx.x; a < n.n; a += MOLTEN_THREADS) {
+        const int p = atomicAdd(n.cell_count + ldai(n.atom_cell + a), 1);
+        n.cell_atoms[p] = a;
+    }
+    __syncthreads();
+    for (int c = threadIdx.x; c < nc; c += MOLTEN_THREADS) n.cell_count[c] = 0;
+    // The scatter order inside a cell depends on atomic timing; it does not matter: each
+    // neighbour row is sorted below, and the cell order only sets which atoms share a block.
+}
+
+// ------------------------------------------------------------------------------------------
+// Neighbour list: one warp per atom a. Candidates (all atoms, or those of the 27 cells around
+// a's cell, flattened into one index range) are tested 128 at a time (4 per lane, loads in
+// flight together); those with d_ab < r_c are compacted into a per-warp buffer with their
+// geometry, then rank-sorted by (d, b): the row order is deterministic and identical for both
+// searches. Per slot the geometry every block needs is stored: u_ab, d_ab, fcut, fcut', the
+// radial-basis window. A row longer than cap is cut to cap and counted in flags[OVERFLOW]:
+// the host grows cap and redoes the work.
+// ------------------------------------------------------------------------------------------
+#define MOLTEN_NB_BATCH 4
+
+// Minimum-image displacement r_b - r_a with r_a given (Å, float64).
+__device__ __forceinline__ void displacement_from(const Net& n, double xa, double ya, double za, int b,
+                                                  double& dx, double& dy, double& dz) {
+    dx = ldad(n.pos + 3 * b) - xa;
+    dy = ldad(n.pos + 3 * b + 1) - ya;
+    dz = ldad(n.pos + 3 * b + 2) - za;
+    if (n.pbc == 0) return;
+    if (n.ortho) {
+        if (n.pbc & 1) dx -= n.h[0] * rint(dx * n.hinv[0]);
+        if (n.pbc & 2) dy -= n.h[4] * rint(dy * n.hinv[4]);
+        if (n.pbc & 4) dz -= n.h[8] * rint(dz * n.hinv[8]);
+        return;
+    }
+    double f[3];
+    for (int j = 0; j < 3; ++j) {
+        f[j] = dx * n.hinv[j] + dy * n.hinv[3 + j] + dz * n.hinv[6 + j];
+        if (n.pbc & (1 << j)) f[j] -= rint(f[j]);
+    }
+    const double bx = f[0] * n.h[0] + f[1] * n.h[3] + f[2] * n.h[6];
+    const double by = f[0] * n.h[1] + f[1] * n.h[4] + f[2] * n.h[7];
+    const double bz = f[0] * n.h[2] + f[1] * n.h[5] + f[2] * n.h[8];
+    double best = 1e300, rx = bx, ry = by, rz = bz;
+    const int ra = (n.pbc & 1) ? 1 : 0, rb = (n.pbc & 2) ? 1 : 0, rc = (n.pbc & 4) ? 1 : 0;
+    for (int i = -ra; i <= ra; ++i)
+        for (int j = -rb; j <= rb; ++j)
+            for (int k = -rc; k <= rc; ++k) {
+                const double x = bx + i * n.h[0] + j * n.h[3] + k * n.h[6];
+                const double y = by + i * n.h[1] + j * n.h[4] + k * n.h[7];
+                const double z = bz + i * n.h[2] + j * n.h[5] + k * n.h[8];
+                const double r2 = x * x + y * y + z * z;
+                if (r2 < best) { best = r2; rx = x; ry = y; rz = z; }
+            }
+    dx = rx; dy = ry; dz = rz;
+}
+
+// Shared memory of st_neighbours in floats: per warp 6 words per slot and 64 for the cell ranges.
+#define MOLTEN_NB_SMEM(cap) (MOLTEN_WARPS * (6 * (cap) + 64))
+
+__device__ void st_neighbours(const Net& n, int wi, int wn, float* sm) {
+    const int warp = warp_id(), lane = lane_id();
+    const int cap = (int)n.cap, kw = (int)n.kw;
+    int* bj = reinterpret_cast<int*>(sm) + warp * (6 * cap + 64);
+    float* bk = reinterpret_cast<float*>(bj + cap);  // sort key d^2
+    float* bu = bk + cap;                            // [cap][4]: u_ab, d_ab
+    int* cr = reinterpret_cast<int*>(bu + 4 * cap);  // [32] first candidate of each cell, [32] exclusive prefix
+    const double rc2 = n.cutoff * n.cutoff;
+    for (int a = wi * MOLTEN_WARPS + warp; a < n.n; a += wn * MOLTEN_WARPS) {
+        const double xa = ldad(n.pos + 3 * a), ya = ldad(n.pos + 3 * a + 1), za = ldad(n.pos + 3 * a + 2);
+        int total = (int)n.n, count = 0;
+        if (n.search == 1) {
+            const int c = ldai(n.atom_cell + a);
+            const int nx = (int)n.ncell[0], ny = (int)n.ncell[1], nz = (int)n.ncell[2];
+            int st = 0, len = 0;
+            if (lane < 27) {
+                const int cx = c % nx, cy = (c / nx) % ny, cz = c / (nx * ny);
+                const int qx = (cx + lane % 3 - 1 + nx) % nx, qy = (cy + (lane / 3) % 3 - 1 + ny) % ny;
+                const int qz = (cz + lane / 9 - 1 + nz) % nz;
+                const int q = (qz * ny + qy) * nx + qx;
+                st = ldai(n.cell_start + q);
+                len = ldai(n.cell_start + q + 1) - st;
+            }
+            int pre = len;
+            for (int o = 1; o < 32; o <<= 1) {
+                const int y = __shfl_up_sync(FULLMASK, pre, o);
+                if (lane >= o) pre += y;
+            }
+            total = __shfl_sync(FULLMASK, pre, 31);
+            __syncwarp();
+            cr[lane] = st;
+            cr[32 + lane] = lane < 27 ? pre - len : 1 << 30;
+            __syncwarp();
+        }
+        for (int e0 = 0; e0 < total; e0 += 32 * MOLTEN_NB_BATCH) {
+            int bq[MOLTEN_NB_BATCH];
+#pragma unroll
+            for (int u = 0; u < MOLTEN_NB_BATCH; ++u) {
+                const int e = e0 + u * 32 + lane;
+                int b = -1;
+                if (e < total) {
+                    if (n.search == 1) {
+                        int lo = 0;  // last cell whose range starts at or before e
+                        for (int step = 16; step > 0; step >>= 1)
+                            if (lo + step < 27 && cr[32 + lo + step] <= e) lo += step;
+                        b = ldai(n.cell_atoms + cr[lo] + (e - cr[32 + lo]));
+                    } else {
+                        b = e;
+                    }
+                }
+                bq[u] = b;
+            }
+            double dxq[MOLTEN_NB_BATCH], dyq[MOLTEN_NB_BATCH], dzq[MOLTEN_NB_BATCH];
+#pragma unroll
+            for (int u = 0; u < MOLTEN_NB_BATCH; ++u) {
+                dxq[u] = dyq[u] = dzq[u] = 1e300;
+                if (bq[u] >= 0 && bq[u] != a) displacement_from(n, xa, ya, za, bq[u], dxq[u], dyq[u], dzq[u]);
+            }
+#pragma unroll
+            for (int u = 0; u < MOLTEN_NB_BATCH; ++u) {
+                const double d2 = dxq[u] * dxq[u] + dyq[u] * dyq[u] + dzq[u] * dzq[u];
+                const bool ok = bq[u] >= 0 && bq[u] != a && d2 < rc2;
+                const unsigned msk = __ballot_sync(FULLMASK, ok);
+                if (ok) {
+                    const int p = count + __popc(msk & ((1u << lane) - 1u));
+                    if (p < cap) {
+                        const double d = sqrt(d2);
+                        bj[p] = bq[u];
+                        bk[p] = (float)d2;
+                        bu[4 * p] = (float)(dxq[u] / d);
+                        bu[4 * p + 1] = (float)(dyq[u] / d);
+                        bu[4 * p + 2] = (float)(dzq[u] / d);
+                        bu[4 * p + 3] = (float)d;
+                    }
+                }
+                count += __popc(msk);
+            }
+        }
+        __syncwarp();
+        const int m = min(count, cap);
+        if (lane == 0) {
+            if (count > cap) atomicAdd(n.flags + MOLTEN_FLAG_OVERFLOW, 1);
+            atomicMax(n.flags + MOLTEN_FLAG_MAXCOUNT, count);
+            n.nbr_count[a] = m;
+        }
+        const double pr = 3.14159265358979323846 / n.cutoff;
+        const float gm = (float)n.gamma, mus = (float)n.mu_step;
+        for (int e = lane; e < m; e += 32) {
+            const int b = bj[e];
+            const float key = bk[e];
+            int rank = 0;
+            for (int q = 0; q < m; ++q) {
+                const float kq = bk[q];
+                rank += (kq < key || (kq == key && bj[q] < b)) ? 1 : 0;
+            }
+            const size_t slot = (size_t)a * cap + rank;
+            n.nbr_idx[slot] = b;
+            float4 g;
+            g.x = bu[4 * e]; g.y = bu[4 * e + 1]; g.z = bu[4 * e + 2]; g.w = bu[4 * e + 3];
+            reinterpret_cast<float4*>(n.geo)[slot] = g;
+            const double d = (double)g.w;
+            float2 f;
+            f.x = (float)(0.5 * (cos(pr * d) + 1.0));
+            f.y = (float)(-0.5 * pr * sin(pr * d));
+            reinterpret_cast<float2*>(n.fc)[slot] = f;
+            int k0 = (int)rint(d / n.mu_step) - kw / 2;
+            k0 = k0 < 0 ? 0 : (k0 > n.nrbf - kw ? (int)n.nrbf - kw : k0);
+            n.kidx[slot] = k0;
+            for (int kk = 0; kk < kw; ++kk) {
+                const float t = g.w - mus * (float)(k0 + kk);
+                n.rbf[slot * kw + kk] = expf(-gm * t * t);
+            }
+        }
+        __syncwarp();
+    }
+}
+
+// Work items of the message stages: (channel group g, position p in the processing order),
+// g-major; each block takes a contiguous run so that atoms sharing neighbours share its L1.
+__device__ __forceinline__ void item_range(int items, int wi, int wn, int& lo, int& hi) {
+    const int per = (items + wn - 1) / wn;
+    lo = min(items, wi * per);
+    hi = min(items, lo + per);
+}
+
+// Slot metadata of SU consecutive slots of row a, loaded together; a slot past the row's end
+// gets fcut = 0 (so it contributes exactly nothing) and valid data of the row's first slot.
+template <int SU>
+struct SlotBatch {
+    int b[SU], k0[SU];
+    float4 geo[SU];
+    float fc[SU], dfc[SU];
+    bool ok[SU];
+    __device__ void load(const Net& n, int a, int s0, int cnt, int lane, int kw, float* rv, float* rm, bool withMu) {
+        const int cap = (int)n.cap;
+#pragma unroll
+        for (int u = 0; u < SU; ++u) {
+            const int s = s0 + u;
+            ok[u] = s < cnt;
+            const size_t slot = (size_t)a * cap + (ok[u] ? s : 0);
+            b[u] = ldai(n.nbr_idx + slot);
+            geo[u] = __ldcg(reinterpret_cast<const float4*>(n.geo) + slot);
+            const float2 f = __ldcg(reinterpret_cast<const float2*>(n.fc) + slot);
+            fc[u] = ok[u] ? f.x : 0.f;
+            dfc[u] = ok[u] ? f.y : 0.f;
+            k0[u] = ldai(n.kidx + slot);
+        }
+        __syncwarp();  // the previous batch's readers are done with rv, rm
+        if (lane < kw) {
+            const float mus = (float)n.mu_step;
+#pragma unroll
+            for (int u = 0; u < SU; ++u) {
+                const size_t slot = (size_t)a * cap + (ok[u] ? s0 + u : 0);
+                const float r = lda(n.rbf + slot * kw + lane);
+                rv[u * MOLTEN_MAXKW + lane] = r;
+                if (withMu) rm[u * MOLTEN_MAXKW + lane] = r * (mus * (float)(k0[u] + lane));  // mu_k rbf_k
+            }
+        }
+        __syncwarp();
+    }
+};
+
+// ------------------------------------------------------------------------------------------
+// Message, forward (block t), for target atom a over its neighbours b:
+//   W(d) = (Wf rbf(d) + bf) fcut(d); x_ab = phi_b o W; [x_vv | x_s | x_vs]
+//   s1_a = s_a + sum_b x_s;  v1_a = v_a + sum_b (x_vv o v_b + u_ab (outer) x_vs)
+// Lanes own channels c = g*32*mg + lane + 32 m (m < mg); warps take SU slots at a time.
+// ------------------------------------------------------------------------------------------
+template <int MG, int SU>
+__device__ void st_msg_fwd(const Net& n, int t, int wi, int wn, float* sm) {
+    const int F = (int)n.F, H = 3 * F, mg = (int)n.mg, G = F / (32 * mg), kw = (int)n.kw;
+    const int warp = warp_id(), lane = lane_id();
+    const float* wft = W(n, n.o_wft[t]);
+    const float* bf = W(n, n.o_bf[t]);
+    const float* phi = t == 0 ? W(n, n.o_phi0) : A(n, n.o_phi[t]);
+    const float* vin = A(n, n.o_v[t]);
+    const float* sin_ = t == 0 ? W(n, n.o_emb) : A(n, n.o_s[t]);
+    float* s1 = A(n, n.o_s1[t]);
+    float* v1 = A(n, n.o_v1[t]);
+    const int CW = 32 * mg;            // channels per item
+    float* red = sm;                   // [8][4][CW]
+    float* rv = sm + MOLTEN_WARPS * 4 * CW + warp * SU * MOLTEN_MAXKW;  // this warp's radial-basis windows
+    int lo, hi;
+    item_range(G * (int)n.n, wi, wn, lo, hi);
+    for (int it = lo; it < hi; ++it) {
+        const int g = it / (int)n.n;
+        const int a = ldai(n.order + (it - g * (int)n.n));
+        const int cbase = g * CW;
+        float ds[MG], dv0[MG], dv1[MG], dv2[MG];
+#pragma unroll
+        for (int m = 0; m < MG; ++m) { ds[m] = 0.f; dv0[m] = 0.f; dv1[m] = 0.f; dv2[m] = 0.f; }
+        const int cnt = ldai(n.nbr_count + a);
+        for (int s0 = warp * SU; s0 < cnt; s0 += MOLTEN_WARPS * SU) {
+            SlotBatch<SU> sb;
+            sb.load(n, a, s0, cnt, lane, kw, rv, nullptr, false);
+            int prow[SU];
+#pragma unroll
+            for (int u = 0; u < SU; ++u) prow[u] = t == 0 ? n.species[sb.b[u]] : sb.b[u];
+#pragma unroll
+            for (int m = 0; m < MG; ++m) {
+                if (m < mg) {
+                    const int c = cbase + lane + 32 * m;
+                    float pb[SU][3], vb[SU][3];
+#pragma unroll
+                    for (int u = 0; u < SU; ++u) {
+                        const float* pp = phi + (size_t)prow[u] * H + c;
+#pragma unroll
+                        for (int p = 0; p < 3; ++p) pb[u][p] = t == 0 ? ldw(pp + p * F) : lda(pp + p * F);
+#pragma unroll
+                        for (int x = 0; x < 3; ++x) vb[u][x] = t == 0 ? 0.f : lda(vin + ((size_t)sb.b[u] * 3 + x) * F + c);
+                    }
+                    const float bb0 = ldw(bf + c), bb1 = ldw(bf + F + c), bb2 = ldw(bf + 2 * F + c);
+#pragma unroll
+                    for (int u = 0; u < SU; ++u) {
+                        float h0 = bb0, h1 = bb1, h2 = bb2;
+                        const float* wr = wft + (size_t)sb.k0[u] * H + c;
+                        const float* r = rv + u * MOLTEN_MAXKW;
+#pragma unroll 3
+                        for (int kk = 0; kk < kw; ++kk, wr += H) {
+                            const float rk = r[kk];
+                            h0 = fmaf(ldw(wr), rk, h0);
+                            h1 = fmaf(ldw(wr + F), rk, h1);
+                            h2 = fmaf(ldw(wr + 2 * F), rk, h2);
+                        }
+                        const float fcu = sb.fc[u];
+                        const float xvv = pb[u][0] * h0 * fcu, xs = pb[u][1] * h1 * fcu, xvs = pb[u][2] * h2 * fcu;
+                        ds[m] += xs;
+                        dv0[m] = fmaf(sb.geo[u].x, xvs, fmaf(xvv, vb[u][0], dv0[m]));
+                        dv1[m] = fmaf(sb.geo[u].y, xvs, fmaf(xvv, vb[u][1], dv1[m]));
+                        dv2[m] = fmaf(sb.geo[u].z, xvs, fmaf(xvv, vb[u][2], dv2[m]));
+                    }
+                }
+            }
+        }
+#pragma unroll
+        for (int m = 0; m < MG; ++m) {
+            if (m < mg) {
+                const int cc = lane + 32 * m;
+                red[(warp * 4 + 0) * CW + cc] = ds[m];
+                red[(warp * 4 + 1) * CW + cc] = dv0[m];
+                red[(warp * 4 + 2) * CW + cc] = dv1[m];
+                red[(warp * 4 + 3) * CW + cc] = dv2[m];
+            }
+        }
+        __syncthreads();
+        {
+            // residual inputs of all this thread's outputs loaded first, then summed and stored
+            float base[4], sum[4];
+            const int sa = t == 0 ? n.species[a] : a;
+#pragma unroll
+            for (int u = 0; u < 4; ++u) {
+                const int e = threadIdx.x + u * MOLTEN_THREADS;
+                const int q = e / CW, cc = e - q * CW, c = cbase + cc;
+                base[u] = 0.f;
+                if (e < 4 * CW) {
+                    if (q == 0) base[u] = t == 0 ? ldw(sin_ + (size_t)sa * F + c) : lda(sin_ + (size_t)a * F + c);
+                    else if (t > 0) base[u] = lda(vin + ((size_t)a * 3 + (q - 1)) * F + c);
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < 4; ++u) {
+                const int e = threadIdx.x + u * MOLTEN_THREADS;
+                const int q = e / CW, cc = e - q * CW, c = cbase + cc;
+                sum[u] = 0.f;
+                if (e < 4 * CW) {
+                    for (int w = 0; w < MOLTEN_WARPS; ++w) sum[u] += red[(w * 4 + q) * CW + cc];
+                    if (q == 0) s1[(size_t)a * F + c] = base[u] + sum[u];
+                    else v1[((size_t)a * 3 + (q - 1)) * F + c] = base[u] + sum[u];
+                }
+            }
+        }
+        __syncthreads();
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Message, backward (block t). Row owner a, neighbour b, pair geometry r_ab = r_b - r_a.
+// Both directed edges of the pair share W(d_ab); the row computes both, so that everything
+// about the pair's geometry is known in a's row (no atomics, no reverse index):
+//  e2 = (a <- b): gx = [sum_xyz g'v_a o v_b | g's_a | g'v_a . u_ab];  g_W += gx o phi_b;
+//                 dE/du_ab += sum_c g'v_a x_vs_ab
+//  e1 = (b <- a): gx = [sum_xyz g'v_b o v_a | g's_b | -g'v_b . u_ab]; g_W += gx o phi_a;
+//                 dE/du_ab -= sum_c g'v_b x_vs_ba;  a is the source: g_v_a += g'v_b o x_vv_ba,
+//                 g_phi_a += gx o W
+//  dE/dd += sum_c g_W o ((Wf rbf')(d) fcut + h fcut'),  rbf_k' = -2 gamma (d - mu_k) rbf_k.
+// g' are the gradients of the block's outputs (s1, v1). Writes g_v (for v_t = g'v + messages)
+// and g_phi (for phi_t) unless t == 0, and adds dE/dd, dE/du per slot and channel group.
+// ------------------------------------------------------------------------------------------
+template <int MG, int SU>
+__device__ void st_msg_bwd(const Net& n, int t, int wi, int wn, float* sm) {
+    const int F = (int)n.F, H = 3 * F, mg = (int)n.mg, G = F / (32 * mg), cap = (int)n.cap, kw = (int)n.kw;
+    const int warp = warp_id(), lane = lane_id();
+    const float* wft = W(n, n.o_wft[t]);
+    const float* bf = W(n, n.o_bf[t]);
+    const float* phi = t == 0 ? W(n, n.o_phi0) : A(n, n.o_phi[t]);
+    const float* vin = A(n, n.o_v[t]);
+    const float* gs1 = A(n, n.o_gs1);
+    const float* gv1 = A(n, n.o_gv1);
+    float* gv = A(n, n.o_gv);
+    float* gphi = A(n, n.o_gphi);
+    const bool first = t == (int)n.T - 1;  // first backward block: slot accumulators start here
+    const float g2 = -2.0f * (float)n.gamma;
+    const int CW = 32 * mg;
+    float* red = sm;  // [8][6][CW]
+    float* rv = sm + MOLTEN_WARPS * 6 * CW + warp * 2 * SU * MOLTEN_MAXKW;  // windows: rbf_k, mu_k rbf_k
+    float* rm = rv + SU * MOLTEN_MAXKW;
+    int lo, hi;
+    item_range(G * (int)n.n, wi, wn, lo, hi);
+    for (int it = lo; it < hi; ++it) {
+        const int g = it / (int)n.n;
+        const int a = ldai(n.order + (it - g * (int)n.n));
+        const int cbase = g * CW;
+        const int arow = t == 0 ? n.species[a] : a;
+        // own quantities of a
+        float pa[3][MG], va[3][MG], gva[3][MG], gsa[MG];
+        float ogv[3][MG], ogp[3][MG];
+#pragma unroll
+        for (int m = 0; m < MG; ++m) {
+            if (m < mg) {
+                const int c = cbase + lane + 32 * m;
+#pragma unroll
+                for (int p = 0; p < 3; ++p) {
+                    const float* pp = phi + (size_t)arow * H + p * F + c;
+                    pa[p][m] = t == 0 ? ldw(pp) : lda(pp);
+                    va[p][m] = t == 0 ? 0.f : lda(vin + ((size_t)a * 3 + p) * F + c);
+                    gva[p][m] = lda(gv1 + ((size_t)a * 3 + p) * F + c);
+                    ogv[p][m] = 0.f;
+                    ogp[p][m] = 0.f;
+                }
+                gsa[m] = lda(gs1 + (size_t)a * F + c);
+            }
+        }
+        const int cnt = ldai(n.nbr_count + a);
+        for (int s0 = warp * SU; s0 < cnt; s0 += MOLTEN_WARPS * SU) {
+            SlotBatch<SU> sb;
+            sb.load(n, a, s0, cnt, lane, kw, rv, rm, true);
+            int brow[SU];
+#pragma unroll
+            for (int u = 0; u < SU; ++u) brow[u] = t == 0 ? n.species[sb.b[u]] : sb.b[u];
+            float gd[SU], gux[SU], guy[SU], guz[SU];
+#pragma unroll
+            for (int u = 0; u < SU; ++u) { gd[u] = 0.f; gux[u] = 0.f; guy[u] = 0.f; guz[u] = 0.f; }
+#pragma unroll
+            for (int m = 0; m < MG; ++m) {
+                if (m < mg) {
+                    const int c = cbase + lane + 32 * m;
+                    // neighbour quantities of all SU slots first: their loads overlap
+                    float pb[SU][3], vb[SU][3], gvb[SU][3], gsb[SU];
+#pragma unroll
+                    for (int u = 0; u < SU; ++u) {
+#pragma unroll
+                        for (int p = 0; p < 3; ++p) {
+                            const float* pp = phi + (size_t)brow[u] * H + p * F + c;
+                            pb[u][p] = t == 0 ? ldw(pp) : lda(pp);
+                            vb[u][p] = t == 0 ? 0.f : lda(vin + ((size_t)sb.b[u] * 3 + p) * F + c);
+                            gvb[u][p] = lda(gv1 + ((size_t)sb.b[u] * 3 + p) * F + c);
+                        }
+                        gsb[u] = lda(gs1 + (size_t)sb.b[u] * F + c);
+                    }
+                    const float bfc[3] = {ldw(bf + c), ldw(bf + F + c), ldw(bf + 2 * F + c)};
+#pragma unroll
+                    for (int u = 0; u < SU; ++u) {
+                        float s0v[3] = {0.f, 0.f, 0.f}, s1v[3] = {0.f, 0.f, 0.f};
+                        const float* wr = wft + (size_t)sb.k0[u] * H + c;
+                        const float* r = rv + u * MOLTEN_MAXKW;
+                        const float* rmu = rm + u * MOLTEN_MAXKW;
+#pragma unroll 3
+                        for (int kk = 0; kk < kw; ++kk, wr += H) {
+                            const float rk = r[kk], mk = rmu[kk];
+#pragma unroll
+                            for (int p = 0; p < 3; ++p) {
+                                const float wv = ldw(wr + p * F);
+                                s0v[p] = fmaf(wv, rk, s0v[p]);
+                                s1v[p] = fmaf(wv, mk, s1v[p]);
+                            }
+                        }
+                        const float d = sb.geo[u].w, fcu = sb.fc[u], dfcu = sb.dfc[u];
+                        float h[3], hp[3], Wv[3];
+#pragma unroll
+                        for (int p = 0; p < 3; ++p) {
+                            h[p] = bfc[p] + s0v[p];
+                            hp[p] = g2 * (d * s0v[p] - s1v[p]);  // (Wf rbf')[c]
+                            Wv[p] = h[p] * fcu;
+                        }
+                        const float ux = sb.geo[u].x, uy = sb.geo[u].y, uz = sb.geo[u].z;
+                        // e2 = (a <- b): target a, source b
+                        const float e2vv = gva[0][m] * vb[u][0] + gva[1][m] * vb[u][1] + gva[2][m] * vb[u][2];
+                        const float e2vs = gva[0][m] * ux + gva[1][m] * uy + gva[2][m] * uz;
+                        float gW0 = e2vv * pb[u][0], gW1 = gsa[m] * pb[u][1], gW2 = e2vs * pb[u][2];
+                        const float xvs_ab = pb[u][2] * Wv[2];
+                        // e1 = (b <- a): target b, source a
+                        const float e1vv = gvb[u][0] * va[0][m] + gvb[u][1] * va[1][m] + gvb[u][2] * va[2][m];
+                        const float e1vs = -(gvb[u][0] * ux + gvb[u][1] * uy + gvb[u][2] * uz);
+                        gW0 = fmaf(e1vv, pa[0][m], gW0);
+                        gW1 = fmaf(gsb[u], pa[1][m], gW1);
+                        gW2 = fmaf(e1vs, pa[2][m], gW2);
+                        const float xvs_ba = pa[2][m] * Wv[2];
+                        gux[u] += gva[0][m] * xvs_ab - gvb[u][0] * xvs_ba;
+                        guy[u] += gva[1][m] * xvs_ab - gvb[u][1] * xvs_ba;
+                        guz[u] += gva[2][m] * xvs_ab - gvb[u][2] * xvs_ba;
+                        if (t > 0) {
+                            const float xvv_ba = pa[0][m] * Wv[0];
+                            ogv[0][m] = fmaf(gvb[u][0], xvv_ba, ogv[0][m]);
+                            ogv[1][m] = fmaf(gvb[u][1], xvv_ba, ogv[1][m]);
+                            ogv[2][m] = fmaf(gvb[u][2], xvv_ba, ogv[2][m]);
+                            ogp[0][m] = fmaf(e1vv, Wv[0], ogp[0][m]);
+                            ogp[1][m] = fmaf(gsb[u], Wv[1], ogp[1][m]);
+                            ogp[2][m] = fmaf(e1vs, Wv[2], ogp[2][m]);
+                        }
+                        gd[u] = fmaf(gW0, hp[0] * fcu + h[0] * dfcu, gd[u]);
+                        gd[u] = fmaf(gW1, hp[1] * fcu + h[1] * dfcu, gd[u]);
+                        gd[u] = fmaf(gW2, hp[2] * fcu + h[2] * dfcu, gd[u]);
+                    }
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < SU; ++u) {
+                const float rd = warp_sum(gd[u]), rx = warp_sum(gux[u]), ry = warp_sum(guy[u]), rz = warp_sum(guz[u]);
+                if (lane == 0 && sb.ok[u]) {
+                    float4* acc = reinterpret_cast<float4*>(n.gacc) + (((size_t)a * cap + s0 + u) * G + g);
+                    float4 v4;
+                    if (first) {
+                        v4.x = rd; v4.y = rx; v4.z = ry; v4.w = rz;
+                    } else {
+                        v4 = __ldcg(acc);
+                        v4.x += rd; v4.y += rx; v4.z += ry; v4.w += rz;
+                    }
+                    *acc = v4;
+                }
+            }
+        }
+        if (t > 0) {
+#pragma unroll
+            for (int m = 0; m < MG; ++m) {
+                if (m < mg) {
+                    const int cc = lane + 32 * m;
+#pragma unroll
+                    for (int p = 0; p < 3; ++p) {
+                        red[(warp * 6 + p) * CW + cc] = ogv[p][m];
+                        red[(warp * 6 + 3 + p) * CW + cc] = ogp[p][m];
+                    }
+                }
+            }
+            __syncthreads();
+            float base[6];
+#pragma unroll
+            for (int u = 0; u < 6; ++u) {
+                const int e = threadIdx.x + u * MOLTEN_THREADS;
+                const int q = e / CW, cc = e - q * CW, c = cbase + cc;
+                base[u] = (e < 6 * CW && q < 3) ? lda(gv1 + ((size_t)a * 3 + q) * F + c) : 0.f;
+            }
+#pragma unroll
+            for (int u = 0; u < 6; ++u) {
+                const int e = threadIdx.x + u * MOLTEN_THREADS;
+                const int q = e / CW, cc = e - q * CW, c = cbase + cc;
+                if (e < 6 * CW) {
+                    float sum = 0.f;
+                    for (int w = 0; w < MOLTEN_WARPS; ++w) sum += red[(w * 6 + q) * CW + cc];
+                    if (q < 3) gv[((size_t)a * 3 + q) * F + c] = base[u] + sum;
+                    else gphi[(size_t)a * H + (q - 3) * F + c] = sum;
+                }
+            }
+            __syncthreads();
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Forces from the per-slot geometry gradients (summed over blocks and channel groups):
+//   g_r = dE/dd u + (dE/du - (u . dE/du) u) / d  = dE/d(r_b - r_a);  F_a = sum_b g_r.
+// Then the closing half kick of the integrator, and the step counter.
+// ------------------------------------------------------------------------------------------
+__device__ void st_forces(const Net& n, int wi, int wn) {
+    const int warp = warp_id(), lane = lane_id();
+    const int cap = (int)n.cap, G = (int)(n.F / (32 * n.mg));
+    for (int a = wi * MOLTEN_WARPS + warp; a < n.n; a += wn * MOLTEN_WARPS) {
+        const int cnt = ldai(n.nbr_count + a);
+        float fx = 0.f, fy = 0.f, fz = 0.f;
+        for (int s = lane; s < cnt; s += 32) {
+            const size_t slot = (size_t)a * cap + s;
+            float4 acc = __ldcg(reinterpret_cast<const float4*>(n.gacc) + slot * G);
+            for (int g = 1; g < G; ++g) {
+                const float4 x = __ldcg(reinterpret_cast<const float4*>(n.gacc) + slot * G + g);
+                acc.x += x.x; acc.y += x.y; acc.z += x.z; acc.w += x.w;
+            }
+            const float4 geo = __ldcg(reinterpret_cast<const float4*>(n.geo) + slot);
+            const float ug = geo.x * acc.y + geo.y * acc.z + geo.z * acc.w;
+            const float inv = 1.0f / geo.w;
+            fx += acc.x * geo.x + (acc.y - ug * geo.x) * inv;
+            fy += acc.x * geo.y + (acc.z - ug * geo.y) * inv;
+            fz += acc.x * geo.z + (acc.w - ug * geo.z) * inv;
+        }
+        fx = warp_sum(fx);
+        fy = warp_sum(fy);
+        fz = warp_sum(fz);
+        if (lane == 0) {
+            n.force[3 * a] = fx;
+            n.force[3 * a + 1] = fy;
+            n.force[3 * a + 2] = fz;
+            if (!(isfinite(fx) && isfinite(fy) && isfinite(fz))) {
+                if (atomicCAS(n.flags + MOLTEN_FLAG_NONFINITE, 0, a + 1) == 0)
+                    n.flags[MOLTEN_FLAG_BADSTEP] = (int)*(volatile unsigned long long*)n.step;
+            }
+            if (n.integrator != MOLTEN_INT_NONE) {
+                const double half = 0.5 * n.dt * n.accel * n.inv_mass[a];
+                const float f[3] = {fx, fy, fz};
+                for (int k = 0; k < 3; ++k) n.vel[3 * a + k] = state_round(n, ldad(n.vel + 3 * a + k) + half * (double)f[k]);
+            }
+        }
+    }
+    if (n.integrator != MOLTEN_INT_NONE && wi == 0 && threadIdx.x == 0) *n.step += 1ull;
+}
+
+// Total potential energy (float64, fixed summation order): one block.
+__device__ void st_energy(const Net& n, int wi, float* sm) {
+    if (wi != 0) return;
+    double* part = reinterpret_cast<double*>(sm);
+    double s = 0.0;
+    for (int a = threadIdx.x; a < n.n; a += MOLTEN_THREADS) s += ldad(n.e_atom + a);
+    part[threadIdx.x] = s;
+    __syncthreads();
+    for (int w = MOLTEN_THREADS / 2; w > 0; w >>= 1) {
+        if (threadIdx.x < w) part[threadIdx.x] += part[threadIdx.x + w];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) n.energy[0] = part[0];
+    __syncthreads();
+}

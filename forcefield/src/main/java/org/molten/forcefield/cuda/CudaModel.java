@@ -1,0 +1,151 @@
+package org.molten.forcefield.cuda;
+
+import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
+
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import jcuda.CudaException;
+import jcuda.Pointer;
+import org.molten.core.Atoms;
+import org.molten.core.Cell;
+import org.molten.forcefield.neighbours.CellList;
+import org.molten.forcefield.neighbours.EdgeList;
+import org.molten.forcefield.neighbours.NeighbourSearch;
+import org.molten.forcefield.student.StudentWeights;
+
+/**
+ * The student on one CUDA context: the context, the packed weights on the device, the graph
+ * cache, and the rules that turn a system into a {@link DeviceSystem} (execution mode,
+ * neighbour capacity). Shared by {@link CudaStudent} and {@link CudaMdEngine}; not thread-safe.
+ */
+final class CudaModel implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(CudaModel.class.getName());
+
+    final StudentWeights weights;
+    final DeviceWeights dw;
+    final CudaOptions options;
+    final CudaContext cx;
+    final CudaGraphCache graphs;
+    private final DevicePointer weightBuffer;
+    private boolean clusterFailed16;
+    private boolean clusterFailed8;
+
+    CudaModel(StudentWeights weights, CudaOptions options) {
+        this.weights = weights;
+        this.dw = new DeviceWeights(weights);
+        this.options = options;
+        this.cx = new CudaContext();
+        boolean ok = false;
+        try {
+            weightBuffer = cx.alloc(dw.bytes());
+            cuMemcpyHtoD(weightBuffer, Pointer.to(dw.data), dw.bytes());
+            graphs = new CudaGraphCache(options.graphCacheSize(), options.graphs());
+            ok = true;
+        } finally {
+            if (!ok) {
+                cx.close();
+            }
+        }
+        GpuStatus.device(cx.deviceName());
+        GpuStatus.graphsEnabled(options.graphs());
+    }
+
+    /** The execution mode for {@code atoms} atoms, given what the device and earlier attempts allow. */
+    CudaOptions.Mode resolve(int atoms) {
+        CudaOptions.Mode m = options.mode();
+        if (m == CudaOptions.Mode.AUTO) {
+            m = atoms <= options.megakernelAtoms() && cx.clusterLaunch() && !clusterFailed8
+                    ? CudaOptions.Mode.CLUSTER : CudaOptions.Mode.STAGES;
+        }
+        if (m == CudaOptions.Mode.CLUSTER && (clusterFailed8 || !cx.clusterLaunch())) {
+            m = CudaOptions.Mode.STAGES;
+        }
+        if (m == CudaOptions.Mode.GRID && !cx.cooperativeLaunch()) {
+            m = CudaOptions.Mode.STAGES;
+        }
+        return m;
+    }
+
+    String clusterKernel() {
+        return clusterFailed16 ? "k_mega_c8" : "k_mega_c16";
+    }
+
+    /**
+     * Records that a megakernel could not be launched (e.g. no 16-SM cluster can be scheduled);
+     * returns true if another mode remains to try.
+     */
+    boolean megakernelFailed(DeviceSystem sys, CudaException e) {
+        LOG.log(Level.FINE, "megakernel launch failed in mode " + sys.mode, e);
+        if (sys.mode == CudaOptions.Mode.CLUSTER) {
+            if (!clusterFailed16) {
+                clusterFailed16 = true;
+            } else {
+                clusterFailed8 = true;
+            }
+            return true;
+        }
+        return sys.mode == CudaOptions.Mode.GRID;
+    }
+
+    /**
+     * A device system for {@code atoms} with a neighbour capacity estimated from its current
+     * geometry.
+     *
+     * @throws IllegalArgumentException if the cell is too small for the cutoff
+     * @throws UnsupportedOnGpu if an atom has more neighbours than the kernels hold
+     */
+    DeviceSystem newSystem(Atoms atoms, CudaOptions.Mode forced) {
+        Cell cell = atoms.cellOrNull();
+        NeighbourSearch.requireCutoffFits(cell, dw.cutoffA);
+        int cap = capacityFor(maxNeighbours(atoms));
+        CudaOptions.Mode mode = forced != null ? forced : resolve(atoms.size());
+        return new DeviceSystem(cx, dw, weightBuffer, atoms.size(), cell, cap, mode, clusterKernel(), options);
+    }
+
+    /** Largest neighbour count of any atom, from a CPU cell-list search. */
+    int maxNeighbours(Atoms atoms) {
+        if (atoms.size() < 2) {
+            return 0;
+        }
+        EdgeList edges = new EdgeList();
+        new CellList().search(atoms, dw.cutoffA, edges);
+        int max = 0;
+        for (int i = 0; i < atoms.size(); i++) {
+            max = Math.max(max, edges.rowStart(i + 1) - edges.rowStart(i));
+        }
+        return max;
+    }
+
+    /** A capacity bucket with room to grow: multiples of 16, a quarter more than needed. */
+    static int capacityFor(int maxCount) {
+        int want = (int) Math.ceil(maxCount * 1.25) + 8;
+        int cap = (want + 15) / 16 * 16;
+        if (maxCount > DeviceSystem.MAXCAP) {
+            throw new UnsupportedOnGpu("an atom has " + maxCount + " neighbours within the cutoff; the GPU kernels hold "
+                    + DeviceSystem.MAXCAP);
+        }
+        return Math.min(cap, DeviceSystem.MAXCAP);
+    }
+
+    /** The graph key of a sequence on {@code sys}. */
+    static CudaGraphCache.Key key(DeviceSystem sys, String purpose, int steps, byte[] net) {
+        return new CudaGraphCache.Key(sys.n, sys.capacity(), purpose, steps, new CudaGraphCache.Bytes(net));
+    }
+
+    @Override
+    public void close() {
+        try {
+            cx.makeCurrent();
+            graphs.close();
+        } finally {
+            cx.close();
+        }
+    }
+
+    /** A system the GPU kernels cannot hold (the CPU path takes it). */
+    static final class UnsupportedOnGpu extends RuntimeException {
+        UnsupportedOnGpu(String message) {
+            super(message);
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package org.molten.forcefield.cuda;
+
+import java.util.Locale;
+import org.molten.core.Checks;
+
+/**
+ * How the GPU path runs a system. Every default is defined here once; {@link #fromSystemProperties()}
+ * lets benchmarks and users override them ({@code -Dmolten.cuda.mode=stages}, ...).
+ *
+ * @param mode            kernel organisation (see {@link Mode})
+ * @param graphs          capture CUDA graphs (per system size and neighbour capacity) and replay them
+ * @param stepsPerLaunch  MD steps per graph launch (K): no host synchronisation inside
+ * @param graphCacheSize  graphs kept per simulation (least recently used evicted)
+ * @param largeSystemAtoms from this many atoms on, the tiled dense layers and one channel per lane
+ *                        in the message stages are used (throughput rather than latency)
+ * @param cellListAtoms   from this many atoms on, periodic orthorhombic systems use the device
+ *                        cell list instead of the all-pairs search
+ * @param megakernelAtoms up to this many atoms, {@link Mode#AUTO} runs whole steps in one
+ *                        thread-block cluster (0: never; the default, as the stage kernels measured
+ *                        faster at every size, docs/benchmarks.md)
+ * @param fp32State       round positions and velocities to float32 after every update (only to
+ *                        measure what float64 state buys in energy conservation)
+ */
+public record CudaOptions(Mode mode, boolean graphs, int stepsPerLaunch, int graphCacheSize, int largeSystemAtoms,
+                          int cellListAtoms, int megakernelAtoms, boolean fp32State) {
+
+    /** Kernel organisation. */
+    public enum Mode {
+        /** CLUSTER up to {@code megakernelAtoms} atoms when the device supports clusters, STAGES otherwise. */
+        AUTO,
+        /** One kernel per stage (about 37 per MD step), captured into a graph. */
+        STAGES,
+        /** Whole MD steps in one kernel over a 16-block (else 8-block) cluster, barriers between stages. */
+        CLUSTER,
+        /** Whole MD steps in one cooperative kernel over all multiprocessors, grid barriers between stages. */
+        GRID
+    }
+
+    public static final Mode DEFAULT_MODE = Mode.AUTO;
+    public static final boolean DEFAULT_GRAPHS = true;
+    public static final int DEFAULT_STEPS_PER_LAUNCH = 10;
+    public static final int DEFAULT_GRAPH_CACHE_SIZE = 8;
+    public static final int DEFAULT_LARGE_SYSTEM_ATOMS = 257;
+    public static final int DEFAULT_CELL_LIST_ATOMS = 1024;
+    /** 0: the stage kernels measured faster than the megakernels at every size (H200, 2026-11-21). */
+    public static final int DEFAULT_MEGAKERNEL_ATOMS = 0;
+
+    public CudaOptions {
+        if (mode == null) {
+            throw new IllegalArgumentException("mode must not be null");
+        }
+        Checks.requirePositive(stepsPerLaunch, "stepsPerLaunch");
+        Checks.requirePositive(graphCacheSize, "graphCacheSize");
+        Checks.requirePositive(largeSystemAtoms, "largeSystemAtoms");
+        Checks.requirePositive(cellListAtoms, "cellListAtoms");
+        Checks.requireNonNegative(megakernelAtoms, "megakernelAtoms");
+    }
+
+    /** The defaults. */
+    public static CudaOptions defaults() {
+        return new CudaOptions(DEFAULT_MODE, DEFAULT_GRAPHS, DEFAULT_STEPS_PER_LAUNCH, DEFAULT_GRAPH_CACHE_SIZE,
+                DEFAULT_LARGE_SYSTEM_ATOMS, DEFAULT_CELL_LIST_ATOMS, DEFAULT_MEGAKERNEL_ATOMS, false);
+    }
+
+    /**
+     * The defaults overridden by system properties {@code molten.cuda.mode} (auto, stages, cluster,
+     * grid), {@code molten.cuda.graphs} (true/false), {@code molten.cuda.stepsPerLaunch},
+     * {@code molten.cuda.fp32State}.
+     *
+     * @throws IllegalArgumentException for a value that is not one of those
+     */
+    public static CudaOptions fromSystemProperties() {
+        CudaOptions d = defaults();
+        String m = System.getProperty("molten.cuda.mode");
+        Mode mode = d.mode;
+        if (m != null) {
+            try {
+                mode = Mode.valueOf(m.trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("molten.cuda.mode must be auto, stages, cluster or grid: " + m);
+            }
+        }
+        boolean graphs = bool("molten.cuda.graphs", d.graphs);
+        int k = Integer.getInteger("molten.cuda.stepsPerLaunch", d.stepsPerLaunch);
+        boolean fp32 = bool("molten.cuda.fp32State", d.fp32State);
+        return new CudaOptions(mode, graphs, k, d.graphCacheSize, d.largeSystemAtoms, d.cellListAtoms,
+                d.megakernelAtoms, fp32);
+    }
+
+    private static boolean bool(String key, boolean dflt) {
+        String v = System.getProperty(key);
+        if (v == null) {
+            return dflt;
+        }
+        if (v.equalsIgnoreCase("true") || v.equals("1")) {
+            return true;
+        }
+        if (v.equalsIgnoreCase("false") || v.equals("0")) {
+            return false;
+        }
+        throw new IllegalArgumentException(key + " must be true or false: " + v);
+    }
+
+    public CudaOptions withMode(Mode m) {
+        return new CudaOptions(m, graphs, stepsPerLaunch, graphCacheSize, largeSystemAtoms, cellListAtoms,
+                megakernelAtoms, fp32State);
+    }
+
+    public CudaOptions withGraphs(boolean g) {
+        return new CudaOptions(mode, g, stepsPerLaunch, graphCacheSize, largeSystemAtoms, cellListAtoms,
+                megakernelAtoms, fp32State);
+    }
+
+    public CudaOptions withStepsPerLaunch(int k) {
+        return new CudaOptions(mode, graphs, k, graphCacheSize, largeSystemAtoms, cellListAtoms, megakernelAtoms,
+                fp32State);
+    }
+
+    public CudaOptions withFp32State(boolean f) {
+        return new CudaOptions(mode, graphs, stepsPerLaunch, graphCacheSize, largeSystemAtoms, cellListAtoms,
+                megakernelAtoms, f);
+    }
+
+    public CudaOptions withLargeSystemAtoms(int n) {
+        return new CudaOptions(mode, graphs, stepsPerLaunch, graphCacheSize, n, cellListAtoms, megakernelAtoms,
+                fp32State);
+    }
+
+    public CudaOptions withCellListAtoms(int n) {
+        return new CudaOptions(mode, graphs, stepsPerLaunch, graphCacheSize, largeSystemAtoms, n, megakernelAtoms,
+                fp32State);
+    }
+}

@@ -1,0 +1,629 @@
+package org.molten.forcefield.cuda;
+
+import static jcuda.driver.JCudaDriver.cuEventCreate;
+import static jcuda.driver.JCudaDriver.cuEventDestroy;
+import static jcuda.driver.JCudaDriver.cuEventElapsedTime;
+import static jcuda.driver.JCudaDriver.cuEventRecord;
+import static jcuda.driver.JCudaDriver.cuEventSynchronize;
+import static jcuda.driver.JCudaDriver.cuGraphDestroy;
+import static jcuda.driver.JCudaDriver.cuGraphExecDestroy;
+import static jcuda.driver.JCudaDriver.cuGraphInstantiate;
+import static jcuda.driver.JCudaDriver.cuGraphLaunch;
+import static jcuda.driver.JCudaDriver.cuLaunchCooperativeKernel;
+import static jcuda.driver.JCudaDriver.cuStreamBeginCapture;
+import static jcuda.driver.JCudaDriver.cuStreamEndCapture;
+import static jcuda.driver.JCudaDriver.cuLaunchKernel;
+import static jcuda.driver.JCudaDriver.cuMemcpyDtoDAsync;
+import static jcuda.driver.JCudaDriver.cuMemcpyDtoH;
+import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
+import static jcuda.driver.JCudaDriver.cuMemsetD32;
+import static jcuda.driver.JCudaDriver.cuMemsetD32Async;
+
+import java.util.ArrayList;
+import java.util.List;
+import jcuda.Pointer;
+import jcuda.driver.CUevent;
+import jcuda.driver.CUfunction;
+import jcuda.driver.CUgraph;
+import jcuda.driver.CUgraphExec;
+import jcuda.driver.CUstreamCaptureMode;
+import org.molten.core.Cell;
+
+/**
+ * The device buffers of one system (a size, a cell, a neighbour capacity) and the launch
+ * sequences that evaluate forces or advance MD steps on them. The sequence of stages is that of
+ * {@code run_step} in {@code molten_layers.cuh}: in {@link CudaOptions.Mode#STAGES} each stage is
+ * one kernel launch, in the megakernel modes the device runs the whole sequence itself.
+ *
+ * <p>Positions and velocities live on the device in float64, forces in float32, the energy is
+ * summed in float64. Not thread-safe; use with its context current.
+ */
+final class DeviceSystem implements AutoCloseable {
+    static final int THREADS = 256;
+    static final int WARPS = 8;
+    static final int MAXCAP = 512;
+    static final int MAXKW = 32;
+    static final int MG_SMALL = 4;
+    static final int SU_SMALL = 2;
+    static final int SU_LARGE = 4;
+    static final int RBS = 16;
+    static final int NFLAGS = 4;
+    static final int FLAG_OVERFLOW = 0;
+    static final int FLAG_MAXCOUNT = 1;
+    static final int FLAG_NONFINITE = 2;
+    static final int FLAG_BADSTEP = 3;
+
+    private final CudaContext cx;
+    private final DeviceWeights dw;
+    private final DevicePointer weights;
+    final int n;
+    private int cap;
+    final CudaOptions.Mode mode;      // resolved: STAGES, CLUSTER or GRID
+    private final String megaKernel;  // k_mega_c16, k_mega_c8, k_mega_grid (null in STAGES)
+    private final int megaGrid;
+    final boolean large;              // tiled dense layers, one channel per lane
+    final int mg;
+    final int groups;
+    final int search;                 // 0 all pairs, 1 cell list
+    private final int[] ncell = {1, 1, 1};
+    private final Cell cell;
+    private final List<DevicePointer> own = new ArrayList<>();
+
+    // buffers
+    final DevicePointer pos, vel, invMass, species, force, eAtom, energy, step, flags, nbrCount, order;
+    private DevicePointer nbrIdx, geo, fc, kidx, rbf, gacc;
+    private final DevicePointer cellCount, cellStart, cellAtoms, atomCell, act;
+    private final NetLayout.Builder base = new NetLayout.Builder();
+
+    /**
+     * @param mode STAGES, CLUSTER or GRID (AUTO already resolved by the caller)
+     * @param megaKernel the megakernel to use in CLUSTER mode (k_mega_c16 or k_mega_c8)
+     */
+    DeviceSystem(CudaContext cx, DeviceWeights dw, DevicePointer weights, int atoms, Cell cell, int cap,
+                 CudaOptions.Mode mode, String megaKernel, CudaOptions opt) {
+        this.cx = cx;
+        this.dw = dw;
+        this.weights = weights;
+        this.n = atoms;
+        this.cap = cap;
+        this.cell = cell;
+        this.mode = mode;
+        if (mode == CudaOptions.Mode.CLUSTER) {
+            this.megaKernel = megaKernel;
+            this.megaGrid = megaKernel.endsWith("c16") ? 16 : 8;
+        } else if (mode == CudaOptions.Mode.GRID) {
+            this.megaKernel = "k_mega_grid";
+            // enough blocks for the dense stages' work items, not more: each grid barrier waits for all
+            this.megaGrid = Math.min(cx.multiprocessors(), Math.max(16, atoms / 2));
+        } else {
+            this.megaKernel = null;
+            this.megaGrid = 0;
+        }
+        this.large = mode == CudaOptions.Mode.STAGES && atoms >= opt.largeSystemAtoms();
+        int lanesChannels = dw.f / 32;
+        int small = 1;
+        for (int d = 1; d <= Math.min(MG_SMALL, lanesChannels); d++) {
+            if (lanesChannels % d == 0) {
+                small = d;
+            }
+        }
+        this.mg = large ? 1 : small;
+        this.groups = lanesChannels / mg;
+        this.search = useCellList(cell, atoms, dw.cutoffA, opt, mode) ? 1 : 0;
+        if (search == 1) {
+            for (int k = 0; k < 3; k++) {
+                ncell[k] = (int) Math.floor(cell.vector(k)[k] / dw.cutoffA);
+            }
+        }
+
+        pos = alloc(24L * n);
+        vel = alloc(24L * n);
+        invMass = alloc(8L * n);
+        species = alloc(4L * n);
+        force = alloc(12L * n);
+        eAtom = alloc(8L * n);
+        energy = alloc(8);
+        step = alloc(8);
+        flags = alloc(4L * NFLAGS);
+        nbrCount = alloc(4L * n);
+        order = alloc(4L * n);
+        int ncells = ncell[0] * ncell[1] * ncell[2];
+        cellCount = alloc(4L * ncells);
+        cellStart = alloc(4L * (ncells + 1));
+        cellAtoms = alloc(4L * n);
+        atomCell = alloc(4L * n);
+        act = alloc(4L * layoutActivations(null));
+        cuMemsetD32(cellCount, 0, ncells);
+        cuMemsetD32(step, 0, 2);
+        cuMemsetD32(flags, 0, NFLAGS);
+        cuMemsetD32(force, 0, 3L * n);
+        cuMemsetD32(vel, 0, 6L * n);
+        int[] identity = new int[n];
+        for (int i = 0; i < n; i++) {
+            identity[i] = i;
+        }
+        cuMemcpyHtoD(order, Pointer.to(identity), 4L * n);
+        allocNeighbours();
+        describe();
+    }
+
+    static boolean useCellList(Cell cell, int atoms, double cutoff, CudaOptions opt, CudaOptions.Mode mode) {
+        if (cell == null || mode != CudaOptions.Mode.STAGES || atoms < opt.cellListAtoms() || !cell.isOrthorhombic()) {
+            return false;
+        }
+        for (int k = 0; k < 3; k++) {
+            if (!cell.periodic(k) || Math.floor(cell.vector(k)[k] / cutoff) < 3) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private DevicePointer alloc(long bytes) {
+        DevicePointer p = cx.alloc(bytes);
+        own.add(p);
+        return p;
+    }
+
+    private void release(DevicePointer p) {
+        if (p != null && own.remove(p)) {
+            cx.free(p);
+        }
+    }
+
+    private void allocNeighbours() {
+        long slots = (long) n * cap;
+        nbrIdx = alloc(4 * slots);
+        geo = alloc(16 * slots);
+        fc = alloc(8 * slots);
+        kidx = alloc(4 * slots);
+        rbf = alloc(4 * slots * dw.kw);
+        gacc = alloc(16 * slots * groups);
+    }
+
+    int capacity() {
+        return cap;
+    }
+
+    /** Reallocates the per-slot buffers for a new capacity (graphs holding the old addresses are stale). */
+    void resizeCapacity(int newCap) {
+        release(nbrIdx);
+        release(geo);
+        release(fc);
+        release(kidx);
+        release(rbf);
+        release(gacc);
+        cap = newCap;
+        allocNeighbours();
+        describe();
+    }
+
+    // ------------------------------------------------------------------ activation layout
+
+    private static long al(long x) {
+        return (x + 63) & ~63L;
+    }
+
+    /** Fills the activation offsets into {@code b} (if not null) and returns the floats needed. */
+    private long layoutActivations(NetLayout.Builder b) {
+        int f = dw.f, t = dw.layers;
+        long at = 64;  // offset 0 is never a valid array
+        for (int i = 1; i <= t; i++) {
+            at = put(b, "o_s", i, at, (long) n * f);
+        }
+        for (int i = 1; i < t; i++) {
+            at = put(b, "o_v", i, at, 3L * n * f);
+            at = put(b, "o_q", i, at, (long) n * f);
+            at = put(b, "o_phi", i, at, 3L * n * f);
+        }
+        for (int i = 0; i < t; i++) {
+            at = put(b, "o_s1", i, at, (long) n * f);
+            at = put(b, "o_v1", i, at, 3L * n * f);
+            at = put(b, "o_uvv", i, at, 6L * n * f);
+            at = put(b, "o_z3", i, at, (long) n * f);
+            at = put(b, "o_a", i, at, 3L * n * f);
+        }
+        at = put(b, "o_z5", -1, at, (long) n * dw.fr);
+        at = put(b, "o_gs", -1, at, (long) n * f);
+        at = put(b, "o_gv", -1, at, 3L * n * f);
+        at = put(b, "o_gz3", -1, at, (long) n * f);
+        at = put(b, "o_gs1", -1, at, (long) n * f);
+        at = put(b, "o_gn", -1, at, (long) n * f);
+        at = put(b, "o_gv1", -1, at, 3L * n * f);
+        at = put(b, "o_gphi", -1, at, 3L * n * f);
+        at = put(b, "o_gq", -1, at, (long) n * f);
+        return at;
+    }
+
+    private static long put(NetLayout.Builder b, String name, int index, long at, long size) {
+        if (b != null) {
+            if (index < 0) {
+                b.set(name, at);
+            } else {
+                b.set(name, index, at);
+            }
+        }
+        return al(at + size);
+    }
+
+    private void describe() {
+        NetLayout.Builder b = base;
+        b.set("n", n).set("cap", cap).set("mg", mg).set("search", search);
+        dw.describe(b);
+        int pbc = 0;
+        double[][] h = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+        double[][] hinv = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+        boolean ortho = true;
+        if (cell != null) {
+            for (int k = 0; k < 3; k++) {
+                pbc |= cell.periodic(k) ? 1 << k : 0;
+            }
+            h = cell.matrix();
+            double[] row = new double[3];
+            for (int k = 0; k < 3; k++) {
+                cell.toFractional(k == 0 ? 1 : 0, k == 1 ? 1 : 0, k == 2 ? 1 : 0, row);
+                hinv[k] = row.clone();
+            }
+            ortho = cell.isOrthorhombic();
+        }
+        b.set("pbc", pbc).set("ortho", ortho ? 1 : 0);
+        for (int i = 0; i < 3; i++) {
+            b.set("ncell", i, ncell[i]);
+            for (int j = 0; j < 3; j++) {
+                b.set("h", 3 * i + j, h[i][j]);
+                b.set("hinv", 3 * i + j, hinv[i][j]);
+            }
+        }
+        b.set("w", weights.address());
+        b.set("pos", ptr(pos)).set("vel", ptr(vel)).set("inv_mass", ptr(invMass)).set("species", ptr(species))
+                .set("force", ptr(force)).set("e_atom", ptr(eAtom)).set("energy", ptr(energy))
+                .set("step", ptr(step)).set("flags", ptr(flags)).set("nbr_count", ptr(nbrCount))
+                .set("nbr_idx", ptr(nbrIdx)).set("geo", ptr(geo)).set("fc", ptr(fc)).set("kidx", ptr(kidx))
+                .set("rbf", ptr(rbf)).set("gacc", ptr(gacc))
+                .set("order", ptr(search == 1 ? cellAtoms : order))
+                .set("cell_count", ptr(cellCount)).set("cell_start", ptr(cellStart))
+                .set("cell_atoms", ptr(cellAtoms)).set("atom_cell", ptr(atomCell)).set("act", ptr(act));
+        layoutActivations(b);
+    }
+
+    private static long ptr(DevicePointer p) {
+        return p.address();
+    }
+
+    /**
+     * The parameter block for a force evaluation ({@code integrator == null}) or for MD steps.
+     */
+    byte[] net(CudaIntegrator integrator, boolean fp32State) {
+        NetLayout.Builder b = base.copy();
+        if (integrator == null) {
+            b.set("integrator", 0);
+        } else {
+            integrator.describe(b);
+            b.set("fp32_state", fp32State ? 1 : 0);
+        }
+        return b.bytes();
+    }
+
+    // ------------------------------------------------------------------ data transfer
+
+    void uploadSpecies(int[] s) {
+        cuMemcpyHtoD(species, Pointer.to(s), 4L * n);
+    }
+
+    void uploadInverseMasses(double[] massesAmu) {
+        double[] inv = new double[n];
+        for (int i = 0; i < n; i++) {
+            inv[i] = 1.0 / massesAmu[i];
+        }
+        cuMemcpyHtoD(invMass, Pointer.to(inv), 8L * n);
+    }
+
+    void uploadPositions(double[] r) {
+        cuMemcpyHtoD(pos, Pointer.to(r), 24L * n);
+    }
+
+    void uploadVelocities(double[] v) {
+        cuMemcpyHtoD(vel, Pointer.to(v), 24L * n);
+    }
+
+    void uploadStep(long s) {
+        cuMemcpyHtoD(step, Pointer.to(new long[] {s}), 8);
+    }
+
+    void downloadPositions(double[] r) {
+        cuMemcpyDtoH(Pointer.to(r), pos, 24L * n);
+    }
+
+    void downloadVelocities(double[] v) {
+        cuMemcpyDtoH(Pointer.to(v), vel, 24L * n);
+    }
+
+    /** Forces (eV/Å) widened to float64. */
+    void downloadForces(double[] out) {
+        float[] f = new float[3 * n];
+        cuMemcpyDtoH(Pointer.to(f), force, 12L * n);
+        for (int i = 0; i < f.length; i++) {
+            out[i] = f[i];
+        }
+    }
+
+    double downloadEnergy() {
+        double[] e = {0};
+        cuMemcpyDtoH(Pointer.to(e), energy, 8);
+        return e[0];
+    }
+
+    void downloadAtomEnergies(double[] out) {
+        cuMemcpyDtoH(Pointer.to(out), eAtom, 8L * n);
+    }
+
+    long downloadStep() {
+        long[] s = {0};
+        cuMemcpyDtoH(Pointer.to(s), step, 8);
+        return s[0];
+    }
+
+    int[] downloadFlags() {
+        int[] f = new int[NFLAGS];
+        cuMemcpyDtoH(Pointer.to(f), flags, 4L * NFLAGS);
+        return f;
+    }
+
+    /** Clears the flags (overflow, maximum count, non-finite) on the stream. */
+    void clearFlags() {
+        cuMemsetD32Async(flags, 0, NFLAGS, cx.stream());
+    }
+
+    /** Device-side copy of the integrator state into {@code into} (same size), for rolling back. */
+    void copyStateTo(Snapshot into) {
+        cuMemcpyDtoDAsync(into.pos, pos, 24L * n, cx.stream());
+        cuMemcpyDtoDAsync(into.vel, vel, 24L * n, cx.stream());
+        cuMemcpyDtoDAsync(into.force, force, 12L * n, cx.stream());
+        cuMemcpyDtoDAsync(into.step, step, 8, cx.stream());
+    }
+
+    void restoreStateFrom(Snapshot from) {
+        cuMemcpyDtoDAsync(pos, from.pos, 24L * n, cx.stream());
+        cuMemcpyDtoDAsync(vel, from.vel, 24L * n, cx.stream());
+        cuMemcpyDtoDAsync(force, from.force, 12L * n, cx.stream());
+        cuMemcpyDtoDAsync(step, from.step, 8, cx.stream());
+    }
+
+    /** Device memory holding a copy of the integrator state. */
+    final class Snapshot {
+        final DevicePointer pos = alloc(24L * n);
+        final DevicePointer vel = alloc(24L * n);
+        final DevicePointer force = alloc(12L * n);
+        final DevicePointer step = alloc(8);
+    }
+
+    Snapshot newSnapshot() {
+        return new Snapshot();
+    }
+
+    // ------------------------------------------------------------------ launch sequences
+
+    /** A force evaluation on the stream: flags cleared, all stages, energy summed. */
+    void emitForce(byte[] net) {
+        clearFlags();
+        if (megaKernel != null) {
+            launchMega(net, 1);
+            return;
+        }
+        emitStageStep(net);
+        launch("k_energy", 1, THREADS * 8, Pointer.to(Pointer.to(net)));
+    }
+
+    /** {@code steps} MD steps on the stream (no host synchronisation); the energy of the last one is summed. */
+    void emitSteps(byte[] net, int steps) {
+        if (megaKernel != null) {
+            launchMega(net, steps);
+            return;
+        }
+        for (int s = 0; s < steps; s++) {
+            emitStageStep(net);
+        }
+        launch("k_energy", 1, THREADS * 8, Pointer.to(Pointer.to(net)));
+    }
+
+    private void launchMega(byte[] net, int steps) {
+        int smem = megaSharedMemory();
+        cx.allowSharedMemory(megaKernel, smem);
+        Pointer p = Pointer.to(Pointer.to(net), Pointer.to(new int[] {steps}));
+        CUfunction f = cx.function(megaKernel);
+        if (mode == CudaOptions.Mode.GRID) {
+            cuLaunchCooperativeKernel(f, megaGrid, 1, 1, THREADS, 1, 1, smem, cx.stream(), p);
+        } else {
+            if (megaGrid > 8) {
+                cx.allowNonPortableCluster(megaKernel);
+            }
+            cuLaunchKernel(f, megaGrid, 1, 1, THREADS, 1, 1, smem, cx.stream(), p, null);
+        }
+    }
+
+    /** Bytes of shared memory of the neighbour stage (MOLTEN_NB_SMEM). */
+    int neighbourSharedMemory() {
+        return WARPS * (6 * cap + 64) * 4;
+    }
+
+    /** Bytes of shared memory of a message stage (4 reduced quantities forward, 6 backward). */
+    int messageSharedMemory(int quantities) {
+        int su = mg == 1 ? SU_LARGE : SU_SMALL;
+        int windows = quantities == 4 ? WARPS * su * MAXKW : WARPS * 2 * su * MAXKW;
+        return (WARPS * quantities * 32 * mg + windows) * 4;
+    }
+
+    int megaSharedMemory() {
+        int nb = neighbourSharedMemory();
+        int bwd = messageSharedMemory(6);
+        int dense = RBS * roundUp(3 * dw.f, 32) * 4;
+        return Math.max(Math.max(nb, bwd), Math.max(dense, Math.max(THREADS * 8, THREADS * 4)));
+    }
+
+    private static int roundUp(int x, int m) {
+        return (x + m - 1) / m * m;
+    }
+
+    private void emitStageStep(byte[] net) {
+        stageNet = net;
+        lastT = -1;
+        Pointer pn = Pointer.to(Pointer.to(net));
+        int f = dw.f, t = dw.layers;
+        launch("k_integrate1", blocks(n, THREADS), 0, pn);
+        if (search == 1) {
+            launch("k_cell_scan", 1, THREADS * 4, pn);
+        }
+        launch("k_neighbours", blocks(n, WARPS), neighbourSharedMemory(), pn);
+        for (int i = 0; i < t; i++) {
+            if (i > 0) {
+                dense("phi1", i, n, f, f, 1);
+                dense("phi2", i, n, f, 3 * f, 1);
+            }
+            message("k_msg_fwd", i, 4);
+            dense("uv", i, 3 * n, f, f, 2);
+            dense("mlp0", i, n, 2 * f, f, 1);
+            dense("mlp2", i, n, f, f, 3);
+        }
+        dense("readout", -1, n, f, dw.fr, 1);
+        dense("readout_bwd", -1, n, dw.fr, f, 1);
+        for (int i = t - 1; i >= 0; i--) {
+            dense("ub1", i, n, 3 * f, f, 1);
+            dense("ub2", i, n, f, f, 2);
+            dense("ub3", i, 3 * n, 2 * f, f, 1);
+            message("k_msg_bwd", i, 6);
+            if (i > 0) {
+                dense("pb1", i, n, 3 * f, f, 1);
+                dense("pb2", i, n, f, f, 1);
+            }
+        }
+        lastT = -1;
+        launch("k_forces", blocks(n, WARPS), 0, pn);
+    }
+
+    private static int blocks(int items, int per) {
+        return Math.max(1, (items + per - 1) / per);
+    }
+
+    private int maxGrid() {
+        return 4 * cx.multiprocessors();
+    }
+
+    private void message(String kernel, int t, int quantities) {
+        int smem = messageSharedMemory(quantities);
+        int items = groups * n;
+        int grid = Math.min(items, large ? maxGrid() : items);
+        launch(kernel + (mg == 1 ? "_m1" : "_m4"), grid, smem, paramsT(t));
+    }
+
+    // current parameter block for the stage launches of one emitStageStep call
+    private byte[] stageNet;
+
+    private Pointer paramsT(int t) {
+        lastT = t;
+        return Pointer.to(Pointer.to(stageNet), Pointer.to(new int[] {t}));
+    }
+
+    /** A dense stage: rows R, inputs K, channels C per part, NP parts. */
+    private void dense(String stage, int t, int rows, int k, int c, int np) {
+        int items;
+        int smem;
+        if (large) {
+            int mj = np == 1 ? 4 : (np == 2 ? 2 : 1);
+            items = blocks(rows, 32) * blocks(c, 32 * mj);
+            smem = (32 * 32 + 32 * np * 32 * mj) * 4;
+        } else {
+            items = blocks(rows, RBS) * blocks(c, WARPS);
+            smem = RBS * roundUp(k, 32) * 4;
+        }
+        int grid = Math.min(items, maxGrid());
+        String kernel = "k_" + stage + (large ? "_t" : "_w");
+        lastT = -1;
+        Pointer p = t < 0 ? Pointer.to(Pointer.to(stageNet)) : paramsT(t);
+        launch(kernel, grid, smem, p);
+    }
+
+    private void launch(String kernel, int grid, int smem, Pointer params) {
+        if (smem > 48 * 1024) {
+            cx.allowSharedMemory(kernel, smem);
+        }
+        if (recording != null) {
+            recording.add(new Launch(kernel + (lastT >= 0 ? " t=" + lastT : ""), kernel, grid, smem, params));
+            return;
+        }
+        cuLaunchKernel(cx.function(kernel), grid, 1, 1, THREADS, 1, 1, smem, cx.stream(), params, null);
+    }
+
+    /** One recorded kernel launch of the stage sequence. */
+    private record Launch(String label, String kernel, int grid, int smem, Pointer params) {
+    }
+
+    private List<Launch> recording;
+    private int lastT = -1;
+
+    /**
+     * GPU time of each stage kernel of one force evaluation (STAGES mode, all-pairs search), in
+     * microseconds per launch: each kernel of the sequence is captured 20 times into a graph of its
+     * own and the graph replayed between two events; the time includes the graph's launch gap
+     * between consecutive kernels. Returns "label \t us" lines in launch order.
+     */
+    List<String> profileStages(byte[] net, int repeats) {
+        if (megaKernel != null || search == 1) {
+            throw new IllegalStateException("stage profile needs STAGES mode with the all-pairs search");
+        }
+        recording = new ArrayList<>();
+        try {
+            emitStageStep(net);
+        } finally {
+            stageNetKeep = stageNet;
+        }
+        List<Launch> launches = recording;
+        recording = null;
+        CUevent a = new CUevent();
+        CUevent b = new CUevent();
+        cuEventCreate(a, 0);
+        cuEventCreate(b, 0);
+        List<String> out = new ArrayList<>();
+        try {
+            for (Launch l : launches) {
+                CUgraph graph = new CUgraph();
+                CUgraphExec exec = new CUgraphExec();
+                cuStreamBeginCapture(cx.stream(), CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
+                try {
+                    for (int i = 0; i < 20; i++) {
+                        cuLaunchKernel(cx.function(l.kernel()), l.grid(), 1, 1, THREADS, 1, 1, l.smem(), cx.stream(),
+                                l.params(), null);
+                    }
+                } finally {
+                    cuStreamEndCapture(cx.stream(), graph);
+                }
+                cuGraphInstantiate(exec, graph, 0);
+                cuGraphLaunch(exec, cx.stream());
+                cuEventRecord(a, cx.stream());
+                for (int r = 0; r < repeats; r++) {
+                    cuGraphLaunch(exec, cx.stream());
+                }
+                cuEventRecord(b, cx.stream());
+                cuEventSynchronize(b);
+                float[] ms = {0};
+                cuEventElapsedTime(ms, a, b);
+                out.add(l.label() + "\t" + String.format(java.util.Locale.ROOT, "%.2f", 1000.0 * ms[0] / (20.0 * repeats)));
+                cuGraphExecDestroy(exec);
+                cuGraphDestroy(graph);
+            }
+            return out;
+        } finally {
+            cuEventDestroy(a);
+            cuEventDestroy(b);
+        }
+    }
+
+    private byte[] stageNetKeep;  // keeps the recorded launches' parameter bytes reachable
+
+    @Override
+    public void close() {
+        for (DevicePointer p : new ArrayList<>(own)) {
+            cx.free(p);
+        }
+        own.clear();
+    }
+}

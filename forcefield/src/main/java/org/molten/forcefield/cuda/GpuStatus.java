@@ -1,0 +1,92 @@
+package org.molten.forcefield.cuda;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * What the GPU path has done in this JVM, for {@code molten info} and benchmark reports: the device
+ * in use, whether graphs are on, and counters of graph captures, graph replays, eager (uncaptured)
+ * launch sequences, neighbour-list overflows (capacity grown and work redone), capture failures,
+ * and fallbacks to the CPU path with the reason of the last one. Counters are process-wide and
+ * thread-safe; {@link #snapshot()} reads them all.
+ */
+public final class GpuStatus {
+    private static final AtomicReference<String> DEVICE = new AtomicReference<>("none");
+    private static final AtomicReference<String> LAST_FALLBACK = new AtomicReference<>("");
+    private static volatile boolean graphsEnabled = CudaOptions.DEFAULT_GRAPHS;
+    private static final AtomicLong CAPTURES = new AtomicLong();
+    private static final AtomicLong REPLAYS = new AtomicLong();
+    private static final AtomicLong EAGER = new AtomicLong();
+    private static final AtomicLong OVERFLOWS = new AtomicLong();
+    private static final AtomicLong CAPTURE_FAILURES = new AtomicLong();
+    private static final AtomicLong FALLBACKS = new AtomicLong();
+
+    private GpuStatus() {
+    }
+
+    /**
+     * A consistent-enough copy of the counters.
+     *
+     * @param device           the CUDA device in use, or "none"
+     * @param graphs           whether CUDA graph capture is enabled
+     * @param captures         graphs captured and instantiated
+     * @param replays          graph launches
+     * @param eagerLaunches    launch sequences issued kernel by kernel (a size seen once, or no graphs)
+     * @param overflows        neighbour lists that outgrew their capacity (capacity grown, work redone)
+     * @param captureFailures  captures that failed and fell back to eager launches
+     * @param fallbacks        times the CPU path was used instead of the GPU
+     * @param lastFallbackReason why, the last time ("" if never)
+     */
+    public record Snapshot(String device, boolean graphs, long captures, long replays, long eagerLaunches,
+                           long overflows, long captureFailures, long fallbacks, String lastFallbackReason) {
+        /** Lines for {@code molten info}. */
+        public String describe() {
+            StringBuilder sb = new StringBuilder();
+            sb.append(String.format("gpu      %s%n", device));
+            sb.append(String.format("graphs   %s (captures %d, replays %d, eager launches %d, capture failures %d)%n",
+                    graphs ? "on" : "off", captures, replays, eagerLaunches, captureFailures));
+            sb.append(String.format("neighbour-list overflows %d%n", overflows));
+            sb.append(String.format("fallbacks to CPU %d%s%n", fallbacks,
+                    fallbacks > 0 ? " (last: " + lastFallbackReason + ")" : ""));
+            return sb.toString();
+        }
+    }
+
+    public static Snapshot snapshot() {
+        return new Snapshot(DEVICE.get(), graphsEnabled, CAPTURES.get(), REPLAYS.get(), EAGER.get(), OVERFLOWS.get(),
+                CAPTURE_FAILURES.get(), FALLBACKS.get(), LAST_FALLBACK.get());
+    }
+
+    static void device(String name) {
+        DEVICE.set(name);
+    }
+
+    static void graphsEnabled(boolean on) {
+        graphsEnabled = on;
+    }
+
+    static void captured() {
+        CAPTURES.incrementAndGet();
+    }
+
+    static void replayed() {
+        REPLAYS.incrementAndGet();
+    }
+
+    static void eager() {
+        EAGER.incrementAndGet();
+    }
+
+    static void overflow() {
+        OVERFLOWS.incrementAndGet();
+    }
+
+    static void captureFailed() {
+        CAPTURE_FAILURES.incrementAndGet();
+    }
+
+    static void fallback(String reason) {
+        FALLBACKS.incrementAndGet();
+        LAST_FALLBACK.set(reason);
+    }
+}

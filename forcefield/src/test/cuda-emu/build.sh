@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds the CUDA emulator (a fake libcuda.so.1 running Molten's kernels on the CPU) into
+# forcefield/target/cuda-emu/libcuda.so.1. Needs g++ and the JCuda natives jar in ~/.m2.
+# Tests that use it: run them with -Dmolten.cuda.emulator=<that file> (scripts/gpu-emu-test.sh).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+ff=$(cd "$here/../../.." && pwd)
+out="$ff/target/cuda-emu"
+mkdir -p "$out"
+jar=$(ls ~/.m2/repository/org/jcuda/jcuda-natives/*/jcuda-natives-*-linux-x86_64.jar | head -1)
+(cd "$out" && unzip -o -q "$jar" 'lib/libJCudaDriver-*-linux-x86_64.so')
+lib=$(ls "$out"/lib/libJCudaDriver-*.so | head -1)
+# Every driver symbol JCuda's library refers to gets a definition: the implemented ones in
+# fake_driver.cpp, the rest a stub that reports and fails with CUDA_ERROR_NOT_SUPPORTED.
+grep -oE 'EMU_API CUresult (cu[A-Za-z0-9_]+)' "$here/fake_driver.cpp" | awk '{print $3}' | sort -u > "$out/implemented.txt"
+nm -D --undefined-only "$lib" | awk '$2 ~ /^cu/ {print $2}' | sort -u > "$out/wanted.txt"
+comm -23 "$out/wanted.txt" "$out/implemented.txt" | while read -r s; do
+  echo "extern \"C\" __attribute__((visibility(\"default\"))) int $s() { emu_unimplemented(\"$s\"); return 801; }"
+done > "$out/stubs.inc"
+g++ -std=c++17 -O2 -g -fPIC -shared -U_FORTIFY_SOURCE -fno-strict-aliasing -Wno-unused-result \
+  -I"$here" -I"$ff/src/main/cuda" -I"$out" \
+  -Wl,-soname,libcuda.so.1 -o "$out/libcuda.so.1" "$here/fake_driver.cpp"
+echo "$out/libcuda.so.1"

@@ -1,0 +1,179 @@
+package org.molten.forcefield.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.molten.core.Atoms;
+import org.molten.core.Cell;
+import org.molten.forcefield.student.ReferenceStudent;
+import org.molten.forcefield.student.StudentWeights;
+
+/**
+ * The CUDA student against the reference student (float64, all pairs) on fresh random inputs:
+ * every execution mode and kernel variant, open and periodic (orthorhombic with the device cell
+ * list, triclinic with the 27-image minimum image), graph replay, neighbour-capacity overflow.
+ * Forces agree to 1e-5 relative (float32 arithmetic), energies to 1e-6 of sum_i |E_i|.
+ */
+class CudaStudentTest {
+    static final double FORCE_TOL = 1e-5;
+    static final double ENERGY_TOL = 1e-6;
+
+    @BeforeEach
+    void needsGpu() {
+        assumeTrue(CudaTestSupport.gpu(), "no CUDA device (and no -Dmolten.cuda.emulator)");
+    }
+
+    /**
+     * Float32 rounding of an energy is relative to the magnitudes summed, not to the (possibly
+     * cancelling) total: the energy tolerance is taken relative to sum_i |E_i|.
+     */
+    private static void check(StudentWeights w, Atoms atoms, CudaOptions opt, CudaOptions.Mode mode, String what) {
+        ReferenceStudent ref = new ReferenceStudent(w);
+        double[] fr = new double[3 * atoms.size()];
+        double[] ei = new double[atoms.size()];
+        double er = ref.energyAndForces(atoms, fr, ei);
+        double scale = 0;
+        for (double x : ei) {
+            scale += Math.abs(x);
+        }
+        try (CudaStudent gpu = new CudaStudent(w, opt)) {
+            double[] fg = new double[3 * atoms.size()];
+            double eg = gpu.energyAndForcesInMode(atoms, fg, mode);
+            double ferr = CudaTestSupport.relativeError(fg, fr);
+            double eerr = Math.abs(eg - er) / scale;
+            System.out.printf("%s (%s): force rel err %.3g, energy rel err %.3g%n", what, gpu.mode(), ferr, eerr);
+            assertTrue(ferr <= FORCE_TOL, what + " (" + gpu.mode() + "): force relative error " + ferr);
+            assertTrue(eerr <= ENERGY_TOL, what + " (" + gpu.mode() + "): energy " + eg + " vs " + er);
+        }
+    }
+
+    @Test
+    void smallMoleculesInEveryModeMatchTheReference() {
+        StudentWeights w = StudentWeights.random(11);
+        CudaOptions opt = CudaOptions.defaults();
+        long seed = System.nanoTime();
+        for (int n : new int[] {9, 22}) {
+            Atoms mol = CudaTestSupport.randomAtoms(seed + n, n, Math.cbrt(n * 12.0), 1.0, null);
+            check(w, mol, opt, CudaOptions.Mode.STAGES, n + " atoms, stage kernels (seed " + seed + ")");
+            check(w, mol, opt, CudaOptions.Mode.CLUSTER, n + " atoms, cluster megakernel (seed " + seed + ")");
+            check(w, mol, opt, CudaOptions.Mode.GRID, n + " atoms, grid megakernel (seed " + seed + ")");
+        }
+    }
+
+    @Test
+    void tiledKernelsForLargeSystemsMatchTheReference() {
+        StudentWeights w = StudentWeights.random(12);
+        long seed = System.nanoTime();
+        Atoms mol = CudaTestSupport.randomAtoms(seed, 40, Math.cbrt(40 * 12.0), 1.0, null);
+        check(w, mol, CudaOptions.defaults().withLargeSystemAtoms(1), CudaOptions.Mode.STAGES,
+                "tiled dense layers, one channel per lane (seed " + seed + ")");
+    }
+
+    @Test
+    void periodicBoxWithDeviceCellListMatchesTheReferenceAndTheAllPairsSearch() {
+        StudentWeights w = StudentWeights.random(13, new int[] {1, 6, 7, 8}, 64, 2, 12, 5.0, 12.0);
+        long seed = System.nanoTime();
+        Cell cell = Cell.orthorhombic(15.5, 16.0, 15.2);
+        Atoms box = CudaTestSupport.randomAtoms(seed, 90, 15.2, 1.1, cell);
+        CudaOptions cells = CudaOptions.defaults().withCellListAtoms(1).withLargeSystemAtoms(1);
+        check(w, box, cells, CudaOptions.Mode.STAGES, "cell list, 90 atoms (seed " + seed + ")");
+        double[] f1 = new double[3 * box.size()];
+        double[] f2 = new double[3 * box.size()];
+        double e1;
+        double e2;
+        try (CudaStudent a = new CudaStudent(w, cells);
+             CudaStudent b = new CudaStudent(w, cells.withCellListAtoms(1 << 30))) {
+            e1 = a.energyAndForcesInMode(box, f1, CudaOptions.Mode.STAGES);
+            e2 = b.energyAndForcesInMode(box, f2, CudaOptions.Mode.STAGES);
+        }
+        // both searches sort each neighbour row by (distance, index): identical arithmetic
+        assertEquals(e2, e1);
+        assertArrayEquals(f2, f1);
+    }
+
+    @Test
+    void triclinicAndMixedBoundaryCellsMatchTheReference() {
+        StudentWeights w = StudentWeights.random(14, new int[] {1, 6, 7, 8}, 64, 2, 12, 4.0, 12.0);
+        long seed = System.nanoTime();
+        Cell tri = Cell.of(new double[][] {{11.0, 0, 0}, {2.5, 10.5, 0}, {-1.5, 1.0, 10.8}},
+                new boolean[] {true, true, true});
+        Atoms a = CudaTestSupport.randomAtoms(seed, 30, 9.0, 1.1, null).withCell(tri);
+        check(w, a, CudaOptions.defaults(), CudaOptions.Mode.STAGES, "triclinic (seed " + seed + ")");
+        Cell slab = Cell.of(new double[][] {{10.0, 0, 0}, {0, 10.0, 0}, {0, 0, 30.0}}, new boolean[] {true, true, false});
+        Atoms s = CudaTestSupport.randomAtoms(seed + 1, 30, 10.0, 1.1, null).withCell(slab);
+        check(w, s, CudaOptions.defaults(), CudaOptions.Mode.CLUSTER, "slab, periodic in x and y (seed " + seed + ")");
+    }
+
+    @Test
+    void secondEvaluationOfASizeIsCapturedAndThenReplayed() {
+        StudentWeights w = StudentWeights.random(15);
+        Atoms mol = CudaTestSupport.randomAtoms(5, 12, 5.0, 1.0, null);
+        try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults())) {
+            double[] f0 = new double[36];
+            GpuStatus.Snapshot s0 = GpuStatus.snapshot();
+            double e0 = gpu.energyAndForces(mol, f0);
+            GpuStatus.Snapshot s1 = GpuStatus.snapshot();
+            double[] f1 = new double[36];
+            double e1 = gpu.energyAndForces(mol, f1);
+            GpuStatus.Snapshot s2 = GpuStatus.snapshot();
+            double[] f2 = new double[36];
+            double e2 = gpu.energyAndForces(mol, f2);
+            GpuStatus.Snapshot s3 = GpuStatus.snapshot();
+            assertEquals(s0.eagerLaunches() + 1, s1.eagerLaunches(), "first sight runs eagerly");
+            assertEquals(s1.captures() + 1, s2.captures(), "second sight is captured");
+            assertEquals(s2.captures(), s3.captures(), "third is a replay");
+            assertEquals(s2.replays() + 1, s3.replays());
+            assertEquals(e0, e1);
+            assertEquals(e0, e2);
+            assertArrayEquals(f0, f2);
+        }
+    }
+
+    @Test
+    void outgrownNeighbourCapacityIsGrownNotTruncated() {
+        StudentWeights w = StudentWeights.random(16, new int[] {1, 6, 7, 8}, 64, 2, 12, 5.0, 12.0);
+        Cell cell = Cell.orthorhombic(24, 24, 24);
+        Atoms sparse = CudaTestSupport.randomAtoms(21, 40, 24, 4.0, cell);
+        double[] r = sparse.positions().clone();
+        Atoms dense = sparse.copy();
+        for (int k = 0; k < r.length; k++) {
+            dense.positions()[k] = 12 + 0.3 * (r[k] - 12);  // same atoms, squeezed together
+        }
+        try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults())) {
+            double[] f = new double[120];
+            gpu.energyAndForces(sparse, f);
+            long before = GpuStatus.snapshot().overflows();
+            double e = gpu.energyAndForces(dense, f);
+            assertTrue(GpuStatus.snapshot().overflows() > before, "the squeezed system must overflow the capacity");
+            double[] fr = new double[120];
+            double er = new ReferenceStudent(w).energyAndForces(dense, fr);
+            assertTrue(CudaTestSupport.relativeError(f, fr) <= FORCE_TOL);
+            assertEquals(er, e, ENERGY_TOL * Math.abs(er));
+        }
+    }
+
+    @Test
+    void perAtomEnergiesSumToTheTotalAndBadInputIsRefused() {
+        StudentWeights w = StudentWeights.random(17);
+        Atoms mol = CudaTestSupport.randomAtoms(8, 10, 5.0, 1.0, null);
+        try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults())) {
+            double[] f = new double[30];
+            double[] ea = new double[10];
+            double e = gpu.energyAndForces(mol, f, ea);
+            double sum = 0;
+            for (double x : ea) {
+                sum += x;
+            }
+            assertEquals(e, sum, 1e-12 * Math.abs(e));
+            Atoms chlorine = Atoms.of(new int[] {17, 1}, new double[] {0, 0, 0, 1.3, 0, 0}, null);
+            IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+                    () -> gpu.energyAndForces(chlorine, new double[6]));
+            assertTrue(ex.getMessage().contains("Cl"));
+        }
+    }
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds what scripts/gpu-check.sh needs on the GPU machine (which has no Java and no Maven) into
+# DEST (default: the lead's checkout, /work/main/.device/gpu, git-ignored there): a jlinked
+# Temurin 25 runtime, the runtime jars of the GPU path (JCuda's natives cut down to the driver
+# binding), the check script and the PyTorch baseline. Call the device tool with carry
+# [".device/gpu"] and command ".device/gpu/gpu-check.sh".
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+dest=${1:-/work/main/.device/gpu}
+jdk=${JLINK_JDK:-/usr/lib/jvm/temurin-25-jdk-amd64}
+(cd "$root" && mvn -o -q -DskipTests -pl forcefield -am install)
+mkdir -p "$dest/lib"
+if [[ ! -x "$dest/jre/bin/java" ]]; then
+  "$jdk/bin/jlink" --add-modules java.base,java.logging,jdk.unsupported \
+    --strip-debug --no-header-files --no-man-pages --compress=zip-9 --output "$dest/jre"
+  # the JVM's symbol table is not needed to run it: 5 MB less to carry (64 MiB limit with the checkout)
+  command -v strip >/dev/null && strip --strip-unneeded "$dest/jre/lib/server/libjvm.so"
+fi
+rm -f "$dest"/lib/*.jar
+deps=$(mktemp -d)
+trap 'rm -rf "$deps"' EXIT
+(cd "$root/forcefield" && mvn -o -q dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$deps" >/dev/null)
+cp "$root/forcefield/target/forcefield-"*.jar "$dest/lib/"
+# the TorchScript baseline model is not used on the GPU machine: 4.7 MB less to carry
+zip -q -d "$dest/lib/forcefield-"*.jar 'org/molten/forcefield/torchscript/*' >/dev/null 2>&1 || true
+for j in md-core structures jcuda-12 jackson-core jackson-databind jackson-annotations; do
+  cp "$deps/$j"*.jar "$dest/lib/"
+done
+# only the driver binding of JCuda's natives travels (the runtime/NVRTC ones are not used)
+(cd "$deps" && mkdir nat && cd nat && unzip -q ../jcuda-natives-*-linux-x86_64.jar 'lib/libJCudaDriver-*' 'META-INF/MANIFEST.MF' \
+  && zip -q -r "$dest/lib/jcuda-natives-driver-only.jar" .)
+cp "$root/scripts/gpu-check.sh" "$root/scripts/torch_painn_bench.py" "$dest/"
+# CPU reference trajectories of the NVE check (GpuCheck cpuref), made here: the reference student
+# needs ~0.1 s per force evaluation, minutes of device time for 2 x 1,000 steps
+ref="$root/forcefield/target/gpucheck-ref"
+if [[ ! -f "$ref/alanine-dipeptide.nve.txt" ]]; then
+  (cd "$root/forcefield" && mvn -o -q dependency:build-classpath -Dmdep.outputFile="$deps/cp.txt" >/dev/null)
+  java -Xmx4g -cp "$root/forcefield/target/classes:$(cat "$deps/cp.txt")" org.molten.forcefield.cuda.GpuCheck cpuref "$ref"
+fi
+mkdir -p "$dest/ref"
+cp "$ref"/*.nve.txt "$dest/ref/"
+du -sh "$dest/jre" "$dest/lib"
+bundle=$(du -sb "$dest" | cut -f1)
+main=$(cd "$(dirname "$dest")/.." && git ls-files -z 2>/dev/null | xargs -0 du -cb 2>/dev/null | tail -1 | cut -f1 || echo 0)
+echo "bundle $((bundle / 1048576)) MiB + checkout $((main / 1048576)) MiB (device tool limit 64 MiB)"
