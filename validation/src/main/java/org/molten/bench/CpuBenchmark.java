@@ -84,7 +84,8 @@ public final class CpuBenchmark {
             int size = n;
             double[] base = atoms.positions().clone();
             List<BenchPath> paths = s.paths() != null ? s.paths() : defaultPaths(n);
-            log.printf("%d atoms (%s): %s%n", n, sys.description(), paths.stream().map(p -> p.id).toList());
+            log.printf("%d atoms (%s): %s, load average %s%n", n, sys.description(),
+                    paths.stream().map(p -> p.id).toList(), MachineInfo.loadAverage());
             ForceField[] ff = new ForceField[paths.size()];
             long[][] nanos = new long[paths.size()][s.repeats()];
             long[][] cpuNanos = new long[paths.size()][s.repeats()];

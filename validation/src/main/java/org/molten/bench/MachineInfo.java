@@ -24,6 +24,16 @@ public final class MachineInfo {
         return System.getProperty("os.arch");
     }
 
+    /** The 1, 5 and 15 minute load averages from /proc/loadavg ("3.62 4.31 5.53"), or "unknown". */
+    public static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
+    }
+
     /** Machine facts for reports. */
     public static Map<String, String> describe() {
         Map<String, String> m = new LinkedHashMap<>();

@@ -105,9 +105,13 @@ public final class BenchCommand implements Callable<Integer> {
         }
         Map<String, String> context = new LinkedHashMap<>(MachineInfo.describe());
         context.put("model", modelNote + ": " + weights.describe());
-        context.put("threads", Integer.toString(OptimisedStudent.DEFAULT_THREADS));
-        context.put("nd4j_min_atoms", Integer.toString(OptimisedStudent.ND4J_MIN_ATOMS));
-        context.put("parallel_min_atoms", Integer.toString(OptimisedStudent.PARALLEL_MIN_ATOMS));
+        // Read from the defaults at run time (compile-time constants would be inlined here).
+        OptimisedStudent.Options defaults = OptimisedStudent.Options.defaults();
+        context.put("threads", Integer.toString(defaults.threads()));
+        context.put("nd4j_min_atoms", Integer.toString(defaults.nd4jMinAtoms()));
+        context.put("parallel_min_atoms", Integer.toString(defaults.parallelMinAtoms()));
+        context.put("verlet_skin_A", Double.toString(defaults.skinA()));
+        context.put("load_average_at_start", MachineInfo.loadAverage());
         context.put("repeats", Integer.toString(repeats));
         context.put("time_budget_s", Double.toString(timeBudgetS));
         context.put("warmup_s", Double.toString(warmupS));
@@ -117,6 +121,7 @@ public final class BenchCommand implements Callable<Integer> {
         List<CpuBenchmark.Result> results = CpuBenchmark.run(weights,
                 new CpuBenchmark.Settings(sizes, repeats, timeBudgetS, warmupS, seed, perturbationA, chosen), System.out);
         context.put("nd4j", Nd4jSupport.status());
+        context.put("load_average_at_end", MachineInfo.loadAverage());
         System.out.println();
         System.out.print(BenchReport.table(results));
         if (json != null) {
