@@ -7,6 +7,7 @@ import org.molten.core.Units;
 import org.molten.forcefield.cuda.CudaIntegrator;
 import org.molten.forcefield.cuda.CudaMdEngine;
 import org.molten.forcefield.cuda.GpuAvailability;
+import org.molten.forcefield.student.Nd4jSupport;
 import org.molten.forcefield.student.OptimisedStudent;
 import org.molten.forcefield.student.ReferenceStudent;
 import org.molten.forcefield.student.StudentWeights;
@@ -79,6 +80,14 @@ public final class BenchSuite {
 
     /** Runs every size and configuration. */
     public List<ConfigResult> run() {
+        return run(done -> { });
+    }
+
+    /**
+     * Runs every size and configuration; {@code afterEachSize} sees the results so far after each
+     * size (the command line rewrites its JSON then, so an interrupted run keeps what it measured).
+     */
+    public List<ConfigResult> run(java.util.function.Consumer<List<ConfigResult>> afterEachSize) {
         String gpuMissing = null;
         if (s.cuda()) {
             GpuAvailability.Probe p = GpuAvailability.probe();
@@ -119,6 +128,7 @@ public final class BenchSuite {
             } finally {
                 oracle.close();
             }
+            afterEachSize.accept(List.copyOf(out));
         }
         return out;
     }
@@ -187,6 +197,10 @@ public final class BenchSuite {
                 perturb(atoms, base, rng, s.perturbationA());
                 ff.energyAndForces(atoms, f);
             } while (System.nanoTime() < end);
+            if (c.id().endsWith("-nd4j") && !(ff instanceof OptimisedStudent o && o.lastCallUsedNd4j())) {
+                // the optimised path falls back to loops when ND4J cannot load: timing that as "nd4j" would mislead
+                throw new MissingNative.Skip("ND4J not in use here: " + Nd4jSupport.status());
+            }
             FreshInputGuard guard = new FreshInputGuard(c.id() + ", " + n + " atoms, energy+forces");
             double[] us = new double[s.repeats()];
             int k = 0;

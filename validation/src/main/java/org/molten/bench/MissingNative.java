@@ -4,8 +4,18 @@ package org.molten.bench;
 final class MissingNative {
     private MissingNative() {}
 
+    /** Thrown by the suite when a configuration cannot run as named here (its reason is reported). */
+    static final class Skip extends RuntimeException {
+        Skip(String reason) {
+            super(reason);
+        }
+    }
+
     /** A reason for skipping, or null if {@code e} is an ordinary failure. */
     static String describe(Throwable e) {
+        if (e instanceof Skip) {
+            return e.getMessage();
+        }
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof UnsatisfiedLinkError || t instanceof NoClassDefFoundError
                     || t instanceof ExceptionInInitializerError || t instanceof ClassNotFoundException

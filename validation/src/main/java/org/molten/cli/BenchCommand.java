@@ -26,7 +26,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
@@ -132,14 +131,22 @@ public final class BenchCommand implements Callable<Integer> {
             return legacy(weights, modelNote);
         }
         Map<String, String> context = new LinkedHashMap<>(MachineInfo.describe());
-        context.put("command", "molten bench " + String.join(" ", commandLineArgs()));
+        context.put("command", "molten " + String.join(" ", commandLineArgs()));
         context.put("model", modelNote + ": " + weights.describe());
         context.put("load_average_at_start", MachineInfo.loadAverage());
         context.put("md_dt_fs", Double.toString(BenchSuite.MD_DT_FS));
         System.out.printf("molten bench --device %s (sizes %s, repeats %d)%n", device, sizes, repeats);
         BenchSuite.Settings settings = new BenchSuite.Settings(sizes, device != Device.cuda, device != Device.cpu, repeats,
                 timeBudgetS, warmupS, seed, perturbationA, temperatureK, referenceMaxAtoms);
-        List<ConfigResult> results = new BenchSuite(weights, settings, System.out).run();
+        List<ConfigResult> results = new BenchSuite(weights, settings, System.out).run(partial -> {
+            if (json != null) {
+                try {
+                    new SuiteJson(SuiteJson.FORMAT, Instant.now().toString(), context, partial).write(json);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        });
         context.put("load_average_at_end", MachineInfo.loadAverage());
         context.put("nd4j", Nd4jSupport.status());
         System.out.println();
