@@ -12,6 +12,7 @@ import org.molten.bench.BenchReport;
 import org.molten.bench.BenchSystems;
 import org.molten.bench.CpuBenchmark;
 import org.molten.bench.MachineInfo;
+import org.molten.forcefield.bundled.BundledModel;
 import org.molten.forcefield.student.Nd4jSupport;
 import org.molten.forcefield.student.OptimisedStudent;
 import org.molten.forcefield.student.StudentWeights;
@@ -55,7 +56,8 @@ public final class BenchCommand implements Callable<Integer> {
     List<String> sizes;
 
     @Option(names = "--paths", split = ",",
-            description = "Run the older CPU latency comparison of these paths instead of the suite. Known: reference, "
+            description = "Run the older CPU latency comparison of these paths instead of the suite ('default': per size, "
+                    + "the comparisons CpuBenchmark.defaultPaths picks). Known: reference, "
                     + "optimised, optimised-f32, optimised-1thread, optimised-loops, optimised-nd4j, optimised-rebuild, "
                     + "optimised-1thread-loops, optimised-1thread-nd4j.")
     List<String> paths;
@@ -124,8 +126,15 @@ public final class BenchCommand implements Callable<Integer> {
             weights = StudentWeights.load(model);
             modelNote = model.toString();
         } else {
-            weights = BundledModel.weights();
-            modelNote = "bundled " + BundledModel.NAME;
+            try {
+                weights = BundledModel.weights();
+                modelNote = "bundled " + BundledModel.NAME;
+            } catch (IllegalStateException noBundledModel) {
+                weights = StudentWeights.random(seed);
+                modelNote = "random weights, seed " + seed;
+                System.out.println("note: no bundled model in this build; timing random weights with the default "
+                        + "hyper-parameters (the cost does not depend on the values)");
+            }
         }
         if (paths != null) {
             return legacy(weights, modelNote);
@@ -199,9 +208,12 @@ public final class BenchCommand implements Callable<Integer> {
         if (device != Device.cpu) {
             throw new IllegalArgumentException("--paths times CPU paths only; use --device cpu");
         }
-        List<BenchPath> chosen = new ArrayList<>();
-        for (String p : paths) {
-            chosen.add(BenchPath.of(p));
+        List<BenchPath> chosen = null;   // "default": the per-size choice of CpuBenchmark.defaultPaths
+        if (!(paths.size() == 1 && paths.get(0).equals("default"))) {
+            chosen = new ArrayList<>();
+            for (String p : paths) {
+                chosen.add(BenchPath.of(p));
+            }
         }
         Map<String, String> context = new LinkedHashMap<>(MachineInfo.describe());
         context.put("model", modelNote + ": " + weights.describe());

@@ -7,6 +7,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import java.util.Arrays;
 import java.util.function.IntConsumer;
 
+import static org.molten.forcefield.student.ChannelKernelsF64.*;
+
 /**
  * The optimised student's numerical core in float64 (geometry, radial basis, per-pair gradients
  * and forces stay in double). The same maths as {@link ReferenceStudent} (docs/model.md),
@@ -51,25 +53,11 @@ final class StudentEngineF64 implements StudentEngine {
 
     // ---- weights (rows as DenseF64 wants them: "T" = transposed for forward products)
     private final double[][] emb;
-    private final Layer[] lw;
+    private final BlockWeightsF64[] lw;
     private final double[][] r0T;
     private final double[][] r0;
     private final double[] r0b;
     private final double[] w6;
-
-    /** Weights of one interaction + update block, split into the F-wide parts the spec names. */
-    private static final class Layer {
-        double[][] w1T, w1, w2Tvv, w2Ts, w2Tvs, w2vv, w2s, w2vs;
-        double[] b1, b2vv, b2s, b2vs;
-        double[][] fTvv, fTs, fTvs;          // [n_rbf][F] rows of Wf^T per part
-        double[] bfvv, bfs, bfvs;
-        double[][] uT, u, vT, v;
-        double[][] m0Ts, m0Tn, m0s, m0n;     // update MLP first layer, s and n halves of its input
-        double[] b3;
-        double[][] m2Tvv, m2Tsv, m2Tss, m2vv, m2sv, m2ss;
-        double[] b4vv, b4sv, b4ss;
-        INDArray[] nd;                     // ND4J copies, made on first use
-    }
 
     // ---- ND4J slots (one reused buffer pair per call site and thread)
     private static final int S_W1 = 0, S_W2VV = 1, S_W2S = 2, S_W2VS = 3, S_U = 4, S_V = 5, S_M0S = 6, S_M0N = 7,
@@ -93,18 +81,6 @@ final class StudentEngineF64 implements StudentEngine {
     private double[][] forceAcc;
     private final PairScratch[] scratch;
     private boolean dirty;
-
-    private static final class PairScratch {
-        final double[] wvv, ws, wvs, kvv, ks, kvs, x1, x2, x3, x4, tWvv, tWs, tWvs, tU0, tU1, tU2;
-
-        PairScratch(int f) {
-            wvv = new double[f]; ws = new double[f]; wvs = new double[f];
-            kvv = new double[f]; ks = new double[f]; kvs = new double[f];
-            x1 = new double[f]; x2 = new double[f]; x3 = new double[f]; x4 = new double[f];
-            tWvv = new double[f]; tWs = new double[f]; tWvs = new double[f];
-            tU0 = new double[f]; tU1 = new double[f]; tU2 = new double[f];
-        }
-    }
 
     // ---- pairs (i < j), capacity pairCap
     private int pairCap;
@@ -153,56 +129,9 @@ final class StudentEngineF64 implements StudentEngine {
         this.atomStart = new int[maxThreads + 1];
         this.pairStart = new int[maxThreads + 1];
         this.emb = DenseF64.rows(w.embedding(), w.speciesCount(), f, 0, f);
-        this.lw = new Layer[layers];
+        this.lw = new BlockWeightsF64[layers];
         for (int l = 0; l < layers; l++) {
-            Layer L = new Layer();
-            double[] w1 = w.phi0Weight(l);
-            L.w1T = DenseF64.transposed(w1, f, 0, f, 0, f);
-            L.w1 = DenseF64.rows(w1, f, f, 0, f);
-            L.b1 = DenseF64.slice(w.phi0Bias(l), 0, f);
-            double[] w2 = w.phi2Weight(l);
-            double[] b2 = w.phi2Bias(l);
-            L.w2Tvv = DenseF64.transposed(w2, f, 0, f, 0, f);
-            L.w2Ts = DenseF64.transposed(w2, f, f, 2 * f, 0, f);
-            L.w2Tvs = DenseF64.transposed(w2, f, 2 * f, 3 * f, 0, f);
-            L.w2vv = rowsOf(w2, f, 0);
-            L.w2s = rowsOf(w2, f, f);
-            L.w2vs = rowsOf(w2, f, 2 * f);
-            L.b2vv = DenseF64.slice(b2, 0, f);
-            L.b2s = DenseF64.slice(b2, f, 2 * f);
-            L.b2vs = DenseF64.slice(b2, 2 * f, 3 * f);
-            double[] wf = w.filterWeight(l);
-            double[] bf = w.filterBias(l);
-            L.fTvv = DenseF64.transposed(wf, nRbf, 0, f, 0, nRbf);
-            L.fTs = DenseF64.transposed(wf, nRbf, f, 2 * f, 0, nRbf);
-            L.fTvs = DenseF64.transposed(wf, nRbf, 2 * f, 3 * f, 0, nRbf);
-            L.bfvv = DenseF64.slice(bf, 0, f);
-            L.bfs = DenseF64.slice(bf, f, 2 * f);
-            L.bfvs = DenseF64.slice(bf, 2 * f, 3 * f);
-            double[] wu = w.updateU(l);
-            double[] wv = w.updateV(l);
-            L.uT = DenseF64.transposed(wu, f, 0, f, 0, f);
-            L.u = DenseF64.rows(wu, f, f, 0, f);
-            L.vT = DenseF64.transposed(wv, f, 0, f, 0, f);
-            L.v = DenseF64.rows(wv, f, f, 0, f);
-            double[] m0 = w.mlp0Weight(l);
-            L.m0Ts = DenseF64.transposed(m0, 2 * f, 0, f, 0, f);
-            L.m0Tn = DenseF64.transposed(m0, 2 * f, 0, f, f, 2 * f);
-            L.m0s = DenseF64.rows(m0, f, 2 * f, 0, f);
-            L.m0n = DenseF64.rows(m0, f, 2 * f, f, 2 * f);
-            L.b3 = DenseF64.slice(w.mlp0Bias(l), 0, f);
-            double[] m2 = w.mlp2Weight(l);
-            double[] b4 = w.mlp2Bias(l);
-            L.m2Tvv = DenseF64.transposed(m2, f, 0, f, 0, f);
-            L.m2Tsv = DenseF64.transposed(m2, f, f, 2 * f, 0, f);
-            L.m2Tss = DenseF64.transposed(m2, f, 2 * f, 3 * f, 0, f);
-            L.m2vv = rowsOf(m2, f, 0);
-            L.m2sv = rowsOf(m2, f, f);
-            L.m2ss = rowsOf(m2, f, 2 * f);
-            L.b4vv = DenseF64.slice(b4, 0, f);
-            L.b4sv = DenseF64.slice(b4, f, 2 * f);
-            L.b4ss = DenseF64.slice(b4, 2 * f, 3 * f);
-            lw[l] = L;
+            lw[l] = BlockWeightsF64.of(w, l);
         }
         double[] w5 = w.readout0Weight();
         this.r0T = DenseF64.transposed(w5, f, 0, fh, 0, f);
@@ -213,14 +142,6 @@ final class StudentEngineF64 implements StudentEngine {
         for (int th = 0; th < maxThreads; th++) {
             scratch[th] = new PairScratch(f);
         }
-    }
-
-    /** Rows [from, from + F) of a [3F][F] weight, as F rows of length F. */
-    private double[][] rowsOf(double[] w, int cols, int from) {
-        double[][] r = new double[f][];
-        double[][] all = DenseF64.rows(w, 3 * f, cols, 0, cols);
-        System.arraycopy(all, from, r, 0, f);
-        return r;
     }
 
     // ================================================================== entry point
@@ -368,7 +289,7 @@ final class StudentEngineF64 implements StudentEngine {
     private void phi(int th) {
         int a0 = atomStart[th];
         int a1 = atomStart[th + 1];
-        Layer L = lw[t];
+        BlockWeightsF64 L = lw[t];
         if (t == 0) {
             for (int i = a0; i < a1; i++) {
                 System.arraycopy(emb[species[i]], 0, s[i], 0, f);
@@ -389,7 +310,7 @@ final class StudentEngineF64 implements StudentEngine {
 
     /** Both messages of every pair of thread th, into its own accumulators. */
     private void messages(int th) {
-        Layer L = lw[t];
+        BlockWeightsF64 L = lw[t];
         PairScratch sc = scratch[th];
         double[][] accS = acc1[th];
         double[][] accV = acc2[th];
@@ -402,108 +323,21 @@ final class StudentEngineF64 implements StudentEngine {
             int i = pi[p];
             int j = pj[p];
             double fc = (double) pfc[p];
-            filterPart(L.fTs, L.bfs, p, fc, sc.ws);
-            filterPart(L.fTvs, L.bfvs, p, fc, sc.wvs);
+            filterPart(f, L.fTs, L.bfs, prbf, p * nRbf, kLo[p], kHi[p], fc, sc.ws);
+            filterPart(f, L.fTvs, L.bfvs, prbf, p * nRbf, kLo[p], kHi[p], fc, sc.wvs);
             double ux = (double) pux[p];
             double uy = (double) puy[p];
             double uz = (double) puz[p];
             if (first) {
-                messageFirst(ps[j], pvs[j], sc, ux, uy, uz, accS[i], accV[3 * i], accV[3 * i + 1], accV[3 * i + 2]);
-                messageFirst(ps[i], pvs[i], sc, -ux, -uy, -uz, accS[j], accV[3 * j], accV[3 * j + 1], accV[3 * j + 2]);
+                messageFirst(f, ps[j], pvs[j], sc, ux, uy, uz, accS[i], accV[3 * i], accV[3 * i + 1], accV[3 * i + 2]);
+                messageFirst(f, ps[i], pvs[i], sc, -ux, -uy, -uz, accS[j], accV[3 * j], accV[3 * j + 1], accV[3 * j + 2]);
                 continue;
             }
-            filterPart(L.fTvv, L.bfvv, p, fc, sc.wvv);
-            message(pvv[j], ps[j], pvs[j], vi[3 * j], vi[3 * j + 1], vi[3 * j + 2], sc, ux, uy, uz,
+            filterPart(f, L.fTvv, L.bfvv, prbf, p * nRbf, kLo[p], kHi[p], fc, sc.wvv);
+            message(f, pvv[j], ps[j], pvs[j], vi[3 * j], vi[3 * j + 1], vi[3 * j + 2], sc, ux, uy, uz,
                     accS[i], accV[3 * i], accV[3 * i + 1], accV[3 * i + 2]);
-            message(pvv[i], ps[i], pvs[i], vi[3 * i], vi[3 * i + 1], vi[3 * i + 2], sc, -ux, -uy, -uz,
+            message(f, pvv[i], ps[i], pvs[i], vi[3 * i], vi[3 * i + 1], vi[3 * i + 2], sc, -ux, -uy, -uz,
                     accS[j], accV[3 * j], accV[3 * j + 1], accV[3 * j + 2]);
-        }
-    }
-
-    /*
-     * The channel loops below are deliberately simple: HotSpot 17 vectorises a loop only while it
-     * touches about six arrays or fewer (measured: three outputs in one loop ran 4-6x slower than
-     * the same work split into loops of one or two outputs).
-     */
-
-    /** One part of the filter, W = (bf + sum_k rbf_k Wf[:, k]) fcut, skipping negligible rbf_k. */
-    private void filterPart(double[][] fT, double[] bias, int p, double fc, double[] w) {
-        for (int c = 0; c < f; c++) {
-            w[c] = bias[c] * fc;
-        }
-        int base = p * nRbf;
-        int k = kLo[p];
-        int hi = kHi[p];
-        for (; k + 3 <= hi; k += 4) {
-            double r0 = prbf[base + k] * fc;
-            double r1 = prbf[base + k + 1] * fc;
-            double r2 = prbf[base + k + 2] * fc;
-            double r3 = prbf[base + k + 3] * fc;
-            double[] a0 = fT[k], a1 = fT[k + 1], a2 = fT[k + 2], a3 = fT[k + 3];
-            for (int c = 0; c < f; c++) {
-                w[c] += r0 * a0[c] + r1 * a1[c] + r2 * a2[c] + r3 * a3[c];
-            }
-        }
-        for (; k <= hi; k++) {
-            double r = prbf[base + k] * fc;
-            double[] a = fT[k];
-            for (int c = 0; c < f; c++) {
-                w[c] += r * a[c];
-            }
-        }
-    }
-
-    /** s_a += phi_s,b W_s;  v_a += (phi_vv,b W_vv) v_b + u (phi_vs,b W_vs), channel-wise. */
-    private void message(double[] pvv, double[] ps, double[] pvs, double[] v0, double[] v1, double[] v2, PairScratch sc,
-                         double ux, double uy, double uz, double[] as, double[] av0, double[] av1, double[] av2) {
-        double[] xvv = sc.x1;
-        double[] xvs = sc.x2;
-        mulAdd(as, ps, sc.ws);
-        mul(xvv, pvv, sc.wvv);
-        mul(xvs, pvs, sc.wvs);
-        for (int c = 0; c < f; c++) {
-            double a = xvv[c];
-            double b = xvs[c];
-            av0[c] += a * v0[c] + ux * b;
-            av1[c] += a * v1[c] + uy * b;
-        }
-        for (int c = 0; c < f; c++) {
-            av2[c] += xvv[c] * v2[c] + uz * xvs[c];
-        }
-    }
-
-    /** The message of block 0, where v = 0: s_a += phi_s,b W_s;  v_a += u (phi_vs,b W_vs). */
-    private void messageFirst(double[] ps, double[] pvs, PairScratch sc, double ux, double uy, double uz,
-                              double[] as, double[] av0, double[] av1, double[] av2) {
-        double[] xvs = sc.x2;
-        mulAdd(as, ps, sc.ws);
-        mul(xvs, pvs, sc.wvs);
-        for (int c = 0; c < f; c++) {
-            double b = xvs[c];
-            av0[c] += ux * b;
-            av1[c] += uy * b;
-            av2[c] += uz * b;
-        }
-    }
-
-    /** out[c] = a[c] b[c]. */
-    private void mul(double[] out, double[] a, double[] b) {
-        for (int c = 0; c < f; c++) {
-            out[c] = a[c] * b[c];
-        }
-    }
-
-    /** out[c] += a[c] b[c]. */
-    private void mulAdd(double[] out, double[] a, double[] b) {
-        for (int c = 0; c < f; c++) {
-            out[c] += a[c] * b[c];
-        }
-    }
-
-    /** out[c] = a[c] s. */
-    private void scaled(double[] out, double[] a, double s) {
-        for (int c = 0; c < f; c++) {
-            out[c] = a[c] * s;
         }
     }
 
@@ -511,7 +345,7 @@ final class StudentEngineF64 implements StudentEngine {
     private void update(int th) {
         int a0 = atomStart[th];
         int a1 = atomStart[th + 1];
-        Layer L = lw[t];
+        BlockWeightsF64 L = lw[t];
         double[][] vi = vIn[t];
         for (int i = a0; i < a1; i++) {
             double[] si = s[i];
@@ -613,7 +447,7 @@ final class StudentEngineF64 implements StudentEngine {
     private void updateBackward(int th) {
         int a0 = atomStart[th];
         int a1 = atomStart[th + 1];
-        Layer L = lw[t];
+        BlockWeightsF64 L = lw[t];
         double[][] U = uv[t];
         double[][] V = vv[t];
         for (int i = a0; i < a1; i++) {
@@ -681,7 +515,7 @@ final class StudentEngineF64 implements StudentEngine {
 
     /** Backward through both messages of every pair of th; dE/dd, dE/du per pair. */
     private void messagesBackward(int th) {
-        Layer L = lw[t];
+        BlockWeightsF64 L = lw[t];
         PairScratch sc = scratch[th];
         double[][] agv = acc2[th];
         double[][] apvv = acc1[th];
@@ -698,13 +532,16 @@ final class StudentEngineF64 implements StudentEngine {
             double fc = (double) pfc[p];
             double dfc = (double) pdfc[p];
             // h = Wf rbf + bf, h' = Wf rbf'; W = h fcut; K = h' fcut + h fcut' (dW/dd), per part.
-            filterAndDerivativePart(L.fTs, L.bfs, p, fc, dfc, sc.ws, sc.ks);
-            filterAndDerivativePart(L.fTvs, L.bfvs, p, fc, dfc, sc.wvs, sc.kvs);
+            filterAndDerivativePart(f, L.fTs, L.bfs, prbf, p * nRbf, kLo[p], kHi[p], pd[p], gamma, muStep, fc, dfc,
+                    sc.ws, sc.ks);
+            filterAndDerivativePart(f, L.fTvs, L.bfvs, prbf, p * nRbf, kLo[p], kHi[p], pd[p], gamma, muStep, fc, dfc,
+                    sc.wvs, sc.kvs);
             if (first) {
                 pairBackwardFirst(p, i, j, ps, pvs, sc);
                 continue;
             }
-            filterAndDerivativePart(L.fTvv, L.bfvv, p, fc, dfc, sc.wvv, sc.kvv);
+            filterAndDerivativePart(f, L.fTvv, L.bfvv, prbf, p * nRbf, kLo[p], kHi[p], pd[p], gamma, muStep, fc, dfc,
+                    sc.wvv, sc.kvv);
             Arrays.fill(sc.tWvv, 0, f, 0);
             Arrays.fill(sc.tWs, 0, f, 0);
             Arrays.fill(sc.tWvs, 0, f, 0);
@@ -715,17 +552,17 @@ final class StudentEngineF64 implements StudentEngine {
             double uy = (double) puy[p];
             double uz = (double) puz[p];
             // i <- j with u, then j <- i with -u
-            messageBackward(gVmid[3 * i], gVmid[3 * i + 1], gVmid[3 * i + 2], gSmid[i],
+            messageBackward(f, gVmid[3 * i], gVmid[3 * i + 1], gVmid[3 * i + 2], gSmid[i],
                     vi[3 * j], vi[3 * j + 1], vi[3 * j + 2], pvv[j], ps[j], pvs[j], sc, ux, uy, uz, 1,
                     agv[3 * j], agv[3 * j + 1], agv[3 * j + 2], apvv[j], aps[j], apvs[j]);
-            messageBackward(gVmid[3 * j], gVmid[3 * j + 1], gVmid[3 * j + 2], gSmid[j],
+            messageBackward(f, gVmid[3 * j], gVmid[3 * j + 1], gVmid[3 * j + 2], gSmid[j],
                     vi[3 * i], vi[3 * i + 1], vi[3 * i + 2], pvv[i], ps[i], pvs[i], sc, -ux, -uy, -uz, -1,
                     agv[3 * i], agv[3 * i + 1], agv[3 * i + 2], apvv[i], aps[i], apvs[i]);
             // dE/dd = sum_c g_W[c] K[c], both directions together; dE/du (net of the two directions).
-            gD[p] += dot(sc.tWvv, sc.kvv) + dot(sc.tWs, sc.ks) + dot(sc.tWvs, sc.kvs);
-            gUx[p] += sum(sc.tU0);
-            gUy[p] += sum(sc.tU1);
-            gUz[p] += sum(sc.tU2);
+            gD[p] += dot(f, sc.tWvv, sc.kvv) + dot(f, sc.tWs, sc.ks) + dot(f, sc.tWvs, sc.kvs);
+            gUx[p] += sum(f, sc.tU0);
+            gUy[p] += sum(f, sc.tU1);
+            gUz[p] += sum(f, sc.tU2);
         }
     }
 
@@ -745,8 +582,8 @@ final class StudentEngineF64 implements StudentEngine {
         Arrays.fill(sc.tU0, 0, f, 0);
         Arrays.fill(sc.tU1, 0, f, 0);
         Arrays.fill(sc.tU2, 0, f, 0);
-        mul(tWs, gSmid[i], ps[j]);
-        mulAdd(tWs, gSmid[j], ps[i]);
+        mul(f, tWs, gSmid[i], ps[j]);
+        mulAdd(f, tWs, gSmid[j], ps[i]);
         for (int dir = 0; dir < 2; dir++) {
             int a = dir == 0 ? i : j;
             int b = dir == 0 ? j : i;
@@ -758,135 +595,20 @@ final class StudentEngineF64 implements StudentEngine {
                 gxvs[c] = sign * (g0[c] * ux + g1r[c] * uy + g2r[c] * uz);
             }
             if (dir == 0) {
-                mul(tWvs, gxvs, pvs[b]);
+                mul(f, tWvs, gxvs, pvs[b]);
             } else {
-                mulAdd(tWvs, gxvs, pvs[b]);
+                mulAdd(f, tWvs, gxvs, pvs[b]);
             }
-            mul(xvs, pvs[b], sc.wvs);
-            scaled(xvs, xvs, sign);
-            mulAdd(sc.tU0, g0, xvs);
-            mulAdd(sc.tU1, g1r, xvs);
-            mulAdd(sc.tU2, g2r, xvs);
+            mul(f, xvs, pvs[b], sc.wvs);
+            scaled(f, xvs, xvs, sign);
+            mulAdd(f, sc.tU0, g0, xvs);
+            mulAdd(f, sc.tU1, g1r, xvs);
+            mulAdd(f, sc.tU2, g2r, xvs);
         }
-        gD[p] += dot(tWs, sc.ks) + dot(tWvs, sc.kvs);
-        gUx[p] += sum(sc.tU0);
-        gUy[p] += sum(sc.tU1);
-        gUz[p] += sum(sc.tU2);
-    }
-
-    /**
-     * One part of the filter and its d-derivative: w = (bf + sum_k rbf_k Wf_k) fc and
-     * k = (sum_k rbf'_k Wf_k) fc + (bf + sum_k rbf_k Wf_k) dfc.
-     */
-    private void filterAndDerivativePart(double[][] fT, double[] bias, int p, double fc, double dfc, double[] w, double[] kd) {
-        System.arraycopy(bias, 0, w, 0, f);
-        Arrays.fill(kd, 0, f, 0);
-        int base = p * nRbf;
-        double d = pd[p];
-        int k = kLo[p];
-        int hi = kHi[p];
-        for (; k + 3 <= hi; k += 4) {
-            double r0 = prbf[base + k];
-            double r1 = prbf[base + k + 1];
-            double r2 = prbf[base + k + 2];
-            double r3 = prbf[base + k + 3];
-            double d0 = (double) (-2.0 * gamma * (d - k * muStep) * r0);
-            double d1 = (double) (-2.0 * gamma * (d - (k + 1) * muStep) * r1);
-            double d2 = (double) (-2.0 * gamma * (d - (k + 2) * muStep) * r2);
-            double d3 = (double) (-2.0 * gamma * (d - (k + 3) * muStep) * r3);
-            double[] a0 = fT[k], a1 = fT[k + 1], a2 = fT[k + 2], a3 = fT[k + 3];
-            for (int c = 0; c < f; c++) {
-                double x0 = a0[c], x1 = a1[c], x2 = a2[c], x3 = a3[c];
-                w[c] += r0 * x0 + r1 * x1 + r2 * x2 + r3 * x3;
-                kd[c] += d0 * x0 + d1 * x1 + d2 * x2 + d3 * x3;
-            }
-        }
-        for (; k <= hi; k++) {
-            double r = prbf[base + k];
-            double dr = (double) (-2.0 * gamma * (d - k * muStep) * r);
-            double[] a = fT[k];
-            for (int c = 0; c < f; c++) {
-                w[c] += r * a[c];
-                kd[c] += dr * a[c];
-            }
-        }
-        for (int c = 0; c < f; c++) {
-            double h = w[c];
-            kd[c] = kd[c] * fc + h * dfc;
-            w[c] = h * fc;
-        }
-    }
-
-    /**
-     * One direction a &lt;- b of a pair: g_v_b += g_v'_a o x_vv; g_phi_b += gx o W; accumulates
-     * g_W = gx o phi_b and sign * g_v'_a[:, c] x_vs[c] (for dE/du) in the pair scratch.
-     */
-    private void messageBackward(double[] g0, double[] g1r, double[] g2r, double[] gs, double[] vb0, double[] vb1, double[] vb2,
-                                 double[] pvv, double[] ps, double[] pvs, PairScratch sc,
-                                 double ux, double uy, double uz, double sign,
-                                 double[] agv0, double[] agv1, double[] agv2, double[] apvv, double[] aps, double[] apvs) {
-        double[] gxvv = sc.x1;
-        double[] gxvs = sc.x2;
-        double[] xvv = sc.x3;
-        double[] xvs = sc.x4;
-        // gx_vv = sum_xyz g_v'_a o v_b;  gx_vs = (g_v'_a . u) per channel;  x = phi_b o W
-        for (int c = 0; c < f; c++) {
-            gxvv[c] = g0[c] * vb0[c] + g1r[c] * vb1[c];
-        }
-        mulAdd(gxvv, g2r, vb2);
-        for (int c = 0; c < f; c++) {
-            gxvs[c] = g0[c] * ux + g1r[c] * uy + g2r[c] * uz;
-        }
-        mul(xvv, pvv, sc.wvv);
-        scaled(xvs, pvs, sign);
-        mul(xvs, xvs, sc.wvs);          // sign * x_vs
-        // g_v_b += g_v'_a o x_vv
-        mulAdd(agv0, g0, xvv);
-        mulAdd(agv1, g1r, xvv);
-        mulAdd(agv2, g2r, xvv);
-        // g_phi_b += gx o W
-        mulAdd(apvv, gxvv, sc.wvv);
-        mulAdd(aps, gs, sc.ws);
-        mulAdd(apvs, gxvs, sc.wvs);
-        // g_W += gx o phi_b (both directions share the filter)
-        mulAdd(sc.tWvv, gxvv, pvv);
-        mulAdd(sc.tWs, gs, ps);
-        mulAdd(sc.tWvs, gxvs, pvs);
-        // dE/du_ij (net): + g_v'_i x_vs,ij - g_v'_j x_vs,ji
-        mulAdd(sc.tU0, g0, xvs);
-        mulAdd(sc.tU1, g1r, xvs);
-        mulAdd(sc.tU2, g2r, xvs);
-    }
-
-    /** sum_c a[c] b[c], in double with four partial sums. */
-    private double dot(double[] a, double[] b) {
-        double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-        int c = 0;
-        for (; c + 4 <= f; c += 4) {
-            s0 += (double) a[c] * b[c];
-            s1 += (double) a[c + 1] * b[c + 1];
-            s2 += (double) a[c + 2] * b[c + 2];
-            s3 += (double) a[c + 3] * b[c + 3];
-        }
-        for (; c < f; c++) {
-            s0 += (double) a[c] * b[c];
-        }
-        return (s0 + s1) + (s2 + s3);
-    }
-
-    private double sum(double[] x) {
-        double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-        int c = 0;
-        for (; c + 4 <= f; c += 4) {
-            s0 += x[c];
-            s1 += x[c + 1];
-            s2 += x[c + 2];
-            s3 += x[c + 3];
-        }
-        for (; c < f; c++) {
-            s0 += x[c];
-        }
-        return (s0 + s1) + (s2 + s3);
+        gD[p] += dot(f, tWs, sc.ks) + dot(f, tWvs, sc.kvs);
+        gUx[p] += sum(f, sc.tU0);
+        gUy[p] += sum(f, sc.tU1);
+        gUz[p] += sum(f, sc.tU2);
     }
 
     /** Gathers g_v and g_phi of all threads (clearing them), then back through phi: atoms of th. */
@@ -896,7 +618,7 @@ final class StudentEngineF64 implements StudentEngine {
         }
         int a0 = atomStart[th];
         int a1 = atomStart[th + 1];
-        Layer L = lw[t];
+        BlockWeightsF64 L = lw[t];
         for (int r = 3 * a0; r < 3 * a1; r++) {
             double[] g = gV[r];
             System.arraycopy(gVmid[r], 0, g, 0, f);
@@ -994,7 +716,7 @@ final class StudentEngineF64 implements StudentEngine {
         if (nd != null) {
             return;
         }
-        for (Layer L : lw) {
+        for (BlockWeightsF64 L : lw) {
             L.nd = new INDArray[SLOTS];
             double[][][] mats = {L.w1T, L.w2Tvv, L.w2Ts, L.w2Tvs, L.uT, L.vT, L.m0Ts, L.m0Tn, L.m2Tvv, L.m2Tsv,
                     L.m2Tss, null, null, L.m2vv, L.m2sv, L.m2ss, L.m0s, L.m0n, L.u, L.v, L.w2vv, L.w2s, L.w2vs, L.w1};
@@ -1085,7 +807,7 @@ final class StudentEngineF64 implements StudentEngine {
     @Override
     public void close() {
         nd = null;
-        for (Layer L : lw) {
+        for (BlockWeightsF64 L : lw) {
             L.nd = null;
         }
         ndR0 = null;

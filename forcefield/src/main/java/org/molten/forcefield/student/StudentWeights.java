@@ -169,27 +169,13 @@ public final class StudentWeights {
         return of(SafetensorsFile.read(file), file.toString());
     }
 
-    /** Class-path resource of the bundled model, next to this class (made by forcefield/training). */
-    public static final String BUNDLED_RESOURCE = "student-gfn2.safetensors";
-
     /**
-     * The model that ships with Molten (distilled from GFN2-xTB), if this build bundles it.
+     * Weights from the parsed contents of a safetensors file (for example a class-path resource
+     * read with {@link SafetensorsFile#parse}); {@code file} names it in errors.
      *
-     * @return the weights, or empty when the resource {@value #BUNDLED_RESOURCE} is absent
-     * @throws IOException if the bundled file is present but unreadable or malformed
+     * @throws SafetensorsFormatException as {@link #load(Path)}
      */
-    public static java.util.Optional<StudentWeights> bundled() throws IOException {
-        try (java.io.InputStream in = StudentWeights.class.getResourceAsStream(BUNDLED_RESOURCE)) {
-            if (in == null) {
-                return java.util.Optional.empty();
-            }
-            String source = "bundled model " + BUNDLED_RESOURCE;
-            return java.util.Optional.of(of(SafetensorsFile.parse(in.readAllBytes(), source), source));
-        }
-    }
-
-    /** Weights from the parsed contents of a safetensors file; {@code file} names it in errors. */
-    static StudentWeights of(SafetensorsFile sf, String file) throws SafetensorsFormatException {
+    public static StudentWeights of(SafetensorsFile sf, String file) throws SafetensorsFormatException {
         Map<String, String> md = sf.metadata();
         String arch = requireKey(file, md, KEY_ARCHITECTURE);
         if (!ARCHITECTURE.equals(arch)) {

@@ -39,6 +39,8 @@ class GeneratedSourcesTest {
                         .replaceAll("\\bDenseR\\b", "Dense" + p)
                         .replaceAll("\\bNd4jDenseR\\b", "Nd4jDense" + p)
                         .replaceAll("\\bStudentEngineR\\b", "StudentEngine" + p)
+                        .replaceAll("\\bChannelKernelsR\\b", "ChannelKernels" + p)
+                        .replaceAll("\\bBlockWeightsR\\b", "BlockWeights" + p)
                         .replaceAll("\\breal\\b", f64 ? "double" : "float")
                         .replaceAll("\\bRealBuffer\\b", f64 ? "DoubleBuffer" : "FloatBuffer")
                         .replaceAll("\\basNioReal\\b", f64 ? "asNioDouble" : "asNioFloat")

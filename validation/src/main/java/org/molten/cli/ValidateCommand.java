@@ -1,0 +1,226 @@
+package org.molten.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.molten.forcefield.student.OptimisedStudent;
+import org.molten.validation.BaselineKind;
+import org.molten.validation.DeviceChoice;
+import org.molten.validation.ThermostatKind;
+import org.molten.validation.ValidationSettings;
+import org.molten.validation.reports.CriterionResult;
+import org.molten.validation.reports.SystemReport;
+import org.molten.validation.reports.Thresholds;
+import org.molten.validation.reports.ValidationReport;
+import org.molten.validation.runs.BundledModels;
+import org.molten.validation.runs.ModelProvider;
+import org.molten.validation.runs.Progress;
+import org.molten.validation.runs.SystemCatalog;
+import org.molten.validation.runs.TerminalProgress;
+import org.molten.validation.runs.ValidationRunner;
+import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code molten validate}: MD stability of the student model and agreement of the optimised path
+ * with the baseline, as report.json, report.md and PNG plots. Exit status 0 when every criterion
+ * passes, 3 when any fails, 1 for bad input (MoltenCli), 2 for a usage error (picocli).
+ */
+@Command(name = "validate", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Validate MD with the student force field: for each system, Langevin equilibration, then NVE "
+                + "(Velocity Verlet) and NVT runs with the optimised student and with a baseline model from the same state; "
+                + "energy drift, temperature statistics, structural integrity, speed, and force agreement with the baseline.",
+                "Writes report.json, report.md and PNG plots to --out. Exit status: 0 all criteria pass, "
+                + ValidateCommand.EXIT_FAILED + " a criterion failed, 1 bad input, 2 usage error.",
+                "Definitions of every metric and threshold: docs/validation.md."})
+public final class ValidateCommand implements Callable<Integer> {
+    /** Exit status when the validation ran and a criterion failed. */
+    public static final int EXIT_FAILED = 3;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @ArgGroup(validate = false, heading = "%nProtocol%n", order = 1)
+    ProtocolOptions protocol = new ProtocolOptions();
+
+    @ArgGroup(validate = false, heading = "%nModels%n", order = 2)
+    ModelOptions models = new ModelOptions();
+
+    @ArgGroup(validate = false, heading = "%nPass/fail thresholds%n", order = 3)
+    ThresholdOptions thresholds = new ThresholdOptions();
+
+    @Option(names = "--out", paramLabel = "DIR", order = 40,
+            description = "Directory for report.json, report.md, plots and energy logs (default: ${DEFAULT-VALUE}).")
+    Path out = Path.of("validation-report");
+
+    /** Where the models come from; null for {@link BundledModels} per the options; tests substitute their own. */
+    ModelProvider modelProvider;
+
+    static final class ProtocolOptions {
+        @Option(names = "--systems", paramLabel = "LIST", split = ",", order = 1,
+                description = "Comma-separated systems: water, ethanol, benzene, alanine-dipeptide, ace-ala5-nme, water-box "
+                        + "(64 waters, periodic). Default: water,ethanol,benzene,alanine-dipeptide.")
+        List<String> systems;
+
+        @Option(names = "--full", order = 2, description = "Long protocol: "
+                + ValidationSettings.FULL_EQUILIBRATION_STEPS + " equilibration steps, " + ValidationSettings.FULL_PRODUCTION_STEPS
+                + " NVE and " + ValidationSettings.FULL_PRODUCTION_STEPS + " NVT steps per model (10 ps each at 0.5 fs).")
+        boolean full;
+
+        @Option(names = "--steps", paramLabel = "N", order = 3, description = "Production steps of every NVE and every NVT run "
+                + "(default " + ValidationSettings.QUICK_NVE_STEPS + " NVE and " + ValidationSettings.QUICK_NVT_STEPS + " NVT, "
+                + ValidationSettings.FULL_PRODUCTION_STEPS + " each with --full).")
+        Long steps;
+
+        @Option(names = "--equilibration-steps", paramLabel = "N", order = 4, description = "Langevin equilibration steps "
+                + "(default " + ValidationSettings.QUICK_EQUILIBRATION_STEPS + ", " + ValidationSettings.FULL_EQUILIBRATION_STEPS
+                + " with --full).")
+        Long equilibrationSteps;
+
+        @Option(names = "--timestep", paramLabel = "FS", order = 5, description = "MD timestep in fs (default: ${DEFAULT-VALUE}).")
+        double timestepFs = ValidationSettings.DEFAULT_TIMESTEP_FS;
+
+        @Option(names = "--temperature", paramLabel = "K", order = 6,
+                description = "Target temperature in K of the velocities, equilibration and NVT (default: ${DEFAULT-VALUE}).")
+        double temperatureK = ValidationSettings.DEFAULT_TEMPERATURE_K;
+
+        @Option(names = "--thermostat", paramLabel = "NAME", order = 7,
+                description = "NVT thermostat: langevin, bussi, nose-hoover or berendsen (default: ${DEFAULT-VALUE}).")
+        String thermostat = ValidationSettings.DEFAULT_THERMOSTAT.id();
+
+        @Option(names = "--thermostat-time", paramLabel = "FS", order = 8, description = "Thermostat coupling time in fs: "
+                + "1/friction for Langevin, tau for Bussi, Nose-Hoover and Berendsen (default: ${DEFAULT-VALUE}).")
+        double thermostatTimeFs = ValidationSettings.DEFAULT_THERMOSTAT_TIME_CONSTANT_FS;
+
+        @Option(names = "--sample-interval", paramLabel = "STEPS", order = 9,
+                description = "Steps between recorded samples (default: ${DEFAULT-VALUE}).")
+        int sampleInterval = ValidationSettings.DEFAULT_SAMPLE_INTERVAL_STEPS;
+
+        @Option(names = "--seed", paramLabel = "N", order = 10,
+                description = "Seed of the velocities and thermostat noise; the same seed repeats a run exactly (default: ${DEFAULT-VALUE}).")
+        long seed = ValidationSettings.DEFAULT_SEED;
+    }
+
+    static final class ModelOptions {
+        @Option(names = "--device", paramLabel = "DEV", order = 20, description = "Where the optimised student runs: auto, cpu or cuda "
+                + "(default: ${DEFAULT-VALUE}; cuda or auto without a usable GPU falls back to cpu with a warning in the report).")
+        String device = ValidationSettings.DEFAULT_DEVICE.id();
+
+        @Option(names = "--precision", paramLabel = "P", order = 22, description = "Arithmetic of the optimised student: "
+                + "float64 or float32 (default: ${DEFAULT-VALUE}); the NVE drift limit follows it.")
+        String precision = "float64";
+
+        @Option(names = "--weights", paramLabel = "FILE", order = 23, description = "Student weights (safetensors) to validate "
+                + "instead of the bundled model; the reference baseline then uses the same file.")
+        Path weights;
+
+        @Option(names = "--baseline", paramLabel = "NAME", order = 21, description = "Baseline model: torchscript (the TorchScript "
+                + "export run by libtorch) or reference (the plain Java float64 student) (default: ${DEFAULT-VALUE}).")
+        String baseline = ValidationSettings.DEFAULT_BASELINE.id();
+
+        ModelProvider provider() {
+            OptimisedStudent.Precision p = switch (precision.trim().toLowerCase(Locale.ROOT)) {
+                case "float64" -> OptimisedStudent.Precision.FLOAT64;
+                case "float32" -> OptimisedStudent.Precision.FLOAT32;
+                default -> throw new IllegalArgumentException("unknown precision '" + precision + "'; choose float64 or float32");
+            };
+            return weights == null ? BundledModels.bundled(p) : BundledModels.fromFile(weights, p);
+        }
+    }
+
+    static final class ThresholdOptions {
+        @Option(names = "--max-drift", paramLabel = "MEV", order = 30,
+                description = "Largest |NVE total-energy drift| in meV/atom/ps for a float64 model (default: ${DEFAULT-VALUE}).")
+        double maxDrift = Thresholds.DEFAULT_MAX_DRIFT_MEV_PER_ATOM_PER_PS;
+
+        @Option(names = "--max-drift-float32", paramLabel = "MEV", order = 31,
+                description = "Largest |NVE drift| in meV/atom/ps for a float32 model (default: ${DEFAULT-VALUE}).")
+        double maxDriftFloat32 = Thresholds.DEFAULT_MAX_DRIFT_FLOAT32_MEV_PER_ATOM_PER_PS;
+
+        @Option(names = "--max-drift-ratio", paramLabel = "X", order = 32, description = "|drift x run length| / sigma(kinetic "
+                + "energy), both in meV/atom, must stay below this pure number (default: ${DEFAULT-VALUE}).")
+        double maxDriftRatio = Thresholds.DEFAULT_MAX_DRIFT_TO_KINETIC_SIGMA_RATIO;
+
+        @Option(names = "--max-temperature-sigmas", paramLabel = "X", order = 33, description = "NVT mean temperature within this "
+                + "many block-averaged standard errors of the target (default: ${DEFAULT-VALUE}).")
+        double maxTemperatureSigmas = Thresholds.DEFAULT_MAX_TEMPERATURE_DEVIATION_SIGMAS;
+
+        @Option(names = "--max-fluctuation-sigmas", paramLabel = "X", order = 34, description = "NVT temperature fluctuation within "
+                + "this many standard errors of T*sqrt(2/dof) (canonical thermostats only; default: ${DEFAULT-VALUE}).")
+        double maxFluctuationSigmas = Thresholds.DEFAULT_MAX_FLUCTUATION_DEVIATION_SIGMAS;
+
+        @Option(names = "--max-bond-stretch", paramLabel = "X", order = 35,
+                description = "No bond longer than this multiple of its starting length (default: ${DEFAULT-VALUE}).")
+        double maxBondStretch = org.molten.validation.metrics.StructuralIntegrity.DEFAULT_MAX_STRETCH_RATIO;
+
+        @Option(names = "--escape-margin", paramLabel = "ANGSTROM", order = 36, description = "Isolated molecules: no atom farther "
+                + "from the centre of mass than its starting extent plus this many Å (default: ${DEFAULT-VALUE}).")
+        double escapeMarginA = org.molten.validation.metrics.StructuralIntegrity.DEFAULT_ESCAPE_MARGIN_A;
+
+        @Option(names = "--overlap-limit", paramLabel = "ANGSTROM", order = 37,
+                description = "No two atoms closer than this many Å (default: ${DEFAULT-VALUE}).")
+        double overlapLimitA = org.molten.validation.metrics.StructuralIntegrity.DEFAULT_OVERLAP_LIMIT_A;
+
+        @Option(names = "--max-force-rmse", paramLabel = "EV_PER_A", order = 38, description = "Largest RMSE in eV/Å of the optimised "
+                + "model's forces against the baseline's on the same frames (default: ${DEFAULT-VALUE}).")
+        double maxForceRmse = Thresholds.DEFAULT_MAX_FORCE_RMSE_EV_PER_A;
+
+        Thresholds toThresholds() {
+            return new Thresholds(maxDrift, maxDriftFloat32, maxDriftRatio, maxTemperatureSigmas, maxFluctuationSigmas,
+                    maxBondStretch, escapeMarginA, overlapLimitA, maxForceRmse);
+        }
+    }
+
+    /** The settings the options describe. */
+    ValidationSettings settings() {
+        ValidationSettings base = protocol.full ? ValidationSettings.fullProtocol() : ValidationSettings.quickProtocol();
+        List<String> systems = protocol.systems == null ? base.systems()
+                : protocol.systems.stream().map(String::trim).filter(s -> !s.isEmpty()).map(SystemCatalog::canonicalName).toList();
+        long nve = protocol.steps != null ? protocol.steps : base.nveSteps();
+        long nvt = protocol.steps != null ? protocol.steps : base.nvtSteps();
+        long eq = protocol.equilibrationSteps != null ? protocol.equilibrationSteps : base.equilibrationSteps();
+        return new ValidationSettings(systems, protocol.temperatureK, protocol.timestepFs, eq, nve, nvt,
+                protocol.sampleInterval, ThermostatKind.parse(protocol.thermostat), protocol.thermostatTimeFs,
+                DeviceChoice.parse(models.device), BaselineKind.parse(models.baseline), protocol.seed, protocol.full);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        ValidationSettings settings = settings();
+        Thresholds limits = thresholds.toThresholds();
+        String version = MoltenCli.class.getAnnotation(Command.class).version()[0];
+        // The arguments as typed after "molten" (the root's parse result holds them all).
+        String commandLine = String.join(" ", spec.root().commandLine().getParseResult().originalArgs());
+        ValidationRunner runner = new ValidationRunner(settings, limits, modelProvider != null ? modelProvider : models.provider(),
+                out, version, commandLine);
+        ValidationReport report;
+        try (Progress progress = TerminalProgress.create(runner.totalSteps())) {
+            report = runner.run(progress);
+        }
+        printSummary(report);
+        return report.summary().passed() ? 0 : EXIT_FAILED;
+    }
+
+    private void printSummary(ValidationReport r) {
+        var o = spec.commandLine().getOut();
+        for (SystemReport s : r.systems()) {
+            long failed = s.criteria().stream().filter(c -> !c.passed()).count();
+            o.printf(Locale.ROOT, "%-18s %3d atoms  %s  (%d criteria, %d failed)%n", s.name(), s.atoms(),
+                    s.passed() ? "PASS" : "FAIL", s.criteria().size(), failed);
+            for (CriterionResult c : s.criteria()) {
+                if (!c.passed()) {
+                    o.printf(Locale.ROOT, "    %s / %s: %s%n", c.run(), c.criterion().id(), c.detail());
+                }
+            }
+        }
+        for (String w : r.warnings()) {
+            o.println("warning: " + w);
+        }
+        o.printf(Locale.ROOT, "%s: %d of %d criteria passed in %.1f s; report in %s%n", r.summary().passed() ? "PASS" : "FAIL",
+                r.summary().criteria() - r.summary().failed(), r.summary().criteria(), r.summary().wallSeconds(),
+                out.resolve(ValidationRunner.MARKDOWN_REPORT));
+    }
+}

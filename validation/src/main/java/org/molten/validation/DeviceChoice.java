@@ -1,0 +1,46 @@
+package org.molten.validation;
+
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/** Where the optimised student runs. */
+public enum DeviceChoice {
+    /** CUDA when a usable GPU is present, else the CPU (with one warning in the report). */
+    AUTO("auto"),
+    /** The optimised CPU implementation. */
+    CPU("cpu"),
+    /** The CUDA implementation; falls back to the CPU with a warning when no GPU can be used. */
+    CUDA("cuda");
+
+    private final String id;
+
+    DeviceChoice(String id) {
+        this.id = id;
+    }
+
+    /** Command-line and report name. */
+    public String id() {
+        return id;
+    }
+
+    /**
+     * The device named {@code name} (case-insensitive).
+     *
+     * @throws IllegalArgumentException naming the allowed values
+     */
+    public static DeviceChoice parse(String name) {
+        for (DeviceChoice k : values()) {
+            if (k.id.equalsIgnoreCase(name.trim())) {
+                return k;
+            }
+        }
+        throw new IllegalArgumentException("unknown device '" + name + "'; choose one of "
+                + Arrays.stream(values()).map(DeviceChoice::id).collect(Collectors.joining(", ")));
+    }
+
+    @com.fasterxml.jackson.annotation.JsonValue
+    @Override
+    public String toString() {
+        return id;
+    }
+}

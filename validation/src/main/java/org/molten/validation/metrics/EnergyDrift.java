@@ -1,0 +1,80 @@
+package org.molten.validation.metrics;
+
+import org.molten.core.Checks;
+
+/**
+ * Energy conservation of an NVE run, per atom so that systems of different size compare.
+ *
+ * <p>Definitions (E = total energy, K = kinetic energy, N = atoms, t in ps):
+ * <ul>
+ *   <li>{@code driftMeVPerAtomPerPs}: slope of the least-squares line through E(t), divided by N
+ *       (meV/atom/ps). Signed: positive means the run heats up.</li>
+ *   <li>{@code driftOverRunMeVPerAtom}: that slope times the run length (t_last - t_first), the
+ *       systematic change of E/N the fit attributes to the whole run (meV/atom).</li>
+ *   <li>{@code kineticSigmaMeVPerAtom}: standard deviation of K(t)/N over the run (meV/atom), the
+ *       natural scale of the energy exchanged between kinetic and potential energy.</li>
+ *   <li>{@code driftToKineticSigmaRatio}: |driftOverRunMeVPerAtom| / kineticSigmaMeVPerAtom, a pure
+ *       number: below 1 the drift accumulated over the whole run is smaller than one thermal
+ *       kinetic-energy fluctuation.</li>
+ *   <li>{@code maxExcursionMeVPerAtom}: max over t of |E(t) - E(t_first)| / N (meV/atom).</li>
+ *   <li>{@code residualRmsMeVPerAtom}: root-mean-square deviation of E(t)/N from the fitted line
+ *       (meV/atom), the integrator's energy noise (O(dt²) for Velocity Verlet).</li>
+ *   <li>{@code driftStandardErrorMeVPerAtomPerPs}: the least-squares standard error of the slope
+ *       (assumes uncorrelated residuals, so it is optimistic; for information).</li>
+ * </ul>
+ */
+public record EnergyDrift(
+        double driftMeVPerAtomPerPs,
+        double driftStandardErrorMeVPerAtomPerPs,
+        double driftOverRunMeVPerAtom,
+        double kineticSigmaMeVPerAtom,
+        double driftToKineticSigmaRatio,
+        double maxExcursionMeVPerAtom,
+        double residualRmsMeVPerAtom,
+        double runLengthPs,
+        int samples) {
+
+    private static final double MEV_PER_EV = 1000.0;
+    private static final double PS_PER_FS = 1e-3;
+
+    /**
+     * Drift metrics of a series sampled at times {@code timeFs}.
+     *
+     * @param timeFs           sample times in fs, increasing
+     * @param totalEnergyEv    total energy in eV at each time
+     * @param kineticEnergyEv  kinetic energy in eV at each time
+     * @param atomCount        number of atoms N
+     * @throws IllegalArgumentException for mismatched lengths, fewer than 3 samples or non-finite values
+     */
+    public static EnergyDrift of(double[] timeFs, double[] totalEnergyEv, double[] kineticEnergyEv, int atomCount) {
+        Checks.requirePositive(atomCount, "atomCount");
+        if (timeFs.length != totalEnergyEv.length || timeFs.length != kineticEnergyEv.length) {
+            throw new IllegalArgumentException("series lengths differ: time " + timeFs.length + ", total energy "
+                    + totalEnergyEv.length + ", kinetic energy " + kineticEnergyEv.length);
+        }
+        int n = timeFs.length;
+        if (n < 3) {
+            throw new IllegalArgumentException("energy drift needs at least 3 samples, got " + n);
+        }
+        double[] tPs = new double[n];
+        double[] ePerAtomMeV = new double[n];
+        for (int i = 0; i < n; i++) {
+            tPs[i] = timeFs[i] * PS_PER_FS;
+            ePerAtomMeV[i] = totalEnergyEv[i] * MEV_PER_EV / atomCount;
+        }
+        LinearFit fit = LinearFit.of(tPs, ePerAtomMeV);
+        double length = tPs[n - 1] - tPs[0];
+        double overRun = fit.slope() * length;
+        double sigmaK = SeriesStatistics.standardDeviation(kineticEnergyEv) * MEV_PER_EV / atomCount;
+        double excursion = 0;
+        double residual2 = 0;
+        for (int i = 0; i < n; i++) {
+            excursion = Math.max(excursion, Math.abs(ePerAtomMeV[i] - ePerAtomMeV[0]));
+            double r = ePerAtomMeV[i] - fit.at(tPs[i]);
+            residual2 += r * r;
+        }
+        double ratio = sigmaK > 0 ? Math.abs(overRun) / sigmaK : Double.POSITIVE_INFINITY;
+        return new EnergyDrift(fit.slope(), fit.slopeStandardError(), overRun, sigmaK, ratio, excursion,
+                Math.sqrt(residual2 / n), length, n);
+    }
+}

@@ -1,0 +1,189 @@
+package org.molten.validation.reports;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import org.molten.validation.ValidationSettings;
+import org.molten.validation.metrics.EnergyDrift;
+import org.molten.validation.metrics.TemperatureStatistics;
+
+/**
+ * Writes a {@link ValidationReport} as report.md: the verdict and the tables a reviewer reads
+ * first, then every criterion, the baseline comparison, the plots and the provenance.
+ */
+public final class MarkdownReportWriter {
+    private MarkdownReportWriter() {}
+
+    /** Writes {@code report} to {@code file}, replacing it. */
+    public static void write(ValidationReport report, Path file) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Files.writeString(file, render(report), StandardCharsets.UTF_8);
+    }
+
+    /** The Markdown text. */
+    public static String render(ValidationReport r) {
+        StringBuilder md = new StringBuilder();
+        ValidationSettings s = r.settings();
+        Summary sum = r.summary();
+        md.append("# Molten validation report\n\n");
+        md.append(String.format(Locale.ROOT, "**Verdict: %s** — %d of %d criteria passed over %d system(s); wall time %s.%n%n",
+                sum.passed() ? "PASS" : "FAIL", sum.criteria() - sum.failed(), sum.criteria(), r.systems().size(),
+                duration(sum.wallSeconds())));
+        md.append("- Command: `molten ").append(r.command()).append("`\n");
+        md.append("- Date (UTC): ").append(r.createdUtc()).append('\n');
+        md.append("- Optimised model: ").append(model(r.optimised())).append('\n');
+        md.append("- Baseline model: ").append(model(r.baseline())).append('\n');
+        md.append(String.format(Locale.ROOT, "- Protocol (%s): T = %s K, dt = %s fs, equilibration %d steps (Langevin), "
+                        + "NVE %d steps (%s ps, Velocity Verlet), NVT %d steps (%s ps, %s, tau = %s fs), sample every %d steps, "
+                        + "seed %d%n", s.full() ? "full" : "quick", num(s.temperatureK()), num(s.timestepFs()),
+                s.equilibrationSteps(), s.nveSteps(), num(s.nvePs()), s.nvtSteps(), num(s.nvtPs()), s.thermostat().id(),
+                num(s.thermostatTimeConstantFs()), s.sampleIntervalSteps(), s.seed()));
+        Environment e = r.environment();
+        md.append(String.format(Locale.ROOT, "- Environment: %s, Java %s (%s), %s %s %s, %d cores%n", e.moltenVersion(),
+                e.javaVersion(), e.javaVendor(), e.osName(), e.osVersion(), e.osArch(), e.cpuCores()));
+        if (!r.warnings().isEmpty()) {
+            md.append("\n**Warnings**\n\n");
+            for (String w : r.warnings()) {
+                md.append("- ").append(w).append('\n');
+            }
+        }
+        if (!sum.passed()) {
+            md.append("\n**Failed criteria**\n\n");
+            for (String f : sum.failures()) {
+                md.append("- ").append(f).append('\n');
+            }
+        }
+
+        md.append("\n## Stability\n\n");
+        md.append("| System | Atoms | Run | Model | Drift [meV/atom/ps] | \\|drift·t\\|/σ(K) | Max excursion [meV/atom] "
+                + "| ⟨T⟩ ± SE [K] | σ_T / σ_T,canonical | Integrity | Steps/s | ns/day | Result |\n");
+        md.append("|---|---:|---|---|---:|---:|---:|---:|---:|---|---:|---:|---|\n");
+        for (SystemReport sys : r.systems()) {
+            for (RunReport run : sys.runs()) {
+                EnergyDrift d = run.energy();
+                TemperatureStatistics t = run.temperature();
+                boolean runPassed = sys.criteria().stream().filter(c -> c.run().equals(run.label())).allMatch(CriterionResult::passed);
+                md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+                        sys.name(), sys.atoms(), run.label(), run.model(),
+                        d == null ? "–" : sig(d.driftMeVPerAtomPerPs(), 3),
+                        d == null ? "–" : sig(d.driftToKineticSigmaRatio(), 3),
+                        d == null ? "–" : sig(d.maxExcursionMeVPerAtom(), 3),
+                        t == null ? "–" : String.format(Locale.ROOT, "%.1f ± %.1f", t.meanK(), t.meanStandardErrorK()),
+                        t == null || run.ensemble() == Ensemble.NVE ? "–" : String.format(Locale.ROOT, "%.3f", t.sigmaRatio()),
+                        run.integrity() == null ? "–" : run.integrity().intact() ? "intact" : "**broken**",
+                        run.performance() == null ? "–" : sig(run.performance().stepsPerSecond(), 3),
+                        run.performance() == null ? "–" : sig(run.performance().nsPerDay(), 3),
+                        runPassed ? "pass" : "**FAIL**"));
+            }
+        }
+
+        md.append("\n## Optimised vs baseline\n\n");
+        md.append("| System | Frames | Force RMSE [eV/Å] | Max \\|ΔF\\| [eV/Å] | Relative RMSE | Max \\|ΔE\\| [meV/atom] "
+                + "| NVE drift optimised / baseline [meV/atom/ps] | RMSD at end [Å] | RMSD > " + num(BaselineComparison.DIVERGENCE_RMSD_A)
+                + " Å after [fs] |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (SystemReport sys : r.systems()) {
+            BaselineComparison c = sys.comparison();
+            if (c == null) {
+                md.append("| ").append(sys.name()).append(" | – | – | – | – | – | – | – | – |\n");
+                continue;
+            }
+            md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %s / %s | %s | %s |%n", sys.name(),
+                    c.forces().frames(), sig(c.forces().forceRmseEvPerA(), 3), sig(c.forces().forceMaxAbsErrorEvPerA(), 3),
+                    sig(c.forces().forceRelativeRmse(), 3), sig(c.forces().energyMaxAbsErrorMeVPerAtom(), 3),
+                    sig(c.optimisedDriftMeVPerAtomPerPs(), 3), sig(c.baselineDriftMeVPerAtomPerPs(), 3), sig(c.finalRmsdA(), 3),
+                    c.divergenceTimeFs() == null ? "never" : num(c.divergenceTimeFs())));
+        }
+
+        md.append("\n## Criteria\n\n");
+        Thresholds th = r.thresholds();
+        md.append(String.format(Locale.ROOT, "Thresholds: |drift| ≤ %s meV/atom/ps (float64) or ≤ %s (float32); "
+                        + "|drift × run length| / σ(K) < %s; NVT ⟨T⟩ within %s SE of the target; σ_T within %s SE of T·sqrt(2/dof) "
+                        + "(canonical thermostats; both limits widened as Student t for the number of blocks); bonds ≤ %s × their start, hydrogens on their heavy atom, no atom more than "
+                        + "%s Å beyond the starting extent, no atoms closer than %s Å; force RMSE vs baseline ≤ %s eV/Å.%n%n",
+                num(th.maxDriftMeVPerAtomPerPs()), num(th.maxDriftFloat32MeVPerAtomPerPs()), num(th.maxDriftToKineticSigmaRatio()),
+                num(th.maxTemperatureDeviationSigmas()), num(th.maxFluctuationDeviationSigmas()), num(th.maxBondStretchRatio()),
+                num(th.escapeMarginA()), num(th.overlapLimitA()), num(th.maxForceRmseEvPerA())));
+        md.append("| System | Run | Criterion | Value | Threshold | Result | Detail |\n");
+        md.append("|---|---|---|---:|---:|---|---|\n");
+        for (SystemReport sys : r.systems()) {
+            for (CriterionResult c : sys.criteria()) {
+                md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s %s %s | %s | %s |%n", sys.name(), c.run(),
+                        c.criterion().id(), c.value() == null ? "–" : sig(c.value(), 3), c.comparison(), num(c.threshold()),
+                        c.unit().equals("1") ? "" : c.unit(), c.passed() ? "pass" : "**FAIL**", escape(c.detail())));
+            }
+        }
+
+        md.append("\n## Plots\n\n");
+        for (SystemReport sys : r.systems()) {
+            if (sys.plots().isEmpty()) {
+                continue;
+            }
+            md.append("### ").append(sys.name()).append(" (").append(sys.formula()).append(")\n\n");
+            for (String p : sys.plots()) {
+                md.append("![").append(sys.name()).append(' ').append(p).append("](").append(p).append(")\n\n");
+            }
+        }
+        md.append("Definitions of every metric and threshold: docs/validation.md. Sampled series of each run "
+                + "(Time[ps] Etot[eV] Epot[eV] Ekin[eV] T[K]) are in the CSV files next to this report.\n");
+        return md.toString();
+    }
+
+    private static String model(ModelInfo m) {
+        if (m == null) {
+            return "–";
+        }
+        StringBuilder b = new StringBuilder();
+        b.append('`').append(m.name()).append("` (").append(m.kind()).append(", ")
+                .append(m.precision().name().toLowerCase(Locale.ROOT)).append(", ").append(m.device()).append(", ")
+                .append(m.source()).append(')');
+        if (m.provenance() != null && !m.provenance().isEmpty()) {
+            b.append("; provenance:");
+            for (Map.Entry<String, String> en : m.provenance().entrySet()) {
+                b.append(' ').append(en.getKey()).append('=').append(en.getValue()).append(';');
+            }
+            b.setLength(b.length() - 1);
+        }
+        return b.toString();
+    }
+
+    private static String escape(String s) {
+        return s.replace("|", "\\|").replace("\n", " ");
+    }
+
+    /** Plain number without trailing zeros. */
+    static String num(double v) {
+        if (!Double.isFinite(v)) {
+            return "–";
+        }
+        return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
+    }
+
+    /** {@code digits} significant digits, scientific only for very small or large magnitudes. */
+    static String sig(double v, int digits) {
+        if (!Double.isFinite(v)) {
+            return "–";
+        }
+        if (v == 0) {
+            return "0";
+        }
+        double a = Math.abs(v);
+        if (a < 1e-3 || a >= 1e6) {
+            return String.format(Locale.ROOT, "%." + (digits - 1) + "e", v);
+        }
+        return new java.math.BigDecimal(v).round(new java.math.MathContext(digits)).stripTrailingZeros().toPlainString();
+    }
+
+    private static String duration(double seconds) {
+        if (seconds < 120) {
+            return String.format(Locale.ROOT, "%.1f s", seconds);
+        }
+        return String.format(Locale.ROOT, "%d min %02d s", (long) seconds / 60, (long) seconds % 60);
+    }
+}

@@ -1,0 +1,122 @@
+package org.molten.validation.runs;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.molten.core.ForceField;
+import org.molten.forcefield.bundled.BundledModel;
+import org.molten.forcefield.student.OptimisedStudent;
+import org.molten.forcefield.student.ReferenceStudent;
+import org.molten.forcefield.student.StudentWeights;
+import org.molten.forcefield.torchscript.TorchScriptForceField;
+import org.molten.validation.BaselineKind;
+import org.molten.validation.DeviceChoice;
+import org.molten.validation.reports.ModelInfo;
+import org.molten.validation.reports.Precision;
+
+/**
+ * The production {@link ModelProvider}: the student weights (the bundled model,
+ * {@link BundledModel}, unless a file is given), the optimised student on the chosen device, and
+ * the TorchScript export of the bundled model or the reference student as the baseline.
+ *
+ * <p>Substitutions, each recorded as a warning in the report: a device without a usable GPU path
+ * runs the optimised CPU student; a TorchScript baseline that cannot be loaded, or a periodic
+ * system (the scripted module has no minimum image), gets the reference student as its baseline.
+ */
+public final class BundledModels implements ModelProvider {
+    /** A source of student weights that may fail with an I/O error. */
+    @FunctionalInterface
+    public interface WeightSource {
+        StudentWeights load() throws IOException;
+    }
+
+    private final WeightSource weights;
+    private final String source;
+    private final boolean bundled;
+    private final OptimisedStudent.Precision precision;
+    private StudentWeights loaded;
+
+    private BundledModels(WeightSource weights, String source, boolean bundled, OptimisedStudent.Precision precision) {
+        this.weights = weights;
+        this.source = source;
+        this.bundled = bundled;
+        this.precision = precision;
+    }
+
+    /** The bundled model, optimised student in {@code precision}. */
+    public static BundledModels bundled(OptimisedStudent.Precision precision) {
+        return new BundledModels(BundledModel::weights, "bundled " + BundledModel.NAME + " ("
+                + BundledModel.WEIGHTS_RESOURCE.substring(1) + ")", true, precision);
+    }
+
+    /** Weights from {@code file}; the TorchScript baseline (the bundled model's export) is then refused. */
+    public static BundledModels fromFile(java.nio.file.Path file, OptimisedStudent.Precision precision) {
+        return new BundledModels(() -> StudentWeights.load(file), file.toString(), false, precision);
+    }
+
+    private StudentWeights weights() {
+        if (loaded == null) {
+            try {
+                loaded = weights.load();
+            } catch (IOException e) {
+                throw new IllegalArgumentException("cannot read the student weights " + source + ": " + e.getMessage(), e);
+            }
+        }
+        return loaded;
+    }
+
+    @Override
+    public Model optimised(DeviceChoice device, List<String> warnings) {
+        StudentWeights w = weights();
+        if (device != DeviceChoice.CPU) {
+            warnings.add("device " + device.id() + " requested: the CUDA student is not in this build; the optimised CPU "
+                    + "student runs instead");
+        }
+        OptimisedStudent ff = new OptimisedStudent(w, OptimisedStudent.Options.defaults().withPrecision(precision));
+        Precision p = precision == OptimisedStudent.Precision.FLOAT32 ? Precision.FLOAT32 : Precision.FLOAT64;
+        return new Model(new ModelInfo(ff.name(), "optimised student (Java, CPU, " + ff.options().threads()
+                + " threads, neighbour list with " + ff.options().skinA() + " Å skin)", p, "cpu", source, provenance(w)), ff);
+    }
+
+    @Override
+    public Model baseline(BaselineKind kind, boolean periodic, List<String> warnings) {
+        StudentWeights w = weights();
+        if (kind == BaselineKind.TORCHSCRIPT) {
+            if (!bundled) {
+                throw new IllegalArgumentException("--baseline torchscript is the bundled model's TorchScript export and cannot "
+                        + "check the weights in " + source + "; use --baseline reference");
+            }
+            if (periodic) {
+                warnings.add("periodic systems: the TorchScript baseline has no minimum image; the reference student is their "
+                        + "baseline");
+            } else {
+                try {
+                    TorchScriptForceField ts = BundledModel.baseline();
+                    return new Model(new ModelInfo(ts.name(), "TorchScript export (float64) run by libtorch " + libtorchVersion()
+                            + " through DJL, forces by autograd", Precision.FLOAT64, "cpu",
+                            TorchScriptForceField.BUNDLED_RESOURCE.substring(1), provenance(w)), ts);
+                } catch (IOException | RuntimeException | LinkageError e) {
+                    warnings.add("baseline torchscript could not be loaded (" + e.getMessage() + "); the reference student is "
+                            + "the baseline instead");
+                }
+            }
+        }
+        ForceField ff = new ReferenceStudent(w);
+        return new Model(new ModelInfo(ff.name(), "reference student (plain Java, float64, all pairs)", Precision.FLOAT64,
+                "cpu", source, provenance(w)), ff);
+    }
+
+    private static String libtorchVersion() {
+        try {
+            return ai.djl.engine.Engine.getEngine("PyTorch").getVersion();
+        } catch (RuntimeException e) {
+            return "(version unknown)";
+        }
+    }
+
+    /** The weight file's metadata in file order (architecture, hyper-parameters, teacher, dataset, training commit, created). */
+    static Map<String, String> provenance(StudentWeights w) {
+        return new LinkedHashMap<>(w.metadata());
+    }
+}

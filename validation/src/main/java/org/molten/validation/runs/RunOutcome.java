@@ -1,0 +1,24 @@
+package org.molten.validation.runs;
+
+import java.util.List;
+import org.molten.core.Atoms;
+import org.molten.validation.metrics.IntegrityResult;
+import org.molten.validation.reports.BlowUp;
+
+/**
+ * What a run produced.
+ *
+ * @param spec             what was asked
+ * @param series           the samples (step 0 included)
+ * @param frames           sampled positions (Å, flat) when asked for, else empty
+ * @param frameSteps       the step of each frame
+ * @param integrity        structural integrity over the samples
+ * @param stepsCompleted   steps done
+ * @param wallSeconds      wall-clock time of the MD loop, s
+ * @param degreesOfFreedom dof of the temperature
+ * @param blowUp           why it stopped early, or null
+ * @param finalState       the state at the end (a copy)
+ */
+record RunOutcome(RunSpec spec, EnergySeries series, List<double[]> frames, List<Long> frameSteps, IntegrityResult integrity,
+                  long stepsCompleted, double wallSeconds, int degreesOfFreedom, BlowUp blowUp, Atoms finalState) {
+}
