@@ -138,6 +138,7 @@ public final class BenchSuite {
         HostMemory.resetPeaks();
         try {
             Measurement m = c.kind() == SuiteConfig.Kind.DEVICE_MD ? deviceMd(c, sys.atoms()) : hostDriven(c, sys.atoms());
+            double peakHeap = HostMemory.peakHeapMiB();   // before the accuracy check, whose oracle allocates too
             ReferenceOracle.Comparison acc = oracle.compare(m.state, m.energyEv, m.forces, c.precision());
             Double sps = null, asps = null, nsd = null;
             if (m.md != null) {
@@ -153,7 +154,7 @@ public final class BenchSuite {
                         acc.forceRmseEvPerA(), acc.reference(), c.precision(), acc.boundEvPerA());
             }
             return new ConfigResult(c.device(), c.id(), c.precision(), n, sys.description(), periodic, st, reason,
-                    m.ef, m.md, sps, asps, nsd, HostMemory.peakHeapMiB(), m.deviceMemMiB, acc.reference(),
+                    m.ef, m.md, sps, asps, nsd, peakHeap, m.deviceMemMiB, acc.reference(),
                     acc.energyDiffEv(), acc.forceRmseEvPerA(), acc.referenceRmsEvPerA(), acc.boundEvPerA(), m.freshCalls);
         } catch (StaleResultException e) {
             return ConfigResult.notRun(c.device(), c.id(), c.precision(), n, sys.description(), periodic,
