@@ -1,6 +1,7 @@
 package org.molten.forcefield.bundled;
 
 import org.molten.core.ForceField;
+import org.molten.forcefield.safetensors.SafetensorsFile;
 import org.molten.forcefield.student.OptimisedStudent;
 import org.molten.forcefield.student.ReferenceStudent;
 import org.molten.forcefield.student.StudentWeights;
@@ -8,9 +9,6 @@ import org.molten.forcefield.torchscript.TorchScriptForceField;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /**
  * The model that ships with Molten and the library's default force field: a PaiNN student
@@ -58,14 +56,8 @@ public final class BundledModel {
             if (in == null) {
                 throw new IllegalStateException("this build of Molten does not contain the bundled model " + WEIGHTS_RESOURCE);
             }
-            // StudentWeights reads files: go through a temporary copy (2.3 MB, read once per JVM)
-            Path tmp = Files.createTempFile("molten-student-gfn2-", ".safetensors");
-            try {
-                Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
-                return StudentWeights.load(tmp);
-            } finally {
-                Files.deleteIfExists(tmp);
-            }
+            String source = "bundled model " + WEIGHTS_RESOURCE;
+            return StudentWeights.of(SafetensorsFile.parse(in.readAllBytes(), source), source);
         }
     }
 
