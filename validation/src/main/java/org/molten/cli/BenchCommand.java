@@ -1,6 +1,13 @@
 package org.molten.cli;
 
 import org.molten.bench.BenchPath;
+import org.molten.bench.BenchSuite;
+import org.molten.bench.Comparison;
+import org.molten.bench.ConfigResult;
+import org.molten.bench.SuiteJson;
+import org.molten.bench.SuitePlots;
+import org.molten.bench.SuiteReport;
+import org.molten.forcefield.bundled.BundledModel;
 import org.molten.bench.BenchReport;
 import org.molten.bench.BenchSystems;
 import org.molten.bench.CpuBenchmark;
@@ -13,6 +20,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Instant;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,71 +30,96 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
- * {@code molten bench}: energy + forces latency of the force-field paths, side by side, for a list
- * of system sizes. Not a test: it prints a table (and optionally JSON) for docs/benchmarks.md.
+ * {@code molten bench}: the benchmark suite (speed, memory and accuracy of every path across
+ * sizes, {@link BenchSuite}) with regression detection against a stored JSON result
+ * ({@code --compare}). With {@code --paths} it runs the older side-by-side CPU latency comparison
+ * ({@link CpuBenchmark}) instead. Exit status: 0; 2 when a configuration failed (an exception, a
+ * cached result, forces beyond their precision's bound); 3 when {@code --compare} flagged one.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Time energy+forces calls of the student force field paths, side by side.",
-                "Each call sees freshly perturbed positions; reports median and interquartile range."})
+        description = {"Benchmark suite: latency per energy+forces call and per MD step, throughput (ns/day at 0.5 fs),",
+                "peak memory and the force error against the float64 reference, for every path and size.",
+                "Every timed call computes from new positions (checked). --compare flags regressions."})
 public final class BenchCommand implements Callable<Integer> {
 
-    /** Where the paths run. */
-    enum Device { cpu }
+    /** Where the configurations run. */
+    enum Device { cpu, cuda, all }
 
-    @Option(names = "--device", defaultValue = "cpu", description = "Device: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}).")
+    @Option(names = "--device", defaultValue = "cpu", description = "Device: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}); "
+            + "cuda without a GPU reports its configurations as skipped.")
     Device device;
 
-    @Option(names = "--sizes", split = ",", defaultValue = "3,9,12,22,50,100,200,1500",
+    @Option(names = "--sizes", split = ",", defaultValue = "3,9,12,22,50,100,200,1500,3000",
             description = "Atom counts (default ${DEFAULT-VALUE}); 3, 9, 12, 22 are built-in molecules, "
                     + ">= 1000 a periodic water box at 1 g/cm³, others random clusters at 0.1 atoms/Å³; "
                     + "a 'w' suffix (200w) asks for a water box of about that many atoms.")
     List<String> sizes;
 
     @Option(names = "--paths", split = ",",
-            description = "Paths to time (default: per size, reference, optimised, optimised-f32, and the threading/ND4J "
-                    + "comparisons). Known: reference, optimised, optimised-f32, optimised-1thread, optimised-loops, "
-                    + "optimised-nd4j, optimised-rebuild, optimised-1thread-loops, optimised-1thread-nd4j.")
+            description = "Run the older CPU latency comparison of these paths instead of the suite ('default': per size, "
+                    + "the comparisons CpuBenchmark.defaultPaths picks). Known: reference, "
+                    + "optimised, optimised-f32, optimised-1thread, optimised-loops, optimised-nd4j, optimised-rebuild, "
+                    + "optimised-1thread-loops, optimised-1thread-nd4j.")
     List<String> paths;
 
-    @Option(names = "--repeats", defaultValue = "30", description = "Timed calls per configuration (default ${DEFAULT-VALUE}).")
+    @Option(names = "--repeats", defaultValue = "20", description = "Timed calls (and MD steps; CUDA device samples of K steps) "
+            + "per measurement (default ${DEFAULT-VALUE}).")
     int repeats;
 
-    @Option(names = "--time-budget-s", defaultValue = "20",
-            description = "Timed seconds per configuration after which it stops early, at least 2 calls (default ${DEFAULT-VALUE} s).")
+    @Option(names = "--time-budget-s", defaultValue = "5",
+            description = "Timed seconds per measurement after which it stops early, at least 3 calls (default ${DEFAULT-VALUE} s).")
     double timeBudgetS;
 
-    @Option(names = "--warmup-s", defaultValue = "3", description = "Warm-up seconds per configuration (default ${DEFAULT-VALUE} s).")
+    @Option(names = "--warmup-s", defaultValue = "1", description = "Warm-up seconds per measurement (default ${DEFAULT-VALUE} s).")
     double warmupS;
 
     @Option(names = "--perturbation-a", defaultValue = "0.01",
-            description = "RMS displacement per coordinate applied before each call, Å (default ${DEFAULT-VALUE} Å).")
+            description = "RMS displacement per coordinate applied before each energy+forces call, Å (default ${DEFAULT-VALUE} Å).")
     double perturbationA;
 
-    @Option(names = "--seed", defaultValue = "20261121", description = "Seed of systems, random weights and perturbations (default ${DEFAULT-VALUE}).")
+    @Option(names = "--temperature-k", defaultValue = "300", description = "Initial temperature of the timed MD steps, K (default ${DEFAULT-VALUE} K).")
+    double temperatureK;
+
+    @Option(names = "--reference-max-atoms", defaultValue = "200", description = "Largest size timed with, and checked "
+            + "against, the all-pairs float64 reference; larger ones are checked against the optimised float64 path "
+            + "(default ${DEFAULT-VALUE}).")
+    int referenceMaxAtoms;
+
+    @Option(names = "--seed", defaultValue = "20261121", description = "Seed of systems, velocities and perturbations (default ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--model", description = "Student weights (safetensors). Default: the bundled model, else random "
-            + "weights with the default hyper-parameters.")
+    @Option(names = "--model", description = "Student weights (safetensors). Default: the bundled model.")
     Path model;
 
-    @Option(names = "--json", description = "Also write the results as JSON to this file.")
+    @Option(names = "--json", description = "Write the results as JSON to this file.")
     Path json;
+
+    @Option(names = "--markdown", description = "Write the results as a Markdown table to this file.")
+    Path markdown;
+
+    @Option(names = "--plots", description = "Write PNG plots of median latency against size (log-log) into this folder.")
+    Path plots;
+
+    @Option(names = "--compare", description = "Compare with a stored JSON result; exit status 3 if a configuration is "
+            + "slower than the tolerance or numerically different.")
+    Path compare;
+
+    @Option(names = "--tolerance", defaultValue = "10", description = "Slow-down that --compare flags, percent of the "
+            + "stored median (default ${DEFAULT-VALUE}).")
+    double tolerancePct;
 
     @Override
     public Integer call() throws IOException {
         if (repeats < 1) {
             throw new IllegalArgumentException("--repeats must be at least 1: " + repeats);
         }
+        if (!(tolerancePct >= 0)) {
+            throw new IllegalArgumentException("--tolerance must be a non-negative percentage: " + tolerancePct);
+        }
         for (String s : sizes) {
             BenchSystems.forToken(s, seed);   // refuses a bad token before anything is timed
         }
-        List<BenchPath> chosen = null;
-        if (paths != null) {
-            chosen = new ArrayList<>();
-            for (String p : paths) {
-                chosen.add(BenchPath.of(p));
-            }
-        }
+        SuiteJson baseline = compare == null ? null : SuiteJson.read(compare);   // a bad file fails before the run
         String modelNote;
         StudentWeights weights;
         if (model != null) {
@@ -102,9 +136,87 @@ public final class BenchCommand implements Callable<Integer> {
                         + "hyper-parameters (the cost does not depend on the values)");
             }
         }
+        if (paths != null) {
+            return legacy(weights, modelNote);
+        }
+        Map<String, String> context = new LinkedHashMap<>(MachineInfo.describe());
+        context.put("command", "molten " + String.join(" ", commandLineArgs()));
+        context.put("model", modelNote + ": " + weights.describe());
+        context.put("load_average_at_start", MachineInfo.loadAverage());
+        context.put("md_dt_fs", Double.toString(BenchSuite.MD_DT_FS));
+        System.out.printf("molten bench --device %s (sizes %s, repeats %d)%n", device, sizes, repeats);
+        BenchSuite.Settings settings = new BenchSuite.Settings(sizes, device != Device.cuda, device != Device.cpu, repeats,
+                timeBudgetS, warmupS, seed, perturbationA, temperatureK, referenceMaxAtoms);
+        List<ConfigResult> results = new BenchSuite(weights, settings, System.out).run(partial -> {
+            if (json != null) {
+                try {
+                    new SuiteJson(SuiteJson.FORMAT, Instant.now().toString(), context, partial).write(json);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        });
+        context.put("load_average_at_end", MachineInfo.loadAverage());
+        context.put("nd4j", Nd4jSupport.status());
+        System.out.println();
+        String table = SuiteReport.markdown(results);
+        System.out.print(table);
+        SuiteJson out = new SuiteJson(SuiteJson.FORMAT, Instant.now().toString(), context, results);
+        if (json != null) {
+            out.write(json);
+            System.out.println("wrote " + json);
+        }
+        if (markdown != null) {
+            Path abs = markdown.toAbsolutePath();
+            if (abs.getParent() != null) {
+                Files.createDirectories(abs.getParent());
+            }
+            Files.writeString(abs, "Command: `" + context.get("command") + "`, " + out.date() + ", " + context.get("cpu_model")
+                    + ", load average " + context.get("load_average_at_start") + " → " + context.get("load_average_at_end")
+                    + "\n\n" + table);
+            System.out.println("wrote " + markdown);
+        }
+        if (plots != null) {
+            for (Path p : SuitePlots.write(plots, results)) {
+                System.out.println("wrote " + p);
+            }
+        }
+        int status = 0;
+        long failed = results.stream().filter(r -> r.status() == ConfigResult.Status.failed).count();
+        if (failed > 0) {
+            System.out.println(failed + " configuration(s) FAILED (see the status column)");
+            status = 2;
+        }
+        if (baseline != null) {
+            Comparison c = Comparison.of(baseline.configurations(), results, tolerancePct);
+            System.out.println();
+            System.out.print(c.table());
+            status = Math.max(status, c.exitCode());
+        }
+        return status;
+    }
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    private List<String> commandLineArgs() {
+        return spec == null || spec.commandLine().getParseResult() == null ? List.of()
+                : spec.commandLine().getParseResult().originalArgs();
+    }
+
+    private Integer legacy(StudentWeights weights, String modelNote) throws IOException {
+        if (device != Device.cpu) {
+            throw new IllegalArgumentException("--paths times CPU paths only; use --device cpu");
+        }
+        List<BenchPath> chosen = null;   // "default": the per-size choice of CpuBenchmark.defaultPaths
+        if (!(paths.size() == 1 && paths.get(0).equals("default"))) {
+            chosen = new ArrayList<>();
+            for (String p : paths) {
+                chosen.add(BenchPath.of(p));
+            }
+        }
         Map<String, String> context = new LinkedHashMap<>(MachineInfo.describe());
         context.put("model", modelNote + ": " + weights.describe());
-        // Read from the defaults at run time (compile-time constants would be inlined here).
         OptimisedStudent.Options defaults = OptimisedStudent.Options.defaults();
         context.put("threads", Integer.toString(defaults.threads()));
         context.put("nd4j_min_atoms", Integer.toString(defaults.nd4jMinAtoms()));
@@ -116,7 +228,6 @@ public final class BenchCommand implements Callable<Integer> {
         context.put("warmup_s", Double.toString(warmupS));
         context.put("perturbation_A", Double.toString(perturbationA));
         context.put("seed", Long.toString(seed));
-        System.out.printf("molten bench --device %s: %s%n", device, context);
         List<CpuBenchmark.Result> results = CpuBenchmark.run(weights,
                 new CpuBenchmark.Settings(sizes, repeats, timeBudgetS, warmupS, seed, perturbationA, chosen), System.out);
         context.put("nd4j", Nd4jSupport.status());
