@@ -6,6 +6,9 @@ import java.util.List;
 import java.util.Map;
 import org.molten.core.ForceField;
 import org.molten.forcefield.bundled.BundledModel;
+import org.molten.forcefield.cuda.CudaStudent;
+import org.molten.forcefield.cuda.GpuAvailability;
+import org.molten.forcefield.cuda.GpuStatus;
 import org.molten.forcefield.student.OptimisedStudent;
 import org.molten.forcefield.student.ReferenceStudent;
 import org.molten.forcefield.student.StudentWeights;
@@ -20,8 +23,12 @@ import org.molten.validation.reports.Precision;
  * {@link BundledModel}, unless a file is given), the optimised student on the chosen device, and
  * the TorchScript export of the bundled model or the reference student as the baseline.
  *
+ * <p>On {@code cuda} or {@code auto} the CUDA student runs when a GPU can be used
+ * ({@link GpuAvailability}); it computes in float32 whatever {@code --precision} says (that
+ * option is the CPU path's), so the float32 drift limit applies to it.
+ *
  * <p>Substitutions, each recorded as a warning in the report: a device without a usable GPU path
- * runs the optimised CPU student; a TorchScript baseline that cannot be loaded, or a periodic
+ * runs the optimised CPU student; GPU work the CUDA student handed to the CPU is counted; a TorchScript baseline that cannot be loaded, or a periodic
  * system (the scripted module has no minimum image), gets the reference student as its baseline.
  */
 public final class BundledModels implements ModelProvider {
@@ -36,6 +43,7 @@ public final class BundledModels implements ModelProvider {
     private final boolean bundled;
     private final OptimisedStudent.Precision precision;
     private StudentWeights loaded;
+    private boolean usedGpu;
 
     private BundledModels(WeightSource weights, String source, boolean bundled, OptimisedStudent.Precision precision) {
         this.weights = weights;
@@ -70,8 +78,20 @@ public final class BundledModels implements ModelProvider {
     public Model optimised(DeviceChoice device, List<String> warnings) {
         StudentWeights w = weights();
         if (device != DeviceChoice.CPU) {
-            warnings.add("device " + device.id() + " requested: the CUDA student is not in this build; the optimised CPU "
-                    + "student runs instead");
+            GpuAvailability.Probe probe = GpuAvailability.probe();
+            String why = probe.available() ? null : probe.reason();
+            if (why == null) {
+                try {
+                    CudaStudent ff = new CudaStudent(w);
+                    usedGpu = true;
+                    return new Model(new ModelInfo(ff.name(), "CUDA student (float32 model arithmetic, float64 displacements "
+                            + "and energy sum, exact fused backward, CUDA graphs)", Precision.FLOAT32, "cuda: " + ff.deviceName(),
+                            source, provenance(w)), ff);
+                } catch (RuntimeException | LinkageError e) {
+                    why = e.toString();
+                }
+            }
+            warnings.add("device " + device.id() + ": no usable GPU (" + why + "); the optimised CPU student runs instead");
         }
         OptimisedStudent ff = new OptimisedStudent(w, OptimisedStudent.Options.defaults().withPrecision(precision));
         Precision p = precision == OptimisedStudent.Precision.FLOAT32 ? Precision.FLOAT32 : Precision.FLOAT64;
@@ -105,6 +125,17 @@ public final class BundledModels implements ModelProvider {
         ForceField ff = new ReferenceStudent(w);
         return new Model(new ModelInfo(ff.name(), "reference student (plain Java, float64, all pairs)", Precision.FLOAT64,
                 "cpu", source, provenance(w)), ff);
+    }
+
+    @Override
+    public void finish(List<String> warnings) {
+        if (usedGpu) {
+            GpuStatus.Snapshot s = GpuStatus.snapshot();
+            if (s.fallbacks() > 0) {
+                warnings.add("the CUDA student handed " + s.fallbacks() + " evaluations to the CPU path (last: "
+                        + s.lastFallbackReason() + ")");
+            }
+        }
     }
 
     private static String libtorchVersion() {

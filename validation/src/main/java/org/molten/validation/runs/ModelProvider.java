@@ -27,6 +27,13 @@ public interface ModelProvider {
     Model baseline(BaselineKind kind, boolean periodic, List<String> warnings);
 
     /**
+     * Called once after all systems ran, before the report is written: adds whatever the
+     * reviewer must know about how the models actually ran (GPU work handed to the CPU, ...).
+     */
+    default void finish(List<String> warnings) {
+    }
+
+    /**
      * A model ready to evaluate: its description for the report and the force field (one
      * instance for the whole validation, closed by the caller).
      */

@@ -131,7 +131,8 @@ final class SystemValidation {
                 try {
                     EnergyPlots.writeDivergence(outDir.resolve(file), name, comparison.divergence());
                     plots.add(file);
-                } catch (IOException | RuntimeException | LinkageError | InternalError | java.awt.AWTError e) {
+                } catch (IOException | RuntimeException | Error e) {
+                    rethrowFatal(e);
                     warnings.add("plot " + file + " could not be drawn: " + e);
                 }
             }
@@ -224,9 +225,17 @@ final class SystemValidation {
         try {
             EnergyPlots.writeEnergies(outDir.resolve(file), name + " " + ensemble.toUpperCase(Locale.ROOT), curves, atoms, targetK);
             plots.add(file);
-        } catch (IOException | RuntimeException | LinkageError | InternalError | java.awt.AWTError e) {
-            // A missing font or display library must not cost the validation its numbers.
+        } catch (IOException | RuntimeException | Error e) {
+            // A missing font, display library or java.desktop module must not cost the validation its numbers.
+            rethrowFatal(e);
             warnings.add("plot " + file + " could not be drawn: " + e);
+        }
+    }
+
+    /** Out of memory and the like are not plotting problems. */
+    private static void rethrowFatal(Throwable e) {
+        if (e instanceof VirtualMachineError v) {
+            throw v;
         }
     }
 }

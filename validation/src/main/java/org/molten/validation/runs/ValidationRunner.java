@@ -82,6 +82,7 @@ public final class ValidationRunner {
                 }
                 systems.add(SystemValidation.run(name, settings, thresholds, optimised, b, outDir, progress, warnings));
             }
+            models.finish(warnings);
             double wall = (System.nanoTime() - t0) * 1e-9;
             List<String> failures = new ArrayList<>();
             int count = 0;
