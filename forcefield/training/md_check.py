@@ -103,6 +103,26 @@ def run(name, numbers, positions, model, ps, seed):
                 std_T_K=round(float(temps.std()), 1), seconds=round(time.time() - t0, 1))
 
 
+def analyse_trajectory(path):
+    """Bond check of a saved trajectory (e.g. from `molten run`): same rule as the ASE runs."""
+    from ase.io import iread
+    start, d0, pairs = None, None, None
+    out = dict(trajectory=os.path.basename(path), frames=0, intact=True, topology_changed_at_frame=None,
+               max_bond_stretch_ratio=1.0)
+    for k, a in enumerate(iread(path, index=":", format="extxyz")):
+        now, d = bonds(a.numbers, a.positions)
+        if start is None:
+            start, d0, pairs = now, d, sorted(now)
+        if pairs:
+            out["max_bond_stretch_ratio"] = round(max(out["max_bond_stretch_ratio"],
+                                                      max(d[i, j] / d0[i, j] for i, j in pairs)), 3)
+        if now != start and out["intact"]:
+            out["intact"], out["topology_changed_at_frame"] = False, k
+        out["frames"] = k + 1
+        out["atoms"] = len(a)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--weights", default=WEIGHTS)
@@ -110,7 +130,18 @@ def main():
     ap.add_argument("--seed", type=int, default=300)
     ap.add_argument("--json", default=None)
     ap.add_argument("--only", nargs="*", default=None, help="system names to run")
+    ap.add_argument("--trajectory", nargs="*", default=None,
+                    help="instead of running MD, check saved extended-XYZ trajectories (e.g. from molten run)")
     args = ap.parse_args()
+    if args.trajectory:
+        res = [analyse_trajectory(p) for p in args.trajectory]
+        for r in res:
+            print(f"{r['trajectory']:28s} {r['atoms']:3d} atoms {r['frames']:4d} frames: intact={r['intact']}  "
+                  f"max bond stretch {r['max_bond_stretch_ratio']:.3f}")
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(dict(results=res), f, indent=1)
+        sys.exit(0 if all(r["intact"] for r in res) else 1)
     torch.set_num_threads(1)
     model = load_model(args.weights)
     systems = []
