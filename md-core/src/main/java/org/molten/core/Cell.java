@@ -73,6 +73,15 @@ public final class Cell {
         return m;
     }
 
+    /** Inverse of the lattice matrix (fractional = r · inverse), a copy, 1/Å. */
+    public double[][] inverseMatrix() {
+        double[][] m = new double[3][];
+        for (int i = 0; i < 3; i++) {
+            m[i] = hInv[i].clone();
+        }
+        return m;
+    }
+
     /** Whether axis {@code i} is periodic. */
     public boolean periodic(int i) {
         return pbc[i];

@@ -110,4 +110,19 @@ class CoreTest {
         assertTrue(r[0] >= 0 && r[0] < 10, "x wrapped to " + r[0]);
         assertTrue(r[2] >= 0 && r[2] < 10, "z wrapped to " + r[2]);
     }
+
+    @Test
+    void inverseMatrixInvertsTheLattice() {
+        Cell cell = Cell.of(new double[][] {{10, 0, 0}, {3, 9, 0}, {-2, 1.5, 11}}, new boolean[] {true, true, true});
+        double[][] h = cell.matrix(), inv = cell.inverseMatrix();
+        for (int i = 0; i < 3; i++) {
+            for (int j = 0; j < 3; j++) {
+                double s = 0;
+                for (int k = 0; k < 3; k++) {
+                    s += h[i][k] * inv[k][j];
+                }
+                assertEquals(i == j ? 1.0 : 0.0, s, 1e-14);
+            }
+        }
+    }
 }

@@ -25,7 +25,7 @@ final class MinimumImage {
         this.pbc = cell == null ? new boolean[3] : cell.pbc();
         this.orthorhombic = cell == null || cell.isOrthorhombic();
         this.h = cell == null ? identity() : cell.matrix();
-        this.hInv = invert(h);
+        this.hInv = cell == null ? identity() : cell.inverseMatrix();
         this.lx = h[0][0];
         this.ly = h[1][1];
         this.lz = h[2][2];
@@ -87,20 +87,4 @@ final class MinimumImage {
         return new double[][]{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
     }
 
-    private static double[][] invert(double[][] m) {
-        double det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
-                - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
-                + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
-        double[][] r = new double[3][3];
-        r[0][0] = (m[1][1] * m[2][2] - m[1][2] * m[2][1]) / det;
-        r[0][1] = (m[0][2] * m[2][1] - m[0][1] * m[2][2]) / det;
-        r[0][2] = (m[0][1] * m[1][2] - m[0][2] * m[1][1]) / det;
-        r[1][0] = (m[1][2] * m[2][0] - m[1][0] * m[2][2]) / det;
-        r[1][1] = (m[0][0] * m[2][2] - m[0][2] * m[2][0]) / det;
-        r[1][2] = (m[0][2] * m[1][0] - m[0][0] * m[1][2]) / det;
-        r[2][0] = (m[1][0] * m[2][1] - m[1][1] * m[2][0]) / det;
-        r[2][1] = (m[0][1] * m[2][0] - m[0][0] * m[2][1]) / det;
-        r[2][2] = (m[0][0] * m[1][1] - m[0][1] * m[1][0]) / det;
-        return r;
-    }
 }
