@@ -46,14 +46,14 @@ final class ChannelKernelsF32 {
             float r3 = prbf[base + k + 3] * fc;
             float[] a0 = fT[k], a1 = fT[k + 1], a2 = fT[k + 2], a3 = fT[k + 3];
             for (int c = 0; c < f; c++) {
-                w[c] += r0 * a0[c] + r1 * a1[c] + r2 * a2[c] + r3 * a3[c];
+                w[c] = Math.fma(r3, a3[c], Math.fma(r2, a2[c], Math.fma(r1, a1[c], Math.fma(r0, a0[c], w[c]))));
             }
         }
         for (; k <= hi; k++) {
             float r = prbf[base + k] * fc;
             float[] a = fT[k];
             for (int c = 0; c < f; c++) {
-                w[c] += r * a[c];
+                w[c] = Math.fma(r, a[c], w[c]);
             }
         }
     }
@@ -69,11 +69,11 @@ final class ChannelKernelsF32 {
         for (int c = 0; c < f; c++) {
             float a = xvv[c];
             float b = xvs[c];
-            av0[c] += a * v0[c] + ux * b;
-            av1[c] += a * v1[c] + uy * b;
+            av0[c] = Math.fma(a, v0[c], Math.fma(ux, b, av0[c]));
+            av1[c] = Math.fma(a, v1[c], Math.fma(uy, b, av1[c]));
         }
         for (int c = 0; c < f; c++) {
-            av2[c] += xvv[c] * v2[c] + uz * xvs[c];
+            av2[c] = Math.fma(xvv[c], v2[c], Math.fma(uz, xvs[c], av2[c]));
         }
     }
 
@@ -85,9 +85,9 @@ final class ChannelKernelsF32 {
         mul(f, xvs, pvs, sc.wvs);
         for (int c = 0; c < f; c++) {
             float b = xvs[c];
-            av0[c] += ux * b;
-            av1[c] += uy * b;
-            av2[c] += uz * b;
+            av0[c] = Math.fma(ux, b, av0[c]);
+            av1[c] = Math.fma(uy, b, av1[c]);
+            av2[c] = Math.fma(uz, b, av2[c]);
         }
     }
 
@@ -101,7 +101,7 @@ final class ChannelKernelsF32 {
     /** out[c] += a[c] b[c]. */
     static void mulAdd(int f, float[] out, float[] a, float[] b) {
         for (int c = 0; c < f; c++) {
-            out[c] += a[c] * b[c];
+            out[c] = Math.fma(a[c], b[c], out[c]);
         }
     }
 
@@ -135,8 +135,8 @@ final class ChannelKernelsF32 {
             float[] a0 = fT[k], a1 = fT[k + 1], a2 = fT[k + 2], a3 = fT[k + 3];
             for (int c = 0; c < f; c++) {
                 float x0 = a0[c], x1 = a1[c], x2 = a2[c], x3 = a3[c];
-                w[c] += r0 * x0 + r1 * x1 + r2 * x2 + r3 * x3;
-                kd[c] += d0 * x0 + d1 * x1 + d2 * x2 + d3 * x3;
+                w[c] = Math.fma(r3, x3, Math.fma(r2, x2, Math.fma(r1, x1, Math.fma(r0, x0, w[c]))));
+                kd[c] = Math.fma(d3, x3, Math.fma(d2, x2, Math.fma(d1, x1, Math.fma(d0, x0, kd[c]))));
             }
         }
         for (; k <= hi; k++) {
@@ -144,8 +144,8 @@ final class ChannelKernelsF32 {
             float dr = (float) (-2.0 * gamma * (d - k * muStep) * r);
             float[] a = fT[k];
             for (int c = 0; c < f; c++) {
-                w[c] += r * a[c];
-                kd[c] += dr * a[c];
+                w[c] = Math.fma(r, a[c], w[c]);
+                kd[c] = Math.fma(dr, a[c], kd[c]);
             }
         }
         for (int c = 0; c < f; c++) {

@@ -34,7 +34,67 @@ final class DenseF32 {
                 }
             }
         }
-        for (int i = from; i < to; i++) {
+        // Register blocking: four rows share each pair of weight rows, so every weight loaded
+        // from cache feeds eight fused multiply-adds (measured 1.5x over one row at a time,
+        // docs/benchmarks.md); Math.fma rounds once, which only makes the sums more exact.
+        int i = from;
+        for (; i + 4 <= to; i += 4) {
+            float[] x0 = x[i], x1 = x[i + 1], x2 = x[i + 2], x3 = x[i + 3];
+            float[] y0 = y[i], y1 = y[i + 1], y2 = y[i + 2], y3 = y[i + 3];
+            int q = 0;
+            for (; q + 2 <= in; q += 2) {
+                float[] w0 = m[q];
+                float[] w1 = m[q + 1];
+                float a00 = x0[q], a01 = x0[q + 1], a10 = x1[q], a11 = x1[q + 1];
+                float a20 = x2[q], a21 = x2[q + 1], a30 = x3[q], a31 = x3[q + 1];
+                for (int o = 0; o < out; o++) {
+                    float u = w0[o];
+                    float v = w1[o];
+                    y0[o] = Math.fma(a01, v, Math.fma(a00, u, y0[o]));
+                    y1[o] = Math.fma(a11, v, Math.fma(a10, u, y1[o]));
+                    y2[o] = Math.fma(a21, v, Math.fma(a20, u, y2[o]));
+                    y3[o] = Math.fma(a31, v, Math.fma(a30, u, y3[o]));
+                }
+            }
+            for (; q < in; q++) {
+                float[] w = m[q];
+                float a0 = x0[q], a1 = x1[q], a2 = x2[q], a3 = x3[q];
+                for (int o = 0; o < out; o++) {
+                    float u = w[o];
+                    y0[o] = Math.fma(a0, u, y0[o]);
+                    y1[o] = Math.fma(a1, u, y1[o]);
+                    y2[o] = Math.fma(a2, u, y2[o]);
+                    y3[o] = Math.fma(a3, u, y3[o]);
+                }
+            }
+        }
+        if (i + 2 <= to) {
+            float[] x0 = x[i], x1 = x[i + 1];
+            float[] y0 = y[i], y1 = y[i + 1];
+            int q = 0;
+            for (; q + 2 <= in; q += 2) {
+                float[] w0 = m[q];
+                float[] w1 = m[q + 1];
+                float a00 = x0[q], a01 = x0[q + 1], a10 = x1[q], a11 = x1[q + 1];
+                for (int o = 0; o < out; o++) {
+                    float u = w0[o];
+                    float v = w1[o];
+                    y0[o] = Math.fma(a01, v, Math.fma(a00, u, y0[o]));
+                    y1[o] = Math.fma(a11, v, Math.fma(a10, u, y1[o]));
+                }
+            }
+            for (; q < in; q++) {
+                float[] w = m[q];
+                float a0 = x0[q], a1 = x1[q];
+                for (int o = 0; o < out; o++) {
+                    float u = w[o];
+                    y0[o] = Math.fma(a0, u, y0[o]);
+                    y1[o] = Math.fma(a1, u, y1[o]);
+                }
+            }
+            i += 2;
+        }
+        for (; i < to; i++) {
             float[] xi = x[i];
             float[] yi = y[i];
             int q = 0;
@@ -48,23 +108,19 @@ final class DenseF32 {
                 float[] w2 = m[q + 2];
                 float[] w3 = m[q + 3];
                 for (int o = 0; o < out; o++) {
-                    yi[o] += a0 * w0[o] + a1 * w1[o] + a2 * w2[o] + a3 * w3[o];
+                    yi[o] = Math.fma(a3, w3[o], Math.fma(a2, w2[o], Math.fma(a1, w1[o], Math.fma(a0, w0[o], yi[o]))));
                 }
             }
             for (; q < in; q++) {
                 float a = xi[q];
                 float[] w = m[q];
                 for (int o = 0; o < out; o++) {
-                    yi[o] += a * w[o];
+                    yi[o] = Math.fma(a, w[o], yi[o]);
                 }
             }
         }
     }
 
-    /**
-     * out[i][c] = SiLU(z[i][c]) = z sigma(z) for rows in [from, to), c &lt; n, keeping sigma(z) in
-     * {@code sig} for the backward pass (which then needs no exponential).
-     */
     static void silu(float[][] z, float[][] out, float[][] sig, int n, int from, int to) {
         for (int i = from; i < to; i++) {
             float[] zi = z[i];
