@@ -1,5 +1,6 @@
 package org.molten.cli;
 
+import org.molten.validation.DeviceChoice;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Locale;

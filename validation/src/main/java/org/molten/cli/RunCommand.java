@@ -1,5 +1,6 @@
 package org.molten.cli;
 
+import org.molten.validation.DeviceChoice;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -137,7 +138,7 @@ public final class RunCommand implements Callable<Integer> {
         Long seed;
 
         @Option(names = "--device", paramLabel = "DEVICE", defaultValue = "auto",
-                converter = DeviceChoice.Converter.class, completionCandidates = DeviceChoice.Names.class,
+                converter = DeviceChoiceConverter.class, completionCandidates = DeviceChoiceConverter.Names.class,
                 description = "Device for the student's forces: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}: "
                         + "the GPU if a CUDA device works, else the CPU; cuda without a GPU warns once and uses the CPU).")
         DeviceChoice device = DeviceChoice.AUTO;

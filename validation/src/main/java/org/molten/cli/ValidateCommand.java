@@ -105,9 +105,11 @@ public final class ValidateCommand implements Callable<Integer> {
     }
 
     static final class ModelOptions {
-        @Option(names = "--device", paramLabel = "DEV", order = 20, description = "Where the optimised student runs: auto, cpu or cuda "
-                + "(default: ${DEFAULT-VALUE}; cuda or auto without a usable GPU falls back to cpu with a warning in the report).")
-        String device = ValidationSettings.DEFAULT_DEVICE.id();
+        @Option(names = "--device", paramLabel = "DEV", order = 20, converter = DeviceChoiceConverter.class,
+                completionCandidates = DeviceChoiceConverter.Names.class, description = "Where the optimised student runs: "
+                + "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}; cuda or auto without a usable GPU falls back to cpu with a "
+                + "warning in the report).")
+        DeviceChoice device = ValidationSettings.DEFAULT_DEVICE;
 
         @Option(names = "--precision", paramLabel = "P", order = 22, description = "Arithmetic of the optimised student: "
                 + "float64 or float32 (default: ${DEFAULT-VALUE}); the NVE drift limit follows it.")
@@ -184,7 +186,7 @@ public final class ValidateCommand implements Callable<Integer> {
         long eq = protocol.equilibrationSteps != null ? protocol.equilibrationSteps : base.equilibrationSteps();
         return new ValidationSettings(systems, protocol.temperatureK, protocol.timestepFs, eq, nve, nvt,
                 protocol.sampleInterval, ThermostatKind.parse(protocol.thermostat), protocol.thermostatTimeFs,
-                DeviceChoice.parse(models.device), BaselineKind.parse(models.baseline), protocol.seed, protocol.full);
+                models.device, BaselineKind.parse(models.baseline), protocol.seed, protocol.full);
     }
 
     @Override

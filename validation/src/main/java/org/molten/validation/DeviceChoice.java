@@ -3,7 +3,7 @@ package org.molten.validation;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
-/** Where the optimised student runs. */
+/** Where the student computes its forces ({@code --device} of {@code molten run} and {@code molten validate}). */
 public enum DeviceChoice {
     /** CUDA when a usable GPU is present, else the CPU (with one warning in the report). */
     AUTO("auto"),

@@ -39,7 +39,7 @@ public final class OptimisedStudent implements ForceField {
      * Atoms from which ND4J GEMMs beat the Java loops for the dense layers (measured with
      * {@code molten bench --device cpu}; see docs/benchmarks.md).
      */
-    public static final int ND4J_MIN_ATOMS = 50;
+    public static final int ND4J_MIN_ATOMS = 150;
 
     /** Atoms from which a second thread pays for its synchronisation (measured, docs/benchmarks.md). */
     public static final int PARALLEL_MIN_ATOMS = 12;
