@@ -128,9 +128,22 @@ public final class BenchSuite {
             } finally {
                 oracle.close();
             }
+            String ratios = SuiteReport.ratioLine(out.subList(out.size() - sizeCount(out, n), out.size()));
+            if (!ratios.isEmpty()) {
+                log.println("  " + ratios);
+            }
             afterEachSize.accept(List.copyOf(out));
         }
         return out;
+    }
+
+    /** How many results at the end of {@code out} belong to the size of {@code n} atoms. */
+    private static int sizeCount(List<ConfigResult> out, int n) {
+        int k = 0;
+        for (int i = out.size() - 1; i >= 0 && out.get(i).atoms() == n; i--) {
+            k++;
+        }
+        return k;
     }
 
     private ConfigResult runOne(SuiteConfig c, BenchSystems.Named sys, boolean periodic, ReferenceOracle oracle) {

@@ -39,6 +39,24 @@ class BenchSuiteTest {
     }
 
     @Test
+    void ratiosAreTheReferenceMedianOverEachPathsMedianOfTheSameSize() {
+        ConfigResult ref = synthetic("reference", 30000, 0);
+        ConfigResult opt = synthetic("optimised-f64", 2500, 1e-14);
+        ConfigResult loops = synthetic("optimised-f64-loops", 3000, 1e-14);
+        ConfigResult nd4j = synthetic("optimised-f64-nd4j", 2000, 1e-14);
+        List<ConfigResult> all = List.of(ref, opt, loops, nd4j);
+        assertEquals(12.0, SuiteReport.speedupVsReference(opt, all)[0], 1e-12);
+        assertEquals(12.0, SuiteReport.speedupVsReference(opt, all)[1], 1e-12);
+        String line = SuiteReport.ratioLine(all);
+        assertTrue(line.contains("optimised-f64 12.0×"), line);
+        assertTrue(line.contains("ND4J vs loops (e+f median): 1.50×"), line);
+        assertTrue(SuiteReport.markdown(all).contains("| 12.0× / 12.0× |"), SuiteReport.markdown(all));
+        // no reference at this size: no ratio rather than a made-up one
+        assertTrue(Double.isNaN(SuiteReport.speedupVsReference(opt, List.of(opt))[0]));
+        assertEquals("", SuiteReport.ratioLine(List.of(opt)));
+    }
+
+    @Test
     void jsonRoundTripKeepsEveryField() throws IOException {
         ConfigResult ok = synthetic("optimised-f64", 1000, 1e-14);
         ConfigResult skipped = ConfigResult.notRun("cuda", "cuda-md-graphs", Precision.FLOAT32, 22, "alanine-dipeptide",
