@@ -26,7 +26,7 @@ import org.molten.core.Cell;
 
 /**
  * Everything needed to continue a simulation bit-for-bit: the system (atomic numbers, masses,
- * cell), the force field's name, the integrator's description, the degrees of freedom, the seed,
+ * cell), the force field's name and parameter fingerprint, the integrator's description, the degrees of freedom, the seed,
  * step, time, positions, velocities, forces, potential energy, the random stream's state, every
  * integrator and thermostat state variable, and where each output file stood. Immutable.
  *
@@ -37,13 +37,14 @@ import org.molten.core.Cell;
  */
 public final class Checkpoint {
     private static final long MAGIC = 0x4D4F4C54454E434BL; // "MOLTENCK"
-    private static final int VERSION = 1;
+    private static final int VERSION = 2;   // 2: the force field's parameter fingerprint
 
     final int[] atomicNumbers;
     final double[] massesAmu;
     final double[][] cellMatrixA;   // null when not periodic
     final boolean[] pbc;            // null when not periodic
     final String forceFieldName;
+    final String forceFieldFingerprint;   // "" when the force field has none
     final String integratorDescription;
     final int degreesOfFreedom;
     final Long seed;                // null when the run had no random stream
@@ -58,17 +59,19 @@ public final class Checkpoint {
     final List<OutputMark> outputs;
     private final Path source;      // file it was read from, for messages; null when captured
 
-    Checkpoint(int[] atomicNumbers, double[] massesAmu, Cell cell, String forceFieldName, String integratorDescription,
+    Checkpoint(int[] atomicNumbers, double[] massesAmu, Cell cell, String forceFieldName, String forceFieldFingerprint,
+               String integratorDescription,
                int degreesOfFreedom, Long seed, long step, double timeFs, double potentialEnergyEv,
                double[] positionsA, double[] velocitiesAPerFs, double[] forcesEvPerA, long[] randomState,
                byte[] integratorState, List<OutputMark> outputs) {
         this(atomicNumbers, massesAmu, cell == null ? null : cell.matrix(), cell == null ? null : cell.pbc(),
-                forceFieldName, integratorDescription, degreesOfFreedom, seed, step, timeFs, potentialEnergyEv,
-                positionsA, velocitiesAPerFs, forcesEvPerA, randomState, integratorState, outputs, null);
+                forceFieldName, forceFieldFingerprint, integratorDescription, degreesOfFreedom, seed, step, timeFs,
+                potentialEnergyEv, positionsA, velocitiesAPerFs, forcesEvPerA, randomState, integratorState, outputs, null);
     }
 
     private Checkpoint(int[] atomicNumbers, double[] massesAmu, double[][] cellMatrixA, boolean[] pbc,
-                       String forceFieldName, String integratorDescription, int degreesOfFreedom, Long seed, long step,
+                       String forceFieldName, String forceFieldFingerprint, String integratorDescription,
+                       int degreesOfFreedom, Long seed, long step,
                        double timeFs, double potentialEnergyEv, double[] positionsA, double[] velocitiesAPerFs,
                        double[] forcesEvPerA, long[] randomState, byte[] integratorState, List<OutputMark> outputs,
                        Path source) {
@@ -77,6 +80,7 @@ public final class Checkpoint {
         this.cellMatrixA = cellMatrixA;
         this.pbc = pbc;
         this.forceFieldName = forceFieldName;
+        this.forceFieldFingerprint = forceFieldFingerprint;
         this.integratorDescription = integratorDescription;
         this.degreesOfFreedom = degreesOfFreedom;
         this.seed = seed;
@@ -115,6 +119,11 @@ public final class Checkpoint {
     /** The force field's name at the time of writing. */
     public String forceFieldName() {
         return forceFieldName;
+    }
+
+    /** The force field's parameter fingerprint at the time of writing ("" if it had none). */
+    public String forceFieldFingerprint() {
+        return forceFieldFingerprint;
     }
 
     /** The integrator's description at the time of writing. */
@@ -213,6 +222,7 @@ public final class Checkpoint {
             }
         }
         out.writeUTF(forceFieldName);
+        out.writeUTF(forceFieldFingerprint);
         out.writeUTF(integratorDescription);
         out.writeInt(degreesOfFreedom);
         out.writeBoolean(seed != null);
@@ -299,6 +309,7 @@ public final class Checkpoint {
                 pbc = new boolean[] {in.readBoolean(), in.readBoolean(), in.readBoolean()};
             }
             String ff = in.readUTF();
+            String fingerprint = in.readUTF();
             String integrator = in.readUTF();
             int dof = in.readInt();
             boolean hasSeed = in.readBoolean();
@@ -323,7 +334,7 @@ public final class Checkpoint {
             for (int i = 0; i < marks; i++) {
                 outputs.add(new OutputMark(Paths.get(in.readUTF()), in.readLong()));
             }
-            return new Checkpoint(z, masses, cell, pbc, ff, integrator, dof, hasSeed ? seedValue : null, step, time,
+            return new Checkpoint(z, masses, cell, pbc, ff, fingerprint, integrator, dof, hasSeed ? seedValue : null, step, time,
                     energy, r, v, f, rng, state, outputs, file);
         } catch (EOFException e) {
             throw new IOException("checkpoint " + file + " is truncated", e);

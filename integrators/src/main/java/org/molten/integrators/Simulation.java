@@ -222,7 +222,7 @@ public final class Simulation implements DynamicsState, AutoCloseable {
             integrator.writeState(out);
         }
         return new Checkpoint(atoms.atomicNumbers(), atoms.massesAmu(), atoms.cellOrNull(), forceField.name(),
-                integrator.description(), degreesOfFreedom, seed, step, timeFs(), potentialEnergyEv,
+                forceField.parametersFingerprint(), integrator.description(), degreesOfFreedom, seed, step, timeFs(), potentialEnergyEv,
                 atoms.positions().clone(), atoms.velocities().clone(), forces.clone(),
                 random == null ? null : random.state(), state.toByteArray(), outputMarks());
     }
@@ -233,12 +233,15 @@ public final class Simulation implements DynamicsState, AutoCloseable {
      * exactly as the one that wrote it would have. The initial-state report is not repeated.
      *
      * @throws IllegalArgumentException naming the checkpoint and both values when it belongs to
-     *                                  another system (atoms, masses, cell), force field,
+     *                                  another system (atoms, masses, cell), force field (name or
+     *                                  parameters, e.g. another weight file),
      *                                  integrator (description) or degrees of freedom
      */
     public void restore(Checkpoint c) throws IOException {
         c.requireSameSystem(atoms);
         requireSame(c, "force field", c.forceFieldName, forceField.name());
+        // the same name with other parameters (another weight file) would silently change the physics
+        requireSame(c, "force-field parameter set", c.forceFieldFingerprint, forceField.parametersFingerprint());
         requireSame(c, "integrator", c.integratorDescription, integrator.description());
         requireSame(c, "degrees of freedom", Integer.toString(c.degreesOfFreedom), Integer.toString(degreesOfFreedom));
         if ((c.randomState == null) != (random == null)) {

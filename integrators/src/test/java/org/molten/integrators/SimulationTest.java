@@ -136,6 +136,42 @@ class SimulationTest {
     }
 
     @Test
+    void restartRefusesACheckpointWrittenWithOtherWeightsOfTheSameModelName(@TempDir Path dir) throws IOException {
+        org.molten.forcefield.student.StudentWeights w1 = org.molten.forcefield.student.StudentWeights.random(1,
+                new int[] {1, 6, 8}, 8, 1, 6, 4.0, 8.0);
+        org.molten.forcefield.student.StudentWeights w2 = org.molten.forcefield.student.StudentWeights.random(2,
+                new int[] {1, 6, 8}, 8, 1, 6, 4.0, 8.0);
+        Path chk = dir.resolve("student.chk");
+        try (ForceField a = new org.molten.forcefield.student.OptimisedStudent(w1);
+             ForceField b = new org.molten.forcefield.student.OptimisedStudent(w2);
+             ForceField sameWeights = new org.molten.forcefield.student.ReferenceStudent(w1)) {
+            assertEquals(a.name(), b.name(), "the case this guards: same name, other parameters");
+            Atoms eth = TestSystems.ethanol();
+            MaxwellBoltzmann.at(300).assign(eth, new RandomStream(3));
+            Simulation sim = Simulation.builder(eth, a, new VelocityVerlet(0.5, null)).build();
+            sim.step(3);
+            sim.checkpoint().writeAtomically(chk);
+            Checkpoint c = Checkpoint.read(chk);
+            assertEquals("student-weights sha256:" + w1.fingerprint(), c.forceFieldFingerprint());
+
+            Simulation other = Simulation.builder(TestSystems.ethanol(), b, new VelocityVerlet(0.5, null)).build();
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> other.restore(c));
+            assertTrue(e.getMessage().contains("written for another force-field parameter set: 'student-weights sha256:"
+                    + w1.fingerprint() + "', this run uses 'student-weights sha256:" + w2.fingerprint() + "'"), e.getMessage());
+            // the same weights through another implementation is another force field by name, also refused
+            Simulation ref = Simulation.builder(TestSystems.ethanol(), sameWeights, new VelocityVerlet(0.5, null)).build();
+            e = assertThrows(IllegalArgumentException.class, () -> ref.restore(c));
+            assertTrue(e.getMessage().contains("written for another force field: 'student/optimised'"), e.getMessage());
+            // and the same weights again are accepted
+            try (ForceField again = new org.molten.forcefield.student.OptimisedStudent(w1)) {
+                Simulation same = Simulation.builder(TestSystems.ethanol(), again, new VelocityVerlet(0.5, null)).build();
+                same.restore(c);
+                assertEquals(3, same.stepCount());
+            }
+        }
+    }
+
+    @Test
     void degreesOfFreedomMustMatchWhatTheIntegratorConserves() {
         Atoms eth = TestSystems.ethanol();
         ForceField ff = ClassicalReferencePotential.inferredFrom(eth);

@@ -18,6 +18,15 @@ public interface ForceField extends AutoCloseable {
     String name();
 
     /**
+     * An identity of the parameters behind {@link #name()} (for the student: the SHA-256 of its
+     * weights and hyper-parameters), or "" when the force field has none. A restart compares it,
+     * so a checkpoint written with one weight file is not continued with another of the same name.
+     */
+    default String parametersFingerprint() {
+        return "";
+    }
+
+    /**
      * Computes the potential energy and the forces of {@code atoms}.
      *
      * @param atoms   the state (positions in Å, the cell if periodic)

@@ -23,6 +23,7 @@ import org.molten.forcefield.student.StudentWeights;
  */
 public final class CudaStudent implements ForceField {
     private final CudaModel model;
+    private final String weightsFingerprint;
     private DeviceSystem sys;
     private Cell sysCell;
     private int[] sysSpecies;
@@ -37,6 +38,7 @@ public final class CudaStudent implements ForceField {
      */
     public CudaStudent(StudentWeights weights, CudaOptions options) {
         this.model = new CudaModel(weights, options);
+        this.weightsFingerprint = weights.fingerprint();
     }
 
     public CudaStudent(StudentWeights weights) {
@@ -46,6 +48,12 @@ public final class CudaStudent implements ForceField {
     @Override
     public String name() {
         return "student/cuda";
+    }
+
+    /** The weights' SHA-256 (StudentWeights#fingerprint): a restart with other weights is refused. */
+    @Override
+    public String parametersFingerprint() {
+        return "student-weights sha256:" + weightsFingerprint;
     }
 
     /** The device this instance runs on. */

@@ -136,6 +136,12 @@ public final class OptimisedStudent implements ForceField {
         return options.precision() == Precision.FLOAT64 ? "student/optimised" : "student/optimised-f32";
     }
 
+    /** The weights' SHA-256 ({@link StudentWeights#fingerprint()}): a restart with other weights is refused. */
+    @Override
+    public String parametersFingerprint() {
+        return "student-weights sha256:" + weights.fingerprint();
+    }
+
     /** The options in force. */
     public Options options() {
         return options;

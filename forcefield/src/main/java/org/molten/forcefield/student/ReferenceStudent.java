@@ -48,6 +48,12 @@ public final class ReferenceStudent implements ForceField {
         return "student/reference";
     }
 
+    /** The weights' SHA-256 ({@link StudentWeights#fingerprint()}): a restart with other weights is refused. */
+    @Override
+    public String parametersFingerprint() {
+        return "student-weights sha256:" + weights.fingerprint();
+    }
+
     /** The weights this model evaluates. */
     public StudentWeights weights() {
         return weights;

@@ -78,6 +78,7 @@ public final class StudentWeights {
     private final Map<String, String> metadata;     // everything, in file order
     private final Map<String, String> provenance;   // metadata minus hyper-parameters
     private final Map<String, double[]> tensors;    // spec name -> values, spec order
+    private volatile String fingerprint;             // computed on first use
 
     private StudentWeights(int[] species, int hidden, int layers, int nRbf, double cutoffA, double gammaPerA2,
                            Map<String, String> metadata, Map<String, double[]> tensors) {
@@ -376,6 +377,46 @@ public final class StudentWeights {
     /** Centre of radial basis function k in Å: mu_k = r_c k / (n_rbf - 1). */
     public double rbfCentreA(int k) {
         return cutoffA * k / (nRbf - 1);
+    }
+
+    /**
+     * SHA-256 (hex) over the hyper-parameters, the species and every tensor's values (as float64,
+     * in spec order): two weight sets compute the same model exactly when their fingerprints agree,
+     * whatever file, dtype or provenance they came from. Checkpoints record it so that a restart
+     * with another model is refused.
+     */
+    public String fingerprint() {
+        String f = fingerprint;
+        if (f == null) {
+            try {
+                java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
+                java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 * 1024);
+                StringBuilder head = new StringBuilder("painn");
+                for (int z : species) {
+                    head.append(',').append(z);
+                }
+                head.append(';').append(hidden).append(';').append(layers).append(';').append(nRbf).append(';')
+                        .append(Double.toHexString(cutoffA)).append(';').append(Double.toHexString(gammaPerA2));
+                md.update(head.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                for (Map.Entry<String, double[]> e : tensors.entrySet()) {
+                    md.update(e.getKey().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    for (double x : e.getValue()) {
+                        if (b.remaining() < 8) {
+                            md.update(b.array(), 0, b.position());
+                            b.clear();
+                        }
+                        b.putDouble(x);
+                    }
+                    md.update(b.array(), 0, b.position());
+                    b.clear();
+                }
+                f = java.util.HexFormat.of().formatHex(md.digest());
+            } catch (java.security.NoSuchAlgorithmException e) {
+                throw new IllegalStateException("SHA-256 is missing from this Java runtime", e);
+            }
+            fingerprint = f;
+        }
+        return f;
     }
 
     /** All metadata, unmodifiable, in file order. */

@@ -65,6 +65,13 @@ class StudentWeightsTest {
         for (int i = 0; i < e.length; i++) {
             assertEquals((float) e[i], e32[i], 0.0);
         }
+        // fingerprint: the values decide, not the file: equal after a float64 round trip, different
+        // once float32 has rounded them, different for other weights, stable across instances
+        assertEquals(64, w.fingerprint().length());
+        assertEquals(w.fingerprint(), back.fingerprint());
+        assertNotEquals(w.fingerprint(), b32.fingerprint());
+        assertNotEquals(w.fingerprint(), StudentWeights.random(99, new int[]{1, 6, 7, 8}, 8, 2, 6, 4.0, 10.0).fingerprint());
+        assertEquals(StudentWeights.load(f32).fingerprint(), b32.fingerprint());
     }
 
     @Test
