@@ -7,10 +7,10 @@ import org.molten.core.ForceField;
 import org.molten.forcefield.bundled.Accuracy;
 import org.molten.forcefield.bundled.BundledModel;
 import org.molten.forcefield.bundled.TestSet;
-import org.molten.forcefield.student.OptimisedStudent;
 import org.molten.forcefield.student.ReferenceStudent;
 import org.molten.forcefield.student.StudentWeights;
 import org.molten.forcefield.torchscript.TorchScriptForceField;
+import org.molten.validation.DeviceChoice;
 import org.molten.structures.io.Frame;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -34,17 +34,18 @@ import java.util.concurrent.Callable;
                 "Per system: energy MAE (meV/atom), force MAE and RMSE over all components (eV/Å)."})
 public final class AccuracyCommand implements Callable<Integer> {
 
-    /** Where the student runs. */
-    enum Device { cpu }
-
     /** Which implementation evaluates the model. */
     enum Backend { optimised, reference, torchscript }
 
     @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON to FILE")
     Path json;
 
-    @Option(names = "--device", defaultValue = "cpu", description = "where the student runs: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE})")
-    Device device;
+    @Option(names = "--device", defaultValue = "cpu", converter = DeviceChoiceConverter.class,
+            completionCandidates = DeviceChoiceConverter.Names.class,
+            description = "where the optimised student runs: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}; auto: the GPU "
+                    + "if a CUDA device works, else the CPU; cuda without a GPU warns once and uses the CPU); the reference "
+                    + "and torchscript backends run on the CPU")
+    DeviceChoice device = DeviceChoice.CPU;
 
     @Option(names = "--backend", defaultValue = "optimised",
             description = "implementation: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}); torchscript = the "
@@ -75,6 +76,9 @@ public final class AccuracyCommand implements Callable<Integer> {
     }
 
     private ForceField open() throws IOException {
+        if (backend != Backend.optimised && device == DeviceChoice.CUDA) {
+            throw new IllegalArgumentException("--backend " + backend + " runs on the CPU only; use --backend optimised with --device cuda");
+        }
         if (backend == Backend.torchscript) {
             if (weights != null) {
                 throw new IllegalArgumentException("--backend torchscript evaluates the bundled baseline only; drop --weights");
@@ -82,7 +86,7 @@ public final class AccuracyCommand implements Callable<Integer> {
             return BundledModel.baseline();
         }
         StudentWeights w = weights == null ? BundledModel.weights() : StudentWeights.load(weights);
-        return backend == Backend.reference ? new ReferenceStudent(w) : new OptimisedStudent(w);
+        return backend == Backend.reference ? new ReferenceStudent(w) : device.student(w);
     }
 
     static void print(PrintStream out, String model, String implementation, Map<String, Accuracy> result) {

@@ -42,11 +42,12 @@ import java.util.concurrent.Callable;
                 "Every timed call computes from new positions (checked). --compare flags regressions."})
 public final class BenchCommand implements Callable<Integer> {
 
-    /** Where the configurations run. */
-    enum Device { cpu, cuda, all }
+    /** Where the configurations run (auto: cuda when a GPU works, else cpu). */
+    enum Device { auto, cpu, cuda, all }
 
     @Option(names = "--device", defaultValue = "cpu", description = "Device: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}); "
-            + "cuda without a GPU reports its configurations as skipped.")
+            + "auto times the CUDA paths when a GPU works, else the CPU paths; cuda without a GPU reports its "
+            + "configurations as skipped.")
     Device device;
 
     @Option(names = "--sizes", split = ",", defaultValue = "3,9,12,22,50,100,200,1500,3000",
@@ -148,6 +149,9 @@ public final class BenchCommand implements Callable<Integer> {
         context.put("model", modelNote + ": " + weights.describe());
         context.put("load_average_at_start", MachineInfo.loadAverage());
         context.put("md_dt_fs", Double.toString(BenchSuite.MD_DT_FS));
+        if (device == Device.auto) {
+            device = org.molten.forcefield.cuda.GpuAvailability.available() ? Device.cuda : Device.cpu;
+        }
         System.out.printf("molten bench --device %s (sizes %s, repeats %d)%n", device, sizes, repeats);
         BenchSuite.Settings settings = new BenchSuite.Settings(sizes, device != Device.cuda, device != Device.cpu, repeats,
                 timeBudgetS, warmupS, seed, perturbationA, temperatureK, referenceMaxAtoms);
@@ -209,7 +213,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     private Integer legacy(StudentWeights weights, String modelNote) throws IOException {
-        if (device != Device.cpu) {
+        if (device != Device.cpu && device != Device.auto) {
             throw new IllegalArgumentException("--paths times CPU paths only; use --device cpu");
         }
         List<BenchPath> chosen = null;   // "default": the per-size choice of CpuBenchmark.defaultPaths

@@ -11,8 +11,6 @@ import org.molten.core.Atoms;
 import org.molten.core.ForceField;
 import org.molten.forcefield.bundled.BundledModel;
 import org.molten.forcefield.classical.ClassicalReferencePotential;
-import org.molten.forcefield.cuda.GpuAvailability;
-import org.molten.forcefield.student.OptimisedStudent;
 import org.molten.forcefield.student.StudentWeights;
 import picocli.CommandLine;
 
@@ -30,14 +28,7 @@ enum ForceFieldChoice {
         ForceField create(Atoms startingStructure, DeviceChoice device, Path modelFile, PrintWriter err)
                 throws IOException {
             StudentWeights weights = modelFile == null ? BundledModel.weights() : StudentWeights.load(modelFile);
-            return switch (device) {
-                case CPU -> new OptimisedStudent(weights);
-                // auto: the GPU when the probe finds one, the CPU silently otherwise
-                case AUTO -> GpuAvailability.available() ? GpuAvailability.studentForceField(weights)
-                        : new OptimisedStudent(weights);
-                // cuda asked for explicitly: the factory warns once and counts the fallback if it cannot
-                case CUDA -> GpuAvailability.studentForceField(weights);
-            };
+            return device.student(weights);
         }
     },
     /**

@@ -2,6 +2,10 @@ package org.molten.validation;
 
 import java.util.Arrays;
 import java.util.stream.Collectors;
+import org.molten.core.ForceField;
+import org.molten.forcefield.cuda.GpuAvailability;
+import org.molten.forcefield.student.OptimisedStudent;
+import org.molten.forcefield.student.StudentWeights;
 
 /** Where the student computes its forces ({@code --device} of {@code molten run} and {@code molten validate}). */
 public enum DeviceChoice {
@@ -21,6 +25,21 @@ public enum DeviceChoice {
     /** Command-line and report name. */
     public String id() {
         return id;
+    }
+
+    /**
+     * The student force field for this choice: the optimised CPU path for {@link #CPU}; for
+     * {@link #AUTO} the GPU when the CUDA probe finds one and the CPU silently otherwise; for
+     * {@link #CUDA} the GPU, or (with one warning, counted in the GPU status) the CPU when no GPU
+     * can be used.
+     */
+    public ForceField student(StudentWeights weights) {
+        return switch (this) {
+            case CPU -> new OptimisedStudent(weights);
+            case AUTO -> GpuAvailability.available() ? GpuAvailability.studentForceField(weights)
+                    : new OptimisedStudent(weights);
+            case CUDA -> GpuAvailability.studentForceField(weights);
+        };
     }
 
     /**

@@ -102,4 +102,57 @@ class AccuracyCommandTest {
         assertEquals(1, status);
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("no .xyz or .xyz.gz test files"), err.toString(StandardCharsets.UTF_8));
     }
+
+    /** Runs the command, returning its exit status and stderr. */
+    private static String[] runCapturingErr(String... args) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream savedErr = System.err;
+        PrintStream savedOut = System.out;
+        int status;
+        try {
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            status = MoltenCli.execute(args);
+        } finally {
+            System.setErr(savedErr);
+            System.setOut(savedOut);
+        }
+        return new String[] {Integer.toString(status), err.toString(StandardCharsets.UTF_8)};
+    }
+
+    @Test
+    void deviceCudaGivesTheSameTableAsTheCpuOrFallsBackToIt(@TempDir Path dir) throws IOException {
+        // two frames of the shipped ethanol test file keep this quick
+        Path small = dir.resolve("set");
+        Files.createDirectories(small);
+        try (var in = new java.util.zip.GZIPInputStream(org.molten.forcefield.bundled.TestSet.class.getResourceAsStream(
+                "/org/molten/forcefield/student/testset/ethanol.xyz.gz"));
+             var reader = new java.io.BufferedReader(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
+             var w = Files.newBufferedWriter(small.resolve("ethanol.xyz"))) {
+            for (int k = 0; k < 2 * 11; k++) {
+                w.write(reader.readLine());
+                w.write("\n");
+            }
+        }
+        Path cpu = dir.resolve("cpu.json");
+        Path cuda = dir.resolve("cuda.json");
+        String[] a = runCapturingErr("accuracy", "--testset", small.toString(), "--device", "cpu", "--json", cpu.toString());
+        assertEquals("0", a[0], a[1]);
+        String[] b = runCapturingErr("accuracy", "--testset", small.toString(), "--device", "cuda", "--json", cuda.toString());
+        assertEquals("0", b[0], b[1]);
+        JsonNode x = new ObjectMapper().readTree(cpu.toFile()).get("systems").get("ethanol");
+        JsonNode y = new ObjectMapper().readTree(cuda.toFile()).get("systems").get("ethanol");
+        assertEquals(2, x.get("frames").asInt());
+        // equal on the CPU fallback; float32 on a GPU agrees to far better than the printed digits
+        assertEquals(x.get("force_mae_ev_per_a").asDouble(), y.get("force_mae_ev_per_a").asDouble(), 1e-5);
+        assertEquals(x.get("energy_mae_mev_per_atom").asDouble(), y.get("energy_mae_mev_per_atom").asDouble(), 1e-2);
+
+        String[] c = runCapturingErr("accuracy", "--testset", small.toString(), "--backend", "reference", "--device", "cuda");
+        assertEquals("1", c[0]);
+        assertTrue(c[1].contains("--backend reference runs on the CPU only"), c[1]);
+        String[] d = runCapturingErr("accuracy", "--device", "gpu");
+        assertEquals("2", d[0]);
+        assertTrue(d[1].contains("unknown device 'gpu'; choose one of auto, cpu, cuda"), d[1]);
+    }
 }

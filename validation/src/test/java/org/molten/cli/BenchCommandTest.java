@@ -55,6 +55,16 @@ class BenchCommandTest {
     }
 
     @Test
+    void autoWithoutGpuTimesTheCpuPaths() {
+        assumeFalse(GpuAvailability.available(), "this machine has a GPU");
+        Result r = run("bench", "--device", "auto", "--sizes", "3", "--repeats", "3", "--warmup-s", "0",
+                "--reference-max-atoms", "3");
+        assertEquals(0, r.status(), r.out() + r.err());
+        assertTrue(r.out().contains("molten bench --device cpu"), r.out());
+        assertTrue(r.out().contains("speed-up vs reference (e+f median): optimised-f64 "), r.out());
+    }
+
+    @Test
     void compareFlagsASlowerRunWithExitStatus3() throws IOException {
         Path json = dir.resolve("now.json");
         Result r = run("bench", "--device", "cpu", "--sizes", "3", "--repeats", "3", "--warmup-s", "0",
