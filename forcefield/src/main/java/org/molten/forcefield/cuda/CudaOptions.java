@@ -39,9 +39,9 @@ public record CudaOptions(Mode mode, boolean graphs, int stepsPerLaunch, int gra
         GRID,
         /**
          * Small molecules: whole MD steps in one 16-block cluster with every activation in shared memory,
-         * each block owning a slice of the channels ({@code molten_small.cuh}); up to {@code moleculeAtoms}
+         * each block owning a slice of the channels ({@code molten_small.cuh}); up to {@link #MOLECULE_ATOMS}
          * atoms, F of 64, 128 or 256 and as many atoms as fit into a multiprocessor's shared memory
-         * (STAGES otherwise).
+         * (24 at F = 128, T = 3); STAGES otherwise.
          */
         MOLECULE
     }
