@@ -5,8 +5,9 @@
 // (CudaStepPlan) and captured into a CUDA graph per system size.
 // Megakernel modes: k_mega_c16 / k_mega_c8 run whole MD steps inside one thread-block cluster
 // (barrier.cluster between stages) for small molecules; k_mega_grid does the same over a
-// cooperative grid (grid-wide barrier between stages).
-#include "molten_layers.cuh"
+// cooperative grid (grid-wide barrier between stages). k_small_c16: small molecules, activations
+// in the shared memory of a 16-block cluster (molten_small.cuh).
+#include "molten_small.cuh"
 
 #define KERNEL extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS)
 #ifdef MOLTEN_EMU
@@ -92,3 +93,21 @@ k_mega_c8(const Net n, int nsteps) { SMEM_DECL; mega<ClusterSync>(n, nsteps, clu
 
 extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS, 1)
 k_mega_grid(const Net n, int nsteps) { SMEM_DECL; mega<GridSync>(n, nsteps, blockIdx.x, gridDim.x, sm); }
+
+// Small molecules: nsteps MD steps (or one force evaluation) in one 16-block cluster, everything in
+// shared memory (molten_small.cuh). smem: the dynamic shared memory the host gave, checked.
+extern "C" __global__ void __cluster_dims__(16, 1, 1) __launch_bounds__(MOLTEN_THREADS, 1)
+k_small_c16(const Net n, int nsteps, long long smem) {
+    SMEM_DECL;
+    if (small_smem_bytes(n) > smem || n.F % (MOLTEN_SMALL_CL * 4) != 0 || n.FR * 2 != n.F) {
+#ifdef MOLTEN_EMU
+        emu_fail("k_small_c16: shared memory or model shape the host did not check");
+#else
+        __trap();
+#endif
+    }
+    const int rank = cluster_rank();
+    if (n.F == 64) { SmallNet<4> s(n, sm, rank); s.run(nsteps); }
+    else if (n.F == 128) { SmallNet<8> s(n, sm, rank); s.run(nsteps); }
+    else if (n.F == 256) { SmallNet<16> s(n, sm, rank); s.run(nsteps); }
+}

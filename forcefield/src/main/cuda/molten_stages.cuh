@@ -147,12 +147,8 @@ __device__ void st_cell_scan(const Net& n, int wi, float* sm) {
 // ------------------------------------------------------------------------------------------
 #define MOLTEN_NB_BATCH 4
 
-// Minimum-image displacement r_b - r_a with r_a given (Å, float64).
-__device__ __forceinline__ void displacement_from(const Net& n, double xa, double ya, double za, int b,
-                                                  double& dx, double& dy, double& dz) {
-    dx = ldad(n.pos + 3 * b) - xa;
-    dy = ldad(n.pos + 3 * b + 1) - ya;
-    dz = ldad(n.pos + 3 * b + 2) - za;
+// Minimum image of a raw displacement (Å, float64), in place.
+__device__ __forceinline__ void min_image(const Net& n, double& dx, double& dy, double& dz) {
     if (n.pbc == 0) return;
     if (n.ortho) {
         if (n.pbc & 1) dx -= n.h[0] * rint(dx * n.hinv[0]);
@@ -180,6 +176,15 @@ __device__ __forceinline__ void displacement_from(const Net& n, double xa, doubl
                 if (r2 < best) { best = r2; rx = x; ry = y; rz = z; }
             }
     dx = rx; dy = ry; dz = rz;
+}
+
+// Minimum-image displacement r_b - r_a with r_a given (Å, float64).
+__device__ __forceinline__ void displacement_from(const Net& n, double xa, double ya, double za, int b,
+                                                  double& dx, double& dy, double& dz) {
+    dx = ldad(n.pos + 3 * b) - xa;
+    dy = ldad(n.pos + 3 * b + 1) - ya;
+    dz = ldad(n.pos + 3 * b + 2) - za;
+    min_image(n, dx, dy, dz);
 }
 
 // Shared memory of st_neighbours in floats: per warp 6 words per slot and 64 for the cell ranges.

@@ -42,6 +42,8 @@ void emu_cluster_sync();
 void emu_grid_sync();
 int emu_cluster_rank();
 inline float* emu_smem() { return emu_cur->smem; }
+float* emu_map_rank(float* p, int rank);  // distributed shared memory of a cluster
+void emu_fail(const char* why);
 
 inline float __shfl_xor_sync(unsigned, float v, int m) {
     unsigned u; std::memcpy(&u, &v, 4);

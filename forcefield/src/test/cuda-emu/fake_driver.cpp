@@ -110,6 +110,20 @@ void __syncwarp(unsigned) { arrive(g_launch->warpBar[g_running->warp]); }
 void emu_cluster_sync() { arrive(g_launch->groupBar); }
 void emu_grid_sync() { arrive(g_launch->groupBar); }
 int emu_cluster_rank() { return emu_cur->cluster_rank; }
+// A cluster runs as one group whose block b has rank b: the same offset in block `rank`'s shared memory.
+float* emu_map_rank(float* p, int rank) {
+    auto& L = *g_launch;
+    const size_t off = (size_t)(p - emu_cur->smem);
+    if (rank < 0 || rank >= (int)L.smem.size() || off >= L.smem[rank].size()) {
+        std::fprintf(stderr, "emu: distributed shared memory access out of range (rank %d, offset %zu)\n", rank, off);
+        std::abort();
+    }
+    return L.smem[rank].data() + off;
+}
+void emu_fail(const char* why) {
+    std::fprintf(stderr, "emu: trap: %s\n", why);
+    std::abort();
+}
 
 unsigned long long emu_warp_exchange(unsigned long long v, int src) {
     auto& x = g_launch->xch[g_running->warp];
@@ -260,7 +274,7 @@ static const std::vector<KernelInfo>& registry() {
         REG(k_ub1_w, 1), REG(k_ub1_t, 1), REG(k_ub2_w, 1), REG(k_ub2_t, 1), REG(k_ub3_w, 1), REG(k_ub3_t, 1),
         REG(k_pb1_w, 1), REG(k_pb1_t, 1), REG(k_pb2_w, 1), REG(k_pb2_t, 1),
         REG(k_readout_w, 1), REG(k_readout_t, 1), REG(k_readout_bwd_w, 1), REG(k_readout_bwd_t, 1),
-        REG(k_mega_c16, 16), REG(k_mega_c8, 8), REG(k_mega_grid, 0),
+        REG(k_mega_c16, 16), REG(k_mega_c8, 8), REG(k_mega_grid, 0), REG(k_small_c16, 16),
     };
     return r;
 }

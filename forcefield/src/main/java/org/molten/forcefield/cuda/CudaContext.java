@@ -119,6 +119,11 @@ final class CudaContext implements AutoCloseable {
         return deviceName;
     }
 
+    /** Largest dynamic shared memory a kernel may opt in to, bytes. */
+    int maxSharedMemoryPerBlock() {
+        return maxSharedOptin;
+    }
+
     int multiprocessors() {
         return multiprocessors;
     }

@@ -29,6 +29,7 @@ final class CudaModel implements AutoCloseable {
     private final DevicePointer weightBuffer;
     private boolean clusterFailed16;
     private boolean clusterFailed8;
+    private boolean moleculeFailed;
 
     CudaModel(StudentWeights weights, CudaOptions options) {
         this.weights = weights;
@@ -53,9 +54,17 @@ final class CudaModel implements AutoCloseable {
     /** The execution mode for {@code atoms} atoms, given what the device and earlier attempts allow. */
     CudaOptions.Mode resolve(int atoms) {
         CudaOptions.Mode m = options.mode();
+        boolean molecule = !moleculeFailed && cx.clusterLaunch() && atoms <= CudaOptions.MOLECULE_ATOMS
+                && DeviceSystem.moleculeSupported(atoms, dw, cx.maxSharedMemoryPerBlock());
         if (m == CudaOptions.Mode.AUTO) {
+            if (molecule) {
+                return CudaOptions.Mode.MOLECULE;
+            }
             m = atoms <= options.megakernelAtoms() && cx.clusterLaunch() && !clusterFailed8
                     ? CudaOptions.Mode.CLUSTER : CudaOptions.Mode.STAGES;
+        }
+        if (m == CudaOptions.Mode.MOLECULE && !molecule) {
+            m = CudaOptions.Mode.STAGES;
         }
         if (m == CudaOptions.Mode.CLUSTER && (clusterFailed8 || !cx.clusterLaunch())) {
             m = CudaOptions.Mode.STAGES;
@@ -76,6 +85,10 @@ final class CudaModel implements AutoCloseable {
      */
     boolean megakernelFailed(DeviceSystem sys, CudaException e) {
         LOG.log(Level.FINE, "megakernel launch failed in mode " + sys.mode, e);
+        if (sys.mode == CudaOptions.Mode.MOLECULE) {
+            moleculeFailed = true;
+            return true;
+        }
         if (sys.mode == CudaOptions.Mode.CLUSTER) {
             if (!clusterFailed16) {
                 clusterFailed16 = true;

@@ -26,14 +26,24 @@ public record CudaOptions(Mode mode, boolean graphs, int stepsPerLaunch, int gra
 
     /** Kernel organisation. */
     public enum Mode {
-        /** CLUSTER up to {@code megakernelAtoms} atoms when the device supports clusters, STAGES otherwise. */
+        /**
+         * MOLECULE for small molecules it can hold, else CLUSTER up to {@code megakernelAtoms} atoms when the
+         * device supports clusters, else STAGES.
+         */
         AUTO,
         /** One kernel per stage (about 37 per MD step), captured into a graph. */
         STAGES,
         /** Whole MD steps in one kernel over a 16-block (else 8-block) cluster, barriers between stages. */
         CLUSTER,
         /** Whole MD steps in one cooperative kernel over all multiprocessors, grid barriers between stages. */
-        GRID
+        GRID,
+        /**
+         * Small molecules: whole MD steps in one 16-block cluster with every activation in shared memory,
+         * each block owning a slice of the channels ({@code molten_small.cuh}); up to {@link #MOLECULE_ATOMS}
+         * atoms, F of 64, 128 or 256 and as many atoms as fit into a multiprocessor's shared memory
+         * (24 at F = 128, T = 3); STAGES otherwise.
+         */
+        MOLECULE
     }
 
     public static final Mode DEFAULT_MODE = Mode.AUTO;
@@ -44,6 +54,8 @@ public record CudaOptions(Mode mode, boolean graphs, int stepsPerLaunch, int gra
     public static final int DEFAULT_CELL_LIST_ATOMS = 1024;
     /** 0: the stage kernels measured faster than the megakernels at every size (H200, 2026-11-21). */
     public static final int DEFAULT_MEGAKERNEL_ATOMS = 0;
+    /** Up to this many atoms AUTO uses the small-molecule kernel (when it fits, {@link Mode#MOLECULE}). */
+    public static final int MOLECULE_ATOMS = 32;
 
     public CudaOptions {
         if (mode == null) {
@@ -77,7 +89,7 @@ public record CudaOptions(Mode mode, boolean graphs, int stepsPerLaunch, int gra
             try {
                 mode = Mode.valueOf(m.trim().toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("molten.cuda.mode must be auto, stages, cluster or grid: " + m);
+                throw new IllegalArgumentException("molten.cuda.mode must be auto, stages, cluster, grid or molecule: " + m);
             }
         }
         boolean graphs = bool("molten.cuda.graphs", d.graphs);

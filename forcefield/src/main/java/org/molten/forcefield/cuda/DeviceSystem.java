@@ -88,7 +88,10 @@ final class DeviceSystem implements AutoCloseable {
         this.cap = cap;
         this.cell = cell;
         this.mode = mode;
-        if (mode == CudaOptions.Mode.CLUSTER) {
+        if (mode == CudaOptions.Mode.MOLECULE) {
+            this.megaKernel = "k_small_c16";
+            this.megaGrid = 16;
+        } else if (mode == CudaOptions.Mode.CLUSTER) {
             this.megaKernel = megaKernel;
             this.megaGrid = megaKernel.endsWith("c16") ? 16 : 8;
         } else if (mode == CudaOptions.Mode.GRID) {
@@ -429,7 +432,9 @@ final class DeviceSystem implements AutoCloseable {
     private void launchMega(byte[] net, int steps) {
         int smem = megaSharedMemory();
         cx.allowSharedMemory(megaKernel, smem);
-        Pointer p = Pointer.to(Pointer.to(net), Pointer.to(new int[] {steps}));
+        Pointer p = mode == CudaOptions.Mode.MOLECULE
+                ? Pointer.to(Pointer.to(net), Pointer.to(new int[] {steps}), Pointer.to(new long[] {smem}))
+                : Pointer.to(Pointer.to(net), Pointer.to(new int[] {steps}));
         CUfunction f = cx.function(megaKernel);
         if (mode == CudaOptions.Mode.GRID) {
             cuLaunchCooperativeKernel(f, megaGrid, 1, 1, THREADS, 1, 1, smem, cx.stream(), p);
@@ -454,10 +459,40 @@ final class DeviceSystem implements AutoCloseable {
     }
 
     int megaSharedMemory() {
+        if (mode == CudaOptions.Mode.MOLECULE) {
+            return moleculeSharedMemory(n, dw.f, dw.layers, dw.nRbf, dw.kw);
+        }
         int nb = neighbourSharedMemory();
         int bwd = messageSharedMemory(6);
         int dense = RBS * roundUp(3 * dw.f, 32) * 4;
         return Math.max(Math.max(nb, bwd), Math.max(dense, Math.max(THREADS * 8, THREADS * 4)));
+    }
+
+    /** Whether the small-molecule kernel (k_small_c16) can run {@code atoms} atoms of this model. */
+    static boolean moleculeSupported(int atoms, DeviceWeights dw, int maxSharedBytes) {
+        return (dw.f == 64 || dw.f == 128 || dw.f == 256) && dw.fr * 2 == dw.f && atoms >= 1
+                && moleculeSharedMemory(atoms, dw.f, dw.layers, dw.nRbf, dw.kw) <= maxSharedBytes;
+    }
+
+    /**
+     * Bytes of shared memory of k_small_c16: the layout of {@code SmallLayout} in molten_small.cuh (the
+     * kernel checks it and traps on a shortfall).
+     */
+    static int moleculeSharedMemory(int atoms, int f, int t, int nRbf, int kw) {
+        int cs = f / 16, ns = Math.max(atoms - 1, 1), e = atoms * ns, n = atoms;
+        int[] parts = {6 * n, 6 * n, 2 * n, 3 * n, n, n, e, e, 4 * e, 2 * e, kw * e, 4 * e, t * nRbf * 3 * cs,
+            t * 3 * cs, t * 8 * cs + cs,
+            t * 3 * cs * n, t * cs * n, t * 3 * cs * n, t * 6 * cs * n, t * cs * n, t * 3 * cs * n,
+            cs * n, cs * n, 3 * cs * n, cs * n,
+            cs * n, 3 * cs * n, cs * n, 3 * cs * n, cs * n, cs * n, 3 * cs * n, cs * n,
+            6 * cs * n, 3 * f * 3 * cs};
+        long words = 0;
+        for (int w : parts) {
+            words += (w + 3) & ~3;
+        }
+        int rb = (3 * n * f + 16 * n + 3) & ~3;
+        words += (2L * rb + 3) & ~3;
+        return (int) Math.min(Integer.MAX_VALUE, 4 * words);
     }
 
     private static int roundUp(int x, int m) {

@@ -236,6 +236,9 @@ public final class GpuCheck {
         CudaOptions d = CudaOptions.defaults();
         List<Variant> v = new ArrayList<>();
         v.add(new Variant("auto", null, d));
+        if (n <= CudaOptions.MOLECULE_ATOMS) {
+            v.add(new Variant("molecule", CudaOptions.Mode.MOLECULE, d));
+        }
         if (n <= 64) {
             v.add(new Variant("cluster", CudaOptions.Mode.CLUSTER, d));
         }
@@ -502,6 +505,9 @@ public final class GpuCheck {
             int n = e.getValue().size();
             List<Variant> vs = new ArrayList<>();
             CudaOptions d = CudaOptions.defaults();
+            if (n <= CudaOptions.MOLECULE_ATOMS) {
+                vs.add(new Variant("molecule", CudaOptions.Mode.MOLECULE, d));
+            }
             if (n <= 64) {
                 vs.add(new Variant("cluster", CudaOptions.Mode.CLUSTER, d));
             }

@@ -65,6 +65,34 @@ class CudaStudentTest {
         }
     }
 
+    /**
+     * The small-molecule cluster kernel (every activation in shared memory, channel slices per block,
+     * reduce-scattered dense layers): gas phase at F = 128, and a periodic triclinic cell at F = 64.
+     * It must really run (no silent fallback to another mode).
+     */
+    @Test
+    void moleculeKernelMatchesTheReference() {
+        long seed = System.nanoTime();
+        StudentWeights w = StudentWeights.random(18);
+        for (int n : new int[] {9, 22}) {
+            Atoms mol = CudaTestSupport.randomAtoms(seed + n, n, Math.cbrt(n * 12.0), 1.0, null);
+            checkMolecule(w, mol, n + " atoms, molecule kernel (seed " + seed + ")");
+        }
+        StudentWeights w64 = StudentWeights.random(19, new int[] {1, 6, 7, 8}, 64, 2, 12, 4.0, 12.0);
+        Cell tri = Cell.of(new double[][] {{11.0, 0, 0}, {2.5, 10.5, 0}, {-1.5, 1.0, 10.8}},
+                new boolean[] {true, true, true});
+        Atoms box = CudaTestSupport.randomAtoms(seed, 20, 9.0, 1.1, null).withCell(tri);
+        checkMolecule(w64, box, "20 atoms, triclinic cell, F = 64, molecule kernel (seed " + seed + ")");
+    }
+
+    private static void checkMolecule(StudentWeights w, Atoms atoms, String what) {
+        check(w, atoms, CudaOptions.defaults(), CudaOptions.Mode.MOLECULE, what);
+        try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults())) {
+            gpu.energyAndForcesInMode(atoms, new double[3 * atoms.size()], CudaOptions.Mode.MOLECULE);
+            assertEquals("molecule", gpu.mode(), what + ": the molecule kernel did not run");
+        }
+    }
+
     @Test
     void tiledKernelsForLargeSystemsMatchTheReference() {
         StudentWeights w = StudentWeights.random(12);

@@ -1,0 +1,695 @@
+// Small-molecule megakernel (k_small_c16): whole MD steps of a molecule of up to a few dozen
+// atoms inside one 16-block thread-block cluster, every activation in shared memory.
+//
+// Why: for small N a stage has little arithmetic; the stage kernels and the older cluster
+// megakernel pay chains of dependent L2 round trips per stage (activations written by one block
+// and read by another through L2). Here every block owns an output-channel slice of the model
+// (channels rank*CS .. rank*CS+CS-1 of every F-wide quantity, CS = F/16) for ALL atoms:
+//  - element-wise work and the message passes (which are channel-separable: x_ij = phi_j o W(d_ij)
+//    channel by channel) are local to a block;
+//  - each atom-wise dense layer Y = W X is reduce-scattered: a block multiplies the K-columns of W
+//    that match its input slice, for all outputs, and stores the partial sums straight into the
+//    shared memory of the block that owns each output channel (distributed shared memory); one
+//    cluster barrier later every block sums its 16 partials in a fixed order;
+//  - the neighbour search (all pairs) and the integrator run redundantly in every block on a
+//    shared-memory copy of positions and velocities (float64), identical in every block;
+//  - dE/dd and dE/du per slot are summed over the block's channels; the partial forces (linear in
+//    those) are exchanged once per step.
+// The next layer's weight slice is copied into shared memory (cp.async) while the cluster barrier
+// is pending. Maths exactly as the stage kernels (the spec and its backward-pass appendix).
+#pragma once
+#include "molten_layers.cuh"
+
+#define MOLTEN_SMALL_CL 16  // blocks per cluster (channel slices)
+
+__device__ __forceinline__ float* dsmem(float* p, int rank) {
+#ifdef MOLTEN_EMU
+    return emu_map_rank(p, rank);
+#else
+    return cg::this_cluster().map_shared_rank(p, rank);
+#endif
+}
+__device__ __forceinline__ void cl_arrive() {
+#ifdef MOLTEN_EMU
+    emu_cluster_sync();  // the emulator's barrier is the whole barrier (stronger)
+#else
+    asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void cl_wait() {
+#ifndef MOLTEN_EMU
+    asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void cp_async4(float* dst, const float* src) {
+#ifdef MOLTEN_EMU
+    *dst = *src;
+#else
+    const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(s), "l"(src) : "memory");
+#endif
+}
+__device__ __forceinline__ void cp_async16(float* dst, const float* src) {
+#ifdef MOLTEN_EMU
+    memcpy(dst, src, 16);
+#else
+    const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(src) : "memory");
+#endif
+}
+__device__ __forceinline__ void cp_wait_all() {
+#ifndef MOLTEN_EMU
+    asm volatile("cp.async.wait_all;" ::: "memory");
+#endif
+}
+
+// Shared-memory layout in 4-byte words (the host's DeviceSystem.moleculeSharedMemory mirrors it).
+struct SmallLayout {
+    int pos, vel, im, frc, spec, cnt, nb, k0, geo, fc, rbf, gacc, wf, bf, bias;
+    int V, Q, PHI, UV, Z3, AA, S, S1, V1, Z5, GS, GV, GS1, GV1, GN, GZ3, GPHI, GQ, XL, WB, RB, rbsize, total;
+    __device__ SmallLayout(int N, int F, int T, int nrbf, int kw) {
+        const int CS = F / MOLTEN_SMALL_CL, NS = N > 1 ? N - 1 : 1, E = N * NS;
+        int o = 0;
+        auto take = [&](int words) { const int at = o; o += (words + 3) & ~3; return at; };
+        pos = take(6 * N); vel = take(6 * N); im = take(2 * N); frc = take(3 * N); spec = take(N);
+        cnt = take(N); nb = take(E); k0 = take(E); geo = take(4 * E); fc = take(2 * E); rbf = take(kw * E);
+        gacc = take(4 * E); wf = take(T * nrbf * 3 * CS); bf = take(T * 3 * CS); bias = take(T * 8 * CS + CS);
+        V = take(T * 3 * CS * N); Q = take(T * CS * N); PHI = take(T * 3 * CS * N); UV = take(T * 6 * CS * N);
+        Z3 = take(T * CS * N); AA = take(T * 3 * CS * N);
+        S = take(CS * N); S1 = take(CS * N); V1 = take(3 * CS * N); Z5 = take(CS * N);
+        GS = take(CS * N); GV = take(3 * CS * N); GS1 = take(CS * N); GV1 = take(3 * CS * N); GN = take(CS * N);
+        GZ3 = take(CS * N); GPHI = take(3 * CS * N); GQ = take(CS * N);
+        XL = take(6 * CS * N); WB = take(3 * F * 3 * CS);
+        rbsize = (3 * N * F + MOLTEN_SMALL_CL * N + 3) & ~3;  // partial sums of 16 sources; + partial energies
+        RB = take(2 * rbsize);
+        total = o;
+    }
+};
+
+// Layers of one step, in order. Dense layers are reduce-scattered (see above).
+enum SmallLayer { L_PHI1, L_PHI2, L_UVU, L_UVV, L_MLP0, L_MLP2, L_READ, L_RBWD, L_UB1, L_UB2, L_UB3, L_PB1, L_PB2 };
+
+__device__ __forceinline__ void small_next(int& id, int& t, int T) {
+    switch (id) {
+        case L_PHI1: id = L_PHI2; return;
+        case L_PHI2: id = L_UVU; return;
+        case L_UVU: id = L_UVV; return;
+        case L_UVV: id = L_MLP0; return;
+        case L_MLP0: id = L_MLP2; return;
+        case L_MLP2: if (t + 1 < T) { ++t; id = L_PHI1; } else id = L_READ; return;
+        case L_READ: id = L_RBWD; return;
+        case L_RBWD: id = L_UB1; t = T - 1; return;
+        case L_UB1: id = L_UB2; return;
+        case L_UB2: id = L_UB3; return;
+        case L_UB3: if (t > 0) id = L_PB1; else { id = L_UVU; t = 0; } return;  // wraps to the next step
+        case L_PB1: id = L_PB2; return;
+        default: id = L_UB1; --t; return;  // L_PB2
+    }
+}
+
+// A dense layer: weight W (nn.Linear [out][in]) with in = PK parts of Fi (this block's slice
+// of each part: columns p*Fi + rank*CSi + cl), out = NPO parts of Fo channels, CSo per block;
+// R rows of input.
+struct SmallDesc {
+    const float* W; int PK, Fi, CSi, NPO, Fo, CSo, R;
+};
+
+__device__ SmallDesc small_desc(const Net& n, int id, int t, int N) {
+    const int F = (int)n.F, FR = (int)n.FR, CS = F / MOLTEN_SMALL_CL, CSR = FR / MOLTEN_SMALL_CL;
+    const float* w = n.w;
+    switch (id) {
+        case L_PHI1: return {w + n.o_w1[t], 1, F, CS, 1, F, CS, N};
+        case L_PHI2: return {w + n.o_w2[t], 1, F, CS, 3, F, CS, N};
+        case L_UVU: return {w + n.o_uv[t], 1, F, CS, 1, F, CS, 3 * N};
+        case L_UVV: return {w + n.o_uv[t] + (long long)F * F, 1, F, CS, 1, F, CS, 3 * N};
+        case L_MLP0: return {w + n.o_w3[t], 2, F, CS, 1, F, CS, N};
+        case L_MLP2: return {w + n.o_w4[t], 1, F, CS, 3, F, CS, N};
+        case L_READ: return {w + n.o_w5, 1, F, CS, 1, FR, CSR, N};
+        case L_RBWD: return {w + n.o_w5t, 1, FR, CSR, 1, F, CS, N};
+        case L_UB1: return {w + n.o_w4t[t], 3, F, CS, 1, F, CS, N};
+        case L_UB2: return {w + n.o_w3t[t], 1, F, CS, 2, F, CS, N};
+        case L_UB3: return {w + n.o_uvt[t], 2, F, CS, 1, F, CS, 3 * N};
+        case L_PB1: return {w + n.o_w2t[t], 3, F, CS, 1, F, CS, N};
+        default: return {w + n.o_w1t[t], 1, F, CS, 1, F, CS, N};  // L_PB2
+    }
+}
+
+// Weight slice of a layer into WB [NPO*Fo][KS] (KS = PK*CSi), asynchronously.
+__device__ void small_fetch(const SmallDesc& d, int rank, float* WB) {
+    const int KS = d.PK * d.CSi, CT = d.NPO * d.Fo, K = d.PK * d.Fi;
+    if ((d.CSi & 3) == 0) {
+        const int q4 = d.CSi / 4, items = CT * d.PK * q4;
+        for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
+            const int o = e / (d.PK * q4), r = e - o * d.PK * q4, p = r / q4, q = r - p * q4;
+            cp_async16(WB + o * KS + p * d.CSi + 4 * q, d.W + (size_t)o * K + p * d.Fi + rank * d.CSi + 4 * q);
+        }
+    } else {
+        const int items = CT * KS;
+        for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
+            const int o = e / KS, r = e - o * KS, p = r / d.CSi, q = r - p * d.CSi;
+            cp_async4(WB + e, d.W + (size_t)o * K + p * d.Fi + rank * d.CSi + q);
+        }
+    }
+}
+
+// Partial products of this block's input slice XL [R][KS] with its weight slice, for every output,
+// stored into the receive buffer of the output's owner: recv[src][r][po][cl].
+template <int KS>
+__device__ void small_push(const SmallDesc& d, const float* XL, const float* WB, float* recv, int rank) {
+    const int CT = d.NPO * d.Fo, R = d.R, rs = d.NPO * d.CSo;
+    for (int o = threadIdx.x; o < CT; o += MOLTEN_THREADS) {
+        float w[KS];
+#pragma unroll
+        for (int k = 0; k < KS; ++k) w[k] = WB[o * KS + k];
+        const int po = o / d.Fo, c = o - po * d.Fo, dst = c / d.CSo, cl = c - dst * d.CSo;
+        float* rb = dsmem(recv, dst) + (size_t)rank * R * rs + po * d.CSo + cl;
+        for (int r = 0; r < R; ++r) {
+            const float* x = XL + r * KS;
+            float acc = 0.f;
+#pragma unroll
+            for (int k = 0; k < KS; ++k) acc = fmaf(w[k], x[k], acc);
+            rb[r * rs] = acc;
+        }
+    }
+}
+
+template <int CS>
+struct SmallNet {
+    const Net& n;
+    float* sm;
+    SmallLayout L;
+    int N, F, T, kw, rank;
+
+    __device__ SmallNet(const Net& n_, float* sm_, int rank_)
+        : n(n_), sm(sm_), L((int)n_.n, (int)n_.F, (int)n_.T, (int)n_.nrbf, (int)n_.kw), N((int)n_.n), F((int)n_.F),
+          T((int)n_.T), kw((int)n_.kw), rank(rank_) {}
+
+    __device__ float* at(int off) const { return sm + off; }
+    __device__ double* atd(int off) const { return reinterpret_cast<double*>(sm + off); }
+    __device__ int* ati(int off) const { return reinterpret_cast<int*>(sm + off); }
+    // per-atom slices: scalar [a][cl], vector [a][x][cl]; per block t
+    __device__ float* s1d(int off, int t, int a) const { return sm + off + (t * N + a) * CS; }
+    __device__ float* v3d(int off, int t, int a, int x) const { return sm + off + ((t * N + a) * 3 + x) * CS; }
+    __device__ int ch(int cl) const { return rank * CS + cl; }
+
+    // ---- setup (once per launch)
+    __device__ void setup() {
+        double* pos = atd(L.pos); double* vel = atd(L.vel); double* im = atd(L.im);
+        float* frc = at(L.frc); int* spec = ati(L.spec);
+        for (int e = threadIdx.x; e < 3 * N; e += MOLTEN_THREADS) {
+            pos[e] = n.pos[e]; vel[e] = n.vel[e]; frc[e] = n.force[e];
+        }
+        for (int a = threadIdx.x; a < N; a += MOLTEN_THREADS) { im[a] = n.inv_mass[a]; spec[a] = n.species[a]; }
+        __syncthreads();
+        const int nr = (int)n.nrbf;
+        for (int e = threadIdx.x; e < T * nr * 3 * CS; e += MOLTEN_THREADS) {
+            const int cl = e % CS, p = (e / CS) % 3, k = (e / (3 * CS)) % nr, t = e / (3 * CS * nr);
+            at(L.wf)[e] = n.w[n.o_wft[t] + (size_t)k * 3 * F + p * F + ch(cl)];
+        }
+        for (int e = threadIdx.x; e < T * 3 * CS; e += MOLTEN_THREADS) {
+            const int cl = e % CS, p = (e / CS) % 3, t = e / (3 * CS);
+            at(L.bf)[e] = n.w[n.o_bf[t] + p * F + ch(cl)];
+        }
+        for (int e = threadIdx.x; e < T * 8 * CS; e += MOLTEN_THREADS) {  // [t][b1 | b2 (3) | b3 | b4 (3)][cl]
+            const int cl = e % CS, q = (e / CS) % 8, t = e / (8 * CS);
+            long long o;
+            if (q == 0) o = n.o_b1[t];
+            else if (q < 4) o = n.o_b2[t] + (q - 1) * F;
+            else if (q == 4) o = n.o_b3[t];
+            else o = n.o_b4[t] + (q - 5) * F;
+            at(L.bias)[e] = n.w[o + ch(cl)];
+        }
+        for (int cl = threadIdx.x; cl < (int)n.FR / MOLTEN_SMALL_CL; cl += MOLTEN_THREADS)
+            at(L.bias)[T * 8 * CS + cl] = n.w[n.o_b5 + rank * ((int)n.FR / MOLTEN_SMALL_CL) + cl];
+        for (int e = threadIdx.x; e < N * 3 * CS; e += MOLTEN_THREADS) {  // phi of block 0 per species, v_0 = 0
+            const int cl = e % CS, p = (e / CS) % 3, a = e / (3 * CS);
+            at(L.PHI)[e] = n.w[n.o_phi0 + (size_t)spec[a] * 3 * F + p * F + ch(cl)];
+            at(L.V)[e] = 0.f;
+        }
+        __syncthreads();
+    }
+
+    // ---- integrator, first part (as st_integrate1)
+    __device__ void integrate1(unsigned long long step) {
+        if (n.integrator == MOLTEN_INT_NONE) return;
+        double* pos = atd(L.pos); double* vel = atd(L.vel);
+        for (int a = threadIdx.x; a < N; a += MOLTEN_THREADS) {
+            const double im = atd(L.im)[a];
+            const double half = 0.5 * n.dt * n.accel * im;
+            double x[3], v[3];
+            for (int k = 0; k < 3; ++k) { x[k] = pos[3 * a + k]; v[k] = vel[3 * a + k] + half * (double)at(L.frc)[3 * a + k]; }
+            if (n.integrator == MOLTEN_INT_VERLET) {
+                for (int k = 0; k < 3; ++k) x[k] += n.dt * v[k];
+            } else {
+                for (int k = 0; k < 3; ++k) x[k] += 0.5 * n.dt * v[k];
+                double g[3];
+                gaussian3(n, a, step, g);
+                const double sig = sqrt(n.kT * n.accel * im);
+                for (int k = 0; k < 3; ++k) v[k] = n.c1 * v[k] + n.c2 * sig * g[k];
+                for (int k = 0; k < 3; ++k) x[k] += 0.5 * n.dt * v[k];
+            }
+            for (int k = 0; k < 3; ++k) { pos[3 * a + k] = state_round(n, x[k]); vel[3 * a + k] = state_round(n, v[k]); }
+        }
+        __syncthreads();
+    }
+
+    // ---- all-pairs neighbour search: warp per atom, lanes over candidates, slots in index order
+    __device__ void search() {
+        const int warp = warp_id(), lane = lane_id(), NS = N > 1 ? N - 1 : 1;
+        const double* pos = atd(L.pos);
+        const double rc2 = n.cutoff * n.cutoff, pr = 3.14159265358979323846 / n.cutoff;
+        const float gm = (float)n.gamma, mus = (float)n.mu_step;
+        for (int a = warp; a < N; a += MOLTEN_WARPS) {
+            int count = 0;
+            for (int b0 = 0; b0 < N; b0 += 32) {
+                const int b = b0 + lane;
+                double dx = 0, dy = 0, dz = 0, d2 = 1e300;
+                if (b < N && b != a) {
+                    dx = pos[3 * b] - pos[3 * a]; dy = pos[3 * b + 1] - pos[3 * a + 1]; dz = pos[3 * b + 2] - pos[3 * a + 2];
+                    min_image(n, dx, dy, dz);
+                    d2 = dx * dx + dy * dy + dz * dz;
+                }
+                const bool ok = d2 < rc2;
+                const unsigned msk = __ballot_sync(FULLMASK, ok);
+                if (ok) {
+                    const int s = a * NS + count + __popc(msk & ((1u << lane) - 1u));
+                    const double d = sqrt(d2);
+                    ati(L.nb)[s] = b;
+                    float4 g;
+                    g.x = (float)(dx / d); g.y = (float)(dy / d); g.z = (float)(dz / d); g.w = (float)d;
+                    reinterpret_cast<float4*>(at(L.geo))[s] = g;
+                    const double dd = (double)g.w;
+                    at(L.fc)[2 * s] = (float)(0.5 * (cos(pr * dd) + 1.0));
+                    at(L.fc)[2 * s + 1] = (float)(-0.5 * pr * sin(pr * dd));
+                    int k0 = (int)rint(dd / n.mu_step) - kw / 2;
+                    k0 = k0 < 0 ? 0 : (k0 > n.nrbf - kw ? (int)n.nrbf - kw : k0);
+                    ati(L.k0)[s] = k0;
+                    for (int kk = 0; kk < kw; ++kk) {
+                        const float tt = g.w - mus * (float)(k0 + kk);
+                        at(L.rbf)[s * kw + kk] = expf(-gm * tt * tt);
+                    }
+                }
+                count += __popc(msk);
+            }
+            if (lane == 0) ati(L.cnt)[a] = count;
+        }
+        __syncthreads();
+    }
+
+    // Filter of block t for slot s, channel cl: h_p = bf + sum_k Wf rbf_k; with mu: also sum_k Wf mu_k rbf_k
+    template <bool MU>
+    __device__ void filter(int t, int s, int cl, float h[3], float hm[3], float s0[3]) const {
+        const float* wf = at(L.wf) + (size_t)t * (int)n.nrbf * 3 * CS;
+        const float* bf = at(L.bf) + t * 3 * CS;
+        const int k0 = ati(L.k0)[s];
+        const float* r = at(L.rbf) + s * kw;
+        const float mus = (float)n.mu_step;
+        for (int p = 0; p < 3; ++p) { h[p] = 0.f; hm[p] = 0.f; }
+        for (int kk = 0; kk < kw; ++kk) {
+            const float rk = r[kk];
+            const float mk = rk * (mus * (float)(k0 + kk));
+            const float* w = wf + (k0 + kk) * 3 * CS + cl;
+            for (int p = 0; p < 3; ++p) {
+                h[p] = fmaf(w[p * CS], rk, h[p]);
+                if (MU) hm[p] = fmaf(w[p * CS], mk, hm[p]);
+            }
+        }
+        for (int p = 0; p < 3; ++p) { s0[p] = h[p]; h[p] += bf[p * CS + cl]; }  // h = Wf rbf + bf
+    }
+
+    // ---- message forward (block t): warp per target atom, lane = (slot group, channel)
+    __device__ void msg_fwd(int t) {
+        constexpr int SG = 32 / CS;
+        const int warp = warp_id(), lane = lane_id(), sg = lane / CS, cl = lane % CS, NS = N > 1 ? N - 1 : 1;
+        for (int a = warp; a < N; a += MOLTEN_WARPS) {
+            const int cnt = ati(L.cnt)[a];
+            float ds = 0.f, dv[3] = {0.f, 0.f, 0.f};
+            for (int s0 = 0; s0 < cnt; s0 += SG) {
+                const int sl = s0 + sg;
+                if (sl < cnt) {
+                    const int s = a * NS + sl, b = ati(L.nb)[s];
+                    const float4 g = reinterpret_cast<const float4*>(at(L.geo))[s];
+                    const float fcu = at(L.fc)[2 * s];
+                    float h[3], hm[3], s0v[3];
+                    filter<false>(t, s, cl, h, hm, s0v);
+                    const float* pb = v3d(L.PHI, t, b, 0) + cl;
+                    const float* vb = v3d(L.V, t, b, 0) + cl;
+                    const float xvv = pb[0] * h[0] * fcu, xs = pb[CS] * h[1] * fcu, xvs = pb[2 * CS] * h[2] * fcu;
+                    ds += xs;
+                    dv[0] = fmaf(g.x, xvs, fmaf(xvv, vb[0], dv[0]));
+                    dv[1] = fmaf(g.y, xvs, fmaf(xvv, vb[CS], dv[1]));
+                    dv[2] = fmaf(g.z, xvs, fmaf(xvv, vb[2 * CS], dv[2]));
+                }
+            }
+            for (int o = CS; o < 32; o <<= 1) {
+                ds += __shfl_xor_sync(FULLMASK, ds, o);
+                for (int x = 0; x < 3; ++x) dv[x] += __shfl_xor_sync(FULLMASK, dv[x], o);
+            }
+            if (sg == 0) {
+                s1d(L.S1, 0, a)[cl] = s1d(L.S, 0, a)[cl] + ds;
+                for (int x = 0; x < 3; ++x) v3d(L.V1, 0, a, x)[cl] = v3d(L.V, t, a, x)[cl] + dv[x];
+            }
+        }
+        __syncthreads();
+    }
+
+    // ---- message backward (block t), as st_msg_bwd: row a computes both edges of each pair
+    __device__ void msg_bwd(int t) {
+        constexpr int SG = 32 / CS;
+        const int warp = warp_id(), lane = lane_id(), sg = lane / CS, cl = lane % CS, NS = N > 1 ? N - 1 : 1;
+        const bool first = t == T - 1;
+        const float g2 = -2.0f * (float)n.gamma;
+        for (int a = warp; a < N; a += MOLTEN_WARPS) {
+            const int cnt = ati(L.cnt)[a];
+            float pa[3], va[3], gva[3], ogv[3] = {0.f, 0.f, 0.f}, ogp[3] = {0.f, 0.f, 0.f};
+            for (int p = 0; p < 3; ++p) {
+                pa[p] = v3d(L.PHI, t, a, p)[cl];
+                va[p] = v3d(L.V, t, a, p)[cl];
+                gva[p] = v3d(L.GV1, 0, a, p)[cl];
+            }
+            const float gsa = s1d(L.GS1, 0, a)[cl];
+            for (int s0 = 0; s0 < cnt; s0 += SG) {
+                const int sl = s0 + sg;
+                const bool ok = sl < cnt;
+                const int s = a * NS + (ok ? sl : 0), b = ati(L.nb)[s];
+                const float4 geo = reinterpret_cast<const float4*>(at(L.geo))[s];
+                const float fcu = ok ? at(L.fc)[2 * s] : 0.f, dfcu = ok ? at(L.fc)[2 * s + 1] : 0.f;
+                float h[3], hm[3], sw[3];
+                filter<true>(t, s, cl, h, hm, sw);
+                float pb[3], vb[3], gvb[3];
+                for (int p = 0; p < 3; ++p) {
+                    pb[p] = v3d(L.PHI, t, b, p)[cl];
+                    vb[p] = v3d(L.V, t, b, p)[cl];
+                    gvb[p] = v3d(L.GV1, 0, b, p)[cl];
+                }
+                const float gsb = s1d(L.GS1, 0, b)[cl];
+                const float d = geo.w;
+                float hp[3], Wv[3];
+                for (int p = 0; p < 3; ++p) {
+                    hp[p] = g2 * (d * sw[p] - hm[p]);  // (Wf rbf')[c]
+                    Wv[p] = h[p] * fcu;
+                }
+                const float ux = geo.x, uy = geo.y, uz = geo.z;
+                const float e2vv = gva[0] * vb[0] + gva[1] * vb[1] + gva[2] * vb[2];
+                const float e2vs = gva[0] * ux + gva[1] * uy + gva[2] * uz;
+                float gW0 = e2vv * pb[0], gW1 = gsa * pb[1], gW2 = e2vs * pb[2];
+                const float xvs_ab = pb[2] * Wv[2];
+                const float e1vv = gvb[0] * va[0] + gvb[1] * va[1] + gvb[2] * va[2];
+                const float e1vs = -(gvb[0] * ux + gvb[1] * uy + gvb[2] * uz);
+                gW0 = fmaf(e1vv, pa[0], gW0);
+                gW1 = fmaf(gsb, pa[1], gW1);
+                gW2 = fmaf(e1vs, pa[2], gW2);
+                const float xvs_ba = pa[2] * Wv[2];
+                float gux = gva[0] * xvs_ab - gvb[0] * xvs_ba;
+                float guy = gva[1] * xvs_ab - gvb[1] * xvs_ba;
+                float guz = gva[2] * xvs_ab - gvb[2] * xvs_ba;
+                if (t > 0) {
+                    const float xvv_ba = pa[0] * Wv[0];
+                    for (int p = 0; p < 3; ++p) ogv[p] = fmaf(gvb[p], xvv_ba, ogv[p]);
+                    ogp[0] = fmaf(e1vv, Wv[0], ogp[0]);
+                    ogp[1] = fmaf(gsb, Wv[1], ogp[1]);
+                    ogp[2] = fmaf(e1vs, Wv[2], ogp[2]);
+                }
+                float gd = gW0 * (hp[0] * fcu + h[0] * dfcu);
+                gd = fmaf(gW1, hp[1] * fcu + h[1] * dfcu, gd);
+                gd = fmaf(gW2, hp[2] * fcu + h[2] * dfcu, gd);
+                for (int o = 1; o < CS; o <<= 1) {  // sum over this block's channels
+                    gd += __shfl_xor_sync(FULLMASK, gd, o);
+                    gux += __shfl_xor_sync(FULLMASK, gux, o);
+                    guy += __shfl_xor_sync(FULLMASK, guy, o);
+                    guz += __shfl_xor_sync(FULLMASK, guz, o);
+                }
+                if (ok && cl == 0) {
+                    float4* acc = reinterpret_cast<float4*>(at(L.gacc)) + s;
+                    float4 v4;
+                    if (first) { v4.x = gd; v4.y = gux; v4.z = guy; v4.w = guz; }
+                    else { v4 = *acc; v4.x += gd; v4.y += gux; v4.z += guy; v4.w += guz; }
+                    *acc = v4;
+                }
+            }
+            if (t > 0) {
+                for (int o = CS; o < 32; o <<= 1) {
+                    for (int p = 0; p < 3; ++p) {
+                        ogv[p] += __shfl_xor_sync(FULLMASK, ogv[p], o);
+                        ogp[p] += __shfl_xor_sync(FULLMASK, ogp[p], o);
+                    }
+                }
+                if (sg == 0) {
+                    for (int p = 0; p < 3; ++p) {
+                        v3d(L.GV, 0, a, p)[cl] = gva[p] + ogv[p];
+                        v3d(L.GPHI, 0, a, p)[cl] = ogp[p];
+                    }
+                }
+            }
+        }
+        __syncthreads();
+    }
+
+    // ---- prologue: this block's input slice XL[r][p*CSi + cl] of layer id
+    __device__ void prologue(int id, int t, const SmallDesc& d, float* recvNext) {
+        float* XL = at(L.XL);
+        const int KS = d.PK * d.CSi, items = d.R * KS;
+        for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
+            const int r = e / KS, k = e - r * KS, p = k / d.CSi, cl = k - p * d.CSi;
+            float x = 0.f;
+            switch (id) {
+                case L_PHI1: case L_READ: x = s1d(L.S, 0, r)[cl]; break;
+                case L_PHI2: x = silu(s1d(L.Q, t, r)[cl]); break;
+                case L_UVU: case L_UVV: x = at(L.V1)[r * CS + cl]; break;  // rows (a, xyz)
+                case L_MLP0:
+                    if (p == 0) x = s1d(L.S1, 0, r)[cl];
+                    else {  // |Vv| as vnorm: x*x + y*y + z*z + 1e-8
+                        const float* u = at(L.UV) + ((t * N + r) * 3 * 2 + 1) * CS + cl;
+                        x = sqrtf(u[0] * u[0] + u[2 * CS] * u[2 * CS] + u[4 * CS] * u[4 * CS] + 1e-8f);
+                    }
+                    break;
+                case L_MLP2: x = silu(s1d(L.Z3, t, r)[cl]); break;
+                case L_RBWD: {
+                    const int c = rank * d.CSi + cl;
+                    x = (float)n.scale * n.w[n.o_w6 + c] * dsilu(at(L.Z5)[r * d.CSi + cl]);
+                    break;
+                }
+                case L_UB1: {
+                    const float* u = at(L.UV) + ((t * N + r) * 3 * 2) * CS + cl;  // Uv_x, Vv_x, Uv_y, ...
+                    const float g = s1d(L.GS, 0, r)[cl];
+                    if (p == 2) x = g;
+                    else if (p == 1) x = g * (u[0] * u[CS] + u[2 * CS] * u[3 * CS] + u[4 * CS] * u[5 * CS]);
+                    else {
+                        const float* q = v3d(L.GV, 0, r, 0) + cl;
+                        x = q[0] * u[0] + q[CS] * u[2 * CS] + q[2 * CS] * u[4 * CS];
+                    }
+                    break;
+                }
+                case L_UB2: x = s1d(L.GZ3, 0, r)[cl]; break;
+                case L_UB3: {
+                    const int a = r / 3, xx = r - 3 * a;
+                    const float* u3 = at(L.UV) + ((t * N + a) * 3 * 2) * CS + cl;
+                    const float* u = u3 + xx * 2 * CS;  // this Cartesian row: Uv, Vv
+                    const float* aa = v3d(L.AA, t, a, 0) + cl;
+                    const float gsp = s1d(L.GS, 0, a)[cl] * aa[CS];
+                    const float uu = u[0], vv = u[CS];
+                    if (p == 0) x = at(L.GV)[r * CS + cl] * aa[0] + gsp * vv;
+                    else {
+                        const float nrm = sqrtf(u3[CS] * u3[CS] + u3[3 * CS] * u3[3 * CS] + u3[5 * CS] * u3[5 * CS] + 1e-8f);
+                        x = gsp * uu + s1d(L.GN, 0, a)[cl] / nrm * vv;
+                    }
+                    break;
+                }
+                case L_PB1: x = v3d(L.GPHI, 0, r, p)[cl]; break;
+                default: x = s1d(L.GQ, 0, r)[cl]; break;  // L_PB2
+            }
+            XL[e] = x;
+        }
+        if (id == L_RBWD) {  // partial atom energies y_a = sum over this block's readout channels w6 silu(z5)
+            const int CSR = d.CSi;
+            for (int e = threadIdx.x; e < N * MOLTEN_SMALL_CL; e += MOLTEN_THREADS) {
+                const int a = e / MOLTEN_SMALL_CL, dst = e - a * MOLTEN_SMALL_CL;
+                float y = 0.f;
+                for (int cl = 0; cl < CSR; ++cl) y += n.w[n.o_w6 + rank * CSR + cl] * silu(at(L.Z5)[a * CSR + cl]);
+                dsmem(recvNext + 3 * N * F, dst)[rank * N + a] = y;
+            }
+        }
+    }
+
+    // ---- epilogue of (r, cl) with the summed outputs v[po]
+    __device__ void epilogue(int id, int t, const SmallDesc& d, int r, int cl, const float* v) {
+        const float* bi = at(L.bias) + t * 8 * CS + cl;  // b1, b2 (3 parts), b3, b4 (3 parts) of block t
+        switch (id) {
+            case L_PHI1: s1d(L.Q, t, r)[cl] = v[0] + bi[0]; break;
+            case L_PHI2: for (int p = 0; p < 3; ++p) v3d(L.PHI, t, r, p)[cl] = v[p] + bi[(1 + p) * CS]; break;
+            case L_UVU: at(L.UV)[((t * 3 * N + r) * 2) * CS + cl] = v[0]; break;
+            case L_UVV: at(L.UV)[((t * 3 * N + r) * 2 + 1) * CS + cl] = v[0]; break;
+            case L_MLP0: s1d(L.Z3, t, r)[cl] = v[0] + bi[4 * CS]; break;
+            case L_MLP2: {
+                const float avv = v[0] + bi[5 * CS], asv = v[1] + bi[6 * CS], ass = v[2] + bi[7 * CS];
+                float* aa = v3d(L.AA, t, r, 0) + cl;
+                aa[0] = avv; aa[CS] = asv; aa[2 * CS] = ass;
+                const float* u = at(L.UV) + ((t * N + r) * 3 * 2) * CS + cl;
+                const float sp = u[0] * u[CS] + u[2 * CS] * u[3 * CS] + u[4 * CS] * u[5 * CS];
+                s1d(L.S, 0, r)[cl] = s1d(L.S1, 0, r)[cl] + ass + asv * sp;
+                if (t + 1 < T)
+                    for (int x = 0; x < 3; ++x) v3d(L.V, t + 1, r, x)[cl] = v3d(L.V1, 0, r, x)[cl] + avv * u[2 * x * CS];
+                break;
+            }
+            case L_READ: at(L.Z5)[r * d.CSo + cl] = v[0] + at(L.bias)[T * 8 * CS + cl]; break;
+            case L_RBWD:
+                s1d(L.GS, 0, r)[cl] = v[0];
+                for (int x = 0; x < 3; ++x) v3d(L.GV, 0, r, x)[cl] = 0.f;
+                break;
+            case L_UB1: s1d(L.GZ3, 0, r)[cl] = v[0] * dsilu(s1d(L.Z3, t, r)[cl]); break;
+            case L_UB2:
+                s1d(L.GS1, 0, r)[cl] = s1d(L.GS, 0, r)[cl] + v[0];
+                s1d(L.GN, 0, r)[cl] = v[1];
+                break;
+            case L_UB3: at(L.GV1)[r * CS + cl] = at(L.GV)[r * CS + cl] + v[0]; break;
+            case L_PB1: s1d(L.GQ, 0, r)[cl] = v[0] * dsilu(s1d(L.Q, t, r)[cl]); break;
+            default: s1d(L.GS, 0, r)[cl] = s1d(L.GS1, 0, r)[cl] + v[0]; break;  // L_PB2
+        }
+    }
+
+    __device__ void push(const SmallDesc& d, float* recv) {
+        const float* XL = at(L.XL);
+        const float* WB = at(L.WB);
+        const int KS = d.PK * d.CSi;
+        if (KS == CS) small_push<CS>(d, XL, WB, recv, rank);
+        else if (KS == 2 * CS) small_push<2 * CS>(d, XL, WB, recv, rank);
+        else if (KS == 3 * CS) small_push<3 * CS>(d, XL, WB, recv, rank);
+        else small_push<(CS / 2 > 0 ? CS / 2 : 1)>(d, XL, WB, recv, rank);
+    }
+
+    // One dense layer: prologue, partial products into the owners' shared memory, cluster
+    // barrier (the next layer's weights are fetched meanwhile), sums of the 16 partials, epilogue.
+    __device__ void layer(int id, int t, int& par) {
+        const SmallDesc d = small_desc(n, id, t, N);
+        float* recv = at(L.RB) + par * L.rbsize;
+        prologue(id, t, d, recv);
+        cp_wait_all();
+        __syncthreads();
+        push(d, recv);
+        __syncthreads();  // WB free
+        cl_arrive();
+        int nid = id, nt = t;
+        small_next(nid, nt, T);
+        small_fetch(small_desc(n, nid, nt, N), rank, at(L.WB));
+        cl_wait();
+        const int rs = d.NPO * d.CSo, items = d.R * d.CSo;
+        for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
+            const int r = e / d.CSo, cl = e - r * d.CSo;
+            float v[3] = {0.f, 0.f, 0.f};
+            for (int src = 0; src < MOLTEN_SMALL_CL; ++src) {
+                const float* q = recv + ((size_t)src * d.R + r) * rs + cl;
+                for (int po = 0; po < d.NPO; ++po) v[po] += q[po * d.CSo];
+            }
+            epilogue(id, t, d, r, cl, v);
+        }
+        if (id == L_RBWD && rank == 0 && threadIdx.x == 0) {  // atom energies (float64) and their sum
+            double sum = 0.0;
+            for (int a = 0; a < N; ++a) {
+                float y = 0.f;
+                for (int src = 0; src < MOLTEN_SMALL_CL; ++src) y += recv[3 * N * F + src * N + a];
+                const double ea = n.scale * ((double)y + n.b6) + (double)n.w[n.o_atomref + ati(L.spec)[a]];
+                n.e_atom[a] = ea;
+                sum += ea;
+            }
+            n.energy[0] = sum;
+        }
+        __syncthreads();
+        par ^= 1;
+    }
+
+    // Partial forces of this block's channels, exchanged; closing half kick.
+    __device__ void forces(int& par, unsigned long long step) {
+        const int NS = N > 1 ? N - 1 : 1;
+        float* recv = at(L.RB) + par * L.rbsize;
+        for (int e = threadIdx.x; e < N * MOLTEN_SMALL_CL; e += MOLTEN_THREADS) {
+            const int a = e / MOLTEN_SMALL_CL, dst = e - a * MOLTEN_SMALL_CL;
+            const int cnt = ati(L.cnt)[a];
+            float fx = 0.f, fy = 0.f, fz = 0.f;
+            for (int sl = 0; sl < cnt; ++sl) {
+                const int s = a * NS + sl;
+                const float4 acc = reinterpret_cast<const float4*>(at(L.gacc))[s];
+                const float4 geo = reinterpret_cast<const float4*>(at(L.geo))[s];
+                const float ug = geo.x * acc.y + geo.y * acc.z + geo.z * acc.w;
+                const float inv = 1.0f / geo.w;
+                fx += acc.x * geo.x + (acc.y - ug * geo.x) * inv;
+                fy += acc.x * geo.y + (acc.z - ug * geo.y) * inv;
+                fz += acc.x * geo.z + (acc.w - ug * geo.z) * inv;
+            }
+            float* q = dsmem(recv, dst) + (rank * N + a) * 3;
+            q[0] = fx; q[1] = fy; q[2] = fz;
+        }
+        __syncthreads();
+        cl_arrive();
+        cl_wait();
+        for (int a = threadIdx.x; a < N; a += MOLTEN_THREADS) {
+            float f[3] = {0.f, 0.f, 0.f};
+            for (int src = 0; src < MOLTEN_SMALL_CL; ++src)
+                for (int k = 0; k < 3; ++k) f[k] += recv[(src * N + a) * 3 + k];
+            for (int k = 0; k < 3; ++k) at(L.frc)[3 * a + k] = f[k];
+            if (rank == 0 && !(isfinite(f[0]) && isfinite(f[1]) && isfinite(f[2]))) {
+                if (atomicCAS(n.flags + MOLTEN_FLAG_NONFINITE, 0, a + 1) == 0) n.flags[MOLTEN_FLAG_BADSTEP] = (int)step;
+            }
+            if (n.integrator != MOLTEN_INT_NONE) {
+                const double half = 0.5 * n.dt * n.accel * atd(L.im)[a];
+                for (int k = 0; k < 3; ++k) atd(L.vel)[3 * a + k] = state_round(n, atd(L.vel)[3 * a + k] + half * (double)f[k]);
+            }
+        }
+        __syncthreads();
+        par ^= 1;
+    }
+
+    __device__ void run(int nsteps) {
+        setup();
+        unsigned long long step = *n.step;
+        int par = 0;
+        small_fetch(small_desc(n, L_UVU, 0, N), rank, at(L.WB));
+        cg_cluster_sync_all();
+        for (int st = 0; st < nsteps; ++st) {
+            integrate1(step);
+            search();
+            for (int e = threadIdx.x; e < N * CS; e += MOLTEN_THREADS) {  // s_0 = Emb[Z]
+                const int a = e / CS, cl = e - a * CS;
+                at(L.S)[e] = n.w[n.o_emb + (size_t)ati(L.spec)[a] * F + ch(cl)];
+            }
+            __syncthreads();
+            int id = L_UVU, t = 0;
+            while (true) {
+                if (id == L_UVU) msg_fwd(t);
+                layer(id, t, par);
+                if (id == L_UB3) {
+                    msg_bwd(t);
+                    if (t == 0) break;
+                }
+                small_next(id, t, T);
+            }
+            forces(par, step);
+            if (n.integrator != MOLTEN_INT_NONE) ++step;
+        }
+        if (rank == 0) {  // results back to global memory
+            for (int e = threadIdx.x; e < 3 * N; e += MOLTEN_THREADS) {
+                n.pos[e] = atd(L.pos)[e];
+                n.vel[e] = atd(L.vel)[e];
+                n.force[e] = at(L.frc)[e];
+            }
+            if (threadIdx.x == 0) {
+                *n.step = step;
+                int mx = 0;
+                for (int a = 0; a < N; ++a) mx = max(mx, ati(L.cnt)[a]);
+                atomicMax(n.flags + MOLTEN_FLAG_MAXCOUNT, mx);
+            }
+        }
+    }
+
+    __device__ static void cg_cluster_sync_all() {
+#ifdef MOLTEN_EMU
+        emu_cluster_sync();
+#else
+        cg::this_cluster().sync();
+#endif
+    }
+};
+
+// Shared memory (bytes) the kernel needs for N atoms; 0 when the model is not supported.
+__device__ __forceinline__ long long small_smem_bytes(const Net& n) {
+    return 4LL * SmallLayout((int)n.n, (int)n.F, (int)n.T, (int)n.nrbf, (int)n.kw).total;
+}
