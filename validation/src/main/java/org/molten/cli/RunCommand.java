@@ -56,7 +56,7 @@ public final class RunCommand implements Callable<Integer> {
     /** Where the system comes from: exactly one of the two. */
     static final class SystemSource {
         @Option(names = "--structure", paramLabel = "FILE", required = true,
-                description = "Starting structure file (XYZ or extended XYZ; positions in Å).")
+                description = "Starting structure file: XYZ, extended XYZ (with Lattice= for a periodic cell) or PDB (CRYST1 for a cell); positions in Å.")
         Path structure;
 
         @Option(names = "--system", paramLabel = "NAME", required = true,
