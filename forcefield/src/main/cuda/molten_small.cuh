@@ -9,14 +9,21 @@
 //    channel by channel) are local to a block;
 //  - each atom-wise dense layer Y = W X is reduce-scattered: a block multiplies the K-columns of W
 //    that match its input slice, for all outputs, and stores the partial sums straight into the
-//    shared memory of the block that owns each output channel (distributed shared memory); one
-//    cluster barrier later every block sums its 16 partials in a fixed order;
+//    shared memory of the block that owns each output channel (distributed shared memory), 16 bytes
+//    (4 channels) per store; every block then sums its 16 partials in a fixed order;
 //  - the neighbour search (all pairs) and the integrator run redundantly in every block on a
 //    shared-memory copy of positions and velocities (float64), identical in every block;
 //  - dE/dd and dE/du per slot are summed over the block's channels; the partial forces (linear in
 //    those) are exchanged once per step.
-// The next layer's weight slice is copied into shared memory (cp.async) while the cluster barrier
-// is pending. Maths exactly as the stage kernels (the spec and its backward-pass appendix).
+// Exchange (ASYNC, k_small_c16): the partial sums go out with st.async, each store completing its
+// bytes on the receiver's mbarrier of that receive buffer; a block waits only until all bytes it
+// expects have arrived, with no cluster-wide barrier. Two receive buffers alternate; reuse is safe
+// without a barrier because a block writes layer L+2's partials into a receiver only after it has
+// received that receiver's layer L+1 partials, which the receiver sends after it has read layer L's.
+// The barrier variant (k_small_bar_c16, ASYNC = false) uses plain remote stores and one cluster
+// barrier per exchange, as before; kept for side-by-side timing.
+// The next layer's weight slice is copied into shared memory (cp.async) while the exchange is
+// pending. Maths exactly as the stage kernels (the spec and its backward-pass appendix).
 #pragma once
 #include "molten_layers.cuh"
 
@@ -63,14 +70,95 @@ __device__ __forceinline__ void cp_wait_all() {
 #endif
 }
 
+// ---- mbarrier exchange (sm_90). A barrier takes 4 words of the layout (the device uses 8 bytes,
+// the emulator 4 ints). count = 1: the receiving block's thread 0 arrives once per phase and
+// declares the bytes it expects; the senders' st.async complete them.
+__device__ __forceinline__ void mb_init(float* bar) {
+#ifdef MOLTEN_EMU
+    emu_mbar_init(bar, 1);
+#else
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"((unsigned)__cvta_generic_to_shared(bar)) : "memory");
+#endif
+}
+__device__ __forceinline__ void mb_init_fence() {
+#ifndef MOLTEN_EMU
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void mb_expect(float* bar, int bytes) {
+#ifdef MOLTEN_EMU
+    emu_mbar_arrive_expect(bar, bytes);
+#else
+    asm volatile(
+        "{\n\t.reg .b64 st;\n\t"
+        "mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 st, [%0], %1;\n\t}"
+        ::"r"((unsigned)__cvta_generic_to_shared(bar)), "r"(bytes) : "memory");
+#endif
+}
+// Waits until the phase of parity `parity` of the local barrier has completed.
+__device__ __forceinline__ void mb_wait(float* bar, unsigned parity) {
+#ifdef MOLTEN_EMU
+    emu_mbar_wait(bar, (int)parity);
+#else
+    const unsigned a = (unsigned)__cvta_generic_to_shared(bar);
+    unsigned done = 0;
+    while (!done) {
+        asm volatile(
+            "{\n\t.reg .pred p;\n\t"
+            "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n\t"
+            "selp.u32 %0, 1, 0, p;\n\t}"
+            : "=r"(done) : "r"(a), "r"(parity) : "memory");
+    }
+#endif
+}
+// Address of a local shared-memory location in block `rank`'s window (shared::cluster), and the
+// remote store of V floats (V = 1, 2, 4; 4V-byte aligned) completing on that block's barrier.
+struct RemoteRef {
+#ifdef MOLTEN_EMU
+    float* p; float* bar;
+#else
+    unsigned p, bar;
+#endif
+};
+__device__ __forceinline__ RemoteRef remote_ref(float* p, float* bar, int rank) {
+#ifdef MOLTEN_EMU
+    return {emu_map_rank(p, rank), emu_map_rank(bar, rank)};
+#else
+    unsigned a, b;
+    asm("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(a) : "r"((unsigned)__cvta_generic_to_shared(p)), "r"(rank));
+    asm("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(b) : "r"((unsigned)__cvta_generic_to_shared(bar)), "r"(rank));
+    return {a, b};
+#endif
+}
+template <int V>
+__device__ __forceinline__ void st_async(const RemoteRef& r, int words, const float* v) {
+#ifdef MOLTEN_EMU
+    emu_st_async(r.p + words, v, V, r.bar);
+#else
+    const unsigned a = r.p + 4u * (unsigned)words;
+    if (V == 4) {
+        asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];"
+                     ::"r"(a), "r"(__float_as_uint(v[0])), "r"(__float_as_uint(v[1])), "r"(__float_as_uint(v[2])),
+                     "r"(__float_as_uint(v[3])), "r"(r.bar) : "memory");
+    } else if (V == 2) {
+        asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.b32 [%0], {%1, %2}, [%3];"
+                     ::"r"(a), "r"(__float_as_uint(v[0])), "r"(__float_as_uint(v[1])), "r"(r.bar) : "memory");
+    } else {
+        asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%0], %1, [%2];"
+                     ::"r"(a), "r"(__float_as_uint(v[0])), "r"(r.bar) : "memory");
+    }
+#endif
+}
+
 // Shared-memory layout in 4-byte words (the host's DeviceSystem.moleculeSharedMemory mirrors it).
 struct SmallLayout {
-    int pos, vel, im, frc, spec, cnt, nb, k0, geo, fc, rbf, gacc, wf, bf, bias;
+    int mb, pos, vel, im, frc, spec, cnt, nb, k0, geo, fc, rbf, gacc, wf, bf, bias;
     int V, Q, PHI, UV, Z3, AA, S, S1, V1, Z5, GS, GV, GS1, GV1, GN, GZ3, GPHI, GQ, XL, WB, RB, rbsize, total;
     __device__ SmallLayout(int N, int F, int T, int nrbf, int kw) {
         const int CS = F / MOLTEN_SMALL_CL, NS = N > 1 ? N - 1 : 1, E = N * NS;
         int o = 0;
         auto take = [&](int words) { const int at = o; o += (words + 3) & ~3; return at; };
+        mb = take(8);  // two mbarriers, one per receive buffer
         pos = take(6 * N); vel = take(6 * N); im = take(2 * N); frc = take(3 * N); spec = take(N);
         cnt = take(N); nb = take(E); k0 = take(E); geo = take(4 * E); fc = take(2 * E); rbf = take(kw * E);
         gacc = take(4 * E); wf = take(T * nrbf * 3 * CS); bf = take(T * 3 * CS); bias = take(T * 8 * CS + CS);
@@ -79,7 +167,7 @@ struct SmallLayout {
         S = take(CS * N); S1 = take(CS * N); V1 = take(3 * CS * N); Z5 = take(CS * N);
         GS = take(CS * N); GV = take(3 * CS * N); GS1 = take(CS * N); GV1 = take(3 * CS * N); GN = take(CS * N);
         GZ3 = take(CS * N); GPHI = take(3 * CS * N); GQ = take(CS * N);
-        XL = take(6 * CS * N); WB = take(3 * F * 3 * CS);
+        XL = take(6 * CS * N); WB = take(3 * F * CS);
         rbsize = (3 * N * F + MOLTEN_SMALL_CL * N + 3) & ~3;  // partial sums of 16 sources; + partial energies
         RB = take(2 * rbsize);
         total = o;
@@ -134,51 +222,95 @@ __device__ SmallDesc small_desc(const Net& n, int id, int t, int N) {
     }
 }
 
-// Weight slice of a layer into WB [NPO*Fo][KS] (KS = PK*CSi), asynchronously.
+// Weight slice of a layer into WB, transposed: WB[k][o] (k < KS = PK*CSi over this block's input
+// columns p*Fi + rank*CSi + q, o < NPO*Fo), so that a thread reads its V consecutive outputs of one k
+// as one 4V-byte word; asynchronously (read coalesced along k, written 4 bytes at a time).
 __device__ void small_fetch(const SmallDesc& d, int rank, float* WB) {
-    const int KS = d.PK * d.CSi, CT = d.NPO * d.Fo, K = d.PK * d.Fi;
-    if ((d.CSi & 3) == 0) {
-        const int q4 = d.CSi / 4, items = CT * d.PK * q4;
-        for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
-            const int o = e / (d.PK * q4), r = e - o * d.PK * q4, p = r / q4, q = r - p * q4;
-            cp_async16(WB + o * KS + p * d.CSi + 4 * q, d.W + (size_t)o * K + p * d.Fi + rank * d.CSi + 4 * q);
-        }
+    const int KS = d.PK * d.CSi, CT = d.NPO * d.Fo, K = d.PK * d.Fi, items = CT * KS;
+    for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
+        const int o = e / KS, k = e - o * KS, p = k / d.CSi, q = k - p * d.CSi;
+        cp_async4(WB + k * CT + o, d.W + (size_t)o * K + p * d.Fi + rank * d.CSi + q);
+    }
+}
+
+template <int V>
+__device__ __forceinline__ void load_v(const float* p, float* w) {
+    if (V == 4) {
+        const float4 q = *reinterpret_cast<const float4*>(p);
+        w[0] = q.x; w[V > 1 ? 1 : 0] = q.y; w[V > 2 ? 2 : 0] = q.z; w[V > 3 ? 3 : 0] = q.w;
+    } else if (V == 2) {
+        const float2 q = *reinterpret_cast<const float2*>(p);
+        w[0] = q.x; w[V > 1 ? 1 : 0] = q.y;
     } else {
-        const int items = CT * KS;
-        for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
-            const int o = e / KS, r = e - o * KS, p = r / d.CSi, q = r - p * d.CSi;
-            cp_async4(WB + e, d.W + (size_t)o * K + p * d.Fi + rank * d.CSi + q);
-        }
+        w[0] = p[0];
     }
 }
 
-// Partial products of this block's input slice XL [R][KS] with its weight slice, for every output,
-// stored into the receive buffer of the output's owner: recv[src][r][po][cl].
-template <int KS>
-__device__ void small_push(const SmallDesc& d, const float* XL, const float* WB, float* recv, int rank) {
-    const int CT = d.NPO * d.Fo, R = d.R, rs = d.NPO * d.CSo;
-    for (int o = threadIdx.x; o < CT; o += MOLTEN_THREADS) {
-        float w[KS];
+// Partial products of this block's input slice XL [R][KS] with its weight slice, for every output:
+// a thread owns V consecutive outputs (one receiver, since V divides CSo) and a stride of rows,
+// keeps their weights in registers and stores each row's V partial sums as one word into the
+// receive buffer of the outputs' owner: recv[src][r][po][cl].
+template <int KS, int V, bool ASYNC>
+__device__ void small_push(const SmallDesc& d, const float* XL, const float* WB, float* recv, float* bar, int rank) {
+    const int CT = d.NPO * d.Fo, NG = CT / V, R = d.R, rs = d.NPO * d.CSo;
+    const int RL = NG >= MOLTEN_THREADS ? 1 : MOLTEN_THREADS / NG;
+    for (int e = threadIdx.x; e < NG * RL; e += MOLTEN_THREADS) {
+        const int g = e % NG, rl = e / NG, o = g * V;
+        // weights in registers when they fit (KS*V <= 96: every layer at F <= 128), else read per row
+        constexpr bool REG = KS * V <= 96;
+        float w[REG ? KS : 1][V];
+        if (REG) {
 #pragma unroll
-        for (int k = 0; k < KS; ++k) w[k] = WB[o * KS + k];
+            for (int k = 0; k < (REG ? KS : 1); ++k) load_v<V>(WB + k * CT + o, w[k]);
+        }
         const int po = o / d.Fo, c = o - po * d.Fo, dst = c / d.CSo, cl = c - dst * d.CSo;
-        float* rb = dsmem(recv, dst) + (size_t)rank * R * rs + po * d.CSo + cl;
-        for (int r = 0; r < R; ++r) {
+        const int base = rank * R * rs + po * d.CSo + cl;
+        RemoteRef ref;
+        float* plain = nullptr;
+        if (ASYNC) ref = remote_ref(recv, bar, dst);
+        else plain = dsmem(recv, dst);
+        for (int r = rl; r < R; r += RL) {
             const float* x = XL + r * KS;
-            float acc = 0.f;
+            float acc[V];
 #pragma unroll
-            for (int k = 0; k < KS; ++k) acc = fmaf(w[k], x[k], acc);
-            rb[r * rs] = acc;
+            for (int v = 0; v < V; ++v) acc[v] = 0.f;
+#pragma unroll
+            for (int k = 0; k < KS; ++k) {
+                const float xk = x[k];
+                float wk[V];
+                if (REG) {
+#pragma unroll
+                    for (int v = 0; v < V; ++v) wk[v] = w[REG ? k : 0][v];
+                } else {
+                    load_v<V>(WB + k * CT + o, wk);
+                }
+#pragma unroll
+                for (int v = 0; v < V; ++v) acc[v] = fmaf(wk[v], xk, acc[v]);
+            }
+            if (ASYNC) {
+                st_async<V>(ref, base + r * rs, acc);
+            } else {
+                float* q = plain + base + r * rs;
+                if (V == 4) {
+                    float4 f;
+                    f.x = acc[0]; f.y = acc[V > 1 ? 1 : 0]; f.z = acc[V > 2 ? 2 : 0]; f.w = acc[V > 3 ? 3 : 0];
+                    *reinterpret_cast<float4*>(q) = f;
+                } else {
+#pragma unroll
+                    for (int v = 0; v < V; ++v) q[v] = acc[v];
+                }
+            }
         }
     }
 }
 
-template <int CS>
+template <int CS, bool ASYNC>
 struct SmallNet {
     const Net& n;
     float* sm;
     SmallLayout L;
     int N, F, T, kw, rank;
+    unsigned phase = 0;  // bit p: parity of the current phase of receive buffer p's mbarrier
 
     __device__ SmallNet(const Net& n_, float* sm_, int rank_)
         : n(n_), sm(sm_), L((int)n_.n, (int)n_.F, (int)n_.T, (int)n_.nrbf, (int)n_.kw), N((int)n_.n), F((int)n_.F),
@@ -446,7 +578,7 @@ struct SmallNet {
     }
 
     // ---- prologue: this block's input slice XL[r][p*CSi + cl] of layer id
-    __device__ void prologue(int id, int t, const SmallDesc& d, float* recvNext) {
+    __device__ void prologue(int id, int t, const SmallDesc& d, float* recv, float* bar) {
         float* XL = at(L.XL);
         const int KS = d.PK * d.CSi, items = d.R * KS;
         for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
@@ -506,7 +638,8 @@ struct SmallNet {
                 const int a = e / MOLTEN_SMALL_CL, dst = e - a * MOLTEN_SMALL_CL;
                 float y = 0.f;
                 for (int cl = 0; cl < CSR; ++cl) y += n.w[n.o_w6 + rank * CSR + cl] * silu(at(L.Z5)[a * CSR + cl]);
-                dsmem(recvNext + 3 * N * F, dst)[rank * N + a] = y;
+                if (ASYNC) st_async<1>(remote_ref(recv, bar, dst), 3 * N * F + rank * N + a, &y);
+                else dsmem(recv + 3 * N * F, dst)[rank * N + a] = y;
             }
         }
     }
@@ -547,31 +680,54 @@ struct SmallNet {
         }
     }
 
-    __device__ void push(const SmallDesc& d, float* recv) {
+    template <int V>
+    __device__ void push_v(const SmallDesc& d, float* recv, float* bar) {
         const float* XL = at(L.XL);
         const float* WB = at(L.WB);
         const int KS = d.PK * d.CSi;
-        if (KS == CS) small_push<CS>(d, XL, WB, recv, rank);
-        else if (KS == 2 * CS) small_push<2 * CS>(d, XL, WB, recv, rank);
-        else if (KS == 3 * CS) small_push<3 * CS>(d, XL, WB, recv, rank);
-        else small_push<(CS / 2 > 0 ? CS / 2 : 1)>(d, XL, WB, recv, rank);
+        if (KS == CS) small_push<CS, V, ASYNC>(d, XL, WB, recv, bar, rank);
+        else if (KS == 2 * CS) small_push<2 * CS, V, ASYNC>(d, XL, WB, recv, bar, rank);
+        else if (KS == 3 * CS) small_push<3 * CS, V, ASYNC>(d, XL, WB, recv, bar, rank);
+        else small_push<(CS / 2 > 0 ? CS / 2 : 1), V, ASYNC>(d, XL, WB, recv, bar, rank);
+    }
+    __device__ void push(const SmallDesc& d, float* recv, float* bar) {
+        if ((d.CSo & 3) == 0) push_v<4>(d, recv, bar);
+        else if ((d.CSo & 1) == 0) push_v<2>(d, recv, bar);
+        else push_v<1>(d, recv, bar);
     }
 
-    // One dense layer: prologue, partial products into the owners' shared memory, cluster
-    // barrier (the next layer's weights are fetched meanwhile), sums of the 16 partials, epilogue.
+    __device__ float* mbar(int par) const { return at(L.mb) + 4 * par; }
+    // Thread 0 opens the receive of buffer par: its one arrival, and the bytes the 16 senders will store.
+    __device__ void expect(int par, int bytes) {
+        if (ASYNC && threadIdx.x == 0) mb_expect(mbar(par), bytes);
+    }
+    // Waits until this block has received everything of buffer par (ASYNC), or for the cluster
+    // barrier (which the caller has arrived at).
+    __device__ void receive(int par) {
+        if (ASYNC) {
+            mb_wait(mbar(par), (phase >> par) & 1u);
+            phase ^= 1u << par;
+        } else {
+            cl_wait();
+        }
+    }
+
+    // One dense layer: prologue, partial products into the owners' shared memory, exchange (the
+    // next layer's weights are fetched meanwhile), sums of the 16 partials, epilogue.
     __device__ void layer(int id, int t, int& par) {
         const SmallDesc d = small_desc(n, id, t, N);
         float* recv = at(L.RB) + par * L.rbsize;
-        prologue(id, t, d, recv);
+        expect(par, 4 * (d.R * d.NPO * d.Fo + (id == L_RBWD ? MOLTEN_SMALL_CL * N : 0)));
+        prologue(id, t, d, recv, mbar(par));
         cp_wait_all();
         __syncthreads();
-        push(d, recv);
+        push(d, recv, mbar(par));
         __syncthreads();  // WB free
-        cl_arrive();
+        if (!ASYNC) cl_arrive();
         int nid = id, nt = t;
         small_next(nid, nt, T);
         small_fetch(small_desc(n, nid, nt, N), rank, at(L.WB));
-        cl_wait();
+        receive(par);
         const int rs = d.NPO * d.CSo, items = d.R * d.CSo;
         for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
             const int r = e / d.CSo, cl = e - r * d.CSo;
@@ -597,34 +753,41 @@ struct SmallNet {
         par ^= 1;
     }
 
-    // Partial forces of this block's channels, exchanged; closing half kick.
+    // Partial forces of this block's channels, exchanged (16 bytes per atom and sender); closing half kick.
     __device__ void forces(int& par, unsigned long long step) {
         const int NS = N > 1 ? N - 1 : 1;
         float* recv = at(L.RB) + par * L.rbsize;
+        expect(par, 16 * N * MOLTEN_SMALL_CL);
         for (int e = threadIdx.x; e < N * MOLTEN_SMALL_CL; e += MOLTEN_THREADS) {
             const int a = e / MOLTEN_SMALL_CL, dst = e - a * MOLTEN_SMALL_CL;
             const int cnt = ati(L.cnt)[a];
-            float fx = 0.f, fy = 0.f, fz = 0.f;
+            float f4[4] = {0.f, 0.f, 0.f, 0.f};
             for (int sl = 0; sl < cnt; ++sl) {
                 const int s = a * NS + sl;
                 const float4 acc = reinterpret_cast<const float4*>(at(L.gacc))[s];
                 const float4 geo = reinterpret_cast<const float4*>(at(L.geo))[s];
                 const float ug = geo.x * acc.y + geo.y * acc.z + geo.z * acc.w;
                 const float inv = 1.0f / geo.w;
-                fx += acc.x * geo.x + (acc.y - ug * geo.x) * inv;
-                fy += acc.x * geo.y + (acc.z - ug * geo.y) * inv;
-                fz += acc.x * geo.z + (acc.w - ug * geo.z) * inv;
+                f4[0] += acc.x * geo.x + (acc.y - ug * geo.x) * inv;
+                f4[1] += acc.x * geo.y + (acc.z - ug * geo.y) * inv;
+                f4[2] += acc.x * geo.z + (acc.w - ug * geo.z) * inv;
             }
-            float* q = dsmem(recv, dst) + (rank * N + a) * 3;
-            q[0] = fx; q[1] = fy; q[2] = fz;
+            if (ASYNC) {
+                st_async<4>(remote_ref(recv, mbar(par), dst), (rank * N + a) * 4, f4);
+            } else {
+                float* q = dsmem(recv, dst) + (rank * N + a) * 4;
+                for (int k = 0; k < 4; ++k) q[k] = f4[k];
+            }
         }
-        __syncthreads();
-        cl_arrive();
-        cl_wait();
+        if (!ASYNC) {
+            __syncthreads();
+            cl_arrive();
+        }
+        receive(par);
         for (int a = threadIdx.x; a < N; a += MOLTEN_THREADS) {
             float f[3] = {0.f, 0.f, 0.f};
             for (int src = 0; src < MOLTEN_SMALL_CL; ++src)
-                for (int k = 0; k < 3; ++k) f[k] += recv[(src * N + a) * 3 + k];
+                for (int k = 0; k < 3; ++k) f[k] += recv[(src * N + a) * 4 + k];
             for (int k = 0; k < 3; ++k) at(L.frc)[3 * a + k] = f[k];
             if (rank == 0 && !(isfinite(f[0]) && isfinite(f[1]) && isfinite(f[2]))) {
                 if (atomicCAS(n.flags + MOLTEN_FLAG_NONFINITE, 0, a + 1) == 0) n.flags[MOLTEN_FLAG_BADSTEP] = (int)step;
@@ -639,11 +802,16 @@ struct SmallNet {
     }
 
     __device__ void run(int nsteps) {
+        if (ASYNC && threadIdx.x == 0) {
+            mb_init(mbar(0));
+            mb_init(mbar(1));
+            mb_init_fence();
+        }
         setup();
         unsigned long long step = *n.step;
         int par = 0;
         small_fetch(small_desc(n, L_UVU, 0, N), rank, at(L.WB));
-        cg_cluster_sync_all();
+        cg_cluster_sync_all();  // barriers initialised and every block's shared memory ready
         for (int st = 0; st < nsteps; ++st) {
             integrate1(step);
             search();
@@ -678,6 +846,7 @@ struct SmallNet {
                 atomicMax(n.flags + MOLTEN_FLAG_MAXCOUNT, mx);
             }
         }
+        if (ASYNC) cg_cluster_sync_all();  // no block leaves while a store into its shared memory may be in flight
     }
 
     __device__ static void cg_cluster_sync_all() {
