@@ -153,7 +153,7 @@ __device__ __forceinline__ void st_async(const RemoteRef& r, int words, const fl
 // Shared-memory layout in 4-byte words (the host's DeviceSystem.moleculeSharedMemory mirrors it).
 struct SmallLayout {
     int mb, pos, vel, im, frc, spec, cnt, nb, k0, geo, fc, rbf, gacc, wf, bf, bias;
-    int V, Q, PHI, UV, Z3, AA, S, S1, V1, Z5, GS, GV, GS1, GV1, GN, GZ3, GPHI, GQ, XL, WB, RB, rbsize, total;
+    int V, Q, PHI, UV, Z3, AA, S, S1, V1, Z5, GS, GV, GS1, GV1, GN, GZ3, GPHI, GQ, XL, WB, RB, eo, rbsize, total;
     __device__ SmallLayout(int N, int F, int T, int nrbf, int kw) {
         const int CS = F / MOLTEN_SMALL_CL, NS = N > 1 ? N - 1 : 1, E = N * NS;
         int o = 0;
@@ -167,8 +167,12 @@ struct SmallLayout {
         S = take(CS * N); S1 = take(CS * N); V1 = take(3 * CS * N); Z5 = take(CS * N);
         GS = take(CS * N); GV = take(3 * CS * N); GS1 = take(CS * N); GV1 = take(3 * CS * N); GN = take(CS * N);
         GZ3 = take(CS * N); GPHI = take(3 * CS * N); GQ = take(CS * N);
-        XL = take(6 * CS * N); WB = take(3 * F * CS);
-        rbsize = (3 * N * F + MOLTEN_SMALL_CL * N + 3) & ~3;  // partial sums of 16 sources; + partial energies
+        // XL: input slice, transposed [k][R4] (R4 = rows rounded up to 4; at most 2CS x R4(3N));
+        // WB: weight slice [o][KS + 4] (at most 3F x (CS + 4)); receive buffer: partial sums
+        // [src][po][cl][R4] (at most 3F x R4(N) words), then the partial energies at eo
+        XL = take(6 * CS * (N + 1)); WB = take(3 * F * (CS + 4));
+        eo = 3 * F * (N + 3);
+        rbsize = (eo + MOLTEN_SMALL_CL * N + 3) & ~3;
         RB = take(2 * rbsize);
         total = o;
     }
@@ -222,84 +226,77 @@ __device__ SmallDesc small_desc(const Net& n, int id, int t, int N) {
     }
 }
 
-// Weight slice of a layer into WB, transposed: WB[k][o] (k < KS = PK*CSi over this block's input
-// columns p*Fi + rank*CSi + q, o < NPO*Fo), so that a thread reads its V consecutive outputs of one k
-// as one 4V-byte word; asynchronously (read coalesced along k, written 4 bytes at a time).
-__device__ void small_fetch(const SmallDesc& d, int rank, float* WB) {
-    const int KS = d.PK * d.CSi, CT = d.NPO * d.Fo, K = d.PK * d.Fi, items = CT * KS;
+__device__ __forceinline__ int rows4(int r) { return (r + 3) & ~3; }
+
+template <int CH>
+__device__ __forceinline__ void cp_async_n(float* dst, const float* src) {
+#ifdef MOLTEN_EMU
+    memcpy(dst, src, 4 * CH);
+#else
+    const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+    if (CH == 4) asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(src) : "memory");
+    else if (CH == 2) asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(s), "l"(src) : "memory");
+    else asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(s), "l"(src) : "memory");
+#endif
+}
+
+// Weight slice of a layer into WB[o][KS + 4] (k < KS = PK*CSI over this block's input columns
+// p*Fi + rank*CSI + q; the 4 words of padding make a quarter-warp's 16-byte loads of 8 consecutive
+// rows conflict-free), asynchronously, 16 bytes per copy where CSI allows. Shapes are compile-time
+// so that the index arithmetic is shifts, not divisions.
+template <int KS, int CSI>
+__device__ void small_fetch_t(const SmallDesc& d, int rank, float* WB) {
+    constexpr int KSP = KS + 4, CH = CSI % 4 == 0 ? 4 : (CSI % 2 == 0 ? 2 : 1), NC = KS / CH;
+    const int CT = d.NPO * d.Fo, K = d.PK * d.Fi, items = CT * NC;
+    const float* W = d.W + rank * CSI;
     for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
-        const int o = e / KS, k = e - o * KS, p = k / d.CSi, q = k - p * d.CSi;
-        cp_async4(WB + k * CT + o, d.W + (size_t)o * K + p * d.Fi + rank * d.CSi + q);
+        const int o = e / NC, k = (e - o * NC) * CH, p = k / CSI, q = k - p * CSI;
+        cp_async_n<CH>(WB + o * KSP + k, W + (size_t)o * K + p * d.Fi + q);
     }
 }
 
-template <int V>
-__device__ __forceinline__ void load_v(const float* p, float* w) {
-    if (V == 4) {
-        const float4 q = *reinterpret_cast<const float4*>(p);
-        w[0] = q.x; w[V > 1 ? 1 : 0] = q.y; w[V > 2 ? 2 : 0] = q.z; w[V > 3 ? 3 : 0] = q.w;
-    } else if (V == 2) {
-        const float2 q = *reinterpret_cast<const float2*>(p);
-        w[0] = q.x; w[V > 1 ? 1 : 0] = q.y;
-    } else {
-        w[0] = p[0];
-    }
-}
-
-// Partial products of this block's input slice XL [R][KS] with its weight slice, for every output:
-// a thread owns V consecutive outputs (one receiver, since V divides CSo) and a stride of rows,
-// keeps their weights in registers and stores each row's V partial sums as one word into the
-// receive buffer of the outputs' owner: recv[src][r][po][cl].
-template <int KS, int V, bool ASYNC>
-__device__ void small_push(const SmallDesc& d, const float* XL, const float* WB, float* recv, float* bar, int rank) {
-    const int CT = d.NPO * d.Fo, NG = CT / V, R = d.R, rs = d.NPO * d.CSo;
-    const int RL = NG >= MOLTEN_THREADS ? 1 : MOLTEN_THREADS / NG;
-    for (int e = threadIdx.x; e < NG * RL; e += MOLTEN_THREADS) {
-        const int g = e % NG, rl = e / NG, o = g * V;
-        // weights in registers when they fit (KS*V <= 96: every layer at F <= 128), else read per row
-        constexpr bool REG = KS * V <= 96;
-        float w[REG ? KS : 1][V];
-        if (REG) {
+// Partial products of this block's input slice XT [k][R4] with its weight slice, for every output o
+// and every block of 4 rows: a thread takes one (o, row block), keeps o's KS weights in registers
+// and stores the 4 rows' partial sums as one 16-byte word into the receive buffer of o's owner:
+// recv[src][po][cl][R4]. Padding rows (R..R4-1) of XT are zero.
+template <int KS, bool ASYNC>
+__device__ void small_push(const SmallDesc& d, const float* XT, const float* WB, float* recv, float* bar, int rank) {
+    constexpr int KSP = KS + 4;
+    const int CT = d.NPO * d.Fo, R4 = rows4(d.R), NB = R4 / 4;
+    const int fs = __ffs(d.Fo) - 1, cs = __ffs(d.CSo) - 1;  // Fo, CSo: powers of two
+    int rb = threadIdx.x / CT, o = threadIdx.x - rb * CT;
+    for (; rb < NB; o += MOLTEN_THREADS) {
+        while (o >= CT) { o -= CT; ++rb; }
+        if (rb >= NB) break;
+        float w[KS];
+        if (KS % 4 == 0) {
 #pragma unroll
-            for (int k = 0; k < (REG ? KS : 1); ++k) load_v<V>(WB + k * CT + o, w[k]);
+            for (int j = 0; j < KS / 4; ++j) {
+                const float4 q = *reinterpret_cast<const float4*>(WB + o * KSP + 4 * j);
+                w[4 * j] = q.x; w[(4 * j + 1) % KS] = q.y; w[(4 * j + 2) % KS] = q.z; w[(4 * j + 3) % KS] = q.w;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < KS; ++k) w[k] = WB[o * KSP + k];
         }
-        const int po = o / d.Fo, c = o - po * d.Fo, dst = c / d.CSo, cl = c - dst * d.CSo;
-        const int base = rank * R * rs + po * d.CSo + cl;
-        RemoteRef ref;
-        float* plain = nullptr;
-        if (ASYNC) ref = remote_ref(recv, bar, dst);
-        else plain = dsmem(recv, dst);
-        for (int r = rl; r < R; r += RL) {
-            const float* x = XL + r * KS;
-            float acc[V];
+        float acc[4] = {0.f, 0.f, 0.f, 0.f};
+        const float* x = XT + 4 * rb;
 #pragma unroll
-            for (int v = 0; v < V; ++v) acc[v] = 0.f;
-#pragma unroll
-            for (int k = 0; k < KS; ++k) {
-                const float xk = x[k];
-                float wk[V];
-                if (REG) {
-#pragma unroll
-                    for (int v = 0; v < V; ++v) wk[v] = w[REG ? k : 0][v];
-                } else {
-                    load_v<V>(WB + k * CT + o, wk);
-                }
-#pragma unroll
-                for (int v = 0; v < V; ++v) acc[v] = fmaf(wk[v], xk, acc[v]);
-            }
-            if (ASYNC) {
-                st_async<V>(ref, base + r * rs, acc);
-            } else {
-                float* q = plain + base + r * rs;
-                if (V == 4) {
-                    float4 f;
-                    f.x = acc[0]; f.y = acc[V > 1 ? 1 : 0]; f.z = acc[V > 2 ? 2 : 0]; f.w = acc[V > 3 ? 3 : 0];
-                    *reinterpret_cast<float4*>(q) = f;
-                } else {
-#pragma unroll
-                    for (int v = 0; v < V; ++v) q[v] = acc[v];
-                }
-            }
+        for (int k = 0; k < KS; ++k) {
+            const float4 q = *reinterpret_cast<const float4*>(x + k * R4);
+            acc[0] = fmaf(w[k], q.x, acc[0]);
+            acc[1] = fmaf(w[k], q.y, acc[1]);
+            acc[2] = fmaf(w[k], q.z, acc[2]);
+            acc[3] = fmaf(w[k], q.w, acc[3]);
+        }
+        const int po = o >> fs, c = o & (d.Fo - 1), dst = c >> cs, cl = c & (d.CSo - 1);
+        const int off = ((rank * d.NPO + po) * d.CSo + cl) * R4 + 4 * rb;
+        if (ASYNC) {
+            st_async<4>(remote_ref(recv, bar, dst), off, acc);
+        } else {
+            float4 f;
+            f.x = acc[0]; f.y = acc[1]; f.z = acc[2]; f.w = acc[3];
+            *reinterpret_cast<float4*>(dsmem(recv, dst) + off) = f;
         }
     }
 }
@@ -577,14 +574,15 @@ struct SmallNet {
         __syncthreads();
     }
 
-    // ---- prologue: this block's input slice XL[r][p*CSi + cl] of layer id
+    // ---- prologue: this block's input slice of layer id, XT[k][r] (k = p*CSi + cl; rows padded to
+    // R4 with zeros)
     __device__ void prologue(int id, int t, const SmallDesc& d, float* recv, float* bar) {
-        float* XL = at(L.XL);
-        const int KS = d.PK * d.CSi, items = d.R * KS;
+        float* XT = at(L.XL);
+        const int KS = d.PK * d.CSi, R4 = rows4(d.R), items = R4 * KS;
         for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
             const int r = e / KS, k = e - r * KS, p = k / d.CSi, cl = k - p * d.CSi;
             float x = 0.f;
-            switch (id) {
+            if (r < d.R) switch (id) {
                 case L_PHI1: case L_READ: x = s1d(L.S, 0, r)[cl]; break;
                 case L_PHI2: x = silu(s1d(L.Q, t, r)[cl]); break;
                 case L_UVU: case L_UVV: x = at(L.V1)[r * CS + cl]; break;  // rows (a, xyz)
@@ -630,7 +628,7 @@ struct SmallNet {
                 case L_PB1: x = v3d(L.GPHI, 0, r, p)[cl]; break;
                 default: x = s1d(L.GQ, 0, r)[cl]; break;  // L_PB2
             }
-            XL[e] = x;
+            XT[k * R4 + r] = x;
         }
         if (id == L_RBWD) {  // partial atom energies y_a = sum over this block's readout channels w6 silu(z5)
             const int CSR = d.CSi;
@@ -638,8 +636,8 @@ struct SmallNet {
                 const int a = e / MOLTEN_SMALL_CL, dst = e - a * MOLTEN_SMALL_CL;
                 float y = 0.f;
                 for (int cl = 0; cl < CSR; ++cl) y += n.w[n.o_w6 + rank * CSR + cl] * silu(at(L.Z5)[a * CSR + cl]);
-                if (ASYNC) st_async<1>(remote_ref(recv, bar, dst), 3 * N * F + rank * N + a, &y);
-                else dsmem(recv + 3 * N * F, dst)[rank * N + a] = y;
+                if (ASYNC) st_async<1>(remote_ref(recv, bar, dst), L.eo + rank * N + a, &y);
+                else dsmem(recv + L.eo, dst)[rank * N + a] = y;
             }
         }
     }
@@ -680,20 +678,21 @@ struct SmallNet {
         }
     }
 
-    template <int V>
-    __device__ void push_v(const SmallDesc& d, float* recv, float* bar) {
-        const float* XL = at(L.XL);
-        const float* WB = at(L.WB);
-        const int KS = d.PK * d.CSi;
-        if (KS == CS) small_push<CS, V, ASYNC>(d, XL, WB, recv, bar, rank);
-        else if (KS == 2 * CS) small_push<2 * CS, V, ASYNC>(d, XL, WB, recv, bar, rank);
-        else if (KS == 3 * CS) small_push<3 * CS, V, ASYNC>(d, XL, WB, recv, bar, rank);
-        else small_push<(CS / 2 > 0 ? CS / 2 : 1), V, ASYNC>(d, XL, WB, recv, bar, rank);
-    }
     __device__ void push(const SmallDesc& d, float* recv, float* bar) {
-        if ((d.CSo & 3) == 0) push_v<4>(d, recv, bar);
-        else if ((d.CSo & 1) == 0) push_v<2>(d, recv, bar);
-        else push_v<1>(d, recv, bar);
+        const float* XT = at(L.XL);
+        const float* WB = at(L.WB);
+        if (d.CSi != CS) small_push<(CS / 2 > 0 ? CS / 2 : 1), ASYNC>(d, XT, WB, recv, bar, rank);
+        else if (d.PK == 1) small_push<CS, ASYNC>(d, XT, WB, recv, bar, rank);
+        else if (d.PK == 2) small_push<2 * CS, ASYNC>(d, XT, WB, recv, bar, rank);
+        else small_push<3 * CS, ASYNC>(d, XT, WB, recv, bar, rank);
+    }
+    __device__ void fetch(const SmallDesc& d) {
+        float* WB = at(L.WB);
+        constexpr int CSR = CS / 2 > 0 ? CS / 2 : 1;
+        if (d.CSi != CS) small_fetch_t<CSR, CSR>(d, rank, WB);
+        else if (d.PK == 1) small_fetch_t<CS, CS>(d, rank, WB);
+        else if (d.PK == 2) small_fetch_t<2 * CS, CS>(d, rank, WB);
+        else small_fetch_t<3 * CS, CS>(d, rank, WB);
     }
 
     __device__ float* mbar(int par) const { return at(L.mb) + 4 * par; }
@@ -717,7 +716,8 @@ struct SmallNet {
     __device__ void layer(int id, int t, int& par) {
         const SmallDesc d = small_desc(n, id, t, N);
         float* recv = at(L.RB) + par * L.rbsize;
-        expect(par, 4 * (d.R * d.NPO * d.Fo + (id == L_RBWD ? MOLTEN_SMALL_CL * N : 0)));
+        const int R4 = rows4(d.R);
+        expect(par, 4 * (R4 * d.NPO * d.Fo + (id == L_RBWD ? MOLTEN_SMALL_CL * N : 0)));
         prologue(id, t, d, recv, mbar(par));
         cp_wait_all();
         __syncthreads();
@@ -726,15 +726,17 @@ struct SmallNet {
         if (!ASYNC) cl_arrive();
         int nid = id, nt = t;
         small_next(nid, nt, T);
-        small_fetch(small_desc(n, nid, nt, N), rank, at(L.WB));
+        fetch(small_desc(n, nid, nt, N));
         receive(par);
-        const int rs = d.NPO * d.CSo, items = d.R * d.CSo;
+        const int items = d.R * d.CSo, srcStride = d.NPO * d.CSo * R4, poStride = d.CSo * R4;
         for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
-            const int r = e / d.CSo, cl = e - r * d.CSo;
+            const int cl = e / d.R, r = e - cl * d.R;
             float v[3] = {0.f, 0.f, 0.f};
-            for (int src = 0; src < MOLTEN_SMALL_CL; ++src) {
-                const float* q = recv + ((size_t)src * d.R + r) * rs + cl;
-                for (int po = 0; po < d.NPO; ++po) v[po] += q[po * d.CSo];
+            const float* q = recv + cl * R4 + r;
+            for (int src = 0; src < MOLTEN_SMALL_CL; ++src, q += srcStride) {
+                v[0] += q[0];
+                if (d.NPO > 1) v[1] += q[poStride];
+                if (d.NPO > 2) v[2] += q[2 * poStride];
             }
             epilogue(id, t, d, r, cl, v);
         }
@@ -742,7 +744,7 @@ struct SmallNet {
             double sum = 0.0;
             for (int a = 0; a < N; ++a) {
                 float y = 0.f;
-                for (int src = 0; src < MOLTEN_SMALL_CL; ++src) y += recv[3 * N * F + src * N + a];
+                for (int src = 0; src < MOLTEN_SMALL_CL; ++src) y += recv[L.eo + src * N + a];
                 const double ea = n.scale * ((double)y + n.b6) + (double)n.w[n.o_atomref + ati(L.spec)[a]];
                 n.e_atom[a] = ea;
                 sum += ea;
@@ -810,7 +812,7 @@ struct SmallNet {
         setup();
         unsigned long long step = *n.step;
         int par = 0;
-        small_fetch(small_desc(n, L_UVU, 0, N), rank, at(L.WB));
+        fetch(small_desc(n, L_UVU, 0, N));
         cg_cluster_sync_all();  // barriers initialised and every block's shared memory ready
         for (int st = 0; st < nsteps; ++st) {
             integrate1(step);

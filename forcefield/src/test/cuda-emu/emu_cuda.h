@@ -64,6 +64,7 @@ inline int __shfl_up_sync(unsigned, int v, int delta) {
 }
 inline int __shfl_sync(unsigned, int v, int src) { return (int)emu_warp_exchange((unsigned)v, src & 31); }
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
+inline int __ffs(int x) { return __builtin_ffs(x); }
 template <class T> inline T __ldcg(const T* p) { return *p; }
 template <class T> inline T __ldg(const T* p) { return *p; }
 
