@@ -169,9 +169,9 @@ struct SmallLayout {
         GZ3 = take(CS * N); GPHI = take(3 * CS * N); GQ = take(CS * N);
         // XL: input slice, transposed [k][R4] (R4 = rows rounded up to 4; at most 2CS x R4(3N));
         // WB: weight slice [o][KS + 4] (at most 3F x (CS + 4)); receive buffer: partial sums
-        // [src][po][cl][R4] (at most 3F x R4(N) words), then the partial energies at eo
-        XL = take(6 * CS * (N + 1)); WB = take(3 * F * (CS + 4));
-        eo = 3 * F * (N + 3);
+        // [src][po][cl][R4], then the partial energies at eo
+        XL = take(6 * CS * (N + 1)); WB = take(2 * 3 * F * (CS + 4));  // two: this layer's and the next's
+        eo = max(3 * F * ((N + 3) & ~3), F * ((3 * N + 3) & ~3));  // the widest layer: 3F x R4(N) or F x R4(3N)
         rbsize = (eo + MOLTEN_SMALL_CL * N + 3) & ~3;
         RB = take(2 * rbsize);
         total = o;
@@ -308,6 +308,7 @@ struct SmallNet {
     SmallLayout L;
     int N, F, T, kw, rank;
     unsigned phase = 0;  // bit p: parity of the current phase of receive buffer p's mbarrier
+    int wpar = 0;        // weight buffer of the current layer
 
     __device__ SmallNet(const Net& n_, float* sm_, int rank_)
         : n(n_), sm(sm_), L((int)n_.n, (int)n_.F, (int)n_.T, (int)n_.nrbf, (int)n_.kw), N((int)n_.n), F((int)n_.F),
@@ -678,16 +679,17 @@ struct SmallNet {
         }
     }
 
+    __device__ float* wbuf(int p) const { return at(L.WB) + p * 3 * F * (CS + 4); }
     __device__ void push(const SmallDesc& d, float* recv, float* bar) {
         const float* XT = at(L.XL);
-        const float* WB = at(L.WB);
+        const float* WB = wbuf(wpar);
         if (d.CSi != CS) small_push<(CS / 2 > 0 ? CS / 2 : 1), ASYNC>(d, XT, WB, recv, bar, rank);
         else if (d.PK == 1) small_push<CS, ASYNC>(d, XT, WB, recv, bar, rank);
         else if (d.PK == 2) small_push<2 * CS, ASYNC>(d, XT, WB, recv, bar, rank);
         else small_push<3 * CS, ASYNC>(d, XT, WB, recv, bar, rank);
     }
-    __device__ void fetch(const SmallDesc& d) {
-        float* WB = at(L.WB);
+    __device__ void fetch(const SmallDesc& d, int p) {
+        float* WB = wbuf(p);
         constexpr int CSR = CS / 2 > 0 ? CS / 2 : 1;
         if (d.CSi != CS) small_fetch_t<CSR, CSR>(d, rank, WB);
         else if (d.PK == 1) small_fetch_t<CS, CS>(d, rank, WB);
@@ -719,25 +721,35 @@ struct SmallNet {
         const int R4 = rows4(d.R);
         expect(par, 4 * (R4 * d.NPO * d.Fo + (id == L_RBWD ? MOLTEN_SMALL_CL * N : 0)));
         prologue(id, t, d, recv, mbar(par));
-        cp_wait_all();
-        __syncthreads();
-        push(d, recv, mbar(par));
-        __syncthreads();  // WB free
-        if (!ASYNC) cl_arrive();
+        cp_wait_all();    // this layer's weights (issued one layer ago)
+        __syncthreads();  // ... of every thread, and the input slice
         int nid = id, nt = t;
         small_next(nid, nt, T);
-        fetch(small_desc(n, nid, nt, N));
+        fetch(small_desc(n, nid, nt, N), wpar ^ 1);  // the next layer's, into the other buffer (read last one layer ago)
+        push(d, recv, mbar(par));
+        if (!ASYNC) cl_arrive();
         receive(par);
         const int items = d.R * d.CSo, srcStride = d.NPO * d.CSo * R4, poStride = d.CSo * R4;
         for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
             const int cl = e / d.R, r = e - cl * d.R;
-            float v[3] = {0.f, 0.f, 0.f};
+            // the 16 partials in 4 interleaved chains (shorter dependency chains), then combined
+            float u[4][3];
             const float* q = recv + cl * R4 + r;
-            for (int src = 0; src < MOLTEN_SMALL_CL; ++src, q += srcStride) {
-                v[0] += q[0];
-                if (d.NPO > 1) v[1] += q[poStride];
-                if (d.NPO > 2) v[2] += q[2 * poStride];
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                u[j][0] = q[j * srcStride];
+                u[j][1] = d.NPO > 1 ? q[j * srcStride + poStride] : 0.f;
+                u[j][2] = d.NPO > 2 ? q[j * srcStride + 2 * poStride] : 0.f;
             }
+#pragma unroll
+            for (int src = 4; src < MOLTEN_SMALL_CL; ++src) {
+                const float* qs = q + src * srcStride;
+                u[src & 3][0] += qs[0];
+                if (d.NPO > 1) u[src & 3][1] += qs[poStride];
+                if (d.NPO > 2) u[src & 3][2] += qs[2 * poStride];
+            }
+            float v[3];
+            for (int po = 0; po < 3; ++po) v[po] = (u[0][po] + u[1][po]) + (u[2][po] + u[3][po]);
             epilogue(id, t, d, r, cl, v);
         }
         if (id == L_RBWD && rank == 0 && threadIdx.x == 0) {  // atom energies (float64) and their sum
@@ -753,6 +765,7 @@ struct SmallNet {
         }
         __syncthreads();
         par ^= 1;
+        wpar ^= 1;
     }
 
     // Partial forces of this block's channels, exchanged (16 bytes per atom and sender); closing half kick.
@@ -812,7 +825,7 @@ struct SmallNet {
         setup();
         unsigned long long step = *n.step;
         int par = 0;
-        fetch(small_desc(n, L_UVU, 0, N));
+        fetch(small_desc(n, L_UVU, 0, N), 0);
         cg_cluster_sync_all();  // barriers initialised and every block's shared memory ready
         for (int st = 0; st < nsteps; ++st) {
             integrate1(step);

@@ -491,12 +491,13 @@ final class DeviceSystem implements AutoCloseable {
             t * 3 * cs * n, t * cs * n, t * 3 * cs * n, t * 6 * cs * n, t * cs * n, t * 3 * cs * n,
             cs * n, cs * n, 3 * cs * n, cs * n,
             cs * n, 3 * cs * n, cs * n, 3 * cs * n, cs * n, cs * n, 3 * cs * n, cs * n,
-            6 * cs * (n + 1), 3 * f * (cs + 4)};
+            6 * cs * (n + 1), 2 * 3 * f * (cs + 4)};
         long words = 0;
         for (int w : parts) {
             words += (w + 3) & ~3;
         }
-        int rb = (3 * f * (n + 3) + 16 * n + 3) & ~3;
+        int eo = Math.max(3 * f * ((n + 3) & ~3), f * ((3 * n + 3) & ~3));  // widest layer's partial sums
+        int rb = (eo + 16 * n + 3) & ~3;
         words += (2L * rb + 3) & ~3;
         return (int) Math.min(Integer.MAX_VALUE, 4 * words);
     }
