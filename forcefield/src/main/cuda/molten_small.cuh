@@ -579,9 +579,12 @@ struct SmallNet {
     // R4 with zeros)
     __device__ void prologue(int id, int t, const SmallDesc& d, float* recv, float* bar) {
         float* XT = at(L.XL);
-        const int KS = d.PK * d.CSi, R4 = rows4(d.R), items = R4 * KS;
+        const int KS = d.PK * d.CSi, R4 = rows4(d.R), items = R4 * KS, cs = __ffs(d.CSi) - 1;
         for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
-            const int r = e / KS, k = e - r * KS, p = k / d.CSi, cl = k - p * d.CSi;
+            // e = (r * PK + p) * CSi + cl; CSi is a power of two, PK is 1, 2 or 3 (no division)
+            const int rp = e >> cs, cl = e & (d.CSi - 1);
+            const int r = d.PK == 1 ? rp : (d.PK == 2 ? rp >> 1 : (int)(((unsigned)rp * 0xAAABu) >> 17));
+            const int p = rp - r * d.PK, k = p * d.CSi + cl;
             float x = 0.f;
             if (r < d.R) switch (id) {
                 case L_PHI1: case L_READ: x = s1d(L.S, 0, r)[cl]; break;
