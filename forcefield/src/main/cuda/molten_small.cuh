@@ -578,6 +578,7 @@ struct SmallNet {
     // ---- prologue: this block's input slice of layer id, XT[k][r] (k = p*CSi + cl; rows padded to
     // R4 with zeros)
     __device__ void prologue(int id, int t, const SmallDesc& d, float* recv, float* bar) {
+        if (id == L_UVV) return;  // the same input as L_UVU (V1), still in XT
         float* XT = at(L.XL);
         const int KS = d.PK * d.CSi, R4 = rows4(d.R), items = R4 * KS, cs = __ffs(d.CSi) - 1;
         for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
@@ -589,7 +590,7 @@ struct SmallNet {
             if (r < d.R) switch (id) {
                 case L_PHI1: case L_READ: x = s1d(L.S, 0, r)[cl]; break;
                 case L_PHI2: x = silu(s1d(L.Q, t, r)[cl]); break;
-                case L_UVU: case L_UVV: x = at(L.V1)[r * CS + cl]; break;  // rows (a, xyz)
+                case L_UVU: x = at(L.V1)[r * CS + cl]; break;  // rows (a, xyz)
                 case L_MLP0:
                     if (p == 0) x = s1d(L.S1, 0, r)[cl];
                     else {  // |Vv| as vnorm: x*x + y*y + z*z + 1e-8
