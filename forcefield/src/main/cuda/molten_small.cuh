@@ -10,7 +10,7 @@
 //  - each atom-wise dense layer Y = W X is reduce-scattered: a block multiplies the K-columns of W
 //    that match its input slice, for all outputs, and stores the partial sums straight into the
 //    shared memory of the block that owns each output channel (distributed shared memory), 16 bytes
-//    (4 channels) per store; every block then sums its 16 partials in a fixed order;
+//    (4 rows of one output) per store; every block then sums its 16 partials in a fixed order;
 //  - the neighbour search (all pairs) and the integrator run redundantly in every block on a
 //    shared-memory copy of positions and velocities (float64), identical in every block;
 //  - dE/dd and dE/du per slot are summed over the block's channels; the partial forces (linear in
