@@ -96,9 +96,10 @@ k_mega_grid(const Net n, int nsteps) { SMEM_DECL; mega<GridSync>(n, nsteps, bloc
 
 // Small molecules: nsteps MD steps (or one force evaluation) in one 16-block cluster, everything in
 // shared memory (molten_small.cuh). smem: the dynamic shared memory the host gave, checked.
-extern "C" __global__ void __cluster_dims__(16, 1, 1) __launch_bounds__(MOLTEN_THREADS, 1)
-k_small_c16(const Net n, int nsteps, long long smem) {
-    SMEM_DECL;
+// k_small_c16 exchanges through st.async + mbarrier; k_small_bar_c16 through a cluster barrier per
+// exchange (the same arithmetic in the same order: bit-identical results; for timing side by side).
+template <bool ASYNC>
+__device__ __forceinline__ void small(const Net& n, int nsteps, long long smem, float* sm) {
     if (small_smem_bytes(n) > smem || n.F % (MOLTEN_SMALL_CL * 4) != 0 || n.FR * 2 != n.F) {
 #ifdef MOLTEN_EMU
         emu_fail("k_small_c16: shared memory or model shape the host did not check");
@@ -107,7 +108,12 @@ k_small_c16(const Net n, int nsteps, long long smem) {
 #endif
     }
     const int rank = cluster_rank();
-    if (n.F == 64) { SmallNet<4> s(n, sm, rank); s.run(nsteps); }
-    else if (n.F == 128) { SmallNet<8> s(n, sm, rank); s.run(nsteps); }
-    else if (n.F == 256) { SmallNet<16> s(n, sm, rank); s.run(nsteps); }
+    if (n.F == 64) { SmallNet<4, ASYNC> s(n, sm, rank); s.run(nsteps); }
+    else if (n.F == 128) { SmallNet<8, ASYNC> s(n, sm, rank); s.run(nsteps); }
+    else if (n.F == 256) { SmallNet<16, ASYNC> s(n, sm, rank); s.run(nsteps); }
 }
+extern "C" __global__ void __cluster_dims__(16, 1, 1) __launch_bounds__(MOLTEN_THREADS, 1)
+k_small_c16(const Net n, int nsteps, long long smem) { SMEM_DECL; small<true>(n, nsteps, smem, sm); }
+
+extern "C" __global__ void __cluster_dims__(16, 1, 1) __launch_bounds__(MOLTEN_THREADS, 1)
+k_small_bar_c16(const Net n, int nsteps, long long smem) { SMEM_DECL; small<false>(n, nsteps, smem, sm); }

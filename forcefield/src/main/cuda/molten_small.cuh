@@ -9,14 +9,21 @@
 //    channel by channel) are local to a block;
 //  - each atom-wise dense layer Y = W X is reduce-scattered: a block multiplies the K-columns of W
 //    that match its input slice, for all outputs, and stores the partial sums straight into the
-//    shared memory of the block that owns each output channel (distributed shared memory); one
-//    cluster barrier later every block sums its 16 partials in a fixed order;
+//    shared memory of the block that owns each output channel (distributed shared memory), 16 bytes
+//    (4 rows of one output) per store; every block then sums its 16 partials in a fixed order;
 //  - the neighbour search (all pairs) and the integrator run redundantly in every block on a
 //    shared-memory copy of positions and velocities (float64), identical in every block;
 //  - dE/dd and dE/du per slot are summed over the block's channels; the partial forces (linear in
 //    those) are exchanged once per step.
-// The next layer's weight slice is copied into shared memory (cp.async) while the cluster barrier
-// is pending. Maths exactly as the stage kernels (the spec and its backward-pass appendix).
+// Exchange (ASYNC, k_small_c16): the partial sums go out with st.async, each store completing its
+// bytes on the receiver's mbarrier of that receive buffer; a block waits only until all bytes it
+// expects have arrived, with no cluster-wide barrier. Two receive buffers alternate; reuse is safe
+// without a barrier because a block writes layer L+2's partials into a receiver only after it has
+// received that receiver's layer L+1 partials, which the receiver sends after it has read layer L's.
+// The barrier variant (k_small_bar_c16, ASYNC = false) uses plain remote stores and one cluster
+// barrier per exchange, as before; kept for side-by-side timing.
+// The next layer's weight slice is copied into shared memory (cp.async) while the exchange is
+// pending. Maths exactly as the stage kernels (the spec and its backward-pass appendix).
 #pragma once
 #include "molten_layers.cuh"
 
@@ -63,14 +70,95 @@ __device__ __forceinline__ void cp_wait_all() {
 #endif
 }
 
+// ---- mbarrier exchange (sm_90). A barrier takes 4 words of the layout (the device uses 8 bytes,
+// the emulator 4 ints). count = 1: the receiving block's thread 0 arrives once per phase and
+// declares the bytes it expects; the senders' st.async complete them.
+__device__ __forceinline__ void mb_init(float* bar) {
+#ifdef MOLTEN_EMU
+    emu_mbar_init(bar, 1);
+#else
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"((unsigned)__cvta_generic_to_shared(bar)) : "memory");
+#endif
+}
+__device__ __forceinline__ void mb_init_fence() {
+#ifndef MOLTEN_EMU
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void mb_expect(float* bar, int bytes) {
+#ifdef MOLTEN_EMU
+    emu_mbar_arrive_expect(bar, bytes);
+#else
+    asm volatile(
+        "{\n\t.reg .b64 st;\n\t"
+        "mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 st, [%0], %1;\n\t}"
+        ::"r"((unsigned)__cvta_generic_to_shared(bar)), "r"(bytes) : "memory");
+#endif
+}
+// Waits until the phase of parity `parity` of the local barrier has completed.
+__device__ __forceinline__ void mb_wait(float* bar, unsigned parity) {
+#ifdef MOLTEN_EMU
+    emu_mbar_wait(bar, (int)parity);
+#else
+    const unsigned a = (unsigned)__cvta_generic_to_shared(bar);
+    unsigned done = 0;
+    while (!done) {
+        asm volatile(
+            "{\n\t.reg .pred p;\n\t"
+            "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n\t"
+            "selp.u32 %0, 1, 0, p;\n\t}"
+            : "=r"(done) : "r"(a), "r"(parity) : "memory");
+    }
+#endif
+}
+// Address of a local shared-memory location in block `rank`'s window (shared::cluster), and the
+// remote store of V floats (V = 1, 2, 4; 4V-byte aligned) completing on that block's barrier.
+struct RemoteRef {
+#ifdef MOLTEN_EMU
+    float* p; float* bar;
+#else
+    unsigned p, bar;
+#endif
+};
+__device__ __forceinline__ RemoteRef remote_ref(float* p, float* bar, int rank) {
+#ifdef MOLTEN_EMU
+    return {emu_map_rank(p, rank), emu_map_rank(bar, rank)};
+#else
+    unsigned a, b;
+    asm("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(a) : "r"((unsigned)__cvta_generic_to_shared(p)), "r"(rank));
+    asm("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(b) : "r"((unsigned)__cvta_generic_to_shared(bar)), "r"(rank));
+    return {a, b};
+#endif
+}
+template <int V>
+__device__ __forceinline__ void st_async(const RemoteRef& r, int words, const float* v) {
+#ifdef MOLTEN_EMU
+    emu_st_async(r.p + words, v, V, r.bar);
+#else
+    const unsigned a = r.p + 4u * (unsigned)words;
+    if (V == 4) {
+        asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];"
+                     ::"r"(a), "r"(__float_as_uint(v[0])), "r"(__float_as_uint(v[1])), "r"(__float_as_uint(v[2])),
+                     "r"(__float_as_uint(v[3])), "r"(r.bar) : "memory");
+    } else if (V == 2) {
+        asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.b32 [%0], {%1, %2}, [%3];"
+                     ::"r"(a), "r"(__float_as_uint(v[0])), "r"(__float_as_uint(v[1])), "r"(r.bar) : "memory");
+    } else {
+        asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%0], %1, [%2];"
+                     ::"r"(a), "r"(__float_as_uint(v[0])), "r"(r.bar) : "memory");
+    }
+#endif
+}
+
 // Shared-memory layout in 4-byte words (the host's DeviceSystem.moleculeSharedMemory mirrors it).
 struct SmallLayout {
-    int pos, vel, im, frc, spec, cnt, nb, k0, geo, fc, rbf, gacc, wf, bf, bias;
-    int V, Q, PHI, UV, Z3, AA, S, S1, V1, Z5, GS, GV, GS1, GV1, GN, GZ3, GPHI, GQ, XL, WB, RB, rbsize, total;
+    int mb, pos, vel, im, frc, spec, cnt, nb, k0, geo, fc, rbf, gacc, wf, bf, bias;
+    int V, Q, PHI, UV, Z3, AA, S, S1, V1, Z5, GS, GV, GS1, GV1, GN, GZ3, GPHI, GQ, XL, WB, RB, eo, rbsize, total;
     __device__ SmallLayout(int N, int F, int T, int nrbf, int kw) {
         const int CS = F / MOLTEN_SMALL_CL, NS = N > 1 ? N - 1 : 1, E = N * NS;
         int o = 0;
         auto take = [&](int words) { const int at = o; o += (words + 3) & ~3; return at; };
+        mb = take(8);  // two mbarriers, one per receive buffer
         pos = take(6 * N); vel = take(6 * N); im = take(2 * N); frc = take(3 * N); spec = take(N);
         cnt = take(N); nb = take(E); k0 = take(E); geo = take(4 * E); fc = take(2 * E); rbf = take(kw * E);
         gacc = take(4 * E); wf = take(T * nrbf * 3 * CS); bf = take(T * 3 * CS); bias = take(T * 8 * CS + CS);
@@ -79,8 +167,12 @@ struct SmallLayout {
         S = take(CS * N); S1 = take(CS * N); V1 = take(3 * CS * N); Z5 = take(CS * N);
         GS = take(CS * N); GV = take(3 * CS * N); GS1 = take(CS * N); GV1 = take(3 * CS * N); GN = take(CS * N);
         GZ3 = take(CS * N); GPHI = take(3 * CS * N); GQ = take(CS * N);
-        XL = take(6 * CS * N); WB = take(3 * F * 3 * CS);
-        rbsize = (3 * N * F + MOLTEN_SMALL_CL * N + 3) & ~3;  // partial sums of 16 sources; + partial energies
+        // XL: input slice, transposed [k][R4] (R4 = rows rounded up to 4; at most 2CS x R4(3N));
+        // WB: weight slice [o][KS + 4] (at most 3F x (CS + 4)); receive buffer: partial sums
+        // [src][po][cl][R4], then the partial energies at eo
+        XL = take(6 * CS * (N + 1)); WB = take(2 * 3 * F * (CS + 4));  // two: this layer's and the next's
+        eo = max(3 * F * ((N + 3) & ~3), F * ((3 * N + 3) & ~3));  // the widest layer: 3F x R4(N) or F x R4(3N)
+        rbsize = (eo + MOLTEN_SMALL_CL * N + 3) & ~3;
         RB = take(2 * rbsize);
         total = o;
     }
@@ -134,51 +226,89 @@ __device__ SmallDesc small_desc(const Net& n, int id, int t, int N) {
     }
 }
 
-// Weight slice of a layer into WB [NPO*Fo][KS] (KS = PK*CSi), asynchronously.
-__device__ void small_fetch(const SmallDesc& d, int rank, float* WB) {
-    const int KS = d.PK * d.CSi, CT = d.NPO * d.Fo, K = d.PK * d.Fi;
-    if ((d.CSi & 3) == 0) {
-        const int q4 = d.CSi / 4, items = CT * d.PK * q4;
-        for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
-            const int o = e / (d.PK * q4), r = e - o * d.PK * q4, p = r / q4, q = r - p * q4;
-            cp_async16(WB + o * KS + p * d.CSi + 4 * q, d.W + (size_t)o * K + p * d.Fi + rank * d.CSi + 4 * q);
-        }
-    } else {
-        const int items = CT * KS;
-        for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
-            const int o = e / KS, r = e - o * KS, p = r / d.CSi, q = r - p * d.CSi;
-            cp_async4(WB + e, d.W + (size_t)o * K + p * d.Fi + rank * d.CSi + q);
-        }
+__device__ __forceinline__ int rows4(int r) { return (r + 3) & ~3; }
+
+template <int CH>
+__device__ __forceinline__ void cp_async_n(float* dst, const float* src) {
+#ifdef MOLTEN_EMU
+    memcpy(dst, src, 4 * CH);
+#else
+    const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+    if (CH == 4) asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(src) : "memory");
+    else if (CH == 2) asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(s), "l"(src) : "memory");
+    else asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(s), "l"(src) : "memory");
+#endif
+}
+
+// Weight slice of a layer into WB[o][KS + 4] (k < KS = PK*CSI over this block's input columns
+// p*Fi + rank*CSI + q; the 4 words of padding make a quarter-warp's 16-byte loads of 8 consecutive
+// rows conflict-free), asynchronously, 16 bytes per copy where CSI allows. Shapes are compile-time
+// so that the index arithmetic is shifts, not divisions.
+template <int KS, int CSI>
+__device__ void small_fetch_t(const SmallDesc& d, int rank, float* WB) {
+    constexpr int KSP = KS + 4, CH = CSI % 4 == 0 ? 4 : (CSI % 2 == 0 ? 2 : 1), NC = KS / CH;
+    const int CT = d.NPO * d.Fo, K = d.PK * d.Fi, items = CT * NC;
+    const float* W = d.W + rank * CSI;
+    for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
+        const int o = e / NC, k = (e - o * NC) * CH, p = k / CSI, q = k - p * CSI;
+        cp_async_n<CH>(WB + o * KSP + k, W + (size_t)o * K + p * d.Fi + q);
     }
 }
 
-// Partial products of this block's input slice XL [R][KS] with its weight slice, for every output,
-// stored into the receive buffer of the output's owner: recv[src][r][po][cl].
-template <int KS>
-__device__ void small_push(const SmallDesc& d, const float* XL, const float* WB, float* recv, int rank) {
-    const int CT = d.NPO * d.Fo, R = d.R, rs = d.NPO * d.CSo;
-    for (int o = threadIdx.x; o < CT; o += MOLTEN_THREADS) {
+// Partial products of this block's input slice XT [k][R4] with its weight slice, for every output o
+// and every block of 4 rows: a thread takes one (o, row block), keeps o's KS weights in registers
+// and stores the 4 rows' partial sums as one 16-byte word into the receive buffer of o's owner:
+// recv[src][po][cl][R4]. Padding rows (R..R4-1) of XT are zero.
+template <int KS, bool ASYNC>
+__device__ void small_push(const SmallDesc& d, const float* XT, const float* WB, float* recv, float* bar, int rank) {
+    constexpr int KSP = KS + 4;
+    const int CT = d.NPO * d.Fo, R4 = rows4(d.R), NB = R4 / 4;
+    const int fs = __ffs(d.Fo) - 1, cs = __ffs(d.CSo) - 1;  // Fo, CSo: powers of two
+    int rb = threadIdx.x / CT, o = threadIdx.x - rb * CT;
+    for (; rb < NB; o += MOLTEN_THREADS) {
+        while (o >= CT) { o -= CT; ++rb; }
+        if (rb >= NB) break;
         float w[KS];
+        if (KS % 4 == 0) {
 #pragma unroll
-        for (int k = 0; k < KS; ++k) w[k] = WB[o * KS + k];
-        const int po = o / d.Fo, c = o - po * d.Fo, dst = c / d.CSo, cl = c - dst * d.CSo;
-        float* rb = dsmem(recv, dst) + (size_t)rank * R * rs + po * d.CSo + cl;
-        for (int r = 0; r < R; ++r) {
-            const float* x = XL + r * KS;
-            float acc = 0.f;
+            for (int j = 0; j < KS / 4; ++j) {
+                const float4 q = *reinterpret_cast<const float4*>(WB + o * KSP + 4 * j);
+                w[4 * j] = q.x; w[(4 * j + 1) % KS] = q.y; w[(4 * j + 2) % KS] = q.z; w[(4 * j + 3) % KS] = q.w;
+            }
+        } else {
 #pragma unroll
-            for (int k = 0; k < KS; ++k) acc = fmaf(w[k], x[k], acc);
-            rb[r * rs] = acc;
+            for (int k = 0; k < KS; ++k) w[k] = WB[o * KSP + k];
+        }
+        float acc[4] = {0.f, 0.f, 0.f, 0.f};
+        const float* x = XT + 4 * rb;
+#pragma unroll
+        for (int k = 0; k < KS; ++k) {
+            const float4 q = *reinterpret_cast<const float4*>(x + k * R4);
+            acc[0] = fmaf(w[k], q.x, acc[0]);
+            acc[1] = fmaf(w[k], q.y, acc[1]);
+            acc[2] = fmaf(w[k], q.z, acc[2]);
+            acc[3] = fmaf(w[k], q.w, acc[3]);
+        }
+        const int po = o >> fs, c = o & (d.Fo - 1), dst = c >> cs, cl = c & (d.CSo - 1);
+        const int off = ((rank * d.NPO + po) * d.CSo + cl) * R4 + 4 * rb;
+        if (ASYNC) {
+            st_async<4>(remote_ref(recv, bar, dst), off, acc);
+        } else {
+            float4 f;
+            f.x = acc[0]; f.y = acc[1]; f.z = acc[2]; f.w = acc[3];
+            *reinterpret_cast<float4*>(dsmem(recv, dst) + off) = f;
         }
     }
 }
 
-template <int CS>
+template <int CS, bool ASYNC>
 struct SmallNet {
     const Net& n;
     float* sm;
     SmallLayout L;
     int N, F, T, kw, rank;
+    unsigned phase = 0;  // bit p: parity of the current phase of receive buffer p's mbarrier
+    int wpar = 0;        // weight buffer of the current layer
 
     __device__ SmallNet(const Net& n_, float* sm_, int rank_)
         : n(n_), sm(sm_), L((int)n_.n, (int)n_.F, (int)n_.T, (int)n_.nrbf, (int)n_.kw), N((int)n_.n), F((int)n_.F),
@@ -445,17 +575,22 @@ struct SmallNet {
         __syncthreads();
     }
 
-    // ---- prologue: this block's input slice XL[r][p*CSi + cl] of layer id
-    __device__ void prologue(int id, int t, const SmallDesc& d, float* recvNext) {
-        float* XL = at(L.XL);
-        const int KS = d.PK * d.CSi, items = d.R * KS;
+    // ---- prologue: this block's input slice of layer id, XT[k][r] (k = p*CSi + cl; rows padded to
+    // R4 with zeros)
+    __device__ void prologue(int id, int t, const SmallDesc& d, float* recv, float* bar) {
+        if (id == L_UVV) return;  // the same input as L_UVU (V1), still in XT
+        float* XT = at(L.XL);
+        const int KS = d.PK * d.CSi, R4 = rows4(d.R), items = R4 * KS, cs = __ffs(d.CSi) - 1;
         for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
-            const int r = e / KS, k = e - r * KS, p = k / d.CSi, cl = k - p * d.CSi;
+            // e = (r * PK + p) * CSi + cl; CSi is a power of two, PK is 1, 2 or 3 (no division)
+            const int rp = e >> cs, cl = e & (d.CSi - 1);
+            const int r = d.PK == 1 ? rp : (d.PK == 2 ? rp >> 1 : (int)(((unsigned)rp * 0xAAABu) >> 17));
+            const int p = rp - r * d.PK, k = p * d.CSi + cl;
             float x = 0.f;
-            switch (id) {
+            if (r < d.R) switch (id) {
                 case L_PHI1: case L_READ: x = s1d(L.S, 0, r)[cl]; break;
                 case L_PHI2: x = silu(s1d(L.Q, t, r)[cl]); break;
-                case L_UVU: case L_UVV: x = at(L.V1)[r * CS + cl]; break;  // rows (a, xyz)
+                case L_UVU: x = at(L.V1)[r * CS + cl]; break;  // rows (a, xyz)
                 case L_MLP0:
                     if (p == 0) x = s1d(L.S1, 0, r)[cl];
                     else {  // |Vv| as vnorm: x*x + y*y + z*z + 1e-8
@@ -498,7 +633,7 @@ struct SmallNet {
                 case L_PB1: x = v3d(L.GPHI, 0, r, p)[cl]; break;
                 default: x = s1d(L.GQ, 0, r)[cl]; break;  // L_PB2
             }
-            XL[e] = x;
+            XT[k * R4 + r] = x;
         }
         if (id == L_RBWD) {  // partial atom energies y_a = sum over this block's readout channels w6 silu(z5)
             const int CSR = d.CSi;
@@ -506,7 +641,8 @@ struct SmallNet {
                 const int a = e / MOLTEN_SMALL_CL, dst = e - a * MOLTEN_SMALL_CL;
                 float y = 0.f;
                 for (int cl = 0; cl < CSR; ++cl) y += n.w[n.o_w6 + rank * CSR + cl] * silu(at(L.Z5)[a * CSR + cl]);
-                dsmem(recvNext + 3 * N * F, dst)[rank * N + a] = y;
+                if (ASYNC) st_async<1>(remote_ref(recv, bar, dst), L.eo + rank * N + a, &y);
+                else dsmem(recv + L.eo, dst)[rank * N + a] = y;
             }
         }
     }
@@ -547,46 +683,84 @@ struct SmallNet {
         }
     }
 
-    __device__ void push(const SmallDesc& d, float* recv) {
-        const float* XL = at(L.XL);
-        const float* WB = at(L.WB);
-        const int KS = d.PK * d.CSi;
-        if (KS == CS) small_push<CS>(d, XL, WB, recv, rank);
-        else if (KS == 2 * CS) small_push<2 * CS>(d, XL, WB, recv, rank);
-        else if (KS == 3 * CS) small_push<3 * CS>(d, XL, WB, recv, rank);
-        else small_push<(CS / 2 > 0 ? CS / 2 : 1)>(d, XL, WB, recv, rank);
+    __device__ float* wbuf(int p) const { return at(L.WB) + p * 3 * F * (CS + 4); }
+    __device__ void push(const SmallDesc& d, float* recv, float* bar) {
+        const float* XT = at(L.XL);
+        const float* WB = wbuf(wpar);
+        if (d.CSi != CS) small_push<(CS / 2 > 0 ? CS / 2 : 1), ASYNC>(d, XT, WB, recv, bar, rank);
+        else if (d.PK == 1) small_push<CS, ASYNC>(d, XT, WB, recv, bar, rank);
+        else if (d.PK == 2) small_push<2 * CS, ASYNC>(d, XT, WB, recv, bar, rank);
+        else small_push<3 * CS, ASYNC>(d, XT, WB, recv, bar, rank);
+    }
+    __device__ void fetch(const SmallDesc& d, int p) {
+        float* WB = wbuf(p);
+        constexpr int CSR = CS / 2 > 0 ? CS / 2 : 1;
+        if (d.CSi != CS) small_fetch_t<CSR, CSR>(d, rank, WB);
+        else if (d.PK == 1) small_fetch_t<CS, CS>(d, rank, WB);
+        else if (d.PK == 2) small_fetch_t<2 * CS, CS>(d, rank, WB);
+        else small_fetch_t<3 * CS, CS>(d, rank, WB);
     }
 
-    // One dense layer: prologue, partial products into the owners' shared memory, cluster
-    // barrier (the next layer's weights are fetched meanwhile), sums of the 16 partials, epilogue.
+    __device__ float* mbar(int par) const { return at(L.mb) + 4 * par; }
+    // Thread 0 opens the receive of buffer par: its one arrival, and the bytes the 16 senders will store.
+    __device__ void expect(int par, int bytes) {
+        if (ASYNC && threadIdx.x == 0) mb_expect(mbar(par), bytes);
+    }
+    // Waits until this block has received everything of buffer par (ASYNC), or for the cluster
+    // barrier (which the caller has arrived at).
+    __device__ void receive(int par) {
+        if (ASYNC) {
+            mb_wait(mbar(par), (phase >> par) & 1u);
+            phase ^= 1u << par;
+        } else {
+            cl_wait();
+        }
+    }
+
+    // One dense layer: prologue, partial products into the owners' shared memory, exchange (the
+    // next layer's weights are fetched meanwhile), sums of the 16 partials, epilogue.
     __device__ void layer(int id, int t, int& par) {
         const SmallDesc d = small_desc(n, id, t, N);
         float* recv = at(L.RB) + par * L.rbsize;
-        prologue(id, t, d, recv);
-        cp_wait_all();
-        __syncthreads();
-        push(d, recv);
-        __syncthreads();  // WB free
-        cl_arrive();
+        const int R4 = rows4(d.R);
+        expect(par, 4 * (R4 * d.NPO * d.Fo + (id == L_RBWD ? MOLTEN_SMALL_CL * N : 0)));
+        prologue(id, t, d, recv, mbar(par));
+        cp_wait_all();    // this layer's weights (issued one layer ago)
+        __syncthreads();  // ... of every thread, and the input slice
         int nid = id, nt = t;
         small_next(nid, nt, T);
-        small_fetch(small_desc(n, nid, nt, N), rank, at(L.WB));
-        cl_wait();
-        const int rs = d.NPO * d.CSo, items = d.R * d.CSo;
+        fetch(small_desc(n, nid, nt, N), wpar ^ 1);  // the next layer's, into the other buffer (read last one layer ago)
+        push(d, recv, mbar(par));
+        if (!ASYNC) cl_arrive();
+        receive(par);
+        const int items = d.R * d.CSo, srcStride = d.NPO * d.CSo * R4, poStride = d.CSo * R4;
         for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
-            const int r = e / d.CSo, cl = e - r * d.CSo;
-            float v[3] = {0.f, 0.f, 0.f};
-            for (int src = 0; src < MOLTEN_SMALL_CL; ++src) {
-                const float* q = recv + ((size_t)src * d.R + r) * rs + cl;
-                for (int po = 0; po < d.NPO; ++po) v[po] += q[po * d.CSo];
+            const int cl = e / d.R, r = e - cl * d.R;
+            // the 16 partials in 4 interleaved chains (shorter dependency chains), then combined
+            float u[4][3];
+            const float* q = recv + cl * R4 + r;
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                u[j][0] = q[j * srcStride];
+                u[j][1] = d.NPO > 1 ? q[j * srcStride + poStride] : 0.f;
+                u[j][2] = d.NPO > 2 ? q[j * srcStride + 2 * poStride] : 0.f;
             }
+#pragma unroll
+            for (int src = 4; src < MOLTEN_SMALL_CL; ++src) {
+                const float* qs = q + src * srcStride;
+                u[src & 3][0] += qs[0];
+                if (d.NPO > 1) u[src & 3][1] += qs[poStride];
+                if (d.NPO > 2) u[src & 3][2] += qs[2 * poStride];
+            }
+            float v[3];
+            for (int po = 0; po < 3; ++po) v[po] = (u[0][po] + u[1][po]) + (u[2][po] + u[3][po]);
             epilogue(id, t, d, r, cl, v);
         }
         if (id == L_RBWD && rank == 0 && threadIdx.x == 0) {  // atom energies (float64) and their sum
             double sum = 0.0;
             for (int a = 0; a < N; ++a) {
                 float y = 0.f;
-                for (int src = 0; src < MOLTEN_SMALL_CL; ++src) y += recv[3 * N * F + src * N + a];
+                for (int src = 0; src < MOLTEN_SMALL_CL; ++src) y += recv[L.eo + src * N + a];
                 const double ea = n.scale * ((double)y + n.b6) + (double)n.w[n.o_atomref + ati(L.spec)[a]];
                 n.e_atom[a] = ea;
                 sum += ea;
@@ -595,36 +769,44 @@ struct SmallNet {
         }
         __syncthreads();
         par ^= 1;
+        wpar ^= 1;
     }
 
-    // Partial forces of this block's channels, exchanged; closing half kick.
+    // Partial forces of this block's channels, exchanged (16 bytes per atom and sender); closing half kick.
     __device__ void forces(int& par, unsigned long long step) {
         const int NS = N > 1 ? N - 1 : 1;
         float* recv = at(L.RB) + par * L.rbsize;
+        expect(par, 16 * N * MOLTEN_SMALL_CL);
         for (int e = threadIdx.x; e < N * MOLTEN_SMALL_CL; e += MOLTEN_THREADS) {
             const int a = e / MOLTEN_SMALL_CL, dst = e - a * MOLTEN_SMALL_CL;
             const int cnt = ati(L.cnt)[a];
-            float fx = 0.f, fy = 0.f, fz = 0.f;
+            float f4[4] = {0.f, 0.f, 0.f, 0.f};
             for (int sl = 0; sl < cnt; ++sl) {
                 const int s = a * NS + sl;
                 const float4 acc = reinterpret_cast<const float4*>(at(L.gacc))[s];
                 const float4 geo = reinterpret_cast<const float4*>(at(L.geo))[s];
                 const float ug = geo.x * acc.y + geo.y * acc.z + geo.z * acc.w;
                 const float inv = 1.0f / geo.w;
-                fx += acc.x * geo.x + (acc.y - ug * geo.x) * inv;
-                fy += acc.x * geo.y + (acc.z - ug * geo.y) * inv;
-                fz += acc.x * geo.z + (acc.w - ug * geo.z) * inv;
+                f4[0] += acc.x * geo.x + (acc.y - ug * geo.x) * inv;
+                f4[1] += acc.x * geo.y + (acc.z - ug * geo.y) * inv;
+                f4[2] += acc.x * geo.z + (acc.w - ug * geo.z) * inv;
             }
-            float* q = dsmem(recv, dst) + (rank * N + a) * 3;
-            q[0] = fx; q[1] = fy; q[2] = fz;
+            if (ASYNC) {
+                st_async<4>(remote_ref(recv, mbar(par), dst), (rank * N + a) * 4, f4);
+            } else {
+                float* q = dsmem(recv, dst) + (rank * N + a) * 4;
+                for (int k = 0; k < 4; ++k) q[k] = f4[k];
+            }
         }
-        __syncthreads();
-        cl_arrive();
-        cl_wait();
+        if (!ASYNC) {
+            __syncthreads();
+            cl_arrive();
+        }
+        receive(par);
         for (int a = threadIdx.x; a < N; a += MOLTEN_THREADS) {
             float f[3] = {0.f, 0.f, 0.f};
             for (int src = 0; src < MOLTEN_SMALL_CL; ++src)
-                for (int k = 0; k < 3; ++k) f[k] += recv[(src * N + a) * 3 + k];
+                for (int k = 0; k < 3; ++k) f[k] += recv[(src * N + a) * 4 + k];
             for (int k = 0; k < 3; ++k) at(L.frc)[3 * a + k] = f[k];
             if (rank == 0 && !(isfinite(f[0]) && isfinite(f[1]) && isfinite(f[2]))) {
                 if (atomicCAS(n.flags + MOLTEN_FLAG_NONFINITE, 0, a + 1) == 0) n.flags[MOLTEN_FLAG_BADSTEP] = (int)step;
@@ -639,11 +821,16 @@ struct SmallNet {
     }
 
     __device__ void run(int nsteps) {
+        if (ASYNC && threadIdx.x == 0) {
+            mb_init(mbar(0));
+            mb_init(mbar(1));
+            mb_init_fence();
+        }
         setup();
         unsigned long long step = *n.step;
         int par = 0;
-        small_fetch(small_desc(n, L_UVU, 0, N), rank, at(L.WB));
-        cg_cluster_sync_all();
+        fetch(small_desc(n, L_UVU, 0, N), 0);
+        cg_cluster_sync_all();  // barriers initialised and every block's shared memory ready
         for (int st = 0; st < nsteps; ++st) {
             integrate1(step);
             search();
@@ -678,6 +865,7 @@ struct SmallNet {
                 atomicMax(n.flags + MOLTEN_FLAG_MAXCOUNT, mx);
             }
         }
+        if (ASYNC) cg_cluster_sync_all();  // no block leaves while a store into its shared memory may be in flight
     }
 
     __device__ static void cg_cluster_sync_all() {

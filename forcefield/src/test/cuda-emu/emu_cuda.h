@@ -43,6 +43,12 @@ void emu_grid_sync();
 int emu_cluster_rank();
 inline float* emu_smem() { return emu_cur->smem; }
 float* emu_map_rank(float* p, int rank);  // distributed shared memory of a cluster
+// mbarrier with transaction counts (sm_90), 4 words of shared memory: pending arrivals, expected
+// arrivals, tx-count (bytes, may go negative), phase. st.async: the store, then complete_tx.
+void emu_mbar_init(float* bar, int count);
+void emu_mbar_arrive_expect(float* bar, int bytes);
+void emu_mbar_wait(float* bar, int parity);
+void emu_st_async(float* dst, const float* v, int n, float* bar);
 void emu_fail(const char* why);
 
 inline float __shfl_xor_sync(unsigned, float v, int m) {
@@ -58,6 +64,7 @@ inline int __shfl_up_sync(unsigned, int v, int delta) {
 }
 inline int __shfl_sync(unsigned, int v, int src) { return (int)emu_warp_exchange((unsigned)v, src & 31); }
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
+inline int __ffs(int x) { return __builtin_ffs(x); }
 template <class T> inline T __ldcg(const T* p) { return *p; }
 template <class T> inline T __ldg(const T* p) { return *p; }
 

@@ -86,7 +86,9 @@ static void release(Barrier& b) {
     b.waiting.clear();
     b.arrived = 0;
 }
+static long long g_polls = 0;  // polls of mbarrier waits since the last progress (see emu_mbar_wait)
 static void arrive(Barrier& b) {
+    g_polls = 0;
     b.waiting.push_back(g_running);
     if (++b.arrived >= b.expected) release(b);
     park();
@@ -99,6 +101,7 @@ static void coro_entry() {
     Coro* c = g_running;
     g_launch->invoke(g_launch->params);
     c->done = true;
+    g_polls = 0;
     leave(g_launch->warpBar[c->warp]);
     leave(g_launch->blockBar[c->block]);
     leave(g_launch->groupBar);
@@ -119,6 +122,47 @@ float* emu_map_rank(float* p, int rank) {
         std::abort();
     }
     return L.smem[rank].data() + off;
+}
+// mbarrier: a phase completes when its pending arrivals and its tx-count are both zero; a waiter
+// polls (yields to the other coroutines) until the phase of the given parity has completed.
+// Deadlock: every runnable coroutine polled once more with no barrier arrival, completed wait or
+// finished thread in between (g_polls counts polls since the last such event).
+static int* mbar_words(float* bar) {
+    int* w = reinterpret_cast<int*>(bar);
+    if ((reinterpret_cast<uintptr_t>(bar) & 15) != 0) emu_fail("mbarrier not 16-byte aligned in the emulator's layout");
+    return w;
+}
+static void mbar_settle(int* w) {
+    if (w[0] == 0 && w[2] == 0) { w[3] ^= 1; w[0] = w[1]; }
+}
+void emu_mbar_init(float* bar, int count) {
+    int* w = mbar_words(bar);
+    w[0] = count; w[1] = count; w[2] = 0; w[3] = 0;
+}
+void emu_mbar_arrive_expect(float* bar, int bytes) {
+    int* w = mbar_words(bar);
+    if (w[1] <= 0 || w[0] <= 0 || w[3] < 0 || w[3] > 1) emu_fail("mbarrier arrive: not initialised or too many arrivals");
+    w[2] += bytes;
+    w[0] -= 1;
+    mbar_settle(w);
+}
+void emu_st_async(float* dst, const float* v, int n, float* bar) {
+    if ((reinterpret_cast<uintptr_t>(dst) & (4 * n - 1)) != 0) emu_fail("st.async: address not aligned to its size");
+    int* w = mbar_words(bar);
+    if (w[1] <= 0 || w[3] < 0 || w[3] > 1) emu_fail("st.async: the receiver's mbarrier is not initialised");
+    std::memcpy(dst, v, 4 * n);
+    w[2] -= 4 * n;
+    mbar_settle(w);
+}
+void emu_mbar_wait(float* bar, int parity) {
+    int* w = mbar_words(bar);
+    while (w[3] == parity) {  // the phase of this parity is still the current one
+        auto& L = *g_launch;
+        if (++g_polls > 4 * (long long)L.coros.size() + 1024) emu_fail("mbarrier wait: deadlock (no sender can make progress)");
+        L.runq.push_back(g_running);
+        park();
+    }
+    g_polls = 0;
 }
 void emu_fail(const char* why) {
     std::fprintf(stderr, "emu: trap: %s\n", why);
@@ -274,7 +318,7 @@ static const std::vector<KernelInfo>& registry() {
         REG(k_ub1_w, 1), REG(k_ub1_t, 1), REG(k_ub2_w, 1), REG(k_ub2_t, 1), REG(k_ub3_w, 1), REG(k_ub3_t, 1),
         REG(k_pb1_w, 1), REG(k_pb1_t, 1), REG(k_pb2_w, 1), REG(k_pb2_t, 1),
         REG(k_readout_w, 1), REG(k_readout_t, 1), REG(k_readout_bwd_w, 1), REG(k_readout_bwd_t, 1),
-        REG(k_mega_c16, 16), REG(k_mega_c8, 8), REG(k_mega_grid, 0), REG(k_small_c16, 16),
+        REG(k_mega_c16, 16), REG(k_mega_c8, 8), REG(k_mega_grid, 0), REG(k_small_c16, 16), REG(k_small_bar_c16, 16),
     };
     return r;
 }

@@ -52,6 +52,12 @@ final class DeviceSystem implements AutoCloseable {
     static final int FLAG_MAXCOUNT = 1;
     static final int FLAG_NONFINITE = 2;
     static final int FLAG_BADSTEP = 3;
+    /**
+     * System property naming the entry of the small-molecule kernel: {@code k_small_c16} (exchange through
+     * st.async and mbarriers, the default) or {@code k_small_bar_c16} (a cluster barrier per exchange; the same
+     * results bit for bit), read when a system is set up; for timing both side by side.
+     */
+    static final String MOLECULE_KERNEL_PROPERTY = "molten.cuda.moleculeKernel";
 
     private final CudaContext cx;
     private final DeviceWeights dw;
@@ -89,7 +95,7 @@ final class DeviceSystem implements AutoCloseable {
         this.cell = cell;
         this.mode = mode;
         if (mode == CudaOptions.Mode.MOLECULE) {
-            this.megaKernel = "k_small_c16";
+            this.megaKernel = moleculeKernel(System.getProperty(MOLECULE_KERNEL_PROPERTY, "k_small_c16"));
             this.megaGrid = 16;
         } else if (mode == CudaOptions.Mode.CLUSTER) {
             this.megaKernel = megaKernel;
@@ -480,19 +486,28 @@ final class DeviceSystem implements AutoCloseable {
      */
     static int moleculeSharedMemory(int atoms, int f, int t, int nRbf, int kw) {
         int cs = f / 16, ns = Math.max(atoms - 1, 1), e = atoms * ns, n = atoms;
-        int[] parts = {6 * n, 6 * n, 2 * n, 3 * n, n, n, e, e, 4 * e, 2 * e, kw * e, 4 * e, t * nRbf * 3 * cs,
+        int[] parts = {8, 6 * n, 6 * n, 2 * n, 3 * n, n, n, e, e, 4 * e, 2 * e, kw * e, 4 * e, t * nRbf * 3 * cs,
             t * 3 * cs, t * 8 * cs + cs,
             t * 3 * cs * n, t * cs * n, t * 3 * cs * n, t * 6 * cs * n, t * cs * n, t * 3 * cs * n,
             cs * n, cs * n, 3 * cs * n, cs * n,
             cs * n, 3 * cs * n, cs * n, 3 * cs * n, cs * n, cs * n, 3 * cs * n, cs * n,
-            6 * cs * n, 3 * f * 3 * cs};
+            6 * cs * (n + 1), 2 * 3 * f * (cs + 4)};
         long words = 0;
         for (int w : parts) {
             words += (w + 3) & ~3;
         }
-        int rb = (3 * n * f + 16 * n + 3) & ~3;
+        int eo = Math.max(3 * f * ((n + 3) & ~3), f * ((3 * n + 3) & ~3));  // widest layer's partial sums
+        int rb = (eo + 16 * n + 3) & ~3;
         words += (2L * rb + 3) & ~3;
         return (int) Math.min(Integer.MAX_VALUE, 4 * words);
+    }
+
+    private static String moleculeKernel(String name) {
+        if (!name.equals("k_small_c16") && !name.equals("k_small_bar_c16")) {
+            throw new IllegalArgumentException(MOLECULE_KERNEL_PROPERTY + " must be k_small_c16 or k_small_bar_c16, not "
+                    + name);
+        }
+        return name;
     }
 
     private static int roundUp(int x, int m) {

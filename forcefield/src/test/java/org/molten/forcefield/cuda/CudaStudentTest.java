@@ -85,6 +85,36 @@ class CudaStudentTest {
         checkMolecule(w64, box, "20 atoms, triclinic cell, F = 64, molecule kernel (seed " + seed + ")");
     }
 
+    /**
+     * The two exchanges of the small-molecule kernel (st.async + mbarrier, and one cluster barrier per exchange)
+     * do the same arithmetic in the same order: energies and forces must agree bit for bit. A missing wait or a
+     * receive buffer overwritten too early shows up as a difference (the emulator runs the blocks' threads in a
+     * random order and poisons shared memory with NaN).
+     */
+    @Test
+    void moleculeKernelExchangesAgreeBitForBit() {
+        long seed = System.nanoTime();
+        StudentWeights w = StudentWeights.random(20);
+        Atoms mol = CudaTestSupport.randomAtoms(seed, 13, Math.cbrt(13 * 12.0), 1.0, null);
+        double[] fAsync = new double[3 * mol.size()];
+        double[] fBarrier = new double[3 * mol.size()];
+        double eAsync;
+        double eBarrier;
+        try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults())) {
+            eAsync = gpu.energyAndForcesInMode(mol, fAsync, CudaOptions.Mode.MOLECULE);
+            assertEquals("molecule", gpu.mode());
+        }
+        System.setProperty(DeviceSystem.MOLECULE_KERNEL_PROPERTY, "k_small_bar_c16");
+        try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults())) {
+            eBarrier = gpu.energyAndForcesInMode(mol, fBarrier, CudaOptions.Mode.MOLECULE);
+            assertEquals("molecule", gpu.mode());
+        } finally {
+            System.clearProperty(DeviceSystem.MOLECULE_KERNEL_PROPERTY);
+        }
+        assertEquals(eBarrier, eAsync, "energy, seed " + seed);
+        assertArrayEquals(fBarrier, fAsync, "forces, seed " + seed);
+    }
+
     private static void checkMolecule(StudentWeights w, Atoms atoms, String what) {
         check(w, atoms, CudaOptions.defaults(), CudaOptions.Mode.MOLECULE, what);
         try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults())) {

@@ -93,4 +93,22 @@ class DeviceWeightsTest {
         StudentWeights odd = StudentWeights.random(1, new int[] {1, 8}, 40, 2, 8, 4.0, 10.0);
         assertTrue(DeviceWeights.unsupportedReason(odd).contains("hidden width 40"));
     }
+
+    /**
+     * The small-molecule kernel holds up to 24 atoms of the default model (F = 128, T = 3, n_rbf = 20,
+     * r_c = 5 Å, gamma = 16 Å⁻², a 9-term radial window) in the H100/H200 limit of 227 KiB of shared
+     * memory per block, but not 25; the layout grows with the atoms.
+     */
+    @Test
+    void moleculeKernelHoldsTwentyFourAtomsOfTheDefaultModel() {
+        int limit = 227 * 1024;
+        int kw = DeviceWeights.window(20, 16.0, 5.0 / 19);
+        assertEquals(9, kw);
+        assertTrue(DeviceSystem.moleculeSharedMemory(24, 128, 3, 20, kw) <= limit);
+        assertTrue(DeviceSystem.moleculeSharedMemory(25, 128, 3, 20, kw) > limit);
+        for (int n = 1; n < 24; n++) {
+            assertTrue(DeviceSystem.moleculeSharedMemory(n, 128, 3, 20, kw)
+                    < DeviceSystem.moleculeSharedMemory(n + 1, 128, 3, 20, kw));
+        }
+    }
 }
