@@ -45,7 +45,7 @@ public final class MarkdownReportWriter {
         }
         md.append(String.format(Locale.ROOT, "- Protocol (%s): T = %s K, dt = %s fs, equilibration %d steps (Langevin), "
                         + "NVE %d steps (%s ps, Velocity Verlet), NVT %d steps (%s ps, %s, tau = %s fs), sample every %d steps, "
-                        + "seed %d%n", s.full() ? "full" : "quick", num(s.temperatureK()), num(s.timestepFs()),
+                        + "seed %d%n", protocolName(s), num(s.temperatureK()), num(s.timestepFs()),
                 s.equilibrationSteps(), s.nveSteps(), num(s.nvePs()), s.nvtSteps(), num(s.nvtPs()), s.thermostat().id(),
                 num(s.thermostatTimeConstantFs()), s.sampleIntervalSteps(), s.seed()));
         Environment e = r.environment();
@@ -191,5 +191,15 @@ public final class MarkdownReportWriter {
             return String.format(Locale.ROOT, "%.1f s", seconds);
         }
         return String.format(Locale.ROOT, "%d min %02d s", (long) seconds / 60, (long) seconds % 60);
+    }
+
+    /** "full" or "quick" when the step counts are those presets', else "custom" (steps set by hand). */
+    static String protocolName(ValidationSettings s) {
+        if (s.full()) {
+            return s.nveSteps() == ValidationSettings.FULL_PRODUCTION_STEPS && s.nvtSteps() == ValidationSettings.FULL_PRODUCTION_STEPS
+                    && s.equilibrationSteps() == ValidationSettings.FULL_EQUILIBRATION_STEPS ? "full" : "custom";
+        }
+        return s.nveSteps() == ValidationSettings.QUICK_NVE_STEPS && s.nvtSteps() == ValidationSettings.QUICK_NVT_STEPS
+                && s.equilibrationSteps() == ValidationSettings.QUICK_EQUILIBRATION_STEPS ? "quick" : "custom";
     }
 }

@@ -150,4 +150,15 @@ class ReportWritersTest {
                 new BaselineComparison.RmsdPoint(50, 1e-10), new BaselineComparison.RmsdPoint(100, 1e-6)));
         assertNotNull(ImageIO.read(div.toFile()));
     }
+
+    @Test
+    void protocolLineSaysCustomWhenTheStepsAreNotAPreset() {
+        ValidationSettings q = ValidationSettings.quickProtocol();
+        ValidationSettings f = ValidationSettings.fullProtocol();
+        assertEquals("quick", MarkdownReportWriter.protocolName(q));
+        assertEquals("full", MarkdownReportWriter.protocolName(f));
+        ValidationSettings longer = new ValidationSettings(q.systems(), q.temperatureK(), 0.25, 8000, 40000, 40000,
+                q.sampleIntervalSteps(), q.thermostat(), q.thermostatTimeConstantFs(), q.device(), q.baseline(), q.seed(), false);
+        assertEquals("custom", MarkdownReportWriter.protocolName(longer));
+    }
 }
