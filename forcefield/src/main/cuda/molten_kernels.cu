@@ -98,22 +98,31 @@ k_mega_grid(const Net n, int nsteps) { SMEM_DECL; mega<GridSync>(n, nsteps, bloc
 // shared memory (molten_small.cuh). smem: the dynamic shared memory the host gave, checked.
 // k_small_c16 exchanges through st.async + mbarrier; k_small_bar_c16 through a cluster barrier per
 // exchange (the same arithmetic in the same order: bit-identical results; for timing side by side).
-template <bool ASYNC>
+// Both run 512 threads (16 warps, at most 128 registers): every phase is a short dependency chain, so
+// the multiprocessor needs more warps in flight than the 8 of one 256-thread block (one block per
+// multiprocessor: the shared memory is the limit). k_small_t256_c16: the same code at 256 threads
+// (at most 255 registers), for timing side by side; also bit-identical (no sum depends on the
+// thread count).
+template <bool ASYNC, int NT>
 __device__ __forceinline__ void small(const Net& n, int nsteps, long long smem, float* sm) {
-    if (small_smem_bytes(n) > smem || n.F % (MOLTEN_SMALL_CL * 4) != 0 || n.FR * 2 != n.F) {
+    if (small_smem_bytes(n) > smem || n.F % (MOLTEN_SMALL_CL * 4) != 0 || n.FR * 2 != n.F || blockDim.x != NT) {
 #ifdef MOLTEN_EMU
-        emu_fail("k_small_c16: shared memory or model shape the host did not check");
+        emu_fail("k_small_c16: shared memory, block size or model shape the host did not check");
 #else
         __trap();
 #endif
     }
     const int rank = cluster_rank();
-    if (n.F == 64) { SmallNet<4, ASYNC> s(n, sm, rank); s.run(nsteps); }
-    else if (n.F == 128) { SmallNet<8, ASYNC> s(n, sm, rank); s.run(nsteps); }
-    else if (n.F == 256) { SmallNet<16, ASYNC> s(n, sm, rank); s.run(nsteps); }
+    if (n.F == 64) { SmallNet<4, ASYNC, NT> s(n, sm, rank); s.run(nsteps); }
+    else if (n.F == 128) { SmallNet<8, ASYNC, NT> s(n, sm, rank); s.run(nsteps); }
+    else if (n.F == 256) { SmallNet<16, ASYNC, NT> s(n, sm, rank); s.run(nsteps); }
 }
-extern "C" __global__ void __cluster_dims__(16, 1, 1) __launch_bounds__(MOLTEN_THREADS, 1)
-k_small_c16(const Net n, int nsteps, long long smem) { SMEM_DECL; small<true>(n, nsteps, smem, sm); }
+#define MOLTEN_SMALL_THREADS 512
+extern "C" __global__ void __cluster_dims__(16, 1, 1) __launch_bounds__(MOLTEN_SMALL_THREADS, 1)
+k_small_c16(const Net n, int nsteps, long long smem) { SMEM_DECL; small<true, MOLTEN_SMALL_THREADS>(n, nsteps, smem, sm); }
 
-extern "C" __global__ void __cluster_dims__(16, 1, 1) __launch_bounds__(MOLTEN_THREADS, 1)
-k_small_bar_c16(const Net n, int nsteps, long long smem) { SMEM_DECL; small<false>(n, nsteps, smem, sm); }
+extern "C" __global__ void __cluster_dims__(16, 1, 1) __launch_bounds__(MOLTEN_SMALL_THREADS, 1)
+k_small_bar_c16(const Net n, int nsteps, long long smem) { SMEM_DECL; small<false, MOLTEN_SMALL_THREADS>(n, nsteps, smem, sm); }
+
+extern "C" __global__ void __cluster_dims__(16, 1, 1) __launch_bounds__(256, 1)
+k_small_t256_c16(const Net n, int nsteps, long long smem) { SMEM_DECL; small<true, 256>(n, nsteps, smem, sm); }

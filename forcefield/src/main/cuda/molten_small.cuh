@@ -244,12 +244,12 @@ __device__ __forceinline__ void cp_async_n(float* dst, const float* src) {
 // p*Fi + rank*CSI + q; the 4 words of padding make a quarter-warp's 16-byte loads of 8 consecutive
 // rows conflict-free), asynchronously, 16 bytes per copy where CSI allows. Shapes are compile-time
 // so that the index arithmetic is shifts, not divisions.
-template <int KS, int CSI>
+template <int KS, int CSI, int NT>
 __device__ void small_fetch_t(const SmallDesc& d, int rank, float* WB) {
     constexpr int KSP = KS + 4, CH = CSI % 4 == 0 ? 4 : (CSI % 2 == 0 ? 2 : 1), NC = KS / CH;
     const int CT = d.NPO * d.Fo, K = d.PK * d.Fi, items = CT * NC;
     const float* W = d.W + rank * CSI;
-    for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
+    for (int e = threadIdx.x; e < items; e += NT) {
         const int o = e / NC, k = (e - o * NC) * CH, p = k / CSI, q = k - p * CSI;
         cp_async_n<CH>(WB + o * KSP + k, W + (size_t)o * K + p * d.Fi + q);
     }
@@ -259,13 +259,13 @@ __device__ void small_fetch_t(const SmallDesc& d, int rank, float* WB) {
 // and every block of 4 rows: a thread takes one (o, row block), keeps o's KS weights in registers
 // and stores the 4 rows' partial sums as one 16-byte word into the receive buffer of o's owner:
 // recv[src][po][cl][R4]. Padding rows (R..R4-1) of XT are zero.
-template <int KS, bool ASYNC>
+template <int KS, bool ASYNC, int NT>
 __device__ void small_push(const SmallDesc& d, const float* XT, const float* WB, float* recv, float* bar, int rank) {
     constexpr int KSP = KS + 4;
     const int CT = d.NPO * d.Fo, R4 = rows4(d.R), NB = R4 / 4;
     const int fs = __ffs(d.Fo) - 1, cs = __ffs(d.CSo) - 1;  // Fo, CSo: powers of two
     int rb = threadIdx.x / CT, o = threadIdx.x - rb * CT;
-    for (; rb < NB; o += MOLTEN_THREADS) {
+    for (; rb < NB; o += NT) {
         while (o >= CT) { o -= CT; ++rb; }
         if (rb >= NB) break;
         float w[KS];
@@ -301,7 +301,7 @@ __device__ void small_push(const SmallDesc& d, const float* XT, const float* WB,
     }
 }
 
-template <int CS, bool ASYNC>
+template <int CS, bool ASYNC, int NT>
 struct SmallNet {
     const Net& n;
     float* sm;
@@ -326,21 +326,21 @@ struct SmallNet {
     __device__ void setup() {
         double* pos = atd(L.pos); double* vel = atd(L.vel); double* im = atd(L.im);
         float* frc = at(L.frc); int* spec = ati(L.spec);
-        for (int e = threadIdx.x; e < 3 * N; e += MOLTEN_THREADS) {
+        for (int e = threadIdx.x; e < 3 * N; e += NT) {
             pos[e] = n.pos[e]; vel[e] = n.vel[e]; frc[e] = n.force[e];
         }
-        for (int a = threadIdx.x; a < N; a += MOLTEN_THREADS) { im[a] = n.inv_mass[a]; spec[a] = n.species[a]; }
+        for (int a = threadIdx.x; a < N; a += NT) { im[a] = n.inv_mass[a]; spec[a] = n.species[a]; }
         __syncthreads();
         const int nr = (int)n.nrbf;
-        for (int e = threadIdx.x; e < T * nr * 3 * CS; e += MOLTEN_THREADS) {
+        for (int e = threadIdx.x; e < T * nr * 3 * CS; e += NT) {
             const int cl = e % CS, p = (e / CS) % 3, k = (e / (3 * CS)) % nr, t = e / (3 * CS * nr);
             at(L.wf)[e] = n.w[n.o_wft[t] + (size_t)k * 3 * F + p * F + ch(cl)];
         }
-        for (int e = threadIdx.x; e < T * 3 * CS; e += MOLTEN_THREADS) {
+        for (int e = threadIdx.x; e < T * 3 * CS; e += NT) {
             const int cl = e % CS, p = (e / CS) % 3, t = e / (3 * CS);
             at(L.bf)[e] = n.w[n.o_bf[t] + p * F + ch(cl)];
         }
-        for (int e = threadIdx.x; e < T * 8 * CS; e += MOLTEN_THREADS) {  // [t][b1 | b2 (3) | b3 | b4 (3)][cl]
+        for (int e = threadIdx.x; e < T * 8 * CS; e += NT) {  // [t][b1 | b2 (3) | b3 | b4 (3)][cl]
             const int cl = e % CS, q = (e / CS) % 8, t = e / (8 * CS);
             long long o;
             if (q == 0) o = n.o_b1[t];
@@ -349,9 +349,9 @@ struct SmallNet {
             else o = n.o_b4[t] + (q - 5) * F;
             at(L.bias)[e] = n.w[o + ch(cl)];
         }
-        for (int cl = threadIdx.x; cl < (int)n.FR / MOLTEN_SMALL_CL; cl += MOLTEN_THREADS)
+        for (int cl = threadIdx.x; cl < (int)n.FR / MOLTEN_SMALL_CL; cl += NT)
             at(L.bias)[T * 8 * CS + cl] = n.w[n.o_b5 + rank * ((int)n.FR / MOLTEN_SMALL_CL) + cl];
-        for (int e = threadIdx.x; e < N * 3 * CS; e += MOLTEN_THREADS) {  // phi of block 0 per species, v_0 = 0
+        for (int e = threadIdx.x; e < N * 3 * CS; e += NT) {  // phi of block 0 per species, v_0 = 0
             const int cl = e % CS, p = (e / CS) % 3, a = e / (3 * CS);
             at(L.PHI)[e] = n.w[n.o_phi0 + (size_t)spec[a] * 3 * F + p * F + ch(cl)];
             at(L.V)[e] = 0.f;
@@ -363,7 +363,7 @@ struct SmallNet {
     __device__ void integrate1(unsigned long long step) {
         if (n.integrator == MOLTEN_INT_NONE) return;
         double* pos = atd(L.pos); double* vel = atd(L.vel);
-        for (int a = threadIdx.x; a < N; a += MOLTEN_THREADS) {
+        for (int a = threadIdx.x; a < N; a += NT) {
             const double im = atd(L.im)[a];
             const double half = 0.5 * n.dt * n.accel * im;
             double x[3], v[3];
@@ -389,7 +389,7 @@ struct SmallNet {
         const double* pos = atd(L.pos);
         const double rc2 = n.cutoff * n.cutoff, pr = 3.14159265358979323846 / n.cutoff;
         const float gm = (float)n.gamma, mus = (float)n.mu_step;
-        for (int a = warp; a < N; a += MOLTEN_WARPS) {
+        for (int a = warp; a < N; a += (NT / 32)) {
             int count = 0;
             for (int b0 = 0; b0 < N; b0 += 32) {
                 const int b = b0 + lane;
@@ -451,7 +451,7 @@ struct SmallNet {
     __device__ void msg_fwd(int t) {
         constexpr int SG = 32 / CS;
         const int warp = warp_id(), lane = lane_id(), sg = lane / CS, cl = lane % CS, NS = N > 1 ? N - 1 : 1;
-        for (int a = warp; a < N; a += MOLTEN_WARPS) {
+        for (int a = warp; a < N; a += (NT / 32)) {
             const int cnt = ati(L.cnt)[a];
             float ds = 0.f, dv[3] = {0.f, 0.f, 0.f};
             for (int s0 = 0; s0 < cnt; s0 += SG) {
@@ -489,7 +489,7 @@ struct SmallNet {
         const int warp = warp_id(), lane = lane_id(), sg = lane / CS, cl = lane % CS, NS = N > 1 ? N - 1 : 1;
         const bool first = t == T - 1;
         const float g2 = -2.0f * (float)n.gamma;
-        for (int a = warp; a < N; a += MOLTEN_WARPS) {
+        for (int a = warp; a < N; a += (NT / 32)) {
             const int cnt = ati(L.cnt)[a];
             float pa[3], va[3], gva[3], ogv[3] = {0.f, 0.f, 0.f}, ogp[3] = {0.f, 0.f, 0.f};
             for (int p = 0; p < 3; ++p) {
@@ -581,7 +581,7 @@ struct SmallNet {
         if (id == L_UVV) return;  // the same input as L_UVU (V1), still in XT
         float* XT = at(L.XL);
         const int KS = d.PK * d.CSi, R4 = rows4(d.R), items = R4 * KS, cs = __ffs(d.CSi) - 1;
-        for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
+        for (int e = threadIdx.x; e < items; e += NT) {
             // e = (r * PK + p) * CSi + cl; CSi is a power of two, PK is 1, 2 or 3 (no division)
             const int rp = e >> cs, cl = e & (d.CSi - 1);
             const int r = d.PK == 1 ? rp : (d.PK == 2 ? rp >> 1 : (int)(((unsigned)rp * 0xAAABu) >> 17));
@@ -637,7 +637,7 @@ struct SmallNet {
         }
         if (id == L_RBWD) {  // partial atom energies y_a = sum over this block's readout channels w6 silu(z5)
             const int CSR = d.CSi;
-            for (int e = threadIdx.x; e < N * MOLTEN_SMALL_CL; e += MOLTEN_THREADS) {
+            for (int e = threadIdx.x; e < N * MOLTEN_SMALL_CL; e += NT) {
                 const int a = e / MOLTEN_SMALL_CL, dst = e - a * MOLTEN_SMALL_CL;
                 float y = 0.f;
                 for (int cl = 0; cl < CSR; ++cl) y += n.w[n.o_w6 + rank * CSR + cl] * silu(at(L.Z5)[a * CSR + cl]);
@@ -687,18 +687,18 @@ struct SmallNet {
     __device__ void push(const SmallDesc& d, float* recv, float* bar) {
         const float* XT = at(L.XL);
         const float* WB = wbuf(wpar);
-        if (d.CSi != CS) small_push<(CS / 2 > 0 ? CS / 2 : 1), ASYNC>(d, XT, WB, recv, bar, rank);
-        else if (d.PK == 1) small_push<CS, ASYNC>(d, XT, WB, recv, bar, rank);
-        else if (d.PK == 2) small_push<2 * CS, ASYNC>(d, XT, WB, recv, bar, rank);
-        else small_push<3 * CS, ASYNC>(d, XT, WB, recv, bar, rank);
+        if (d.CSi != CS) small_push<(CS / 2 > 0 ? CS / 2 : 1), ASYNC, NT>(d, XT, WB, recv, bar, rank);
+        else if (d.PK == 1) small_push<CS, ASYNC, NT>(d, XT, WB, recv, bar, rank);
+        else if (d.PK == 2) small_push<2 * CS, ASYNC, NT>(d, XT, WB, recv, bar, rank);
+        else small_push<3 * CS, ASYNC, NT>(d, XT, WB, recv, bar, rank);
     }
     __device__ void fetch(const SmallDesc& d, int p) {
         float* WB = wbuf(p);
         constexpr int CSR = CS / 2 > 0 ? CS / 2 : 1;
-        if (d.CSi != CS) small_fetch_t<CSR, CSR>(d, rank, WB);
-        else if (d.PK == 1) small_fetch_t<CS, CS>(d, rank, WB);
-        else if (d.PK == 2) small_fetch_t<2 * CS, CS>(d, rank, WB);
-        else small_fetch_t<3 * CS, CS>(d, rank, WB);
+        if (d.CSi != CS) small_fetch_t<CSR, CSR, NT>(d, rank, WB);
+        else if (d.PK == 1) small_fetch_t<CS, CS, NT>(d, rank, WB);
+        else if (d.PK == 2) small_fetch_t<2 * CS, CS, NT>(d, rank, WB);
+        else small_fetch_t<3 * CS, CS, NT>(d, rank, WB);
     }
 
     __device__ float* mbar(int par) const { return at(L.mb) + 4 * par; }
@@ -733,39 +733,49 @@ struct SmallNet {
         push(d, recv, mbar(par));
         if (!ASYNC) cl_arrive();
         receive(par);
-        const int items = d.R * d.CSo, srcStride = d.NPO * d.CSo * R4, poStride = d.CSo * R4;
-        for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
-            const int cl = e / d.R, r = e - cl * d.R;
-            // the 16 partials in 4 interleaved chains (shorter dependency chains), then combined
-            float u[4][3];
-            const float* q = recv + cl * R4 + r;
+        // Sums of the 16 partials: four lanes per (row, channel), lane j summing sources j, j+4, j+8, j+12
+        // (one chain of 4 loads per part instead of 16), combined with two shuffles as
+        // (u0 + u1) + (u2 + u3): the same order as a single thread summing 4 interleaved chains.
+        // The trip count is uniform (quads never straddle a warp), so every lane reaches the shuffles.
+        const int items = 4 * d.R * d.CSo, srcStride = d.NPO * d.CSo * R4, poStride = d.CSo * R4;
+        for (int b = 0; b < items; b += NT) {
+            const int e = b + threadIdx.x, j = e & 3, it = e >> 2;
+            const int cl = it / d.R, r = it - cl * d.R;
+            float u[3] = {0.f, 0.f, 0.f};
+            if (e < items) {
+                const float* q = recv + cl * R4 + r + j * srcStride;
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {
-                u[j][0] = q[j * srcStride];
-                u[j][1] = d.NPO > 1 ? q[j * srcStride + poStride] : 0.f;
-                u[j][2] = d.NPO > 2 ? q[j * srcStride + 2 * poStride] : 0.f;
-            }
-#pragma unroll
-            for (int src = 4; src < MOLTEN_SMALL_CL; ++src) {
-                const float* qs = q + src * srcStride;
-                u[src & 3][0] += qs[0];
-                if (d.NPO > 1) u[src & 3][1] += qs[poStride];
-                if (d.NPO > 2) u[src & 3][2] += qs[2 * poStride];
+                for (int k = 0; k < MOLTEN_SMALL_CL / 4; ++k) {
+                    const float* qs = q + 4 * k * srcStride;
+                    u[0] = k == 0 ? qs[0] : u[0] + qs[0];
+                    if (d.NPO > 1) u[1] = k == 0 ? qs[poStride] : u[1] + qs[poStride];
+                    if (d.NPO > 2) u[2] = k == 0 ? qs[2 * poStride] : u[2] + qs[2 * poStride];
+                }
             }
             float v[3];
-            for (int po = 0; po < 3; ++po) v[po] = (u[0][po] + u[1][po]) + (u[2][po] + u[3][po]);
-            epilogue(id, t, d, r, cl, v);
-        }
-        if (id == L_RBWD && rank == 0 && threadIdx.x == 0) {  // atom energies (float64) and their sum
-            double sum = 0.0;
-            for (int a = 0; a < N; ++a) {
-                float y = 0.f;
-                for (int src = 0; src < MOLTEN_SMALL_CL; ++src) y += recv[L.eo + src * N + a];
-                const double ea = n.scale * ((double)y + n.b6) + (double)n.w[n.o_atomref + ati(L.spec)[a]];
-                n.e_atom[a] = ea;
-                sum += ea;
+#pragma unroll
+            for (int po = 0; po < 3; ++po) {
+                const float a = u[po] + __shfl_xor_sync(FULLMASK, u[po], 1);
+                v[po] = a + __shfl_xor_sync(FULLMASK, a, 2);
             }
-            n.energy[0] = sum;
+            if (e < items && j == 0) epilogue(id, t, d, r, cl, v);
+        }
+        if (id == L_RBWD) {  // atom energies (float64): one thread per atom, then the sum in atom order
+            double* ea = reinterpret_cast<double*>(at(L.XL));  // the input slice is no longer read
+            if (rank == 0) {
+                for (int a = threadIdx.x; a < N; a += NT) {
+                    float y = 0.f;
+                    for (int src = 0; src < MOLTEN_SMALL_CL; ++src) y += recv[L.eo + src * N + a];
+                    ea[a] = n.scale * ((double)y + n.b6) + (double)n.w[n.o_atomref + ati(L.spec)[a]];
+                    n.e_atom[a] = ea[a];
+                }
+            }
+            __syncthreads();
+            if (rank == 0 && threadIdx.x == 0) {
+                double sum = 0.0;
+                for (int a = 0; a < N; ++a) sum += ea[a];
+                n.energy[0] = sum;
+            }
         }
         __syncthreads();
         par ^= 1;
@@ -777,7 +787,7 @@ struct SmallNet {
         const int NS = N > 1 ? N - 1 : 1;
         float* recv = at(L.RB) + par * L.rbsize;
         expect(par, 16 * N * MOLTEN_SMALL_CL);
-        for (int e = threadIdx.x; e < N * MOLTEN_SMALL_CL; e += MOLTEN_THREADS) {
+        for (int e = threadIdx.x; e < N * MOLTEN_SMALL_CL; e += NT) {
             const int a = e / MOLTEN_SMALL_CL, dst = e - a * MOLTEN_SMALL_CL;
             const int cnt = ati(L.cnt)[a];
             float f4[4] = {0.f, 0.f, 0.f, 0.f};
@@ -803,7 +813,7 @@ struct SmallNet {
             cl_arrive();
         }
         receive(par);
-        for (int a = threadIdx.x; a < N; a += MOLTEN_THREADS) {
+        for (int a = threadIdx.x; a < N; a += NT) {
             float f[3] = {0.f, 0.f, 0.f};
             for (int src = 0; src < MOLTEN_SMALL_CL; ++src)
                 for (int k = 0; k < 3; ++k) f[k] += recv[(src * N + a) * 4 + k];
@@ -834,7 +844,7 @@ struct SmallNet {
         for (int st = 0; st < nsteps; ++st) {
             integrate1(step);
             search();
-            for (int e = threadIdx.x; e < N * CS; e += MOLTEN_THREADS) {  // s_0 = Emb[Z]
+            for (int e = threadIdx.x; e < N * CS; e += NT) {  // s_0 = Emb[Z]
                 const int a = e / CS, cl = e - a * CS;
                 at(L.S)[e] = n.w[n.o_emb + (size_t)ati(L.spec)[a] * F + ch(cl)];
             }
@@ -853,7 +863,7 @@ struct SmallNet {
             if (n.integrator != MOLTEN_INT_NONE) ++step;
         }
         if (rank == 0) {  // results back to global memory
-            for (int e = threadIdx.x; e < 3 * N; e += MOLTEN_THREADS) {
+            for (int e = threadIdx.x; e < 3 * N; e += NT) {
                 n.pos[e] = atd(L.pos)[e];
                 n.vel[e] = atd(L.vel)[e];
                 n.force[e] = at(L.frc)[e];
