@@ -256,52 +256,68 @@ __device__ void small_fetch_t(const SmallDesc& d, int rank, float* WB) {
 }
 
 // Partial products of this block's input slice XT [k][R4] with its weight slice, for every output o
-// and every block of 4 rows: a thread takes one (o, row block), keeps o's KS weights in registers
-// and stores the 4 rows' partial sums as one 16-byte word into the receive buffer of o's owner:
-// recv[src][po][cl][R4]. Padding rows (R..R4-1) of XT are zero.
-template <int KS, bool ASYNC, int NT>
+// and every block of 4 rows: a thread takes P outputs (o and, for P = 2, o + CT/2: consecutive
+// threads read consecutive weight rows, conflict-free) of one row block, keeps their KS weights in
+// registers and stores each output's 4 partial sums as one 16-byte word into the receive buffer of its
+// owner: recv[src][po][cl][R4]. P = 2 halves the loads of the input slice and gives 8 independent
+// chains of multiply-adds; every sum is formed in the same order for either P. Padding rows
+// (R..R4-1) of XT are zero.
+template <int KS, bool ASYNC, int NT, int P>
 __device__ void small_push(const SmallDesc& d, const float* XT, const float* WB, float* recv, float* bar, int rank) {
     constexpr int KSP = KS + 4;
-    const int CT = d.NPO * d.Fo, R4 = rows4(d.R), NB = R4 / 4;
+    const int CT = d.NPO * d.Fo, CP = CT / P, R4 = rows4(d.R), NB = R4 / 4;
     const int fs = __ffs(d.Fo) - 1, cs = __ffs(d.CSo) - 1;  // Fo, CSo: powers of two
-    int rb = threadIdx.x / CT, o = threadIdx.x - rb * CT;
+    int rb = threadIdx.x / CP, o = threadIdx.x - rb * CP;
     for (; rb < NB; o += NT) {
-        while (o >= CT) { o -= CT; ++rb; }
+        while (o >= CP) { o -= CP; ++rb; }
         if (rb >= NB) break;
-        float w[KS];
-        if (KS % 4 == 0) {
+        float w[P][KS];
 #pragma unroll
-            for (int j = 0; j < KS / 4; ++j) {
-                const float4 q = *reinterpret_cast<const float4*>(WB + o * KSP + 4 * j);
-                w[4 * j] = q.x; w[(4 * j + 1) % KS] = q.y; w[(4 * j + 2) % KS] = q.z; w[(4 * j + 3) % KS] = q.w;
+        for (int p = 0; p < P; ++p) {
+            const float* wr = WB + (o + p * CP) * KSP;
+            if (KS % 4 == 0) {
+#pragma unroll
+                for (int j = 0; j < KS / 4; ++j) {
+                    const float4 q = *reinterpret_cast<const float4*>(wr + 4 * j);
+                    w[p][4 * j] = q.x; w[p][(4 * j + 1) % KS] = q.y; w[p][(4 * j + 2) % KS] = q.z; w[p][(4 * j + 3) % KS] = q.w;
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < KS; ++k) w[p][k] = wr[k];
             }
-        } else {
-#pragma unroll
-            for (int k = 0; k < KS; ++k) w[k] = WB[o * KSP + k];
         }
-        float acc[4] = {0.f, 0.f, 0.f, 0.f};
+        float acc[P][4];
+#pragma unroll
+        for (int p = 0; p < P; ++p) acc[p][0] = acc[p][1] = acc[p][2] = acc[p][3] = 0.f;
         const float* x = XT + 4 * rb;
 #pragma unroll
         for (int k = 0; k < KS; ++k) {
             const float4 q = *reinterpret_cast<const float4*>(x + k * R4);
-            acc[0] = fmaf(w[k], q.x, acc[0]);
-            acc[1] = fmaf(w[k], q.y, acc[1]);
-            acc[2] = fmaf(w[k], q.z, acc[2]);
-            acc[3] = fmaf(w[k], q.w, acc[3]);
+#pragma unroll
+            for (int p = 0; p < P; ++p) {
+                acc[p][0] = fmaf(w[p][k], q.x, acc[p][0]);
+                acc[p][1] = fmaf(w[p][k], q.y, acc[p][1]);
+                acc[p][2] = fmaf(w[p][k], q.z, acc[p][2]);
+                acc[p][3] = fmaf(w[p][k], q.w, acc[p][3]);
+            }
         }
-        const int po = o >> fs, c = o & (d.Fo - 1), dst = c >> cs, cl = c & (d.CSo - 1);
-        const int off = ((rank * d.NPO + po) * d.CSo + cl) * R4 + 4 * rb;
-        if (ASYNC) {
-            st_async<4>(remote_ref(recv, bar, dst), off, acc);
-        } else {
-            float4 f;
-            f.x = acc[0]; f.y = acc[1]; f.z = acc[2]; f.w = acc[3];
-            *reinterpret_cast<float4*>(dsmem(recv, dst) + off) = f;
+#pragma unroll
+        for (int p = 0; p < P; ++p) {
+            const int oo = o + p * CP;
+            const int po = oo >> fs, c = oo & (d.Fo - 1), dst = c >> cs, cl = c & (d.CSo - 1);
+            const int off = ((rank * d.NPO + po) * d.CSo + cl) * R4 + 4 * rb;
+            if (ASYNC) {
+                st_async<4>(remote_ref(recv, bar, dst), off, acc[p]);
+            } else {
+                float4 f;
+                f.x = acc[p][0]; f.y = acc[p][1]; f.z = acc[p][2]; f.w = acc[p][3];
+                *reinterpret_cast<float4*>(dsmem(recv, dst) + off) = f;
+            }
         }
     }
 }
 
-template <int CS, bool ASYNC, int NT>
+template <int CS, bool ASYNC, int NT, bool PUSH_PAIRS = true>
 struct SmallNet {
     const Net& n;
     float* sm;
@@ -687,10 +703,16 @@ struct SmallNet {
     __device__ void push(const SmallDesc& d, float* recv, float* bar) {
         const float* XT = at(L.XL);
         const float* WB = wbuf(wpar);
-        if (d.CSi != CS) small_push<(CS / 2 > 0 ? CS / 2 : 1), ASYNC, NT>(d, XT, WB, recv, bar, rank);
-        else if (d.PK == 1) small_push<CS, ASYNC, NT>(d, XT, WB, recv, bar, rank);
-        else if (d.PK == 2) small_push<2 * CS, ASYNC, NT>(d, XT, WB, recv, bar, rank);
-        else small_push<3 * CS, ASYNC, NT>(d, XT, WB, recv, bar, rank);
+        // two outputs per thread where there is more than one (output, row block) per thread
+        const bool pair = PUSH_PAIRS && d.NPO * d.Fo * (rows4(d.R) / 4) > NT;
+        if (d.CSi != CS) small_push<(CS / 2 > 0 ? CS / 2 : 1), ASYNC, NT, 1>(d, XT, WB, recv, bar, rank);
+        else if (d.PK == 1) {
+            if (pair) small_push<CS, ASYNC, NT, 2>(d, XT, WB, recv, bar, rank);
+            else small_push<CS, ASYNC, NT, 1>(d, XT, WB, recv, bar, rank);
+        } else if (d.PK == 2) {
+            if (pair) small_push<2 * CS, ASYNC, NT, 2>(d, XT, WB, recv, bar, rank);
+            else small_push<2 * CS, ASYNC, NT, 1>(d, XT, WB, recv, bar, rank);
+        } else small_push<3 * CS, ASYNC, NT, 1>(d, XT, WB, recv, bar, rank);
     }
     __device__ void fetch(const SmallDesc& d, int p) {
         float* WB = wbuf(p);
