@@ -260,8 +260,8 @@ __device__ void small_fetch_t(const SmallDesc& d, int rank, float* WB) {
 // threads read consecutive weight rows, conflict-free) of one row block, keeps their KS weights in
 // registers and stores each output's 4 partial sums as one 16-byte word into the receive buffer of its
 // owner: recv[src][po][cl][R4]. P = 2 halves the loads of the input slice and gives 8 independent
-// chains of multiply-adds; every sum is formed in the same order for either P. Padding rows
-// (R..R4-1) of XT are zero.
+// chains of multiply-adds; every sum is formed in the same order for either P. The padding rows
+// (R..R4-1) of XT may hold anything: their partial sums are never read.
 template <int KS, bool ASYNC, int NT, int P>
 __device__ void small_push(const SmallDesc& d, const float* XT, const float* WB, float* recv, float* bar, int rank) {
     constexpr int KSP = KS + 4;
@@ -317,13 +317,16 @@ __device__ void small_push(const SmallDesc& d, const float* XT, const float* WB,
     }
 }
 
-template <int CS, bool ASYNC, int NT, bool PUSH_PAIRS = true>
+template <int CS, bool ASYNC, int NT, bool PUSH_PAIRS = true, bool FUSE = true>
 struct SmallNet {
     const Net& n;
     float* sm;
     SmallLayout L;
     int N, F, T, kw, rank;
     unsigned phase = 0;  // bit p: parity of the current phase of receive buffer p's mbarrier
+    // FUSE: where the next layer's input is element-wise in what a phase has just computed, that phase
+    // writes it into XT itself (no prologue pass); xt_ready says the next layer's XT is written.
+    bool xt_ready = false;
     int wpar = 0;        // weight buffer of the current layer
 
     __device__ SmallNet(const Net& n_, float* sm_, int rank_)
@@ -493,9 +496,14 @@ struct SmallNet {
             }
             if (sg == 0) {
                 s1d(L.S1, 0, a)[cl] = s1d(L.S, 0, a)[cl] + ds;
-                for (int x = 0; x < 3; ++x) v3d(L.V1, 0, a, x)[cl] = v3d(L.V, t, a, x)[cl] + dv[x];
+                for (int x = 0; x < 3; ++x) {
+                    const float v1 = v3d(L.V, t, a, x)[cl] + dv[x];
+                    v3d(L.V1, 0, a, x)[cl] = v1;
+                    if (FUSE) xin(cl, 3 * a + x, 3 * N, v1);  // L_UVU: rows (a, xyz)
+                }
             }
         }
+        xt_ready = FUSE;
         __syncthreads();
     }
 
@@ -584,12 +592,18 @@ struct SmallNet {
                     for (int p = 0; p < 3; ++p) {
                         v3d(L.GV, 0, a, p)[cl] = gva[p] + ogv[p];
                         v3d(L.GPHI, 0, a, p)[cl] = ogp[p];
+                        if (FUSE) xin(p * CS + cl, a, N, ogp[p]);  // L_PB1
                     }
                 }
             }
         }
+        xt_ready = FUSE && t > 0;
         __syncthreads();
     }
+
+    // Element (k, r) of the next layer's input slice XT[k][R4(R)]. Its padding rows R..R4-1 need no
+    // value: each row has accumulators of its own in small_push, and those of padding rows are never read.
+    __device__ void xin(int k, int r, int R, float x) const { at(L.XL)[k * rows4(R) + r] = x; }
 
     // ---- prologue: this block's input slice of layer id, XT[k][r] (k = p*CSi + cl; rows padded to
     // R4 with zeros)
@@ -663,22 +677,39 @@ struct SmallNet {
         }
     }
 
-    // ---- epilogue of (r, cl) with the summed outputs v[po]
+    // ---- epilogue of (r, cl) with the summed outputs v[po]; with FUSE, also the next layer's input
+    // (as its prologue would compute it) where that is element-wise in this layer's output:
+    // PHI1 -> PHI2, MLP0 -> MLP2, MLP2 -> PHI1 / READ, UB1 -> UB2, UB2 -> UB3, PB1 -> PB2, PB2 -> UB1.
+    __device__ static bool fuses_next(int id) {
+        return id == L_PHI1 || id == L_MLP0 || id == L_MLP2 || id == L_UB1 || id == L_UB2 || id == L_PB1 || id == L_PB2;
+    }
     __device__ void epilogue(int id, int t, const SmallDesc& d, int r, int cl, const float* v) {
         const float* bi = at(L.bias) + t * 8 * CS + cl;  // b1, b2 (3 parts), b3, b4 (3 parts) of block t
         switch (id) {
-            case L_PHI1: s1d(L.Q, t, r)[cl] = v[0] + bi[0]; break;
+            case L_PHI1: {
+                const float q = v[0] + bi[0];
+                s1d(L.Q, t, r)[cl] = q;
+                if (FUSE) xin(cl, r, N, silu(q));
+                break;
+            }
             case L_PHI2: for (int p = 0; p < 3; ++p) v3d(L.PHI, t, r, p)[cl] = v[p] + bi[(1 + p) * CS]; break;
             case L_UVU: at(L.UV)[((t * 3 * N + r) * 2) * CS + cl] = v[0]; break;
             case L_UVV: at(L.UV)[((t * 3 * N + r) * 2 + 1) * CS + cl] = v[0]; break;
-            case L_MLP0: s1d(L.Z3, t, r)[cl] = v[0] + bi[4 * CS]; break;
+            case L_MLP0: {
+                const float z = v[0] + bi[4 * CS];
+                s1d(L.Z3, t, r)[cl] = z;
+                if (FUSE) xin(cl, r, N, silu(z));
+                break;
+            }
             case L_MLP2: {
                 const float avv = v[0] + bi[5 * CS], asv = v[1] + bi[6 * CS], ass = v[2] + bi[7 * CS];
                 float* aa = v3d(L.AA, t, r, 0) + cl;
                 aa[0] = avv; aa[CS] = asv; aa[2 * CS] = ass;
                 const float* u = at(L.UV) + ((t * N + r) * 3 * 2) * CS + cl;
                 const float sp = u[0] * u[CS] + u[2 * CS] * u[3 * CS] + u[4 * CS] * u[5 * CS];
-                s1d(L.S, 0, r)[cl] = s1d(L.S1, 0, r)[cl] + ass + asv * sp;
+                const float sn = s1d(L.S1, 0, r)[cl] + ass + asv * sp;
+                s1d(L.S, 0, r)[cl] = sn;
+                if (FUSE) xin(cl, r, N, sn);  // L_PHI1 of block t + 1, or L_READ
                 if (t + 1 < T)
                     for (int x = 0; x < 3; ++x) v3d(L.V, t + 1, r, x)[cl] = v3d(L.V1, 0, r, x)[cl] + avv * u[2 * x * CS];
                 break;
@@ -688,14 +719,49 @@ struct SmallNet {
                 s1d(L.GS, 0, r)[cl] = v[0];
                 for (int x = 0; x < 3; ++x) v3d(L.GV, 0, r, x)[cl] = 0.f;
                 break;
-            case L_UB1: s1d(L.GZ3, 0, r)[cl] = v[0] * dsilu(s1d(L.Z3, t, r)[cl]); break;
-            case L_UB2:
-                s1d(L.GS1, 0, r)[cl] = s1d(L.GS, 0, r)[cl] + v[0];
-                s1d(L.GN, 0, r)[cl] = v[1];
+            case L_UB1: {
+                const float g = v[0] * dsilu(s1d(L.Z3, t, r)[cl]);
+                s1d(L.GZ3, 0, r)[cl] = g;
+                if (FUSE) xin(cl, r, N, g);
                 break;
+            }
+            case L_UB2: {
+                const float gs = s1d(L.GS, 0, r)[cl];
+                s1d(L.GS1, 0, r)[cl] = gs + v[0];
+                s1d(L.GN, 0, r)[cl] = v[1];
+                if (FUSE) {  // L_UB3: rows (r, xyz), parts Uv-gradient input (0) and Vv-gradient input (1)
+                    const float* u3 = at(L.UV) + ((t * N + r) * 3 * 2) * CS + cl;
+                    const float* aa = v3d(L.AA, t, r, 0) + cl;
+                    const float gsp = gs * aa[CS];
+                    const float nrm = sqrtf(u3[CS] * u3[CS] + u3[3 * CS] * u3[3 * CS] + u3[5 * CS] * u3[5 * CS] + 1e-8f);
+                    for (int xx = 0; xx < 3; ++xx) {
+                        const float* u = u3 + xx * 2 * CS;
+                        const float uu = u[0], vv = u[CS];
+                        xin(cl, 3 * r + xx, 3 * N, at(L.GV)[(3 * r + xx) * CS + cl] * aa[0] + gsp * vv);
+                        xin(CS + cl, 3 * r + xx, 3 * N, gsp * uu + v[1] / nrm * vv);
+                    }
+                }
+                break;
+            }
             case L_UB3: at(L.GV1)[r * CS + cl] = at(L.GV)[r * CS + cl] + v[0]; break;
-            case L_PB1: s1d(L.GQ, 0, r)[cl] = v[0] * dsilu(s1d(L.Q, t, r)[cl]); break;
-            default: s1d(L.GS, 0, r)[cl] = s1d(L.GS1, 0, r)[cl] + v[0]; break;  // L_PB2
+            case L_PB1: {
+                const float g = v[0] * dsilu(s1d(L.Q, t, r)[cl]);
+                s1d(L.GQ, 0, r)[cl] = g;
+                if (FUSE) xin(cl, r, N, g);
+                break;
+            }
+            default: {  // L_PB2
+                const float g = s1d(L.GS1, 0, r)[cl] + v[0];
+                s1d(L.GS, 0, r)[cl] = g;
+                if (FUSE) {  // L_UB1 of block t - 1
+                    const float* u = at(L.UV) + (((t - 1) * N + r) * 3 * 2) * CS + cl;
+                    const float* q = v3d(L.GV, 0, r, 0) + cl;
+                    xin(cl, r, N, q[0] * u[0] + q[CS] * u[2 * CS] + q[2 * CS] * u[4 * CS]);
+                    xin(CS + cl, r, N, g * (u[0] * u[CS] + u[2 * CS] * u[3 * CS] + u[4 * CS] * u[5 * CS]));
+                    xin(2 * CS + cl, r, N, g);
+                }
+                break;
+            }
         }
     }
 
@@ -746,7 +812,8 @@ struct SmallNet {
         float* recv = at(L.RB) + par * L.rbsize;
         const int R4 = rows4(d.R);
         expect(par, 4 * (R4 * d.NPO * d.Fo + (id == L_RBWD ? MOLTEN_SMALL_CL * N : 0)));
-        prologue(id, t, d, recv, mbar(par));
+        if (!xt_ready) prologue(id, t, d, recv, mbar(par));  // else written by the previous phase
+        xt_ready = false;
         cp_wait_all();    // this layer's weights (issued one layer ago)
         __syncthreads();  // ... of every thread, and the input slice
         int nid = id, nt = t;
@@ -782,6 +849,7 @@ struct SmallNet {
             }
             if (e < items && j == 0) epilogue(id, t, d, r, cl, v);
         }
+        xt_ready = FUSE && fuses_next(id);
         if (id == L_RBWD) {  // atom energies (float64): one thread per atom, then the sum in atom order
             double* ea = reinterpret_cast<double*>(at(L.XL));  // the input slice is no longer read
             if (rank == 0) {
