@@ -317,7 +317,7 @@ __device__ void small_push(const SmallDesc& d, const float* XT, const float* WB,
     }
 }
 
-template <int CS, bool ASYNC, int NT, bool PUSH_PAIRS = true, bool FUSE = true>
+template <int CS, bool ASYNC, int NT, bool PUSH_PAIRS = true, bool FUSE = true, bool SUMQ = false>
 struct SmallNet {
     const Net& n;
     float* sm;
@@ -821,33 +821,65 @@ struct SmallNet {
         fetch(small_desc(n, nid, nt, N), wpar ^ 1);  // the next layer's, into the other buffer (read last one layer ago)
         push(d, recv, mbar(par));
         if (!ASYNC) cl_arrive();
+        // Receiving all of this block's bytes does not mean that this block's threads have finished
+        // their stores to the other blocks (which read XT): where the epilogue overwrites XT (FUSE) or
+        // the energies use it as scratch (L_RBWD), every thread must be past its push first.
+        if (ASYNC && ((FUSE && fuses_next(id)) || id == L_RBWD)) __syncthreads();
         receive(par);
-        // Sums of the 16 partials: four lanes per (row, channel), lane j summing sources j, j+4, j+8, j+12
-        // (one chain of 4 loads per part instead of 16), combined with two shuffles as
-        // (u0 + u1) + (u2 + u3): the same order as a single thread summing 4 interleaved chains.
-        // The trip count is uniform (quads never straddle a warp), so every lane reaches the shuffles.
-        const int items = 4 * d.R * d.CSo, srcStride = d.NPO * d.CSo * R4, poStride = d.CSo * R4;
-        for (int b = 0; b < items; b += NT) {
-            const int e = b + threadIdx.x, j = e & 3, it = e >> 2;
-            const int cl = it / d.R, r = it - cl * d.R;
-            float u[3] = {0.f, 0.f, 0.f};
-            if (e < items) {
-                const float* q = recv + cl * R4 + r + j * srcStride;
+        const int srcStride = d.NPO * d.CSo * R4, poStride = d.CSo * R4;
+        if (!SUMQ) {
+            // Sums of the 16 partials, one thread per (row, channel), in 4 interleaved chains (shorter
+            // dependency chains) combined as (u0 + u1) + (u2 + u3).
+            const int items = d.R * d.CSo;
+            for (int e = threadIdx.x; e < items; e += NT) {
+                const int cl = e / d.R, r = e - cl * d.R;
+                float u[4][3];
+                const float* q = recv + cl * R4 + r;
 #pragma unroll
-                for (int k = 0; k < MOLTEN_SMALL_CL / 4; ++k) {
-                    const float* qs = q + 4 * k * srcStride;
-                    u[0] = k == 0 ? qs[0] : u[0] + qs[0];
-                    if (d.NPO > 1) u[1] = k == 0 ? qs[poStride] : u[1] + qs[poStride];
-                    if (d.NPO > 2) u[2] = k == 0 ? qs[2 * poStride] : u[2] + qs[2 * poStride];
+                for (int j = 0; j < 4; ++j) {
+                    u[j][0] = q[j * srcStride];
+                    u[j][1] = d.NPO > 1 ? q[j * srcStride + poStride] : 0.f;
+                    u[j][2] = d.NPO > 2 ? q[j * srcStride + 2 * poStride] : 0.f;
                 }
-            }
-            float v[3];
 #pragma unroll
-            for (int po = 0; po < 3; ++po) {
-                const float a = u[po] + __shfl_xor_sync(FULLMASK, u[po], 1);
-                v[po] = a + __shfl_xor_sync(FULLMASK, a, 2);
+                for (int src = 4; src < MOLTEN_SMALL_CL; ++src) {
+                    const float* qs = q + src * srcStride;
+                    u[src & 3][0] += qs[0];
+                    if (d.NPO > 1) u[src & 3][1] += qs[poStride];
+                    if (d.NPO > 2) u[src & 3][2] += qs[2 * poStride];
+                }
+                float v[3];
+                for (int po = 0; po < 3; ++po) v[po] = (u[0][po] + u[1][po]) + (u[2][po] + u[3][po]);
+                epilogue(id, t, d, r, cl, v);
             }
-            if (e < items && j == 0) epilogue(id, t, d, r, cl, v);
+        } else {
+            // SUMQ (measured slower on the H200): four lanes per (row, channel), lane j summing sources j, j+4, j+8, j+12
+            // (one chain of 4 loads per part instead of 16), combined with two shuffles as
+            // (u0 + u1) + (u2 + u3): the same order as a single thread summing 4 interleaved chains.
+            // The trip count is uniform (quads never straddle a warp), so every lane reaches the shuffles.
+            const int items = 4 * d.R * d.CSo;
+            for (int b = 0; b < items; b += NT) {
+                const int e = b + threadIdx.x, j = e & 3, it = e >> 2;
+                const int cl = it / d.R, r = it - cl * d.R;
+                float u[3] = {0.f, 0.f, 0.f};
+                if (e < items) {
+                    const float* q = recv + cl * R4 + r + j * srcStride;
+#pragma unroll
+                    for (int k = 0; k < MOLTEN_SMALL_CL / 4; ++k) {
+                        const float* qs = q + 4 * k * srcStride;
+                        u[0] = k == 0 ? qs[0] : u[0] + qs[0];
+                        if (d.NPO > 1) u[1] = k == 0 ? qs[poStride] : u[1] + qs[poStride];
+                        if (d.NPO > 2) u[2] = k == 0 ? qs[2 * poStride] : u[2] + qs[2 * poStride];
+                    }
+                }
+                float v[3];
+#pragma unroll
+                for (int po = 0; po < 3; ++po) {
+                    const float a = u[po] + __shfl_xor_sync(FULLMASK, u[po], 1);
+                    v[po] = a + __shfl_xor_sync(FULLMASK, a, 2);
+                }
+                if (e < items && j == 0) epilogue(id, t, d, r, cl, v);
+            }
         }
         xt_ready = FUSE && fuses_next(id);
         if (id == L_RBWD) {  // atom energies (float64): one thread per atom, then the sum in atom order

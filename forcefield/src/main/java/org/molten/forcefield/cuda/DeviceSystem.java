@@ -507,7 +507,7 @@ final class DeviceSystem implements AutoCloseable {
 
     private static String moleculeKernel(String name) {
         if (!name.equals("k_small_c16") && !name.equals("k_small_bar_c16") && !name.equals("k_small_t256_c16")
-                && !name.equals("k_small_np_c16") && !name.equals("k_small_nf_c16")) {
+                && !name.equals("k_small_np_c16") && !name.equals("k_small_q4_c16")) {
             throw new IllegalArgumentException(MOLECULE_KERNEL_PROPERTY
                     + " must be k_small_c16, k_small_bar_c16 or k_small_t256_c16, not " + name);
         }

@@ -103,7 +103,7 @@ class CudaStudentTest {
             assertEquals("molecule", gpu.mode());
         }
         // the barrier exchange, and the st.async exchange at 256 instead of 512 threads per block
-        for (String kernel : new String[] {"k_small_bar_c16", "k_small_t256_c16", "k_small_np_c16", "k_small_nf_c16"}) {
+        for (String kernel : new String[] {"k_small_bar_c16", "k_small_t256_c16", "k_small_np_c16", "k_small_q4_c16"}) {
             double[] f = new double[3 * mol.size()];
             double e;
             System.setProperty(DeviceSystem.MOLECULE_KERNEL_PROPERTY, kernel);
