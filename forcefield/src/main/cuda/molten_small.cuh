@@ -23,7 +23,10 @@
 // The barrier variant (k_small_bar_c16, ASYNC = false) uses plain remote stores and one cluster
 // barrier per exchange, as before; kept for side-by-side timing.
 // The next layer's weight slice is copied into shared memory (cp.async) while the exchange is
-// pending. Maths exactly as the stage kernels (the spec and its backward-pass appendix).
+// pending. Where a layer's input is element-wise in what the previous phase computed (FUSE), that
+// phase writes the input slice itself; where a layer has more (output, row block) items than threads
+// (PUSH_PAIRS), a thread multiplies two outputs. Maths exactly as the stage kernels (the spec and its
+// backward-pass appendix).
 #pragma once
 #include "molten_layers.cuh"
 
@@ -317,7 +320,7 @@ __device__ void small_push(const SmallDesc& d, const float* XT, const float* WB,
     }
 }
 
-template <int CS, bool ASYNC, int NT, bool PUSH_PAIRS = true, bool FUSE = true, bool SUMQ = false>
+template <int CS, bool ASYNC, int NT, bool PUSH_PAIRS = true, bool FUSE = true>
 struct SmallNet {
     const Net& n;
     float* sm;
@@ -827,59 +830,29 @@ struct SmallNet {
         if (ASYNC && ((FUSE && fuses_next(id)) || id == L_RBWD)) __syncthreads();
         receive(par);
         const int srcStride = d.NPO * d.CSo * R4, poStride = d.CSo * R4;
-        if (!SUMQ) {
-            // Sums of the 16 partials, one thread per (row, channel), in 4 interleaved chains (shorter
-            // dependency chains) combined as (u0 + u1) + (u2 + u3).
-            const int items = d.R * d.CSo;
-            for (int e = threadIdx.x; e < items; e += NT) {
-                const int cl = e / d.R, r = e - cl * d.R;
-                float u[4][3];
-                const float* q = recv + cl * R4 + r;
+        // Sums of the 16 partials, one thread per (row, channel), in 4 interleaved chains (shorter
+        // dependency chains) combined as (u0 + u1) + (u2 + u3).
+        const int items = d.R * d.CSo;
+        for (int e = threadIdx.x; e < items; e += NT) {
+            const int cl = e / d.R, r = e - cl * d.R;
+            float u[4][3];
+            const float* q = recv + cl * R4 + r;
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {
-                    u[j][0] = q[j * srcStride];
-                    u[j][1] = d.NPO > 1 ? q[j * srcStride + poStride] : 0.f;
-                    u[j][2] = d.NPO > 2 ? q[j * srcStride + 2 * poStride] : 0.f;
-                }
-#pragma unroll
-                for (int src = 4; src < MOLTEN_SMALL_CL; ++src) {
-                    const float* qs = q + src * srcStride;
-                    u[src & 3][0] += qs[0];
-                    if (d.NPO > 1) u[src & 3][1] += qs[poStride];
-                    if (d.NPO > 2) u[src & 3][2] += qs[2 * poStride];
-                }
-                float v[3];
-                for (int po = 0; po < 3; ++po) v[po] = (u[0][po] + u[1][po]) + (u[2][po] + u[3][po]);
-                epilogue(id, t, d, r, cl, v);
+            for (int j = 0; j < 4; ++j) {
+                u[j][0] = q[j * srcStride];
+                u[j][1] = d.NPO > 1 ? q[j * srcStride + poStride] : 0.f;
+                u[j][2] = d.NPO > 2 ? q[j * srcStride + 2 * poStride] : 0.f;
             }
-        } else {
-            // SUMQ (measured slower on the H200): four lanes per (row, channel), lane j summing sources j, j+4, j+8, j+12
-            // (one chain of 4 loads per part instead of 16), combined with two shuffles as
-            // (u0 + u1) + (u2 + u3): the same order as a single thread summing 4 interleaved chains.
-            // The trip count is uniform (quads never straddle a warp), so every lane reaches the shuffles.
-            const int items = 4 * d.R * d.CSo;
-            for (int b = 0; b < items; b += NT) {
-                const int e = b + threadIdx.x, j = e & 3, it = e >> 2;
-                const int cl = it / d.R, r = it - cl * d.R;
-                float u[3] = {0.f, 0.f, 0.f};
-                if (e < items) {
-                    const float* q = recv + cl * R4 + r + j * srcStride;
 #pragma unroll
-                    for (int k = 0; k < MOLTEN_SMALL_CL / 4; ++k) {
-                        const float* qs = q + 4 * k * srcStride;
-                        u[0] = k == 0 ? qs[0] : u[0] + qs[0];
-                        if (d.NPO > 1) u[1] = k == 0 ? qs[poStride] : u[1] + qs[poStride];
-                        if (d.NPO > 2) u[2] = k == 0 ? qs[2 * poStride] : u[2] + qs[2 * poStride];
-                    }
-                }
-                float v[3];
-#pragma unroll
-                for (int po = 0; po < 3; ++po) {
-                    const float a = u[po] + __shfl_xor_sync(FULLMASK, u[po], 1);
-                    v[po] = a + __shfl_xor_sync(FULLMASK, a, 2);
-                }
-                if (e < items && j == 0) epilogue(id, t, d, r, cl, v);
+            for (int src = 4; src < MOLTEN_SMALL_CL; ++src) {
+                const float* qs = q + src * srcStride;
+                u[src & 3][0] += qs[0];
+                if (d.NPO > 1) u[src & 3][1] += qs[poStride];
+                if (d.NPO > 2) u[src & 3][2] += qs[2 * poStride];
             }
+            float v[3];
+            for (int po = 0; po < 3; ++po) v[po] = (u[0][po] + u[1][po]) + (u[2][po] + u[3][po]);
+            epilogue(id, t, d, r, cl, v);
         }
         xt_ready = FUSE && fuses_next(id);
         if (id == L_RBWD) {  // atom energies (float64): one thread per atom, then the sum in atom order

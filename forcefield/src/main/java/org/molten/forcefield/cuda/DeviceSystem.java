@@ -54,13 +54,11 @@ final class DeviceSystem implements AutoCloseable {
     static final int FLAG_BADSTEP = 3;
     /**
      * System property naming the entry of the small-molecule kernel: {@code k_small_c16} (exchange through
-     * st.async and mbarriers, 512 threads per block, the default), {@code k_small_bar_c16} (a cluster barrier per
-     * exchange) or {@code k_small_t256_c16} (as the default at 256 threads per block); all three give the same
-     * results bit for bit. Read when a system is set up; for timing them side by side.
+     * st.async and mbarriers, 256 threads per block, the default), {@code k_small_bar_c16} (a cluster barrier per
+     * exchange) or {@code k_small_t512_c16} (as the default at 512 threads per block, measured slower); all three
+     * give the same results bit for bit. Read when a system is set up; for timing them side by side.
      */
     static final String MOLECULE_KERNEL_PROPERTY = "molten.cuda.moleculeKernel";
-    /** Threads per block of the small-molecule kernels (MOLTEN_SMALL_THREADS in molten_kernels.cu). */
-    static final int MOLECULE_THREADS = 512;
 
     private final CudaContext cx;
     private final DeviceWeights dw;
@@ -506,20 +504,16 @@ final class DeviceSystem implements AutoCloseable {
     }
 
     private static String moleculeKernel(String name) {
-        if (!name.equals("k_small_c16") && !name.equals("k_small_bar_c16") && !name.equals("k_small_t256_c16")
-                && !name.equals("k_small_np_c16") && !name.equals("k_small_q4_c16")) {
+        if (!name.equals("k_small_c16") && !name.equals("k_small_bar_c16") && !name.equals("k_small_t512_c16")) {
             throw new IllegalArgumentException(MOLECULE_KERNEL_PROPERTY
-                    + " must be k_small_c16, k_small_bar_c16 or k_small_t256_c16, not " + name);
+                    + " must be k_small_c16, k_small_bar_c16 or k_small_t512_c16, not " + name);
         }
         return name;
     }
 
     /** Threads per block of a megakernel entry (each entry is compiled for exactly one block size). */
     static int megaThreads(String kernel) {
-        if (kernel.equals("k_small_t256_c16")) {
-            return 256;
-        }
-        return kernel.startsWith("k_small_") ? MOLECULE_THREADS : THREADS;
+        return kernel.equals("k_small_t512_c16") ? 512 : THREADS;
     }
 
     private static int roundUp(int x, int m) {

@@ -102,8 +102,8 @@ class CudaStudentTest {
             eAsync = gpu.energyAndForcesInMode(mol, fAsync, CudaOptions.Mode.MOLECULE);
             assertEquals("molecule", gpu.mode());
         }
-        // the barrier exchange, and the st.async exchange at 256 instead of 512 threads per block
-        for (String kernel : new String[] {"k_small_bar_c16", "k_small_t256_c16", "k_small_np_c16", "k_small_q4_c16"}) {
+        // the barrier exchange, and the st.async exchange at 512 instead of 256 threads per block
+        for (String kernel : new String[] {"k_small_bar_c16", "k_small_t512_c16"}) {
             double[] f = new double[3 * mol.size()];
             double e;
             System.setProperty(DeviceSystem.MOLECULE_KERNEL_PROPERTY, kernel);
