@@ -23,7 +23,10 @@
 // The barrier variant (k_small_bar_c16, ASYNC = false) uses plain remote stores and one cluster
 // barrier per exchange, as before; kept for side-by-side timing.
 // The next layer's weight slice is copied into shared memory (cp.async) while the exchange is
-// pending. Maths exactly as the stage kernels (the spec and its backward-pass appendix).
+// pending. Where a layer's input is element-wise in what the previous phase computed (FUSE), that
+// phase writes the input slice itself; where a layer has more (output, row block) items than threads
+// (PUSH_PAIRS), a thread multiplies two outputs. Maths exactly as the stage kernels (the spec and its
+// backward-pass appendix).
 #pragma once
 #include "molten_layers.cuh"
 
@@ -244,70 +247,89 @@ __device__ __forceinline__ void cp_async_n(float* dst, const float* src) {
 // p*Fi + rank*CSI + q; the 4 words of padding make a quarter-warp's 16-byte loads of 8 consecutive
 // rows conflict-free), asynchronously, 16 bytes per copy where CSI allows. Shapes are compile-time
 // so that the index arithmetic is shifts, not divisions.
-template <int KS, int CSI>
+template <int KS, int CSI, int NT>
 __device__ void small_fetch_t(const SmallDesc& d, int rank, float* WB) {
     constexpr int KSP = KS + 4, CH = CSI % 4 == 0 ? 4 : (CSI % 2 == 0 ? 2 : 1), NC = KS / CH;
     const int CT = d.NPO * d.Fo, K = d.PK * d.Fi, items = CT * NC;
     const float* W = d.W + rank * CSI;
-    for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
+    for (int e = threadIdx.x; e < items; e += NT) {
         const int o = e / NC, k = (e - o * NC) * CH, p = k / CSI, q = k - p * CSI;
         cp_async_n<CH>(WB + o * KSP + k, W + (size_t)o * K + p * d.Fi + q);
     }
 }
 
 // Partial products of this block's input slice XT [k][R4] with its weight slice, for every output o
-// and every block of 4 rows: a thread takes one (o, row block), keeps o's KS weights in registers
-// and stores the 4 rows' partial sums as one 16-byte word into the receive buffer of o's owner:
-// recv[src][po][cl][R4]. Padding rows (R..R4-1) of XT are zero.
-template <int KS, bool ASYNC>
+// and every block of 4 rows: a thread takes P outputs (o and, for P = 2, o + CT/2: consecutive
+// threads read consecutive weight rows, conflict-free) of one row block, keeps their KS weights in
+// registers and stores each output's 4 partial sums as one 16-byte word into the receive buffer of its
+// owner: recv[src][po][cl][R4]. P = 2 halves the loads of the input slice and gives 8 independent
+// chains of multiply-adds; every sum is formed in the same order for either P. The padding rows
+// (R..R4-1) of XT may hold anything: their partial sums are never read.
+template <int KS, bool ASYNC, int NT, int P>
 __device__ void small_push(const SmallDesc& d, const float* XT, const float* WB, float* recv, float* bar, int rank) {
     constexpr int KSP = KS + 4;
-    const int CT = d.NPO * d.Fo, R4 = rows4(d.R), NB = R4 / 4;
+    const int CT = d.NPO * d.Fo, CP = CT / P, R4 = rows4(d.R), NB = R4 / 4;
     const int fs = __ffs(d.Fo) - 1, cs = __ffs(d.CSo) - 1;  // Fo, CSo: powers of two
-    int rb = threadIdx.x / CT, o = threadIdx.x - rb * CT;
-    for (; rb < NB; o += MOLTEN_THREADS) {
-        while (o >= CT) { o -= CT; ++rb; }
+    int rb = threadIdx.x / CP, o = threadIdx.x - rb * CP;
+    for (; rb < NB; o += NT) {
+        while (o >= CP) { o -= CP; ++rb; }
         if (rb >= NB) break;
-        float w[KS];
-        if (KS % 4 == 0) {
+        float w[P][KS];
 #pragma unroll
-            for (int j = 0; j < KS / 4; ++j) {
-                const float4 q = *reinterpret_cast<const float4*>(WB + o * KSP + 4 * j);
-                w[4 * j] = q.x; w[(4 * j + 1) % KS] = q.y; w[(4 * j + 2) % KS] = q.z; w[(4 * j + 3) % KS] = q.w;
+        for (int p = 0; p < P; ++p) {
+            const float* wr = WB + (o + p * CP) * KSP;
+            if (KS % 4 == 0) {
+#pragma unroll
+                for (int j = 0; j < KS / 4; ++j) {
+                    const float4 q = *reinterpret_cast<const float4*>(wr + 4 * j);
+                    w[p][4 * j] = q.x; w[p][(4 * j + 1) % KS] = q.y; w[p][(4 * j + 2) % KS] = q.z; w[p][(4 * j + 3) % KS] = q.w;
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < KS; ++k) w[p][k] = wr[k];
             }
-        } else {
-#pragma unroll
-            for (int k = 0; k < KS; ++k) w[k] = WB[o * KSP + k];
         }
-        float acc[4] = {0.f, 0.f, 0.f, 0.f};
+        float acc[P][4];
+#pragma unroll
+        for (int p = 0; p < P; ++p) acc[p][0] = acc[p][1] = acc[p][2] = acc[p][3] = 0.f;
         const float* x = XT + 4 * rb;
 #pragma unroll
         for (int k = 0; k < KS; ++k) {
             const float4 q = *reinterpret_cast<const float4*>(x + k * R4);
-            acc[0] = fmaf(w[k], q.x, acc[0]);
-            acc[1] = fmaf(w[k], q.y, acc[1]);
-            acc[2] = fmaf(w[k], q.z, acc[2]);
-            acc[3] = fmaf(w[k], q.w, acc[3]);
+#pragma unroll
+            for (int p = 0; p < P; ++p) {
+                acc[p][0] = fmaf(w[p][k], q.x, acc[p][0]);
+                acc[p][1] = fmaf(w[p][k], q.y, acc[p][1]);
+                acc[p][2] = fmaf(w[p][k], q.z, acc[p][2]);
+                acc[p][3] = fmaf(w[p][k], q.w, acc[p][3]);
+            }
         }
-        const int po = o >> fs, c = o & (d.Fo - 1), dst = c >> cs, cl = c & (d.CSo - 1);
-        const int off = ((rank * d.NPO + po) * d.CSo + cl) * R4 + 4 * rb;
-        if (ASYNC) {
-            st_async<4>(remote_ref(recv, bar, dst), off, acc);
-        } else {
-            float4 f;
-            f.x = acc[0]; f.y = acc[1]; f.z = acc[2]; f.w = acc[3];
-            *reinterpret_cast<float4*>(dsmem(recv, dst) + off) = f;
+#pragma unroll
+        for (int p = 0; p < P; ++p) {
+            const int oo = o + p * CP;
+            const int po = oo >> fs, c = oo & (d.Fo - 1), dst = c >> cs, cl = c & (d.CSo - 1);
+            const int off = ((rank * d.NPO + po) * d.CSo + cl) * R4 + 4 * rb;
+            if (ASYNC) {
+                st_async<4>(remote_ref(recv, bar, dst), off, acc[p]);
+            } else {
+                float4 f;
+                f.x = acc[p][0]; f.y = acc[p][1]; f.z = acc[p][2]; f.w = acc[p][3];
+                *reinterpret_cast<float4*>(dsmem(recv, dst) + off) = f;
+            }
         }
     }
 }
 
-template <int CS, bool ASYNC>
+template <int CS, bool ASYNC, int NT, bool PUSH_PAIRS = true, bool FUSE = true>
 struct SmallNet {
     const Net& n;
     float* sm;
     SmallLayout L;
     int N, F, T, kw, rank;
     unsigned phase = 0;  // bit p: parity of the current phase of receive buffer p's mbarrier
+    // FUSE: where the next layer's input is element-wise in what a phase has just computed, that phase
+    // writes it into XT itself (no prologue pass); xt_ready says the next layer's XT is written.
+    bool xt_ready = false;
     int wpar = 0;        // weight buffer of the current layer
 
     __device__ SmallNet(const Net& n_, float* sm_, int rank_)
@@ -326,21 +348,21 @@ struct SmallNet {
     __device__ void setup() {
         double* pos = atd(L.pos); double* vel = atd(L.vel); double* im = atd(L.im);
         float* frc = at(L.frc); int* spec = ati(L.spec);
-        for (int e = threadIdx.x; e < 3 * N; e += MOLTEN_THREADS) {
+        for (int e = threadIdx.x; e < 3 * N; e += NT) {
             pos[e] = n.pos[e]; vel[e] = n.vel[e]; frc[e] = n.force[e];
         }
-        for (int a = threadIdx.x; a < N; a += MOLTEN_THREADS) { im[a] = n.inv_mass[a]; spec[a] = n.species[a]; }
+        for (int a = threadIdx.x; a < N; a += NT) { im[a] = n.inv_mass[a]; spec[a] = n.species[a]; }
         __syncthreads();
         const int nr = (int)n.nrbf;
-        for (int e = threadIdx.x; e < T * nr * 3 * CS; e += MOLTEN_THREADS) {
+        for (int e = threadIdx.x; e < T * nr * 3 * CS; e += NT) {
             const int cl = e % CS, p = (e / CS) % 3, k = (e / (3 * CS)) % nr, t = e / (3 * CS * nr);
             at(L.wf)[e] = n.w[n.o_wft[t] + (size_t)k * 3 * F + p * F + ch(cl)];
         }
-        for (int e = threadIdx.x; e < T * 3 * CS; e += MOLTEN_THREADS) {
+        for (int e = threadIdx.x; e < T * 3 * CS; e += NT) {
             const int cl = e % CS, p = (e / CS) % 3, t = e / (3 * CS);
             at(L.bf)[e] = n.w[n.o_bf[t] + p * F + ch(cl)];
         }
-        for (int e = threadIdx.x; e < T * 8 * CS; e += MOLTEN_THREADS) {  // [t][b1 | b2 (3) | b3 | b4 (3)][cl]
+        for (int e = threadIdx.x; e < T * 8 * CS; e += NT) {  // [t][b1 | b2 (3) | b3 | b4 (3)][cl]
             const int cl = e % CS, q = (e / CS) % 8, t = e / (8 * CS);
             long long o;
             if (q == 0) o = n.o_b1[t];
@@ -349,9 +371,9 @@ struct SmallNet {
             else o = n.o_b4[t] + (q - 5) * F;
             at(L.bias)[e] = n.w[o + ch(cl)];
         }
-        for (int cl = threadIdx.x; cl < (int)n.FR / MOLTEN_SMALL_CL; cl += MOLTEN_THREADS)
+        for (int cl = threadIdx.x; cl < (int)n.FR / MOLTEN_SMALL_CL; cl += NT)
             at(L.bias)[T * 8 * CS + cl] = n.w[n.o_b5 + rank * ((int)n.FR / MOLTEN_SMALL_CL) + cl];
-        for (int e = threadIdx.x; e < N * 3 * CS; e += MOLTEN_THREADS) {  // phi of block 0 per species, v_0 = 0
+        for (int e = threadIdx.x; e < N * 3 * CS; e += NT) {  // phi of block 0 per species, v_0 = 0
             const int cl = e % CS, p = (e / CS) % 3, a = e / (3 * CS);
             at(L.PHI)[e] = n.w[n.o_phi0 + (size_t)spec[a] * 3 * F + p * F + ch(cl)];
             at(L.V)[e] = 0.f;
@@ -363,7 +385,7 @@ struct SmallNet {
     __device__ void integrate1(unsigned long long step) {
         if (n.integrator == MOLTEN_INT_NONE) return;
         double* pos = atd(L.pos); double* vel = atd(L.vel);
-        for (int a = threadIdx.x; a < N; a += MOLTEN_THREADS) {
+        for (int a = threadIdx.x; a < N; a += NT) {
             const double im = atd(L.im)[a];
             const double half = 0.5 * n.dt * n.accel * im;
             double x[3], v[3];
@@ -389,7 +411,7 @@ struct SmallNet {
         const double* pos = atd(L.pos);
         const double rc2 = n.cutoff * n.cutoff, pr = 3.14159265358979323846 / n.cutoff;
         const float gm = (float)n.gamma, mus = (float)n.mu_step;
-        for (int a = warp; a < N; a += MOLTEN_WARPS) {
+        for (int a = warp; a < N; a += (NT / 32)) {
             int count = 0;
             for (int b0 = 0; b0 < N; b0 += 32) {
                 const int b = b0 + lane;
@@ -451,7 +473,7 @@ struct SmallNet {
     __device__ void msg_fwd(int t) {
         constexpr int SG = 32 / CS;
         const int warp = warp_id(), lane = lane_id(), sg = lane / CS, cl = lane % CS, NS = N > 1 ? N - 1 : 1;
-        for (int a = warp; a < N; a += MOLTEN_WARPS) {
+        for (int a = warp; a < N; a += (NT / 32)) {
             const int cnt = ati(L.cnt)[a];
             float ds = 0.f, dv[3] = {0.f, 0.f, 0.f};
             for (int s0 = 0; s0 < cnt; s0 += SG) {
@@ -477,9 +499,14 @@ struct SmallNet {
             }
             if (sg == 0) {
                 s1d(L.S1, 0, a)[cl] = s1d(L.S, 0, a)[cl] + ds;
-                for (int x = 0; x < 3; ++x) v3d(L.V1, 0, a, x)[cl] = v3d(L.V, t, a, x)[cl] + dv[x];
+                for (int x = 0; x < 3; ++x) {
+                    const float v1 = v3d(L.V, t, a, x)[cl] + dv[x];
+                    v3d(L.V1, 0, a, x)[cl] = v1;
+                    if (FUSE) xin(cl, 3 * a + x, 3 * N, v1);  // L_UVU: rows (a, xyz)
+                }
             }
         }
+        xt_ready = FUSE;
         __syncthreads();
     }
 
@@ -489,7 +516,7 @@ struct SmallNet {
         const int warp = warp_id(), lane = lane_id(), sg = lane / CS, cl = lane % CS, NS = N > 1 ? N - 1 : 1;
         const bool first = t == T - 1;
         const float g2 = -2.0f * (float)n.gamma;
-        for (int a = warp; a < N; a += MOLTEN_WARPS) {
+        for (int a = warp; a < N; a += (NT / 32)) {
             const int cnt = ati(L.cnt)[a];
             float pa[3], va[3], gva[3], ogv[3] = {0.f, 0.f, 0.f}, ogp[3] = {0.f, 0.f, 0.f};
             for (int p = 0; p < 3; ++p) {
@@ -568,12 +595,18 @@ struct SmallNet {
                     for (int p = 0; p < 3; ++p) {
                         v3d(L.GV, 0, a, p)[cl] = gva[p] + ogv[p];
                         v3d(L.GPHI, 0, a, p)[cl] = ogp[p];
+                        if (FUSE) xin(p * CS + cl, a, N, ogp[p]);  // L_PB1
                     }
                 }
             }
         }
+        xt_ready = FUSE && t > 0;
         __syncthreads();
     }
+
+    // Element (k, r) of the next layer's input slice XT[k][R4(R)]. Its padding rows R..R4-1 need no
+    // value: each row has accumulators of its own in small_push, and those of padding rows are never read.
+    __device__ void xin(int k, int r, int R, float x) const { at(L.XL)[k * rows4(R) + r] = x; }
 
     // ---- prologue: this block's input slice of layer id, XT[k][r] (k = p*CSi + cl; rows padded to
     // R4 with zeros)
@@ -581,7 +614,7 @@ struct SmallNet {
         if (id == L_UVV) return;  // the same input as L_UVU (V1), still in XT
         float* XT = at(L.XL);
         const int KS = d.PK * d.CSi, R4 = rows4(d.R), items = R4 * KS, cs = __ffs(d.CSi) - 1;
-        for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
+        for (int e = threadIdx.x; e < items; e += NT) {
             // e = (r * PK + p) * CSi + cl; CSi is a power of two, PK is 1, 2 or 3 (no division)
             const int rp = e >> cs, cl = e & (d.CSi - 1);
             const int r = d.PK == 1 ? rp : (d.PK == 2 ? rp >> 1 : (int)(((unsigned)rp * 0xAAABu) >> 17));
@@ -637,7 +670,7 @@ struct SmallNet {
         }
         if (id == L_RBWD) {  // partial atom energies y_a = sum over this block's readout channels w6 silu(z5)
             const int CSR = d.CSi;
-            for (int e = threadIdx.x; e < N * MOLTEN_SMALL_CL; e += MOLTEN_THREADS) {
+            for (int e = threadIdx.x; e < N * MOLTEN_SMALL_CL; e += NT) {
                 const int a = e / MOLTEN_SMALL_CL, dst = e - a * MOLTEN_SMALL_CL;
                 float y = 0.f;
                 for (int cl = 0; cl < CSR; ++cl) y += n.w[n.o_w6 + rank * CSR + cl] * silu(at(L.Z5)[a * CSR + cl]);
@@ -647,22 +680,39 @@ struct SmallNet {
         }
     }
 
-    // ---- epilogue of (r, cl) with the summed outputs v[po]
+    // ---- epilogue of (r, cl) with the summed outputs v[po]; with FUSE, also the next layer's input
+    // (as its prologue would compute it) where that is element-wise in this layer's output:
+    // PHI1 -> PHI2, MLP0 -> MLP2, MLP2 -> PHI1 / READ, UB1 -> UB2, UB2 -> UB3, PB1 -> PB2, PB2 -> UB1.
+    __device__ static bool fuses_next(int id) {
+        return id == L_PHI1 || id == L_MLP0 || id == L_MLP2 || id == L_UB1 || id == L_UB2 || id == L_PB1 || id == L_PB2;
+    }
     __device__ void epilogue(int id, int t, const SmallDesc& d, int r, int cl, const float* v) {
         const float* bi = at(L.bias) + t * 8 * CS + cl;  // b1, b2 (3 parts), b3, b4 (3 parts) of block t
         switch (id) {
-            case L_PHI1: s1d(L.Q, t, r)[cl] = v[0] + bi[0]; break;
+            case L_PHI1: {
+                const float q = v[0] + bi[0];
+                s1d(L.Q, t, r)[cl] = q;
+                if (FUSE) xin(cl, r, N, silu(q));
+                break;
+            }
             case L_PHI2: for (int p = 0; p < 3; ++p) v3d(L.PHI, t, r, p)[cl] = v[p] + bi[(1 + p) * CS]; break;
             case L_UVU: at(L.UV)[((t * 3 * N + r) * 2) * CS + cl] = v[0]; break;
             case L_UVV: at(L.UV)[((t * 3 * N + r) * 2 + 1) * CS + cl] = v[0]; break;
-            case L_MLP0: s1d(L.Z3, t, r)[cl] = v[0] + bi[4 * CS]; break;
+            case L_MLP0: {
+                const float z = v[0] + bi[4 * CS];
+                s1d(L.Z3, t, r)[cl] = z;
+                if (FUSE) xin(cl, r, N, silu(z));
+                break;
+            }
             case L_MLP2: {
                 const float avv = v[0] + bi[5 * CS], asv = v[1] + bi[6 * CS], ass = v[2] + bi[7 * CS];
                 float* aa = v3d(L.AA, t, r, 0) + cl;
                 aa[0] = avv; aa[CS] = asv; aa[2 * CS] = ass;
                 const float* u = at(L.UV) + ((t * N + r) * 3 * 2) * CS + cl;
                 const float sp = u[0] * u[CS] + u[2 * CS] * u[3 * CS] + u[4 * CS] * u[5 * CS];
-                s1d(L.S, 0, r)[cl] = s1d(L.S1, 0, r)[cl] + ass + asv * sp;
+                const float sn = s1d(L.S1, 0, r)[cl] + ass + asv * sp;
+                s1d(L.S, 0, r)[cl] = sn;
+                if (FUSE) xin(cl, r, N, sn);  // L_PHI1 of block t + 1, or L_READ
                 if (t + 1 < T)
                     for (int x = 0; x < 3; ++x) v3d(L.V, t + 1, r, x)[cl] = v3d(L.V1, 0, r, x)[cl] + avv * u[2 * x * CS];
                 break;
@@ -672,14 +722,49 @@ struct SmallNet {
                 s1d(L.GS, 0, r)[cl] = v[0];
                 for (int x = 0; x < 3; ++x) v3d(L.GV, 0, r, x)[cl] = 0.f;
                 break;
-            case L_UB1: s1d(L.GZ3, 0, r)[cl] = v[0] * dsilu(s1d(L.Z3, t, r)[cl]); break;
-            case L_UB2:
-                s1d(L.GS1, 0, r)[cl] = s1d(L.GS, 0, r)[cl] + v[0];
-                s1d(L.GN, 0, r)[cl] = v[1];
+            case L_UB1: {
+                const float g = v[0] * dsilu(s1d(L.Z3, t, r)[cl]);
+                s1d(L.GZ3, 0, r)[cl] = g;
+                if (FUSE) xin(cl, r, N, g);
                 break;
+            }
+            case L_UB2: {
+                const float gs = s1d(L.GS, 0, r)[cl];
+                s1d(L.GS1, 0, r)[cl] = gs + v[0];
+                s1d(L.GN, 0, r)[cl] = v[1];
+                if (FUSE) {  // L_UB3: rows (r, xyz), parts Uv-gradient input (0) and Vv-gradient input (1)
+                    const float* u3 = at(L.UV) + ((t * N + r) * 3 * 2) * CS + cl;
+                    const float* aa = v3d(L.AA, t, r, 0) + cl;
+                    const float gsp = gs * aa[CS];
+                    const float nrm = sqrtf(u3[CS] * u3[CS] + u3[3 * CS] * u3[3 * CS] + u3[5 * CS] * u3[5 * CS] + 1e-8f);
+                    for (int xx = 0; xx < 3; ++xx) {
+                        const float* u = u3 + xx * 2 * CS;
+                        const float uu = u[0], vv = u[CS];
+                        xin(cl, 3 * r + xx, 3 * N, at(L.GV)[(3 * r + xx) * CS + cl] * aa[0] + gsp * vv);
+                        xin(CS + cl, 3 * r + xx, 3 * N, gsp * uu + v[1] / nrm * vv);
+                    }
+                }
+                break;
+            }
             case L_UB3: at(L.GV1)[r * CS + cl] = at(L.GV)[r * CS + cl] + v[0]; break;
-            case L_PB1: s1d(L.GQ, 0, r)[cl] = v[0] * dsilu(s1d(L.Q, t, r)[cl]); break;
-            default: s1d(L.GS, 0, r)[cl] = s1d(L.GS1, 0, r)[cl] + v[0]; break;  // L_PB2
+            case L_PB1: {
+                const float g = v[0] * dsilu(s1d(L.Q, t, r)[cl]);
+                s1d(L.GQ, 0, r)[cl] = g;
+                if (FUSE) xin(cl, r, N, g);
+                break;
+            }
+            default: {  // L_PB2
+                const float g = s1d(L.GS1, 0, r)[cl] + v[0];
+                s1d(L.GS, 0, r)[cl] = g;
+                if (FUSE) {  // L_UB1 of block t - 1
+                    const float* u = at(L.UV) + (((t - 1) * N + r) * 3 * 2) * CS + cl;
+                    const float* q = v3d(L.GV, 0, r, 0) + cl;
+                    xin(cl, r, N, q[0] * u[0] + q[CS] * u[2 * CS] + q[2 * CS] * u[4 * CS]);
+                    xin(CS + cl, r, N, g * (u[0] * u[CS] + u[2 * CS] * u[3 * CS] + u[4 * CS] * u[5 * CS]));
+                    xin(2 * CS + cl, r, N, g);
+                }
+                break;
+            }
         }
     }
 
@@ -687,18 +772,24 @@ struct SmallNet {
     __device__ void push(const SmallDesc& d, float* recv, float* bar) {
         const float* XT = at(L.XL);
         const float* WB = wbuf(wpar);
-        if (d.CSi != CS) small_push<(CS / 2 > 0 ? CS / 2 : 1), ASYNC>(d, XT, WB, recv, bar, rank);
-        else if (d.PK == 1) small_push<CS, ASYNC>(d, XT, WB, recv, bar, rank);
-        else if (d.PK == 2) small_push<2 * CS, ASYNC>(d, XT, WB, recv, bar, rank);
-        else small_push<3 * CS, ASYNC>(d, XT, WB, recv, bar, rank);
+        // two outputs per thread where there is more than one (output, row block) per thread
+        const bool pair = PUSH_PAIRS && d.NPO * d.Fo * (rows4(d.R) / 4) > NT;
+        if (d.CSi != CS) small_push<(CS / 2 > 0 ? CS / 2 : 1), ASYNC, NT, 1>(d, XT, WB, recv, bar, rank);
+        else if (d.PK == 1) {
+            if (pair) small_push<CS, ASYNC, NT, 2>(d, XT, WB, recv, bar, rank);
+            else small_push<CS, ASYNC, NT, 1>(d, XT, WB, recv, bar, rank);
+        } else if (d.PK == 2) {
+            if (pair) small_push<2 * CS, ASYNC, NT, 2>(d, XT, WB, recv, bar, rank);
+            else small_push<2 * CS, ASYNC, NT, 1>(d, XT, WB, recv, bar, rank);
+        } else small_push<3 * CS, ASYNC, NT, 1>(d, XT, WB, recv, bar, rank);
     }
     __device__ void fetch(const SmallDesc& d, int p) {
         float* WB = wbuf(p);
         constexpr int CSR = CS / 2 > 0 ? CS / 2 : 1;
-        if (d.CSi != CS) small_fetch_t<CSR, CSR>(d, rank, WB);
-        else if (d.PK == 1) small_fetch_t<CS, CS>(d, rank, WB);
-        else if (d.PK == 2) small_fetch_t<2 * CS, CS>(d, rank, WB);
-        else small_fetch_t<3 * CS, CS>(d, rank, WB);
+        if (d.CSi != CS) small_fetch_t<CSR, CSR, NT>(d, rank, WB);
+        else if (d.PK == 1) small_fetch_t<CS, CS, NT>(d, rank, WB);
+        else if (d.PK == 2) small_fetch_t<2 * CS, CS, NT>(d, rank, WB);
+        else small_fetch_t<3 * CS, CS, NT>(d, rank, WB);
     }
 
     __device__ float* mbar(int par) const { return at(L.mb) + 4 * par; }
@@ -724,7 +815,8 @@ struct SmallNet {
         float* recv = at(L.RB) + par * L.rbsize;
         const int R4 = rows4(d.R);
         expect(par, 4 * (R4 * d.NPO * d.Fo + (id == L_RBWD ? MOLTEN_SMALL_CL * N : 0)));
-        prologue(id, t, d, recv, mbar(par));
+        if (!xt_ready) prologue(id, t, d, recv, mbar(par));  // else written by the previous phase
+        xt_ready = false;
         cp_wait_all();    // this layer's weights (issued one layer ago)
         __syncthreads();  // ... of every thread, and the input slice
         int nid = id, nt = t;
@@ -732,11 +824,17 @@ struct SmallNet {
         fetch(small_desc(n, nid, nt, N), wpar ^ 1);  // the next layer's, into the other buffer (read last one layer ago)
         push(d, recv, mbar(par));
         if (!ASYNC) cl_arrive();
+        // Receiving all of this block's bytes does not mean that this block's threads have finished
+        // their stores to the other blocks (which read XT): where the epilogue overwrites XT (FUSE) or
+        // the energies use it as scratch (L_RBWD), every thread must be past its push first.
+        if (ASYNC && ((FUSE && fuses_next(id)) || id == L_RBWD)) __syncthreads();
         receive(par);
-        const int items = d.R * d.CSo, srcStride = d.NPO * d.CSo * R4, poStride = d.CSo * R4;
-        for (int e = threadIdx.x; e < items; e += MOLTEN_THREADS) {
+        const int srcStride = d.NPO * d.CSo * R4, poStride = d.CSo * R4;
+        // Sums of the 16 partials, one thread per (row, channel), in 4 interleaved chains (shorter
+        // dependency chains) combined as (u0 + u1) + (u2 + u3).
+        const int items = d.R * d.CSo;
+        for (int e = threadIdx.x; e < items; e += NT) {
             const int cl = e / d.R, r = e - cl * d.R;
-            // the 16 partials in 4 interleaved chains (shorter dependency chains), then combined
             float u[4][3];
             const float* q = recv + cl * R4 + r;
 #pragma unroll
@@ -756,16 +854,23 @@ struct SmallNet {
             for (int po = 0; po < 3; ++po) v[po] = (u[0][po] + u[1][po]) + (u[2][po] + u[3][po]);
             epilogue(id, t, d, r, cl, v);
         }
-        if (id == L_RBWD && rank == 0 && threadIdx.x == 0) {  // atom energies (float64) and their sum
-            double sum = 0.0;
-            for (int a = 0; a < N; ++a) {
-                float y = 0.f;
-                for (int src = 0; src < MOLTEN_SMALL_CL; ++src) y += recv[L.eo + src * N + a];
-                const double ea = n.scale * ((double)y + n.b6) + (double)n.w[n.o_atomref + ati(L.spec)[a]];
-                n.e_atom[a] = ea;
-                sum += ea;
+        xt_ready = FUSE && fuses_next(id);
+        if (id == L_RBWD) {  // atom energies (float64): one thread per atom, then the sum in atom order
+            double* ea = reinterpret_cast<double*>(at(L.XL));  // the input slice is no longer read
+            if (rank == 0) {
+                for (int a = threadIdx.x; a < N; a += NT) {
+                    float y = 0.f;
+                    for (int src = 0; src < MOLTEN_SMALL_CL; ++src) y += recv[L.eo + src * N + a];
+                    ea[a] = n.scale * ((double)y + n.b6) + (double)n.w[n.o_atomref + ati(L.spec)[a]];
+                    n.e_atom[a] = ea[a];
+                }
             }
-            n.energy[0] = sum;
+            __syncthreads();
+            if (rank == 0 && threadIdx.x == 0) {
+                double sum = 0.0;
+                for (int a = 0; a < N; ++a) sum += ea[a];
+                n.energy[0] = sum;
+            }
         }
         __syncthreads();
         par ^= 1;
@@ -777,7 +882,7 @@ struct SmallNet {
         const int NS = N > 1 ? N - 1 : 1;
         float* recv = at(L.RB) + par * L.rbsize;
         expect(par, 16 * N * MOLTEN_SMALL_CL);
-        for (int e = threadIdx.x; e < N * MOLTEN_SMALL_CL; e += MOLTEN_THREADS) {
+        for (int e = threadIdx.x; e < N * MOLTEN_SMALL_CL; e += NT) {
             const int a = e / MOLTEN_SMALL_CL, dst = e - a * MOLTEN_SMALL_CL;
             const int cnt = ati(L.cnt)[a];
             float f4[4] = {0.f, 0.f, 0.f, 0.f};
@@ -803,7 +908,7 @@ struct SmallNet {
             cl_arrive();
         }
         receive(par);
-        for (int a = threadIdx.x; a < N; a += MOLTEN_THREADS) {
+        for (int a = threadIdx.x; a < N; a += NT) {
             float f[3] = {0.f, 0.f, 0.f};
             for (int src = 0; src < MOLTEN_SMALL_CL; ++src)
                 for (int k = 0; k < 3; ++k) f[k] += recv[(src * N + a) * 4 + k];
@@ -834,7 +939,7 @@ struct SmallNet {
         for (int st = 0; st < nsteps; ++st) {
             integrate1(step);
             search();
-            for (int e = threadIdx.x; e < N * CS; e += MOLTEN_THREADS) {  // s_0 = Emb[Z]
+            for (int e = threadIdx.x; e < N * CS; e += NT) {  // s_0 = Emb[Z]
                 const int a = e / CS, cl = e - a * CS;
                 at(L.S)[e] = n.w[n.o_emb + (size_t)ati(L.spec)[a] * F + ch(cl)];
             }
@@ -853,7 +958,7 @@ struct SmallNet {
             if (n.integrator != MOLTEN_INT_NONE) ++step;
         }
         if (rank == 0) {  // results back to global memory
-            for (int e = threadIdx.x; e < 3 * N; e += MOLTEN_THREADS) {
+            for (int e = threadIdx.x; e < 3 * N; e += NT) {
                 n.pos[e] = atd(L.pos)[e];
                 n.vel[e] = atd(L.vel)[e];
                 n.force[e] = at(L.frc)[e];

@@ -318,7 +318,7 @@ static const std::vector<KernelInfo>& registry() {
         REG(k_ub1_w, 1), REG(k_ub1_t, 1), REG(k_ub2_w, 1), REG(k_ub2_t, 1), REG(k_ub3_w, 1), REG(k_ub3_t, 1),
         REG(k_pb1_w, 1), REG(k_pb1_t, 1), REG(k_pb2_w, 1), REG(k_pb2_t, 1),
         REG(k_readout_w, 1), REG(k_readout_t, 1), REG(k_readout_bwd_w, 1), REG(k_readout_bwd_t, 1),
-        REG(k_mega_c16, 16), REG(k_mega_c8, 8), REG(k_mega_grid, 0), REG(k_small_c16, 16), REG(k_small_bar_c16, 16),
+        REG(k_mega_c16, 16), REG(k_mega_c8, 8), REG(k_mega_grid, 0), REG(k_small_c16, 16), REG(k_small_bar_c16, 16), REG(k_small_t512_c16, 16),
     };
     return r;
 }

@@ -54,8 +54,9 @@ final class DeviceSystem implements AutoCloseable {
     static final int FLAG_BADSTEP = 3;
     /**
      * System property naming the entry of the small-molecule kernel: {@code k_small_c16} (exchange through
-     * st.async and mbarriers, the default) or {@code k_small_bar_c16} (a cluster barrier per exchange; the same
-     * results bit for bit), read when a system is set up; for timing both side by side.
+     * st.async and mbarriers, 256 threads per block, the default), {@code k_small_bar_c16} (a cluster barrier per
+     * exchange) or {@code k_small_t512_c16} (as the default at 512 threads per block, measured slower); all three
+     * give the same results bit for bit. Read when a system is set up; for timing them side by side.
      */
     static final String MOLECULE_KERNEL_PROPERTY = "molten.cuda.moleculeKernel";
 
@@ -448,7 +449,7 @@ final class DeviceSystem implements AutoCloseable {
             if (megaGrid > 8) {
                 cx.allowNonPortableCluster(megaKernel);
             }
-            cuLaunchKernel(f, megaGrid, 1, 1, THREADS, 1, 1, smem, cx.stream(), p, null);
+            cuLaunchKernel(f, megaGrid, 1, 1, megaThreads(megaKernel), 1, 1, smem, cx.stream(), p, null);
         }
     }
 
@@ -503,11 +504,16 @@ final class DeviceSystem implements AutoCloseable {
     }
 
     private static String moleculeKernel(String name) {
-        if (!name.equals("k_small_c16") && !name.equals("k_small_bar_c16")) {
-            throw new IllegalArgumentException(MOLECULE_KERNEL_PROPERTY + " must be k_small_c16 or k_small_bar_c16, not "
-                    + name);
+        if (!name.equals("k_small_c16") && !name.equals("k_small_bar_c16") && !name.equals("k_small_t512_c16")) {
+            throw new IllegalArgumentException(MOLECULE_KERNEL_PROPERTY
+                    + " must be k_small_c16, k_small_bar_c16 or k_small_t512_c16, not " + name);
         }
         return name;
+    }
+
+    /** Threads per block of a megakernel entry (each entry is compiled for exactly one block size). */
+    static int megaThreads(String kernel) {
+        return kernel.equals("k_small_t512_c16") ? 512 : THREADS;
     }
 
     private static int roundUp(int x, int m) {

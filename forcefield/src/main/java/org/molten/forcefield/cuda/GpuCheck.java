@@ -29,7 +29,8 @@ import org.molten.structures.WaterBox;
  * writes the weights and structures (and the GPU forces) for the PyTorch comparison script.
  *
  * <pre>GpuCheck OUT_DIR [quick] [only=ethanol,water-201] [sections=correctness,nve,drift,timing]</pre>
- * Prints a summary table last; the full log goes to OUT_DIR/gpu-check.log.
+ * Prints a summary table last; the full log goes to OUT_DIR/gpu-check.log. The system property
+ * {@code molten.gpucheck.modes} (e.g. {@code molecule}) restricts the timing section to those variants.
  */
 public final class GpuCheck {
     private final Path out;
@@ -521,6 +522,11 @@ public final class GpuCheck {
             if (n >= 1000) {
                 vs.add(new Variant("stages-tiled-allpairs", CudaOptions.Mode.STAGES,
                         d.withLargeSystemAtoms(1).withCellListAtoms(1 << 30)));
+            }
+            String modes = System.getProperty("molten.gpucheck.modes");  // e.g. "molecule": time only those
+            if (modes != null) {
+                java.util.Set<String> keep = java.util.Set.of(modes.split(","));
+                vs.removeIf(v -> !keep.contains(v.name));
             }
             for (Variant v : vs) {
                 double graph = time(e.getValue(), v.options.withMode(v.mode).withGraphs(true));
