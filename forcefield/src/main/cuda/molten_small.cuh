@@ -390,17 +390,8 @@ struct SmallNet {
             const double half = 0.5 * n.dt * n.accel * im;
             double x[3], v[3];
             for (int k = 0; k < 3; ++k) { x[k] = pos[3 * a + k]; v[k] = vel[3 * a + k] + half * (double)at(L.frc)[3 * a + k]; }
-            if (n.integrator == MOLTEN_INT_VERLET) {
-                for (int k = 0; k < 3; ++k) x[k] += n.dt * v[k];
-            } else {
-                for (int k = 0; k < 3; ++k) x[k] += 0.5 * n.dt * v[k];
-                double g[3];
-                gaussian3(n, a, step, g);
-                const double sig = sqrt(n.kT * n.accel * im);
-                for (int k = 0; k < 3; ++k) v[k] = n.c1 * v[k] + n.c2 * sig * g[k];
-                for (int k = 0; k < 3; ++k) x[k] += 0.5 * n.dt * v[k];
-            }
-            for (int k = 0; k < 3; ++k) { pos[3 * a + k] = state_round(n, x[k]); vel[3 * a + k] = state_round(n, v[k]); }
+            integrate1_atom(n, a, step, im, x, v);
+            for (int k = 0; k < 3; ++k) { pos[3 * a + k] = x[k]; vel[3 * a + k] = v[k]; }
         }
         __syncthreads();
     }

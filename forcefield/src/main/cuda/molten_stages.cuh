@@ -64,6 +64,27 @@ __device__ __forceinline__ double state_round(const Net& n, double x) {
 // B: v += dt/2 a; A: x += dt/2 v; O: v = c1 v + c2 sqrt(kT/m) xi; A: x += dt/2 v.
 // The closing B (v += dt/2 a(t+dt)) is in st_forces.
 // ------------------------------------------------------------------------------------------
+// One atom's first part of the step, after v += dt/2 a: x += dt v (velocity Verlet) or A-O-A
+// (BAOAB), with the state rounding of CudaOptions.fp32State. Shared by the stage kernel below and
+// the small-molecule kernel (molten_small.cuh), so both integrate identically.
+__device__ __forceinline__ void integrate1_atom(const Net& n, int a, unsigned long long step, double im,
+                                                double x[3], double v[3]) {
+    if (n.integrator == MOLTEN_INT_VERLET) {
+        for (int k = 0; k < 3; ++k) x[k] += n.dt * v[k];
+    } else {
+        for (int k = 0; k < 3; ++k) x[k] += 0.5 * n.dt * v[k];
+        double g[3];
+        gaussian3(n, a, step, g);
+        const double sig = sqrt(n.kT * n.accel * im);
+        for (int k = 0; k < 3; ++k) v[k] = n.c1 * v[k] + n.c2 * sig * g[k];
+        for (int k = 0; k < 3; ++k) x[k] += 0.5 * n.dt * v[k];
+    }
+    for (int k = 0; k < 3; ++k) {
+        x[k] = state_round(n, x[k]);
+        v[k] = state_round(n, v[k]);
+    }
+}
+
 __device__ void st_integrate1(const Net& n, int wi, int wn) {
     unsigned long long step = 0;
     if (n.integrator == MOLTEN_INT_BAOAB) step = *(volatile unsigned long long*)n.step;
@@ -74,19 +95,8 @@ __device__ void st_integrate1(const Net& n, int wi, int wn) {
             const double im = n.inv_mass[a];
             const double half = 0.5 * n.dt * n.accel * im;
             for (int k = 0; k < 3; ++k) v[k] += half * (double)lda(n.force + 3 * a + k);
-            if (n.integrator == MOLTEN_INT_VERLET) {
-                for (int k = 0; k < 3; ++k) x[k] += n.dt * v[k];
-            } else {
-                for (int k = 0; k < 3; ++k) x[k] += 0.5 * n.dt * v[k];
-                double g[3];
-                gaussian3(n, a, step, g);
-                const double sig = sqrt(n.kT * n.accel * im);
-                for (int k = 0; k < 3; ++k) v[k] = n.c1 * v[k] + n.c2 * sig * g[k];
-                for (int k = 0; k < 3; ++k) x[k] += 0.5 * n.dt * v[k];
-            }
+            integrate1_atom(n, a, step, im, x, v);
             for (int k = 0; k < 3; ++k) {
-                x[k] = state_round(n, x[k]);
-                v[k] = state_round(n, v[k]);
                 n.pos[3 * a + k] = x[k];
                 n.vel[3 * a + k] = v[k];
             }
