@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Builds the CUDA emulator (a fake libcuda.so.1 running Molten's kernels on the CPU) into
 # forcefield/target/cuda-emu/libcuda.so.1. Needs g++ and the JCuda natives jar in ~/.m2.
-# Tests that use it: run them with -Dmolten.cuda.emulator=<that file> (scripts/gpu-emu-test.sh).
+# The forcefield tests build and use it by themselves where no NVIDIA device is present and g++
+# exists (CudaTestSupport); scripts/gpu-emu-test.sh runs just the GPU tests through it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 ff=$(cd "$here/../../.." && pwd)
 out="$ff/target/cuda-emu"
 mkdir -p "$out"
-jar=$(ls ~/.m2/repository/org/jcuda/jcuda-natives/*/jcuda-natives-*-linux-x86_64.jar | head -1)
+# The JCuda natives jar: JCUDA_NATIVES_JAR (the tests pass the one on their class path), else ~/.m2.
+jar=${JCUDA_NATIVES_JAR:-$(ls ~/.m2/repository/org/jcuda/jcuda-natives/*/jcuda-natives-*-linux-x86_64.jar | head -1)}
 (cd "$out" && unzip -o -q "$jar" 'lib/libJCudaDriver-*-linux-x86_64.so')
 lib=$(ls "$out"/lib/libJCudaDriver-*.so | head -1)
 # Every driver symbol JCuda's library refers to gets a definition: the implemented ones in

@@ -15,7 +15,7 @@ import org.molten.forcefield.student.StudentWeights;
 class CudaMdEngineTest {
     @BeforeEach
     void needsGpu() {
-        assumeTrue(CudaTestSupport.gpu(), "no CUDA device (and no -Dmolten.cuda.emulator)");
+        assumeTrue(CudaTestSupport.gpu(), CudaTestSupport::whyNot);
     }
 
     /** The default model on a GPU; a smaller one under the (slow) emulator: the integration logic is the same. */

@@ -25,7 +25,7 @@ class CudaStudentTest {
 
     @BeforeEach
     void needsGpu() {
-        assumeTrue(CudaTestSupport.gpu(), "no CUDA device (and no -Dmolten.cuda.emulator)");
+        assumeTrue(CudaTestSupport.gpu(), CudaTestSupport::whyNot);
     }
 
     /**

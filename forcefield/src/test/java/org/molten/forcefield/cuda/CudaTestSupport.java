@@ -5,12 +5,18 @@ import org.molten.core.Atoms;
 import org.molten.core.Cell;
 
 /**
- * GPU tests run on a real CUDA device or, with {@code -Dmolten.cuda.emulator=<libcuda.so.1>} or
- * the environment variable {@code MOLTEN_CUDA_EMULATOR} (scripts/gpu-emu-test.sh), on the CPU
- * emulator of the driver; without either they are skipped.
+ * GPU tests run on a real CUDA device or, where there is none, on the CPU emulator of the driver
+ * (forcefield/src/test/cuda-emu: a fake libcuda.so.1 that runs the same kernel sources). The
+ * emulator is taken from {@code -Dmolten.cuda.emulator=<libcuda.so.1>} or the environment variable
+ * {@code MOLTEN_CUDA_EMULATOR}; without either, and without an NVIDIA device node, the tests build it
+ * themselves (g++, a few seconds), so that {@code mvn test} and CI run the GPU tests too. They skip
+ * only when neither a device nor the emulator can be had ({@code -Dmolten.cuda.emulator=} with an
+ * empty value turns the emulator off), and say why.
  */
 final class CudaTestSupport {
     private static boolean loaded;
+    private static String emulator;          // resolved path, "" when none
+    private static String whyNoEmulator = "";
 
     private CudaTestSupport() {
     }
@@ -18,7 +24,7 @@ final class CudaTestSupport {
     /** True when CUDA (real or emulated) can run the kernels. */
     static synchronized boolean gpu() {
         String emu = emulatorPath();
-        if (emu != null && !emu.isBlank() && !loaded) {
+        if (!emu.isEmpty() && !loaded) {
             // Loaded before JCuda's native library, whose libcuda.so.1 dependency it then satisfies.
             System.setProperty(GpuAvailability.DRIVER_LIBRARY, emu);
             loaded = true;
@@ -27,13 +33,80 @@ final class CudaTestSupport {
         return GpuAvailability.available();
     }
 
-    static boolean emulated() {
-        return emulatorPath() != null;
+    /** Why the GPU tests skip (for the assumption message). */
+    static synchronized String whyNot() {
+        return "no CUDA device and no emulator (" + (whyNoEmulator.isEmpty() ? GpuAvailability.probe().reason() : whyNoEmulator) + ")";
+    }
+
+    static synchronized boolean emulated() {
+        return !emulatorPath().isEmpty();
     }
 
     private static String emulatorPath() {
-        String p = System.getProperty("molten.cuda.emulator");
-        return p != null ? p : System.getenv("MOLTEN_CUDA_EMULATOR");
+        if (emulator == null) {
+            String p = System.getProperty("molten.cuda.emulator");
+            if (p == null) {
+                p = System.getenv("MOLTEN_CUDA_EMULATOR");
+            }
+            if (p == null) {
+                p = hasNvidiaDevice() ? "" : buildEmulator();
+            }
+            emulator = p.isBlank() ? "" : p;
+        }
+        return emulator;
+    }
+
+    private static boolean hasNvidiaDevice() {
+        return java.nio.file.Files.exists(java.nio.file.Path.of("/dev/nvidiactl"));
+    }
+
+    /** Runs src/test/cuda-emu/build.sh (working directory: the forcefield module); "" if it cannot. */
+    private static String buildEmulator() {
+        java.nio.file.Path script = java.nio.file.Path.of("src", "test", "cuda-emu", "build.sh");
+        if (!java.nio.file.Files.isRegularFile(script)) {
+            whyNoEmulator = "emulator sources not found from " + java.nio.file.Path.of("").toAbsolutePath();
+            return "";
+        }
+        try {
+            ProcessBuilder pb = new ProcessBuilder("bash", script.toString()).redirectErrorStream(true);
+            String jar = jcudaNativesJar();
+            if (jar != null) {
+                pb.environment().put("JCUDA_NATIVES_JAR", jar);
+            }
+            Process proc = pb.start();
+            String out = new String(proc.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            if (proc.waitFor() != 0) {
+                String last = out.strip().lines().reduce((a, b) -> b).orElse("");
+                whyNoEmulator = "building it failed (g++ missing?): " + last;
+                System.err.println("CudaTestSupport: emulator build failed, GPU tests skip:\n" + out);
+                return "";
+            }
+            String lib = out.strip().lines().reduce((a, b) -> b).orElse("");
+            if (!java.nio.file.Files.isRegularFile(java.nio.file.Path.of(lib))) {
+                whyNoEmulator = "the build printed no library: " + lib;
+                return "";
+            }
+            return lib;
+        } catch (java.io.IOException e) {
+            whyNoEmulator = "cannot run bash: " + e.getMessage();
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            whyNoEmulator = "interrupted";
+            return "";
+        }
+    }
+
+    /** The JCuda natives jar on the test class path (the emulator links against its driver binding), or null. */
+    private static String jcudaNativesJar() {
+        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path", ""));
+        for (String entry : cp.split(java.io.File.pathSeparator)) {
+            String name = java.nio.file.Path.of(entry).getFileName() == null ? "" : java.nio.file.Path.of(entry).getFileName().toString();
+            if (name.startsWith("jcuda-natives-") && name.endsWith("-linux-x86_64.jar")) {
+                return entry;
+            }
+        }
+        return null;   // build.sh then looks in ~/.m2
     }
 
     /** N atoms of H, C, N, O at random, at least {@code minDist} Å apart, in a cube of the given side. */
