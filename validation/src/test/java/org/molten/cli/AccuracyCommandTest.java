@@ -5,9 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,17 +54,9 @@ class AccuracyCommandTest {
     @Test
     void reproducesTheModelCardTable(@TempDir Path dir) throws IOException {
         Path json = dir.resolve("acc.json");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PrintStream saved = System.out;
-        int status;
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            status = MoltenCli.execute("accuracy", "--json", json.toString());
-        } finally {
-            System.setOut(saved);
-        }
-        assertEquals(0, status, out.toString(StandardCharsets.UTF_8));
-        String table = out.toString(StandardCharsets.UTF_8);
+        CliRun run = CliRun.of("accuracy", "--json", json.toString());
+        assertEquals(0, run.status(), run.out() + run.err());
+        String table = run.out();
         assertTrue(table.contains("E MAE[meV/atom]") && table.contains("ace-ala5-nme"), table);
         JsonNode systems = new ObjectMapper().readTree(json.toFile()).get("systems");
         List<Row> card = modelCardTable();
@@ -90,35 +80,9 @@ class AccuracyCommandTest {
 
     @Test
     void aFolderWithoutTestFilesIsOneClearError(@TempDir Path dir) {
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream saved = System.err;
-        int status;
-        try {
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            status = MoltenCli.execute("accuracy", "--testset", dir.toString());
-        } finally {
-            System.setErr(saved);
-        }
-        assertEquals(1, status);
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("no .xyz or .xyz.gz test files"), err.toString(StandardCharsets.UTF_8));
-    }
-
-    /** Runs the command, returning its exit status and stderr. */
-    private static String[] runCapturingErr(String... args) {
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PrintStream savedErr = System.err;
-        PrintStream savedOut = System.out;
-        int status;
-        try {
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            status = MoltenCli.execute(args);
-        } finally {
-            System.setErr(savedErr);
-            System.setOut(savedOut);
-        }
-        return new String[] {Integer.toString(status), err.toString(StandardCharsets.UTF_8)};
+        CliRun run = CliRun.of("accuracy", "--testset", dir.toString());
+        assertEquals(1, run.status());
+        assertTrue(run.err().contains("no .xyz or .xyz.gz test files"), run.err());
     }
 
     @Test
@@ -137,10 +101,10 @@ class AccuracyCommandTest {
         }
         Path cpu = dir.resolve("cpu.json");
         Path cuda = dir.resolve("cuda.json");
-        String[] a = runCapturingErr("accuracy", "--testset", small.toString(), "--device", "cpu", "--json", cpu.toString());
-        assertEquals("0", a[0], a[1]);
-        String[] b = runCapturingErr("accuracy", "--testset", small.toString(), "--device", "cuda", "--json", cuda.toString());
-        assertEquals("0", b[0], b[1]);
+        CliRun a = CliRun.of("accuracy", "--testset", small.toString(), "--device", "cpu", "--json", cpu.toString());
+        assertEquals(0, a.status(), a.err());
+        CliRun b = CliRun.of("accuracy", "--testset", small.toString(), "--device", "cuda", "--json", cuda.toString());
+        assertEquals(0, b.status(), b.err());
         JsonNode x = new ObjectMapper().readTree(cpu.toFile()).get("systems").get("ethanol");
         JsonNode y = new ObjectMapper().readTree(cuda.toFile()).get("systems").get("ethanol");
         assertEquals(2, x.get("frames").asInt());
@@ -148,11 +112,11 @@ class AccuracyCommandTest {
         assertEquals(x.get("force_mae_ev_per_a").asDouble(), y.get("force_mae_ev_per_a").asDouble(), 1e-5);
         assertEquals(x.get("energy_mae_mev_per_atom").asDouble(), y.get("energy_mae_mev_per_atom").asDouble(), 1e-2);
 
-        String[] c = runCapturingErr("accuracy", "--testset", small.toString(), "--backend", "reference", "--device", "cuda");
-        assertEquals("1", c[0]);
-        assertTrue(c[1].contains("--backend reference runs on the CPU only"), c[1]);
-        String[] d = runCapturingErr("accuracy", "--device", "gpu");
-        assertEquals("2", d[0]);
-        assertTrue(d[1].contains("unknown device 'gpu'; choose one of auto, cpu, cuda"), d[1]);
+        CliRun c = CliRun.of("accuracy", "--testset", small.toString(), "--backend", "reference", "--device", "cuda");
+        assertEquals(1, c.status());
+        assertTrue(c.err().contains("--backend reference runs on the CPU only"), c.err());
+        CliRun d = CliRun.of("accuracy", "--device", "gpu");
+        assertEquals(2, d.status());
+        assertTrue(d.err().contains("unknown device 'gpu'; choose one of auto, cpu, cuda"), d.err());
     }
 }

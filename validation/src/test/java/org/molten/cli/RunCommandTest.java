@@ -2,10 +2,7 @@ package org.molten.cli;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,28 +20,14 @@ import org.molten.structures.io.StructureFiles;
 /** {@code molten run} in-process through {@link MoltenCli#execute}. */
 class RunCommandTest {
 
-    /** Exit status, standard output and standard error of one command. */
-    private record Result(int status, String out, String err) {
-    }
-
-    private static Result run(String... args) {
-        PrintStream oldOut = System.out, oldErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            int status = MoltenCli.execute(args);
-            return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     @Test
     void shortRunWritesLogTrajectoryAndCheckpoint(@TempDir Path dir) throws IOException {
         Path log = dir.resolve("energy.csv"), traj = dir.resolve("traj.extxyz"), chk = dir.resolve("run.chk");
-        Result r = run("run", "--system", "ethanol", "--integrator", "bussi", "--tau", "50", "--steps", "40",
+        CliRun r = run("run", "--system", "ethanol", "--integrator", "bussi", "--tau", "50", "--steps", "40",
                 "--report-interval", "10", "--log", log.toString(), "--trajectory", traj.toString(),
                 "--checkpoint", chk.toString(), "--checkpoint-interval", "25", "--seed", "7");
         assertEquals(0, r.status(), r.err());
@@ -78,7 +61,7 @@ class RunCommandTest {
             // First leg stops at 30 (checkpoint at 30), then the run is continued to 60.
             assertEquals(0, run(concat(common, "--steps", "30", "--log", logB.toString(), "--trajectory",
                     trajB.toString(), "--checkpoint", chkB.toString())).status());
-            Result r = run(concat(common, "--steps", "60", "--log", logB.toString(), "--trajectory", trajB.toString(),
+            CliRun r = run(concat(common, "--steps", "60", "--log", logB.toString(), "--trajectory", trajB.toString(),
                     "--checkpoint", chkB.toString(), "--restart", chkB.toString()));
             assertEquals(0, r.status(), r.err());
             assertTrue(r.out().startsWith("molten run: 30 steps (restarted at step 30) to step 60"), r.out());
@@ -96,7 +79,7 @@ class RunCommandTest {
         Path chk = dir.resolve("run.chk");
         assertEquals(0, run("run", "--system", "water", "--integrator", "bussi", "--steps", "10", "--seed", "1",
                 "--checkpoint", chk.toString()).status());
-        Result r = run("run", "--system", "water", "--integrator", "nose-hoover", "--steps", "20", "--restart", chk.toString());
+        CliRun r = run("run", "--system", "water", "--integrator", "nose-hoover", "--steps", "20", "--restart", chk.toString());
         assertEquals(1, r.status());
         assertTrue(r.err().contains("was written for another integrator: 'velocity-verlet(dt=0.5 fs) + bussi("), r.err());
         r = run("run", "--system", "ethanol", "--integrator", "bussi", "--steps", "20", "--restart", chk.toString());
@@ -133,7 +116,7 @@ class RunCommandTest {
 
     @Test
     void badOptionsGiveClearErrors(@TempDir Path dir) {
-        Result r = run("run", "--system", "water", "--integrator", "leapfrog");
+        CliRun r = run("run", "--system", "water", "--integrator", "leapfrog");
         assertEquals(2, r.status());
         assertTrue(r.err().contains("unknown integrator 'leapfrog'; choose one of verlet, langevin, nose-hoover, bussi,"
                 + " berendsen"), r.err());
@@ -167,10 +150,10 @@ class RunCommandTest {
         StructureFiles.write(box, WaterBox.build(32, 5));
         Path log = dir.resolve("e.csv");
         // 32 waters make a 9.9 Å box: too small for the student's 5 Å cutoff, which is refused
-        Result refused = run("run", "--structure", box.toString(), "--steps", "10", "--seed", "5");
+        CliRun refused = run("run", "--structure", box.toString(), "--steps", "10", "--seed", "5");
         assertEquals(1, refused.status());
         assertTrue(refused.err().contains("cutoff"), refused.err());
-        Result r = run("run", "--structure", box.toString(), "--force-field", "classical", "--integrator", "nose-hoover",
+        CliRun r = run("run", "--structure", box.toString(), "--force-field", "classical", "--integrator", "nose-hoover",
                 "--steps", "200", "--report-interval", "50", "--seed", "5", "--log", log.toString());
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().contains("H64O32, 96 atoms"), r.out());
@@ -179,7 +162,7 @@ class RunCommandTest {
 
     @Test
     void helpNamesTheUnitOfEveryOption() {
-        Result r = run("run", "--help");
+        CliRun r = run("run", "--help");
         assertEquals(0, r.status());
         for (String unit : List.of("Timestep in fs", "Temperature in K", "friction in 1/fs", "coupling time in fs",
                 "eV/Å", "Å/fs", "Time[ps]", "this many steps", "Steps between checkpoints")) {
@@ -191,7 +174,7 @@ class RunCommandTest {
     void cudaFallsBackToTheCpuWithOneWarning() {
         Assumptions.assumeFalse(GpuAvailability.available(), "a CUDA device is present: no fallback to test");
         long before = GpuStatus.snapshot().fallbacks();
-        Result r = run("run", "--system", "water", "--device", "cuda", "--steps", "5", "--seed", "3");
+        CliRun r = run("run", "--system", "water", "--device", "cuda", "--steps", "5", "--seed", "3");
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().contains("| student/optimised | cpu |"), r.out());
         assertEquals(before + 1, GpuStatus.snapshot().fallbacks(), "the fallback is counted for molten info");
@@ -200,7 +183,7 @@ class RunCommandTest {
     @Test
     void blowUpStopsWithStepAtomAndCauseAndKeepsTheCheckpoint(@TempDir Path dir) throws IOException {
         Path log = dir.resolve("e.csv"), chk = dir.resolve("c.chk");
-        Result r = run("run", "--system", "ethanol", "--integrator", "verlet", "--timestep", "3.8", "--steps", "1000",
+        CliRun r = run("run", "--system", "ethanol", "--integrator", "verlet", "--timestep", "3.8", "--steps", "1000",
                 "--seed", "7", "--report-interval", "1", "--log", log.toString(), "--checkpoint", chk.toString(),
                 "--checkpoint-interval", "2");
         assertEquals(1, r.status());
