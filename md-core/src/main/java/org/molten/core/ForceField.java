@@ -63,4 +63,21 @@ public interface ForceField extends AutoCloseable {
     @Override
     default void close() {
     }
+
+    /**
+     * Checks the output arrays of {@link #energyAndForces(Atoms, double[], double[])}: forces of
+     * length 3N and, when given, per-atom energies of length N.
+     *
+     * @throws IllegalArgumentException naming the array, its length and the length needed
+     */
+    static void requireOutputLengths(Atoms atoms, double[] forces, double[] perAtomEnergiesEv) {
+        int n = atoms.size();
+        if (forces.length != 3 * n) {
+            throw new IllegalArgumentException("forces array has length " + forces.length + ", need 3N = " + 3 * n);
+        }
+        if (perAtomEnergiesEv != null && perAtomEnergiesEv.length != n) {
+            throw new IllegalArgumentException("per-atom energy array has length " + perAtomEnergiesEv.length
+                    + ", need N = " + n);
+        }
+    }
 }

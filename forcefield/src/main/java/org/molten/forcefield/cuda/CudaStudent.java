@@ -83,13 +83,7 @@ public final class CudaStudent implements ForceField {
             throw new IllegalStateException("CudaStudent already closed");
         }
         int n = atoms.size();
-        if (forces.length != 3 * n) {
-            throw new IllegalArgumentException("forces array has length " + forces.length + ", need 3N = " + 3 * n);
-        }
-        if (perAtomEnergiesEv != null && perAtomEnergiesEv.length != n) {
-            throw new IllegalArgumentException("per-atom energy array has length " + perAtomEnergiesEv.length
-                    + ", need N = " + n);
-        }
+        ForceField.requireOutputLengths(atoms, forces, perAtomEnergiesEv);
         int[] species = model.weights.speciesIndices(atoms);
         NeighbourSearch.requireFinitePositions(atoms);
         NeighbourSearch.requireCutoffFits(atoms.cellOrNull(), model.dw.cutoffA);

@@ -178,13 +178,7 @@ public final class OptimisedStudent implements ForceField {
             throw new IllegalStateException(name() + " is closed");
         }
         int n = atoms.size();
-        if (forces.length != 3 * n) {
-            throw new IllegalArgumentException("forces array has length " + forces.length + ", need 3N = " + 3 * n);
-        }
-        if (perAtomEnergiesEv != null && perAtomEnergiesEv.length != n) {
-            throw new IllegalArgumentException("per-atom energy array has length " + perAtomEnergiesEv.length
-                    + ", need N = " + n);
-        }
+        ForceField.requireOutputLengths(atoms, forces, perAtomEnergiesEv);
         if (speciesRows.length < n) {
             speciesRows = new int[n];
         }

@@ -72,13 +72,7 @@ public final class ReferenceStudent implements ForceField {
     @Override
     public double energyAndForces(Atoms atoms, double[] forces, double[] perAtomEnergiesEv) {
         int n = atoms.size();
-        if (forces.length != 3 * n) {
-            throw new IllegalArgumentException("forces array has length " + forces.length + ", need 3N = " + 3 * n);
-        }
-        if (perAtomEnergiesEv != null && perAtomEnergiesEv.length != n) {
-            throw new IllegalArgumentException("per-atom energy array has length " + perAtomEnergiesEv.length
-                    + ", need N = " + n);
-        }
+        ForceField.requireOutputLengths(atoms, forces, perAtomEnergiesEv);
         int[] species = weights.speciesIndices(atoms);
         Graph g = graph(atoms);
 

@@ -318,7 +318,10 @@ abstract class StudentForceFieldContract {
             e = assertThrows(IllegalArgumentException.class, () -> ff.energyAndForces(same, new double[6]));
             assertTrue(e.getMessage().contains("coincide"), e.getMessage());
             Atoms ok = Atoms.of(new int[]{6, 8}, new double[]{0, 0, 0, 1.2, 0, 0}, null);
-            assertThrows(IllegalArgumentException.class, () -> ff.energyAndForces(ok, new double[5]));
+            e = assertThrows(IllegalArgumentException.class, () -> ff.energyAndForces(ok, new double[5]));
+            assertEquals("forces array has length 5, need 3N = 6", e.getMessage());
+            e = assertThrows(IllegalArgumentException.class, () -> ff.energyAndForces(ok, new double[6], new double[3]));
+            assertEquals("per-atom energy array has length 3, need N = 2", e.getMessage());
             ok.positions()[4] = Double.NaN;
             e = assertThrows(IllegalArgumentException.class, () -> ff.energyAndForces(ok, new double[6]));
             assertTrue(e.getMessage().contains("atom 1") && e.getMessage().contains("NaN"), e.getMessage());
