@@ -64,6 +64,23 @@ class OptimisedStudentTest extends StudentForceFieldContract {
     }
 
     @Test
+    void agreesWithReferenceWhenTheWidthsAreOdd() {
+        // F = 9 and F/2 = 4: the dense loops' odd-input tails and every row-block size (1, 2, 3, 4+
+        // rows per thread) against the oracle
+        StudentWeights w = StudentWeights.random(37, new int[]{1, 6, 7, 8}, 9, 2, 7, 4.0, 4.0);
+        ReferenceStudent ref = new ReferenceStudent(w);
+        RandomStream rng = new RandomStream(203);
+        try (OptimisedStudent f64 = new OptimisedStudent(w, threaded());
+             OptimisedStudent f32 = new OptimisedStudent(w, threaded().withPrecision(Precision.FLOAT32))) {
+            for (int n : new int[]{1, 2, 3, 5, 7, 13}) {
+                Atoms atoms = StudentFixtures.cluster(rng, n, 0.95);
+                assertAgrees(ref, f64, atoms, 1e-10, "F=9 f64 n=" + n);
+                assertAgrees(ref, f32, atoms, 1e-5, "F=9 f32 n=" + n);
+            }
+        }
+    }
+
+    @Test
     void agreesWithReferenceInPeriodicBoxes() {
         RandomStream rng = new RandomStream(202);
         StudentWeights small = StudentFixtures.smallWeights(32, 3.2);
