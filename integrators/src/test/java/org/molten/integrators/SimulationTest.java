@@ -133,6 +133,12 @@ class SimulationTest {
         Files.write(bad, java.util.Arrays.copyOf(Files.readAllBytes(chk), 100));
         io = assertThrows(IOException.class, () -> Checkpoint.read(bad));
         assertTrue(io.getMessage().contains("corrupted or truncated"), io.getMessage());
+        // a checkpoint of the earlier format (version 1: no force-field fingerprint) is named, not misread
+        byte[] v1 = Files.readAllBytes(chk);
+        java.nio.ByteBuffer.wrap(v1).putInt(8, 1);
+        Files.write(bad, v1);
+        io = assertThrows(IOException.class, () -> Checkpoint.read(bad));
+        assertEquals("checkpoint " + bad + " has format version 1; this Molten reads version 2", io.getMessage());
     }
 
     @Test
