@@ -8,6 +8,7 @@
 // cooperative grid (grid-wide barrier between stages). k_small_c16: small molecules, activations
 // in the shared memory of a 16-block cluster (molten_small.cuh).
 #include "molten_small.cuh"
+#include "molten_msg_rows.cuh"
 
 #define KERNEL extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS)
 #ifdef MOLTEN_EMU
@@ -24,15 +25,28 @@ KERNEL k_msg_fwd_m1(const Net n, int t) { SMEM_DECL; st_msg_fwd<1, MOLTEN_SU_LAR
 KERNEL k_msg_fwd_m4(const Net n, int t) { SMEM_DECL; st_msg_fwd<MOLTEN_MG_SMALL, MOLTEN_SU_SMALL>(n, t, blockIdx.x, gridDim.x, sm); }
 KERNEL k_msg_bwd_m1(const Net n, int t) { SMEM_DECL; st_msg_bwd<1, MOLTEN_SU_LARGE>(n, t, blockIdx.x, gridDim.x, sm); }
 KERNEL k_msg_bwd_m4(const Net n, int t) { SMEM_DECL; st_msg_bwd<MOLTEN_MG_SMALL, MOLTEN_SU_SMALL>(n, t, blockIdx.x, gridDim.x, sm); }
+// Warp-per-row message passes (molten_msg_rows.cuh), one channel per lane. _bK: compiled for K
+// resident blocks per multiprocessor (register cap 65536 / (256 K)).
+#define ROWS(K)                                                                                     \
+    extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS, K)                                 \
+    k_msg_fwd_r_b##K(const Net n, int t) { SMEM_DECL; st_msg_fwd_row<4>(n, t, sm); }                \
+    extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS, K)                                 \
+    k_msg_bwd_r_b##K(const Net n, int t) { SMEM_DECL; st_msg_bwd_row<4>(n, t, sm); }
+ROWS(1)
+ROWS(2)
+ROWS(3)
+extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS, 2)
+k_msg_fwd_r8_b2(const Net n, int t) { SMEM_DECL; st_msg_fwd_row<8>(n, t, sm); }
 KERNEL k_forces(const Net n) { st_forces(n, blockIdx.x, gridDim.x); }
 KERNEL k_energy(const Net n) { SMEM_DECL; st_energy(n, blockIdx.x, sm); }
 
-// Dense stages, warp variant (_w) and tiled variant (_t); at most 128 registers, so that two
+// Dense stages, warp variant (_w), tiled variant (_t) and narrow tiles (_n, see molten_layers.cuh); at most 128 registers, so that two
 // blocks (16 warps) share a multiprocessor and hide each other's memory latency.
 #define KERNEL2 extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS, 2)
 #define DENSE_T(NAME)                                                                              \
     KERNEL2 k_##NAME##_w(const Net n, int t) { SMEM_DECL; st_##NAME<false>(n, t, blockIdx.x, gridDim.x, sm); } \
-    KERNEL2 k_##NAME##_t(const Net n, int t) { SMEM_DECL; st_##NAME<true>(n, t, blockIdx.x, gridDim.x, sm); }
+    KERNEL2 k_##NAME##_t(const Net n, int t) { SMEM_DECL; st_##NAME<true>(n, t, blockIdx.x, gridDim.x, sm); } \
+    KERNEL2 k_##NAME##_n(const Net n, int t) { SMEM_DECL; st_##NAME<true, true>(n, t, blockIdx.x, gridDim.x, sm); }
 DENSE_T(uv)
 DENSE_T(mlp0)
 DENSE_T(mlp2)
@@ -47,6 +61,8 @@ KERNEL2 k_readout_w(const Net n) { SMEM_DECL; st_readout<false>(n, blockIdx.x, g
 KERNEL2 k_readout_t(const Net n) { SMEM_DECL; st_readout<true>(n, blockIdx.x, gridDim.x, sm); }
 KERNEL2 k_readout_bwd_w(const Net n) { SMEM_DECL; st_readout_bwd<false>(n, blockIdx.x, gridDim.x, sm); }
 KERNEL2 k_readout_bwd_t(const Net n) { SMEM_DECL; st_readout_bwd<true>(n, blockIdx.x, gridDim.x, sm); }
+KERNEL2 k_readout_n(const Net n) { SMEM_DECL; st_readout<true, true>(n, blockIdx.x, gridDim.x, sm); }
+KERNEL2 k_readout_bwd_n(const Net n) { SMEM_DECL; st_readout_bwd<true, true>(n, blockIdx.x, gridDim.x, sm); }
 
 // ---- megakernels ----------------------------------------------------------------------------
 // nsteps MD steps (or one force evaluation when n.integrator == NONE), then the energy sum.

@@ -312,11 +312,15 @@ static const std::vector<KernelInfo>& registry() {
     static const std::vector<KernelInfo> r = {
         REG(k_integrate1, 1), REG(k_cell_scan, 1), REG(k_neighbours, 1),
         REG(k_msg_fwd_m1, 1), REG(k_msg_fwd_m4, 1), REG(k_msg_bwd_m1, 1), REG(k_msg_bwd_m4, 1),
+        REG(k_msg_fwd_r_b1, 1), REG(k_msg_fwd_r_b2, 1), REG(k_msg_fwd_r_b3, 1), REG(k_msg_fwd_r8_b2, 1),
+        REG(k_msg_bwd_r_b1, 1), REG(k_msg_bwd_r_b2, 1), REG(k_msg_bwd_r_b3, 1),
         REG(k_forces, 1), REG(k_energy, 1),
         REG(k_uv_w, 1), REG(k_uv_t, 1), REG(k_mlp0_w, 1), REG(k_mlp0_t, 1), REG(k_mlp2_w, 1), REG(k_mlp2_t, 1),
         REG(k_phi1_w, 1), REG(k_phi1_t, 1), REG(k_phi2_w, 1), REG(k_phi2_t, 1),
         REG(k_ub1_w, 1), REG(k_ub1_t, 1), REG(k_ub2_w, 1), REG(k_ub2_t, 1), REG(k_ub3_w, 1), REG(k_ub3_t, 1),
         REG(k_pb1_w, 1), REG(k_pb1_t, 1), REG(k_pb2_w, 1), REG(k_pb2_t, 1),
+        REG(k_uv_n, 1), REG(k_mlp0_n, 1), REG(k_mlp2_n, 1), REG(k_phi1_n, 1), REG(k_phi2_n, 1), REG(k_ub1_n, 1),
+        REG(k_ub2_n, 1), REG(k_ub3_n, 1), REG(k_pb1_n, 1), REG(k_pb2_n, 1), REG(k_readout_n, 1), REG(k_readout_bwd_n, 1),
         REG(k_readout_w, 1), REG(k_readout_t, 1), REG(k_readout_bwd_w, 1), REG(k_readout_bwd_t, 1),
         REG(k_mega_c16, 16), REG(k_mega_c8, 8), REG(k_mega_grid, 0), REG(k_small_c16, 16), REG(k_small_bar_c16, 16), REG(k_small_t512_c16, 16),
     };

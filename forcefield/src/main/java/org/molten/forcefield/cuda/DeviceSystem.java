@@ -59,6 +59,20 @@ final class DeviceSystem implements AutoCloseable {
      * give the same results bit for bit. Read when a system is set up; for timing them side by side.
      */
     static final String MOLECULE_KERNEL_PROPERTY = "molten.cuda.moleculeKernel";
+    /**
+     * System property choosing the message passes of the stage kernels: {@code auto} (the default: warp-per-row
+     * kernels, molten_msg_rows.cuh, for large systems, block-per-row kernels otherwise), {@code rows} (warp-per-row
+     * at every size) or {@code block} (block-per-row at every size). Read when a system is set up.
+     */
+    static final String MESSAGE_PASS_PROPERTY = "molten.cuda.messagePass";
+    /** System property naming the two warp-per-row entries, forward and backward, comma-separated (for timing). */
+    static final String ROW_KERNELS_PROPERTY = "molten.cuda.rowKernels";
+    /**
+     * System property choosing the tile width of the tiled dense stages (large systems): {@code auto} (the default:
+     * 32-channel tiles where the wide tiles would number fewer than two per multiprocessor), {@code wide} or
+     * {@code narrow}. Read when a system is set up.
+     */
+    static final String DENSE_TILES_PROPERTY = "molten.cuda.denseTiles";
 
     private final CudaContext cx;
     private final DeviceWeights dw;
@@ -71,6 +85,8 @@ final class DeviceSystem implements AutoCloseable {
     final boolean large;              // tiled dense layers, one channel per lane
     final int mg;
     final int groups;
+    private final String rowFwd, rowBwd;  // warp-per-row message entries, null: block-per-row kernels
+    private final String denseTiles;      // auto, wide, narrow
     final int search;                 // 0 all pairs, 1 cell list
     private final int[] ncell = {1, 1, 1};
     private final Cell cell;
@@ -117,7 +133,31 @@ final class DeviceSystem implements AutoCloseable {
                 small = d;
             }
         }
-        this.mg = large ? 1 : small;
+        String pass = System.getProperty(MESSAGE_PASS_PROPERTY, "auto");
+        boolean rows = switch (pass) {
+            case "auto" -> large;
+            case "rows" -> mode == CudaOptions.Mode.STAGES;
+            case "block" -> false;
+            default -> throw new IllegalArgumentException(MESSAGE_PASS_PROPERTY + " must be auto, rows or block, not "
+                    + pass);
+        };
+        if (rows) {
+            String[] e = System.getProperty(ROW_KERNELS_PROPERTY, "k_msg_fwd_r_b2,k_msg_bwd_r_b2").split(",");
+            if (e.length != 2 || !e[0].startsWith("k_msg_fwd_r") || !e[1].startsWith("k_msg_bwd_r")) {
+                throw new IllegalArgumentException(ROW_KERNELS_PROPERTY
+                        + " must name a forward and a backward warp-per-row entry, e.g. k_msg_fwd_r_b2,k_msg_bwd_r_b2");
+            }
+            rowFwd = e[0];
+            rowBwd = e[1];
+        } else {
+            rowFwd = null;
+            rowBwd = null;
+        }
+        this.mg = large || rows ? 1 : small;
+        this.denseTiles = System.getProperty(DENSE_TILES_PROPERTY, "auto");
+        if (!List.of("auto", "wide", "narrow").contains(denseTiles)) {
+            throw new IllegalArgumentException(DENSE_TILES_PROPERTY + " must be auto, wide or narrow, not " + denseTiles);
+        }
         this.groups = lanesChannels / mg;
         this.search = useCellList(cell, atoms, dw.cutoffA, opt, mode) ? 1 : 0;
         if (search == 1) {
@@ -565,10 +605,26 @@ final class DeviceSystem implements AutoCloseable {
     }
 
     private void message(String kernel, int t, int quantities) {
+        if (rowFwd != null) {
+            // warp-per-row: one warp per (channel group, atom); per warp the radial-basis windows of up to
+            // 8 slots, two kinds (rbf_k, mu_k rbf_k) backward
+            int smem = WARPS * 2 * 8 * MAXKW * 4;
+            launch(quantities == 4 ? rowFwd : rowBwd, blocks(groups * n, WARPS), smem, paramsT(t));
+            return;
+        }
         int smem = messageSharedMemory(quantities);
         int items = groups * n;
         int grid = Math.min(items, large ? maxGrid() : items);
         launch(kernel + (mg == 1 ? "_m1" : "_m4"), grid, smem, paramsT(t));
+    }
+
+    /** Whether a tiled dense stage of {@code items} wide tiles runs narrow tiles instead ({@link #DENSE_TILES_PROPERTY}). */
+    private boolean narrowTiles(int items) {
+        return switch (denseTiles) {
+            case "narrow" -> true;
+            case "wide" -> false;
+            default -> items < 2 * cx.multiprocessors();  // fewer wide tiles than two per multiprocessor
+        };
     }
 
     // current parameter block for the stage launches of one emitStageStep call
@@ -583,16 +639,24 @@ final class DeviceSystem implements AutoCloseable {
     private void dense(String stage, int t, int rows, int k, int c, int np) {
         int items;
         int smem;
+        String variant;
         if (large) {
             int mj = np == 1 ? 4 : (np == 2 ? 2 : 1);
             items = blocks(rows, 32) * blocks(c, 32 * mj);
+            variant = "_t";
+            if (mj > 1 && narrowTiles(items)) {
+                mj = 1;  // tiles 32 channels wide: more work items (molten_layers.cuh)
+                items = blocks(rows, 32) * blocks(c, 32);
+                variant = "_n";
+            }
             smem = (32 * 32 + 32 * np * 32 * mj) * 4;
         } else {
             items = blocks(rows, RBS) * blocks(c, WARPS);
             smem = RBS * roundUp(k, 32) * 4;
+            variant = "_w";
         }
         int grid = Math.min(items, maxGrid());
-        String kernel = "k_" + stage + (large ? "_t" : "_w");
+        String kernel = "k_" + stage + variant;
         lastT = -1;
         Pointer p = t < 0 ? Pointer.to(Pointer.to(stageNet)) : paramsT(t);
         launch(kernel, grid, smem, p);

@@ -1,0 +1,300 @@
+// Warp-per-row message passes (stage mode only; one channel per lane, mg = 1).
+//
+// Same maths as st_msg_fwd / st_msg_bwd (molten_stages.cuh, the spec and its backward-pass
+// appendix), different decomposition: a work item (channel group g, position p in the processing
+// order) belongs to ONE warp, which walks every neighbour slot of atom a, SU slots at a time, and
+// writes the item's outputs itself. No block barrier, no cross-warp reduction through shared
+// memory, no idle warps on the last pass over a row.
+// Why: in the block-per-item kernels a 3,000-atom water box spends 76% of a step in the message
+// passes, latency-bound on neighbour gathers at 8 warps per multiprocessor, with two block
+// barriers per row (docs/benchmarks.md). Here the rows of one block are 8 consecutive atoms of the
+// (cell-sorted) processing order, which share most neighbours, and every gather goes through the
+// read-only path (L1): within one stage launch nothing is read that the launch writes (the
+// megakernels, which do not use these entries, must read activations through L2 only).
+// Sums over a row's slots run in slot order; results agree with the block kernels to float32
+// rounding, not bit for bit.
+#pragma once
+#include "molten_stages.cuh"
+
+__device__ __forceinline__ float ldr(const float* p) { return __ldg(p); }
+__device__ __forceinline__ int ldri(const int* p) { return __ldg(p); }
+
+// Neighbour slot data of SU consecutive slots of row a (as SlotBatch, read-only path). A slot past
+// the row's end gets fcut = 0 and valid data of the row's first slot, so it adds exactly nothing.
+template <int SU>
+struct RowSlots {
+    int b[SU], k0[SU];
+    float4 geo[SU];
+    float fc[SU], dfc[SU];
+    bool ok[SU];
+    __device__ __forceinline__ void load(const Net& n, int a, int s0, int cnt, int lane, int kw, float* rv, float* rm) {
+        const int cap = (int)n.cap;
+#pragma unroll
+        for (int u = 0; u < SU; ++u) {
+            const int s = s0 + u;
+            ok[u] = s < cnt;
+            const size_t slot = (size_t)a * cap + (ok[u] ? s : 0);
+            b[u] = ldri(n.nbr_idx + slot);
+            geo[u] = __ldg(reinterpret_cast<const float4*>(n.geo) + slot);
+            const float2 f = __ldg(reinterpret_cast<const float2*>(n.fc) + slot);
+            fc[u] = ok[u] ? f.x : 0.f;
+            dfc[u] = ok[u] ? f.y : 0.f;
+            k0[u] = ldri(n.kidx + slot);
+        }
+        __syncwarp();  // the previous batch's readers are done with rv, rm
+        if (lane < kw) {
+            const float mus = (float)n.mu_step;
+#pragma unroll
+            for (int u = 0; u < SU; ++u) {
+                const size_t slot = (size_t)a * cap + (ok[u] ? s0 + u : 0);
+                const float r = ldr(n.rbf + slot * kw + lane);
+                rv[u * MOLTEN_MAXKW + lane] = r;
+                if (rm != nullptr) rm[u * MOLTEN_MAXKW + lane] = r * (mus * (float)(k0[u] + lane));  // mu_k rbf_k
+            }
+        }
+        __syncwarp();
+    }
+};
+
+// Work items of a warp: it = (g, p), g-major, so the 8 warps of a block take 8 consecutive atoms
+// of the processing order; for (it = row_first(); it < row_items(n); it += row_stride()).
+__device__ __forceinline__ int row_items(const Net& n) { return (int)n.F / 32 * (int)n.n; }
+__device__ __forceinline__ int row_first() { return blockIdx.x * MOLTEN_WARPS + warp_id(); }
+__device__ __forceinline__ int row_stride() { return gridDim.x * MOLTEN_WARPS; }
+
+// ------------------------------------------------------------------------------------------
+// Message, forward (block t), as st_msg_fwd:
+//   W(d) = (Wf rbf(d) + bf) fcut(d); x_ab = phi_b o W; [x_vv | x_s | x_vs]
+//   s1_a = s_a + sum_b x_s;  v1_a = v_a + sum_b (x_vv o v_b + u_ab (outer) x_vs)
+// ------------------------------------------------------------------------------------------
+// FC, KWC: the width F and the radial-basis window kw when known at compile time (0: read from n);
+// the bundled model's F = 128, kw = 9 make every weight offset an immediate and unroll the window
+// (the window loop's index arithmetic was a fifth of all instructions).
+template <int SU, int FC, int KWC>
+__device__ void msg_fwd_row(const Net& n, int t, float* sm) {
+    const int F = FC ? FC : (int)n.F, H = 3 * F, kw = KWC ? KWC : (int)n.kw, lane = lane_id();
+    const float* wft = W(n, n.o_wft[t]);
+    const float* bf = W(n, n.o_bf[t]);
+    const float* phi = t == 0 ? W(n, n.o_phi0) : A(n, n.o_phi[t]);
+    const float* vin = A(n, n.o_v[t]);
+    const float* sin_ = t == 0 ? W(n, n.o_emb) : A(n, n.o_s[t]);
+    float* s1 = A(n, n.o_s1[t]);
+    float* v1 = A(n, n.o_v1[t]);
+    float* rv = sm + warp_id() * SU * MOLTEN_MAXKW;  // this warp's radial-basis windows
+    for (int it = row_first(); it < row_items(n); it += row_stride()) {
+        const int g = it / (int)n.n, a = ldri(n.order + (it - g * (int)n.n));
+        const int c = g * 32 + lane;
+        const float bb0 = ldw(bf + c), bb1 = ldw(bf + F + c), bb2 = ldw(bf + 2 * F + c);
+        float ds = 0.f, dv0 = 0.f, dv1 = 0.f, dv2 = 0.f;
+        const int cnt = ldri(n.nbr_count + a);
+        for (int s0 = 0; s0 < cnt; s0 += SU) {
+            RowSlots<SU> sb;
+            sb.load(n, a, s0, cnt, lane, kw, rv, nullptr);
+            float pb[SU][3], vb[SU][3];
+#pragma unroll
+            for (int u = 0; u < SU; ++u) {
+                const float* pp = phi + (size_t)(t == 0 ? n.species[sb.b[u]] : sb.b[u]) * H + c;
+#pragma unroll
+                for (int p = 0; p < 3; ++p) pb[u][p] = ldr(pp + p * F);
+#pragma unroll
+                for (int x = 0; x < 3; ++x) vb[u][x] = t == 0 ? 0.f : ldr(vin + ((size_t)sb.b[u] * 3 + x) * F + c);
+            }
+#pragma unroll
+            for (int u = 0; u < SU; ++u) {
+                float h0 = bb0, h1 = bb1, h2 = bb2;
+                const float* wr = wft + (size_t)sb.k0[u] * H + c;
+                const float* r = rv + u * MOLTEN_MAXKW;
+#pragma unroll
+                for (int kk = 0; kk < (KWC ? KWC : MOLTEN_MAXKW); ++kk) {
+                    if (KWC == 0 && kk >= kw) break;
+                    const float rk = r[kk];
+                    h0 = fmaf(ldw(wr + kk * H), rk, h0);
+                    h1 = fmaf(ldw(wr + kk * H + F), rk, h1);
+                    h2 = fmaf(ldw(wr + kk * H + 2 * F), rk, h2);
+                }
+                const float fcu = sb.fc[u];
+                const float xvv = pb[u][0] * h0 * fcu, xs = pb[u][1] * h1 * fcu, xvs = pb[u][2] * h2 * fcu;
+                ds += xs;
+                dv0 = fmaf(sb.geo[u].x, xvs, fmaf(xvv, vb[u][0], dv0));
+                dv1 = fmaf(sb.geo[u].y, xvs, fmaf(xvv, vb[u][1], dv1));
+                dv2 = fmaf(sb.geo[u].z, xvs, fmaf(xvv, vb[u][2], dv2));
+            }
+        }
+        const float base = t == 0 ? ldw(sin_ + (size_t)n.species[a] * F + c) : ldr(sin_ + (size_t)a * F + c);
+        s1[(size_t)a * F + c] = base + ds;
+        const float v0 = t == 0 ? 0.f : ldr(vin + ((size_t)a * 3 + 0) * F + c);
+        const float v1b = t == 0 ? 0.f : ldr(vin + ((size_t)a * 3 + 1) * F + c);
+        const float v2 = t == 0 ? 0.f : ldr(vin + ((size_t)a * 3 + 2) * F + c);
+        v1[((size_t)a * 3 + 0) * F + c] = v0 + dv0;
+        v1[((size_t)a * 3 + 1) * F + c] = v1b + dv1;
+        v1[((size_t)a * 3 + 2) * F + c] = v2 + dv2;
+    }
+}
+
+template <int SU>
+__device__ void st_msg_fwd_row(const Net& n, int t, float* sm) {
+    if (n.F == 128 && n.kw == 9) msg_fwd_row<SU, 128, 9>(n, t, sm);
+    else msg_fwd_row<SU, 0, 0>(n, t, sm);
+}
+
+// Sums 16 values per lane over the warp with 16 shuffles (a butterfly that halves the values at
+// each step, instead of 16 x 5): afterwards lanes 2v and 2v + 1 hold the warp total of x[v].
+__device__ __forceinline__ float warp_sum16(float x[16]) {
+    const int lane = lane_id();
+    bool hi = (lane & 16) != 0;
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+        const float send = hi ? x[j] : x[j + 8], keep = hi ? x[j + 8] : x[j];
+        x[j] = keep + __shfl_xor_sync(FULLMASK, send, 16);
+    }
+    hi = (lane & 8) != 0;
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+        const float send = hi ? x[j] : x[j + 4], keep = hi ? x[j + 4] : x[j];
+        x[j] = keep + __shfl_xor_sync(FULLMASK, send, 8);
+    }
+    hi = (lane & 4) != 0;
+#pragma unroll
+    for (int j = 0; j < 2; ++j) {
+        const float send = hi ? x[j] : x[j + 2], keep = hi ? x[j + 2] : x[j];
+        x[j] = keep + __shfl_xor_sync(FULLMASK, send, 4);
+    }
+    hi = (lane & 2) != 0;
+    {
+        const float send = hi ? x[0] : x[1], keep = hi ? x[1] : x[0];
+        x[0] = keep + __shfl_xor_sync(FULLMASK, send, 2);
+    }
+    return x[0] + __shfl_xor_sync(FULLMASK, x[0], 1);
+}
+
+// ------------------------------------------------------------------------------------------
+// Message, backward (block t), as st_msg_bwd (see there for the two directed edges of a pair
+// that row a computes): writes g_v and g_phi unless t == 0, and adds dE/dd, dE/du per slot and
+// channel group into gacc (each (slot, group) belongs to one warp: no atomics).
+// ------------------------------------------------------------------------------------------
+template <int SU, int FC, int KWC>
+__device__ void msg_bwd_row(const Net& n, int t, float* sm) {
+    static_assert(SU == 4, "the slot sums use warp_sum16: 4 slots x 4 quantities");
+    const int F = FC ? FC : (int)n.F, H = 3 * F, G = F / 32, cap = (int)n.cap, kw = KWC ? KWC : (int)n.kw;
+    const int lane = lane_id();
+    const float* wft = W(n, n.o_wft[t]);
+    const float* bf = W(n, n.o_bf[t]);
+    const float* phi = t == 0 ? W(n, n.o_phi0) : A(n, n.o_phi[t]);
+    const float* vin = A(n, n.o_v[t]);
+    const float* gs1 = A(n, n.o_gs1);
+    const float* gv1 = A(n, n.o_gv1);
+    float* gv = A(n, n.o_gv);
+    float* gphi = A(n, n.o_gphi);
+    const bool first = t == (int)n.T - 1;  // first backward block: slot accumulators start here
+    const float g2 = -2.0f * (float)n.gamma;
+    float* rv = sm + warp_id() * 2 * SU * MOLTEN_MAXKW;  // windows: rbf_k, mu_k rbf_k
+    float* rm = rv + SU * MOLTEN_MAXKW;
+    for (int it = row_first(); it < row_items(n); it += row_stride()) {
+        const int g = it / (int)n.n, a = ldri(n.order + (it - g * (int)n.n));
+        const int c = g * 32 + lane;
+        const int arow = t == 0 ? n.species[a] : a;
+        float pa[3], va[3], gva[3], ogv[3] = {0.f, 0.f, 0.f}, ogp[3] = {0.f, 0.f, 0.f};
+#pragma unroll
+        for (int p = 0; p < 3; ++p) {
+            pa[p] = ldr(phi + (size_t)arow * H + p * F + c);
+            va[p] = t == 0 ? 0.f : ldr(vin + ((size_t)a * 3 + p) * F + c);
+            gva[p] = ldr(gv1 + ((size_t)a * 3 + p) * F + c);
+        }
+        const float gsa = ldr(gs1 + (size_t)a * F + c);
+        const float bfc[3] = {ldw(bf + c), ldw(bf + F + c), ldw(bf + 2 * F + c)};
+        const int cnt = ldri(n.nbr_count + a);
+        for (int s0 = 0; s0 < cnt; s0 += SU) {
+            RowSlots<SU> sb;
+            sb.load(n, a, s0, cnt, lane, kw, rv, rm);
+            // neighbour quantities of all SU slots first: their loads overlap
+            float pb[SU][3], vb[SU][3], gvb[SU][3], gsb[SU];
+#pragma unroll
+            for (int u = 0; u < SU; ++u) {
+                const int brow = t == 0 ? n.species[sb.b[u]] : sb.b[u];
+#pragma unroll
+                for (int p = 0; p < 3; ++p) {
+                    pb[u][p] = ldr(phi + (size_t)brow * H + p * F + c);
+                    vb[u][p] = t == 0 ? 0.f : ldr(vin + ((size_t)sb.b[u] * 3 + p) * F + c);
+                    gvb[u][p] = ldr(gv1 + ((size_t)sb.b[u] * 3 + p) * F + c);
+                }
+                gsb[u] = ldr(gs1 + (size_t)sb.b[u] * F + c);
+            }
+            float red[16];  // per slot u: dE/dd, dE/du x, y, z at 4u .. 4u + 3
+#pragma unroll
+            for (int u = 0; u < SU; ++u) {
+                float s0v[3] = {0.f, 0.f, 0.f}, s1v[3] = {0.f, 0.f, 0.f};
+                const float* wr = wft + (size_t)sb.k0[u] * H + c;
+                const float* r = rv + u * MOLTEN_MAXKW;
+                const float* rmu = rm + u * MOLTEN_MAXKW;
+#pragma unroll 3
+                for (int kk = 0; kk < (KWC ? KWC : MOLTEN_MAXKW); ++kk) {
+                    if (KWC == 0 && kk >= kw) break;
+                    const float rk = r[kk], mk = rmu[kk];
+#pragma unroll
+                    for (int p = 0; p < 3; ++p) {
+                        const float wv = ldw(wr + kk * H + p * F);
+                        s0v[p] = fmaf(wv, rk, s0v[p]);
+                        s1v[p] = fmaf(wv, mk, s1v[p]);
+                    }
+                }
+                const float d = sb.geo[u].w, fcu = sb.fc[u], dfcu = sb.dfc[u];
+                float h[3], hp[3], Wv[3];
+#pragma unroll
+                for (int p = 0; p < 3; ++p) {
+                    h[p] = bfc[p] + s0v[p];
+                    hp[p] = g2 * (d * s0v[p] - s1v[p]);  // (Wf rbf')[c]
+                    Wv[p] = h[p] * fcu;
+                }
+                const float ux = sb.geo[u].x, uy = sb.geo[u].y, uz = sb.geo[u].z;
+                // e2 = (a <- b): target a, source b
+                const float e2vv = gva[0] * vb[u][0] + gva[1] * vb[u][1] + gva[2] * vb[u][2];
+                const float e2vs = gva[0] * ux + gva[1] * uy + gva[2] * uz;
+                float gW0 = e2vv * pb[u][0], gW1 = gsa * pb[u][1], gW2 = e2vs * pb[u][2];
+                const float xvs_ab = pb[u][2] * Wv[2];
+                // e1 = (b <- a): target b, source a
+                const float e1vv = gvb[u][0] * va[0] + gvb[u][1] * va[1] + gvb[u][2] * va[2];
+                const float e1vs = -(gvb[u][0] * ux + gvb[u][1] * uy + gvb[u][2] * uz);
+                gW0 = fmaf(e1vv, pa[0], gW0);
+                gW1 = fmaf(gsb[u], pa[1], gW1);
+                gW2 = fmaf(e1vs, pa[2], gW2);
+                const float xvs_ba = pa[2] * Wv[2];
+                red[4 * u + 1] = gva[0] * xvs_ab - gvb[u][0] * xvs_ba;
+                red[4 * u + 2] = gva[1] * xvs_ab - gvb[u][1] * xvs_ba;
+                red[4 * u + 3] = gva[2] * xvs_ab - gvb[u][2] * xvs_ba;
+                if (t > 0) {
+                    const float xvv_ba = pa[0] * Wv[0];
+                    ogv[0] = fmaf(gvb[u][0], xvv_ba, ogv[0]);
+                    ogv[1] = fmaf(gvb[u][1], xvv_ba, ogv[1]);
+                    ogv[2] = fmaf(gvb[u][2], xvv_ba, ogv[2]);
+                    ogp[0] = fmaf(e1vv, Wv[0], ogp[0]);
+                    ogp[1] = fmaf(gsb[u], Wv[1], ogp[1]);
+                    ogp[2] = fmaf(e1vs, Wv[2], ogp[2]);
+                }
+                float gd = gW0 * (hp[0] * fcu + h[0] * dfcu);
+                gd = fmaf(gW1, hp[1] * fcu + h[1] * dfcu, gd);
+                gd = fmaf(gW2, hp[2] * fcu + h[2] * dfcu, gd);
+                red[4 * u] = gd;
+            }
+            // lanes 2v, 2v + 1 now hold the total of red[v]: v = 4u + q; the even lane stores it
+            const float tot = warp_sum16(red);
+            const int v = lane >> 1, u = v >> 2, q = v & 3;
+            if ((lane & 1) == 0 && s0 + u < cnt) {
+                float* acc = n.gacc + (((size_t)a * cap + s0 + u) * G + g) * 4 + q;
+                *acc = first ? tot : *acc + tot;
+            }
+        }
+        if (t > 0) {
+#pragma unroll
+            for (int p = 0; p < 3; ++p) {
+                gv[((size_t)a * 3 + p) * F + c] = gva[p] + ogv[p];
+                gphi[(size_t)a * H + p * F + c] = ogp[p];
+            }
+        }
+    }
+}
+
+template <int SU>
+__device__ void st_msg_bwd_row(const Net& n, int t, float* sm) {
+    if (n.F == 128 && n.kw == 9) msg_bwd_row<SU, 128, 9>(n, t, sm);
+    else msg_bwd_row<SU, 0, 0>(n, t, sm);
+}
