@@ -37,7 +37,7 @@ if [[ -n "${NCU_KERNELS:-}" && -n "$NCU" ]]; then
     --launch-count "${NCU_COUNT:-3}" --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
     --section LaunchStats --section Occupancy --section MemoryWorkloadAnalysis --section SourceCounters -o "$w/prof" \
     $J -Dmolten.gpucheck.modes=${MODES:-stages-tiled} -cp "$B/li:$CP" org.molten.forcefield.cuda.GpuCheck "$w/ncu" \
-    quick sections=timing only=${NCU_SYSTEM:-water-3000} > "$w/ncu-run.txt" 2>&1
+    sections=timing only=${NCU_SYSTEM:-water-3000} > "$w/ncu-run.txt" 2>&1
   echo "ncu exit $? after $(el) s"
   tail -5 "$w/ncu-run.txt"
   "$NCU" -i "$w/prof.ncu-rep" --page details > "$out/ncu-details.txt" 2>&1

@@ -77,6 +77,7 @@ struct Net {
     long long o_w1[MOLTEN_MAXT], o_w1t[MOLTEN_MAXT], o_b1[MOLTEN_MAXT];
     long long o_w2[MOLTEN_MAXT], o_w2t[MOLTEN_MAXT], o_b2[MOLTEN_MAXT];
     long long o_wft[MOLTEN_MAXT], o_bf[MOLTEN_MAXT];
+    long long o_wf4[MOLTEN_MAXT];  // filter weights [n_rbf][F][4] = (Wf[c][k], Wf[F + c][k], Wf[2F + c][k], 0)
     long long o_uv[MOLTEN_MAXT], o_uvt[MOLTEN_MAXT];
     long long o_w3[MOLTEN_MAXT], o_w3t[MOLTEN_MAXT], o_b3[MOLTEN_MAXT];
     long long o_w4[MOLTEN_MAXT], o_w4t[MOLTEN_MAXT], o_b4[MOLTEN_MAXT];

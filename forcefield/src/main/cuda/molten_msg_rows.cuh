@@ -73,7 +73,7 @@ __device__ __forceinline__ int row_stride() { return gridDim.x * MOLTEN_WARPS; }
 template <int SU, int FC, int KWC>
 __device__ void msg_fwd_row(const Net& n, int t, float* sm) {
     const int F = FC ? FC : (int)n.F, H = 3 * F, kw = KWC ? KWC : (int)n.kw, lane = lane_id();
-    const float* wft = W(n, n.o_wft[t]);
+    const float4* wf4 = reinterpret_cast<const float4*>(W(n, n.o_wf4[t]));  // [k][c]: the 3 parts
     const float* bf = W(n, n.o_bf[t]);
     const float* phi = t == 0 ? W(n, n.o_phi0) : A(n, n.o_phi[t]);
     const float* vin = A(n, n.o_v[t]);
@@ -102,15 +102,16 @@ __device__ void msg_fwd_row(const Net& n, int t, float* sm) {
 #pragma unroll
             for (int u = 0; u < SU; ++u) {
                 float h0 = bb0, h1 = bb1, h2 = bb2;
-                const float* wr = wft + (size_t)sb.k0[u] * H + c;
+                const float4* wr = wf4 + (size_t)sb.k0[u] * F + c;
                 const float* r = rv + u * MOLTEN_MAXKW;
-#pragma unroll
+#pragma unroll 3
                 for (int kk = 0; kk < (KWC ? KWC : MOLTEN_MAXKW); ++kk) {
                     if (KWC == 0 && kk >= kw) break;
                     const float rk = r[kk];
-                    h0 = fmaf(ldw(wr + kk * H), rk, h0);
-                    h1 = fmaf(ldw(wr + kk * H + F), rk, h1);
-                    h2 = fmaf(ldw(wr + kk * H + 2 * F), rk, h2);
+                    const float4 w = __ldg(wr + kk * F);
+                    h0 = fmaf(w.x, rk, h0);
+                    h1 = fmaf(w.y, rk, h1);
+                    h2 = fmaf(w.z, rk, h2);
                 }
                 const float fcu = sb.fc[u];
                 const float xvv = pb[u][0] * h0 * fcu, xs = pb[u][1] * h1 * fcu, xvs = pb[u][2] * h2 * fcu;
@@ -177,7 +178,7 @@ __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
     static_assert(SU == 4, "the slot sums use warp_sum16: 4 slots x 4 quantities");
     const int F = FC ? FC : (int)n.F, H = 3 * F, G = F / 32, cap = (int)n.cap, kw = KWC ? KWC : (int)n.kw;
     const int lane = lane_id();
-    const float* wft = W(n, n.o_wft[t]);
+    const float4* wf4 = reinterpret_cast<const float4*>(W(n, n.o_wf4[t]));  // [k][c]: the 3 parts
     const float* bf = W(n, n.o_bf[t]);
     const float* phi = t == 0 ? W(n, n.o_phi0) : A(n, n.o_phi[t]);
     const float* vin = A(n, n.o_v[t]);
@@ -223,18 +224,19 @@ __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
 #pragma unroll
             for (int u = 0; u < SU; ++u) {
                 float s0v[3] = {0.f, 0.f, 0.f}, s1v[3] = {0.f, 0.f, 0.f};
-                const float* wr = wft + (size_t)sb.k0[u] * H + c;
+                const float4* wr = wf4 + (size_t)sb.k0[u] * F + c;
                 const float* r = rv + u * MOLTEN_MAXKW;
                 const float* rmu = rm + u * MOLTEN_MAXKW;
 #pragma unroll 3
                 for (int kk = 0; kk < (KWC ? KWC : MOLTEN_MAXKW); ++kk) {
                     if (KWC == 0 && kk >= kw) break;
                     const float rk = r[kk], mk = rmu[kk];
+                    const float4 w4 = __ldg(wr + kk * F);
+                    const float wv[3] = {w4.x, w4.y, w4.z};
 #pragma unroll
                     for (int p = 0; p < 3; ++p) {
-                        const float wv = ldw(wr + kk * H + p * F);
-                        s0v[p] = fmaf(wv, rk, s0v[p]);
-                        s1v[p] = fmaf(wv, mk, s1v[p]);
+                        s0v[p] = fmaf(wv[p], rk, s0v[p]);
+                        s1v[p] = fmaf(wv[p], mk, s1v[p]);
                     }
                 }
                 const float d = sb.geo[u].w, fcu = sb.fc[u], dfcu = sb.dfc[u];

@@ -37,7 +37,7 @@ final class DeviceWeights {
     final long emb, phi0, atomref, w5, w5t, b5, w6;
     final long[] w1 = new long[NetLayout.MAXT], w1t = new long[NetLayout.MAXT], b1 = new long[NetLayout.MAXT];
     final long[] w2 = new long[NetLayout.MAXT], w2t = new long[NetLayout.MAXT], b2 = new long[NetLayout.MAXT];
-    final long[] wft = new long[NetLayout.MAXT], bf = new long[NetLayout.MAXT];
+    final long[] wft = new long[NetLayout.MAXT], bf = new long[NetLayout.MAXT], wf4 = new long[NetLayout.MAXT];
     final long[] uv = new long[NetLayout.MAXT], uvt = new long[NetLayout.MAXT];
     final long[] w3 = new long[NetLayout.MAXT], w3t = new long[NetLayout.MAXT], b3 = new long[NetLayout.MAXT];
     final long[] w4 = new long[NetLayout.MAXT], w4t = new long[NetLayout.MAXT], b4 = new long[NetLayout.MAXT];
@@ -99,7 +99,7 @@ final class DeviceWeights {
         total += 2 * align(fr * f) + 2 * align(fr);
         int perBlock = 2 * align(f * f) + align(f) + 2 * align(3 * f * f) + align(3 * f) + align(nRbf * 3 * f)
                 + align(3 * f) + 2 * align(2 * f * f) + 2 * align(2 * f * f) + align(f) + 2 * align(3 * f * f)
-                + align(3 * f);
+                + align(3 * f) + align(4 * nRbf * f);
         total += layers * perBlock;
         data = new float[total];
 
@@ -125,6 +125,7 @@ final class DeviceWeights {
             b2[t] = put(w.tensor(it + "phi.2.bias"));
             wft[t] = put(transpose(w.tensor(it + "filter.weight"), 3 * f, nRbf));
             bf[t] = put(w.tensor(it + "filter.bias"));
+            wf4[t] = put(filterByChannel(w.tensor(it + "filter.weight"), f, nRbf));
             double[] u = w.tensor(up + "U.weight");
             double[] v = w.tensor(up + "V.weight");
             double[] cat = new double[2 * f * f];
@@ -157,7 +158,7 @@ final class DeviceWeights {
         for (int t = 0; t < layers; t++) {
             b.set("o_w1", t, w1[t]).set("o_w1t", t, w1t[t]).set("o_b1", t, b1[t]);
             b.set("o_w2", t, w2[t]).set("o_w2t", t, w2t[t]).set("o_b2", t, b2[t]);
-            b.set("o_wft", t, wft[t]).set("o_bf", t, bf[t]);
+            b.set("o_wft", t, wft[t]).set("o_bf", t, bf[t]).set("o_wf4", t, wf4[t]);
             b.set("o_uv", t, uv[t]).set("o_uvt", t, uvt[t]);
             b.set("o_w3", t, w3[t]).set("o_w3t", t, w3t[t]).set("o_b3", t, b3[t]);
             b.set("o_w4", t, w4[t]).set("o_w4t", t, w4t[t]).set("o_b4", t, b4[t]);
@@ -175,6 +176,22 @@ final class DeviceWeights {
         }
         cursor += align(a.length);
         return at;
+    }
+
+    /**
+     * The filter weights Wf [3F][n_rbf] as [n_rbf][F][4] = (Wf[c][k], Wf[F + c][k], Wf[2F + c][k], 0): the three parts
+     * of one channel and radial-basis term in one 16-byte load (the warp-per-row message passes).
+     */
+    static double[] filterByChannel(double[] wf, int f, int nRbf) {
+        double[] out = new double[4 * nRbf * f];
+        for (int k = 0; k < nRbf; k++) {
+            for (int c = 0; c < f; c++) {
+                for (int p = 0; p < 3; p++) {
+                    out[(k * f + c) * 4 + p] = wf[(p * f + c) * nRbf + k];
+                }
+            }
+        }
+        return out;
     }
 
     /** [rows][cols] row-major to [cols][rows]. */

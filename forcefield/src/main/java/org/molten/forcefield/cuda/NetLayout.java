@@ -37,7 +37,7 @@ final class NetLayout {
         f.add(new Field("hinv", 9, true));
         doubles(f, "dt", "c1", "c2", "kT", "accel");
         longs(f, "seed", "w", "o_emb", "o_phi0", "o_atomref", "o_w5", "o_w5t", "o_b5", "o_w6");
-        for (String s : new String[] {"o_w1", "o_w1t", "o_b1", "o_w2", "o_w2t", "o_b2", "o_wft", "o_bf", "o_uv",
+        for (String s : new String[] {"o_w1", "o_w1t", "o_b1", "o_w2", "o_w2t", "o_b2", "o_wft", "o_bf", "o_wf4", "o_uv",
                 "o_uvt", "o_w3", "o_w3t", "o_b3", "o_w4", "o_w4t", "o_b4"}) {
             f.add(new Field(s, MAXT, false));
         }
