@@ -25,18 +25,11 @@ KERNEL k_msg_fwd_m1(const Net n, int t) { SMEM_DECL; st_msg_fwd<1, MOLTEN_SU_LAR
 KERNEL k_msg_fwd_m4(const Net n, int t) { SMEM_DECL; st_msg_fwd<MOLTEN_MG_SMALL, MOLTEN_SU_SMALL>(n, t, blockIdx.x, gridDim.x, sm); }
 KERNEL k_msg_bwd_m1(const Net n, int t) { SMEM_DECL; st_msg_bwd<1, MOLTEN_SU_LARGE>(n, t, blockIdx.x, gridDim.x, sm); }
 KERNEL k_msg_bwd_m4(const Net n, int t) { SMEM_DECL; st_msg_bwd<MOLTEN_MG_SMALL, MOLTEN_SU_SMALL>(n, t, blockIdx.x, gridDim.x, sm); }
-// Warp-per-row message passes (molten_msg_rows.cuh), one channel per lane. _bK: compiled for K
-// resident blocks per multiprocessor (register cap 65536 / (256 K)).
-#define ROWS(K)                                                                                     \
-    extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS, K)                                 \
-    k_msg_fwd_r_b##K(const Net n, int t) { SMEM_DECL; st_msg_fwd_row<4>(n, t, sm); }                \
-    extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS, K)                                 \
-    k_msg_bwd_r_b##K(const Net n, int t) { SMEM_DECL; st_msg_bwd_row<4>(n, t, sm); }
-ROWS(1)
-ROWS(2)
-ROWS(3)
-extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS, 2)
-k_msg_fwd_r8_b2(const Net n, int t) { SMEM_DECL; st_msg_fwd_row<8>(n, t, sm); }
+// Warp-per-row message passes (molten_msg_rows.cuh), one channel per lane; at most 128 registers:
+// two blocks (16 warps) per multiprocessor (measured against 1 and 3 blocks, docs/benchmarks.md).
+#define KERNEL_ROWS extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS, 2)
+KERNEL_ROWS k_msg_fwd_r(const Net n, int t) { SMEM_DECL; st_msg_fwd_row<4>(n, t, sm); }
+KERNEL_ROWS k_msg_bwd_r(const Net n, int t) { SMEM_DECL; st_msg_bwd_row<4>(n, t, sm); }
 KERNEL k_forces(const Net n) { st_forces(n, blockIdx.x, gridDim.x); }
 KERNEL k_energy(const Net n) { SMEM_DECL; st_energy(n, blockIdx.x, sm); }
 

@@ -50,7 +50,8 @@ public record CudaOptions(Mode mode, boolean graphs, int stepsPerLaunch, int gra
     public static final boolean DEFAULT_GRAPHS = true;
     public static final int DEFAULT_STEPS_PER_LAUNCH = 10;
     public static final int DEFAULT_GRAPH_CACHE_SIZE = 8;
-    public static final int DEFAULT_LARGE_SYSTEM_ATOMS = 257;
+    /** Measured on the H200 (docs/benchmarks.md, 2026-11-21 session 3): the tiled path wins from ~200 atoms. */
+    public static final int DEFAULT_LARGE_SYSTEM_ATOMS = 128;
     public static final int DEFAULT_CELL_LIST_ATOMS = 1024;
     /** 0: the stage kernels measured faster than the megakernels at every size (H200, 2026-11-21). */
     public static final int DEFAULT_MEGAKERNEL_ATOMS = 0;
@@ -77,7 +78,7 @@ public record CudaOptions(Mode mode, boolean graphs, int stepsPerLaunch, int gra
     /**
      * The defaults overridden by system properties {@code molten.cuda.mode} (auto, stages, cluster,
      * grid), {@code molten.cuda.graphs} (true/false), {@code molten.cuda.stepsPerLaunch},
-     * {@code molten.cuda.fp32State}.
+     * {@code molten.cuda.fp32State}, {@code molten.cuda.largeSystemAtoms}.
      *
      * @throws IllegalArgumentException for a value that is not one of those
      */
@@ -95,8 +96,8 @@ public record CudaOptions(Mode mode, boolean graphs, int stepsPerLaunch, int gra
         boolean graphs = bool("molten.cuda.graphs", d.graphs);
         int k = Integer.getInteger("molten.cuda.stepsPerLaunch", d.stepsPerLaunch);
         boolean fp32 = bool("molten.cuda.fp32State", d.fp32State);
-        return new CudaOptions(mode, graphs, k, d.graphCacheSize, d.largeSystemAtoms, d.cellListAtoms,
-                d.megakernelAtoms, fp32);
+        int large = Integer.getInteger("molten.cuda.largeSystemAtoms", d.largeSystemAtoms);
+        return new CudaOptions(mode, graphs, k, d.graphCacheSize, large, d.cellListAtoms, d.megakernelAtoms, fp32);
     }
 
     private static boolean bool(String key, boolean dflt) {

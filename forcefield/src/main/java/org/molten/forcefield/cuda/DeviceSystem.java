@@ -65,8 +65,6 @@ final class DeviceSystem implements AutoCloseable {
      * at every size) or {@code block} (block-per-row at every size). Read when a system is set up.
      */
     static final String MESSAGE_PASS_PROPERTY = "molten.cuda.messagePass";
-    /** System property naming the two warp-per-row entries, forward and backward, comma-separated (for timing). */
-    static final String ROW_KERNELS_PROPERTY = "molten.cuda.rowKernels";
     /**
      * System property choosing the tile width of the tiled dense stages (large systems): {@code auto} (the default:
      * 32-channel tiles where the wide tiles would leave more than half the multiprocessors idle), {@code wide} or
@@ -85,7 +83,7 @@ final class DeviceSystem implements AutoCloseable {
     final boolean large;              // tiled dense layers, one channel per lane
     final int mg;
     final int groups;
-    private final String rowFwd, rowBwd;  // warp-per-row message entries, null: block-per-row kernels
+    private final boolean rows;           // warp-per-row message passes (k_msg_*_r), else block-per-row
     private final String denseTiles;      // auto, wide, narrow
     final int search;                 // 0 all pairs, 1 cell list
     private final int[] ncell = {1, 1, 1};
@@ -141,18 +139,7 @@ final class DeviceSystem implements AutoCloseable {
             default -> throw new IllegalArgumentException(MESSAGE_PASS_PROPERTY + " must be auto, rows or block, not "
                     + pass);
         };
-        if (rows) {
-            String[] e = System.getProperty(ROW_KERNELS_PROPERTY, "k_msg_fwd_r_b2,k_msg_bwd_r_b2").split(",");
-            if (e.length != 2 || !e[0].startsWith("k_msg_fwd_r") || !e[1].startsWith("k_msg_bwd_r")) {
-                throw new IllegalArgumentException(ROW_KERNELS_PROPERTY
-                        + " must name a forward and a backward warp-per-row entry, e.g. k_msg_fwd_r_b2,k_msg_bwd_r_b2");
-            }
-            rowFwd = e[0];
-            rowBwd = e[1];
-        } else {
-            rowFwd = null;
-            rowBwd = null;
-        }
+        this.rows = rows;
         this.mg = large || rows ? 1 : small;
         this.denseTiles = System.getProperty(DENSE_TILES_PROPERTY, "auto");
         if (!List.of("auto", "wide", "narrow").contains(denseTiles)) {
@@ -605,11 +592,11 @@ final class DeviceSystem implements AutoCloseable {
     }
 
     private void message(String kernel, int t, int quantities) {
-        if (rowFwd != null) {
-            // warp-per-row: one warp per (channel group, atom); per warp the radial-basis windows of up to
-            // 8 slots, two kinds (rbf_k, mu_k rbf_k) backward
-            int smem = WARPS * 2 * 8 * MAXKW * 4;
-            launch(quantities == 4 ? rowFwd : rowBwd, blocks(groups * n, WARPS), smem, paramsT(t));
+        if (rows) {
+            // warp-per-row: one warp per (channel group, atom); per warp the radial-basis windows of 4 slots,
+            // two kinds (rbf_k, mu_k rbf_k) backward
+            int smem = WARPS * (quantities == 4 ? 1 : 2) * 4 * MAXKW * 4;
+            launch(kernel + "_r", blocks(groups * n, WARPS), smem, paramsT(t));
             return;
         }
         int smem = messageSharedMemory(quantities);
