@@ -56,11 +56,20 @@ struct RowSlots {
     }
 };
 
-// Work items of a warp: it = (g, p), g-major, so the 8 warps of a block take 8 consecutive atoms
-// of the processing order; for (it = row_first(); it < row_items(n); it += row_stride()).
-__device__ __forceinline__ int row_items(const Net& n) { return (int)n.F / 32 * (int)n.n; }
-__device__ __forceinline__ int row_first() { return blockIdx.x * MOLTEN_WARPS + warp_id(); }
-__device__ __forceinline__ int row_stride() { return gridDim.x * MOLTEN_WARPS; }
+// Work items: it = (g, p), g-major, so the warps of a block take consecutive atoms of the processing
+// order. SP warps share an item (SP = 2 for systems too small to fill the GPU with one warp per row:
+// a 201-atom box has 804 rows of ~90 slots for 132 x 16 warp slots); warp h of the SP takes the slot
+// batches h, h + SP, ... and the SP partial sums are added in a fixed order (deterministic). The loop
+// over rounds of MOLTEN_WARPS / SP items is uniform within a block, so the SP > 1 kernels can use
+// block barriers for the combination.
+template <int SP>
+struct RowRounds {
+    int items, per, slot, h;
+    __device__ explicit RowRounds(const Net& n)
+        : items((int)n.F / 32 * (int)n.n), per(MOLTEN_WARPS / SP), slot(warp_id() / SP), h(warp_id() % SP) {}
+    __device__ int first() const { return blockIdx.x * per; }
+    __device__ int stride() const { return gridDim.x * per; }
+};
 
 // ------------------------------------------------------------------------------------------
 // Message, forward (block t), as st_msg_fwd:
@@ -70,7 +79,7 @@ __device__ __forceinline__ int row_stride() { return gridDim.x * MOLTEN_WARPS; }
 // FC, KWC: the width F and the radial-basis window kw when known at compile time (0: read from n);
 // the bundled model's F = 128, kw = 9 make every weight offset an immediate and unroll the window
 // (the window loop's index arithmetic was a fifth of all instructions).
-template <int SU, int FC, int KWC>
+template <int SU, int FC, int KWC, int SP>
 __device__ void msg_fwd_row(const Net& n, int t, float* sm) {
     const int F = FC ? FC : (int)n.F, H = 3 * F, kw = KWC ? KWC : (int)n.kw, lane = lane_id();
     const float4* wf4 = reinterpret_cast<const float4*>(W(n, n.o_wf4[t]));  // [k][c]: the 3 parts
@@ -80,14 +89,19 @@ __device__ void msg_fwd_row(const Net& n, int t, float* sm) {
     const float* sin_ = t == 0 ? W(n, n.o_emb) : A(n, n.o_s[t]);
     float* s1 = A(n, n.o_s1[t]);
     float* v1 = A(n, n.o_v1[t]);
-    float* rv = sm + warp_id() * SU * MOLTEN_MAXKW;  // this warp's radial-basis windows
-    for (int it = row_first(); it < row_items(n); it += row_stride()) {
-        const int g = it / (int)n.n, a = ldri(n.order + (it - g * (int)n.n));
+    float* rv = sm + warp_id() * SU * MOLTEN_MAXKW;          // this warp's radial-basis windows
+    float* red = sm + MOLTEN_WARPS * SU * MOLTEN_MAXKW;       // [warp][4][32] partial sums (SP > 1)
+    const RowRounds<SP> rr(n);
+    for (int round = rr.first(); round < rr.items; round += rr.stride()) {
+        const int it = round + rr.slot;
+        const bool valid = it < rr.items;
+        if (SP == 1 && !valid) break;
+        const int g = valid ? it / (int)n.n : 0, a = valid ? ldri(n.order + (it - g * (int)n.n)) : 0;
         const int c = g * 32 + lane;
         const float bb0 = ldw(bf + c), bb1 = ldw(bf + F + c), bb2 = ldw(bf + 2 * F + c);
         float ds = 0.f, dv0 = 0.f, dv1 = 0.f, dv2 = 0.f;
-        const int cnt = ldri(n.nbr_count + a);
-        for (int s0 = 0; s0 < cnt; s0 += SU) {
+        const int cnt = valid ? ldri(n.nbr_count + a) : 0;
+        for (int s0 = rr.h * SU; s0 < cnt; s0 += SP * SU) {
             RowSlots<SU> sb;
             sb.load(n, a, s0, cnt, lane, kw, rv, nullptr);
             float pb[SU][3], vb[SU][3];
@@ -121,6 +135,18 @@ __device__ void msg_fwd_row(const Net& n, int t, float* sm) {
                 dv2 = fmaf(sb.geo[u].z, xvs, fmaf(xvv, vb[u][2], dv2));
             }
         }
+        if (SP > 1) {  // the SP partial sums of the row, added in warp order by its first warp
+            float* mine = red + warp_id() * 4 * 32 + lane;
+            mine[0] = ds; mine[32] = dv0; mine[64] = dv1; mine[96] = dv2;
+            __syncthreads();
+            if (rr.h == 0) {
+                for (int k = 1; k < SP; ++k) {
+                    ds += mine[k * 128]; dv0 += mine[k * 128 + 32]; dv1 += mine[k * 128 + 64]; dv2 += mine[k * 128 + 96];
+                }
+            }
+            __syncthreads();
+        }
+        if (!valid || rr.h != 0) continue;
         const float base = t == 0 ? ldw(sin_ + (size_t)n.species[a] * F + c) : ldr(sin_ + (size_t)a * F + c);
         s1[(size_t)a * F + c] = base + ds;
         const float v0 = t == 0 ? 0.f : ldr(vin + ((size_t)a * 3 + 0) * F + c);
@@ -132,10 +158,10 @@ __device__ void msg_fwd_row(const Net& n, int t, float* sm) {
     }
 }
 
-template <int SU>
+template <int SU, int SP>
 __device__ void st_msg_fwd_row(const Net& n, int t, float* sm) {
-    if (n.F == 128 && n.kw == 9) msg_fwd_row<SU, 128, 9>(n, t, sm);
-    else msg_fwd_row<SU, 0, 0>(n, t, sm);
+    if (n.F == 128 && n.kw == 9) msg_fwd_row<SU, 128, 9, SP>(n, t, sm);
+    else msg_fwd_row<SU, 0, 0, SP>(n, t, sm);
 }
 
 // Sums 16 values per lane over the warp with 16 shuffles (a butterfly that halves the values at
@@ -173,7 +199,7 @@ __device__ __forceinline__ float warp_sum16(float x[16]) {
 // that row a computes): writes g_v and g_phi unless t == 0, and adds dE/dd, dE/du per slot and
 // channel group into gacc (each (slot, group) belongs to one warp: no atomics).
 // ------------------------------------------------------------------------------------------
-template <int SU, int FC, int KWC>
+template <int SU, int FC, int KWC, int SP>
 __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
     static_assert(SU == 4, "the slot sums use warp_sum16: 4 slots x 4 quantities");
     const int F = FC ? FC : (int)n.F, H = 3 * F, G = F / 32, cap = (int)n.cap, kw = KWC ? KWC : (int)n.kw;
@@ -190,8 +216,13 @@ __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
     const float g2 = -2.0f * (float)n.gamma;
     float* rv = sm + warp_id() * 2 * SU * MOLTEN_MAXKW;  // windows: rbf_k, mu_k rbf_k
     float* rm = rv + SU * MOLTEN_MAXKW;
-    for (int it = row_first(); it < row_items(n); it += row_stride()) {
-        const int g = it / (int)n.n, a = ldri(n.order + (it - g * (int)n.n));
+    float* red = sm + MOLTEN_WARPS * 2 * SU * MOLTEN_MAXKW;  // [warp][6][32] partial sums (SP > 1)
+    const RowRounds<SP> rr(n);
+    for (int round = rr.first(); round < rr.items; round += rr.stride()) {
+        const int it = round + rr.slot;
+        const bool valid = it < rr.items;
+        if (SP == 1 && !valid) break;
+        const int g = valid ? it / (int)n.n : 0, a = valid ? ldri(n.order + (it - g * (int)n.n)) : 0;
         const int c = g * 32 + lane;
         const int arow = t == 0 ? n.species[a] : a;
         float pa[3], va[3], gva[3], ogv[3] = {0.f, 0.f, 0.f}, ogp[3] = {0.f, 0.f, 0.f};
@@ -203,8 +234,8 @@ __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
         }
         const float gsa = ldr(gs1 + (size_t)a * F + c);
         const float bfc[3] = {ldw(bf + c), ldw(bf + F + c), ldw(bf + 2 * F + c)};
-        const int cnt = ldri(n.nbr_count + a);
-        for (int s0 = 0; s0 < cnt; s0 += SU) {
+        const int cnt = valid ? ldri(n.nbr_count + a) : 0;
+        for (int s0 = rr.h * SU; s0 < cnt; s0 += SP * SU) {
             RowSlots<SU> sb;
             sb.load(n, a, s0, cnt, lane, kw, rv, rm);
             // neighbour quantities of all SU slots first: their loads overlap
@@ -285,7 +316,20 @@ __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
                 *acc = first ? tot : *acc + tot;
             }
         }
-        if (t > 0) {
+        if (SP > 1 && t > 0) {  // the SP partial sums of the row, added in warp order by its first warp
+            float* mine = red + warp_id() * 6 * 32 + lane;
+#pragma unroll
+            for (int p = 0; p < 3; ++p) { mine[32 * p] = ogv[p]; mine[32 * (3 + p)] = ogp[p]; }
+            __syncthreads();
+            if (rr.h == 0) {
+                for (int k = 1; k < SP; ++k) {
+#pragma unroll
+                    for (int p = 0; p < 3; ++p) { ogv[p] += mine[k * 192 + 32 * p]; ogp[p] += mine[k * 192 + 32 * (3 + p)]; }
+                }
+            }
+            __syncthreads();
+        }
+        if (t > 0 && valid && rr.h == 0) {
 #pragma unroll
             for (int p = 0; p < 3; ++p) {
                 gv[((size_t)a * 3 + p) * F + c] = gva[p] + ogv[p];
@@ -295,8 +339,8 @@ __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
     }
 }
 
-template <int SU>
+template <int SU, int SP>
 __device__ void st_msg_bwd_row(const Net& n, int t, float* sm) {
-    if (n.F == 128 && n.kw == 9) msg_bwd_row<SU, 128, 9>(n, t, sm);
-    else msg_bwd_row<SU, 0, 0>(n, t, sm);
+    if (n.F == 128 && n.kw == 9) msg_bwd_row<SU, 128, 9, SP>(n, t, sm);
+    else msg_bwd_row<SU, 0, 0, SP>(n, t, sm);
 }

@@ -50,8 +50,11 @@ public record CudaOptions(Mode mode, boolean graphs, int stepsPerLaunch, int gra
     public static final boolean DEFAULT_GRAPHS = true;
     public static final int DEFAULT_STEPS_PER_LAUNCH = 10;
     public static final int DEFAULT_GRAPH_CACHE_SIZE = 8;
-    /** Measured on the H200 (docs/benchmarks.md, 2026-11-21 session 3): the tiled path wins from ~200 atoms. */
-    public static final int DEFAULT_LARGE_SYSTEM_ATOMS = 128;
+    /**
+     * Measured on the H200 (docs/benchmarks.md, third round of 2026-11-21): the warp path is faster at 50 and 100
+     * atoms (324 / 376 vs 403 / 411 us per MD step), the tiled path at 200 (426 vs 493).
+     */
+    public static final int DEFAULT_LARGE_SYSTEM_ATOMS = 150;
     public static final int DEFAULT_CELL_LIST_ATOMS = 1024;
     /** 0: the stage kernels measured faster than the megakernels at every size (H200, 2026-11-21). */
     public static final int DEFAULT_MEGAKERNEL_ATOMS = 0;

@@ -71,6 +71,8 @@ final class DeviceSystem implements AutoCloseable {
      * {@code narrow}. Read when a system is set up.
      */
     static final String DENSE_TILES_PROPERTY = "molten.cuda.denseTiles";
+    /** System property: warps per row of the warp-per-row message passes, {@code auto} (the default), 1 or 2. */
+    static final String ROW_SPLIT_PROPERTY = "molten.cuda.rowSplit";
 
     private final CudaContext cx;
     private final DeviceWeights dw;
@@ -85,6 +87,7 @@ final class DeviceSystem implements AutoCloseable {
     final int groups;
     private final boolean rows;           // warp-per-row message passes (k_msg_*_r), else block-per-row
     private final String denseTiles;      // auto, wide, narrow
+    private final String rowSplit;        // auto, 1, 2
     final int search;                 // 0 all pairs, 1 cell list
     private final int[] ncell = {1, 1, 1};
     private final Cell cell;
@@ -141,6 +144,10 @@ final class DeviceSystem implements AutoCloseable {
         };
         this.rows = rows;
         this.mg = large || rows ? 1 : small;
+        this.rowSplit = System.getProperty(ROW_SPLIT_PROPERTY, "auto");
+        if (!List.of("auto", "1", "2").contains(rowSplit)) {
+            throw new IllegalArgumentException(ROW_SPLIT_PROPERTY + " must be auto, 1 or 2, not " + rowSplit);
+        }
         this.denseTiles = System.getProperty(DENSE_TILES_PROPERTY, "auto");
         if (!List.of("auto", "wide", "narrow").contains(denseTiles)) {
             throw new IllegalArgumentException(DENSE_TILES_PROPERTY + " must be auto, wide or narrow, not " + denseTiles);
@@ -593,16 +600,29 @@ final class DeviceSystem implements AutoCloseable {
 
     private void message(String kernel, int t, int quantities) {
         if (rows) {
-            // warp-per-row: one warp per (channel group, atom); per warp the radial-basis windows of 4 slots,
-            // two kinds (rbf_k, mu_k rbf_k) backward
-            int smem = WARPS * (quantities == 4 ? 1 : 2) * 4 * MAXKW * 4;
-            launch(kernel + "_r", blocks(groups * n, WARPS), smem, paramsT(t));
+            // warp-per-row: SP warps per (channel group, atom); per warp the radial-basis windows of 4 slots,
+            // two kinds (rbf_k, mu_k rbf_k) backward, and its partial sums (4 resp. 6 quantities x 32 lanes)
+            int sp = rowSplit();
+            int smem = WARPS * ((quantities == 4 ? 1 : 2) * 4 * MAXKW + quantities * 32) * 4;
+            launch(kernel + (sp == 2 ? "_r2" : "_r"), blocks(sp * groups * n, WARPS), smem, paramsT(t));
             return;
         }
         int smem = messageSharedMemory(quantities);
         int items = groups * n;
         int grid = Math.min(items, large ? maxGrid() : items);
         launch(kernel + (mg == 1 ? "_m1" : "_m4"), grid, smem, paramsT(t));
+    }
+
+    /**
+     * Warps per row of the warp-per-row message passes ({@link #ROW_SPLIT_PROPERTY}): 2 where one warp per row would
+     * leave warp slots of the GPU empty (16 per multiprocessor at two blocks of 8 warps), else 1.
+     */
+    private int rowSplit() {
+        return switch (rowSplit) {
+            case "1" -> 1;
+            case "2" -> 2;
+            default -> 2L * groups * n <= 16L * cx.multiprocessors() ? 2 : 1;
+        };
     }
 
     /** Whether a tiled dense stage of {@code items} wide tiles runs narrow tiles instead ({@link #DENSE_TILES_PROPERTY}). */
