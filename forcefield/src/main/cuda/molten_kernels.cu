@@ -30,11 +30,9 @@ KERNEL k_msg_bwd_m4(const Net n, int t) { SMEM_DECL; st_msg_bwd<MOLTEN_MG_SMALL,
 #define KERNEL_ROWS extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS, 2)
 KERNEL_ROWS k_msg_fwd_r(const Net n, int t) { SMEM_DECL; st_msg_fwd_row<4, 1>(n, t, sm); }
 KERNEL_ROWS k_msg_bwd_r(const Net n, int t) { SMEM_DECL; st_msg_bwd_row<4, 1>(n, t, sm); }
-// two (four) warps per row (systems too small to fill the GPU with one warp per row)
+// two warps per row (systems too small to fill the GPU with one warp per row)
 KERNEL_ROWS k_msg_fwd_r2(const Net n, int t) { SMEM_DECL; st_msg_fwd_row<4, 2>(n, t, sm); }
 KERNEL_ROWS k_msg_bwd_r2(const Net n, int t) { SMEM_DECL; st_msg_bwd_row<4, 2>(n, t, sm); }
-KERNEL_ROWS k_msg_fwd_r4(const Net n, int t) { SMEM_DECL; st_msg_fwd_row<4, 4>(n, t, sm); }
-KERNEL_ROWS k_msg_bwd_r4(const Net n, int t) { SMEM_DECL; st_msg_bwd_row<4, 4>(n, t, sm); }
 KERNEL k_forces(const Net n) { st_forces(n, blockIdx.x, gridDim.x); }
 KERNEL k_energy(const Net n) { SMEM_DECL; st_energy(n, blockIdx.x, sm); }
 

@@ -71,7 +71,7 @@ final class DeviceSystem implements AutoCloseable {
      * {@code narrow}. Read when a system is set up.
      */
     static final String DENSE_TILES_PROPERTY = "molten.cuda.denseTiles";
-    /** System property: warps per row of the warp-per-row message passes, {@code auto} (the default), 1, 2 or 4. */
+    /** System property: warps per row of the warp-per-row message passes, {@code auto} (the default), 1 or 2. */
     static final String ROW_SPLIT_PROPERTY = "molten.cuda.rowSplit";
 
     private final CudaContext cx;
@@ -145,8 +145,8 @@ final class DeviceSystem implements AutoCloseable {
         this.rows = rows;
         this.mg = large || rows ? 1 : small;
         this.rowSplit = System.getProperty(ROW_SPLIT_PROPERTY, "auto");
-        if (!List.of("auto", "1", "2", "4").contains(rowSplit)) {
-            throw new IllegalArgumentException(ROW_SPLIT_PROPERTY + " must be auto, 1, 2 or 4, not " + rowSplit);
+        if (!List.of("auto", "1", "2").contains(rowSplit)) {
+            throw new IllegalArgumentException(ROW_SPLIT_PROPERTY + " must be auto, 1 or 2, not " + rowSplit);
         }
         this.denseTiles = System.getProperty(DENSE_TILES_PROPERTY, "auto");
         if (!List.of("auto", "wide", "narrow").contains(denseTiles)) {
@@ -604,7 +604,7 @@ final class DeviceSystem implements AutoCloseable {
             // two kinds (rbf_k, mu_k rbf_k) backward, and its partial sums (4 resp. 6 quantities x 32 lanes)
             int sp = rowSplit();
             int smem = WARPS * ((quantities == 4 ? 1 : 2) * 4 * MAXKW + quantities * 32) * 4;
-            launch(kernel + (sp == 1 ? "_r" : "_r" + sp), blocks(sp * groups * n, WARPS), smem, paramsT(t));
+            launch(kernel + (sp == 2 ? "_r2" : "_r"), blocks(sp * groups * n, WARPS), smem, paramsT(t));
             return;
         }
         int smem = messageSharedMemory(quantities);
@@ -621,7 +621,6 @@ final class DeviceSystem implements AutoCloseable {
         return switch (rowSplit) {
             case "1" -> 1;
             case "2" -> 2;
-            case "4" -> 4;
             default -> 2L * groups * n <= 16L * cx.multiprocessors() ? 2 : 1;
         };
     }
