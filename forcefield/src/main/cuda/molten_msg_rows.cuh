@@ -11,50 +11,13 @@
 // (cell-sorted) processing order, which share most neighbours, and every gather goes through the
 // read-only path (L1): within one stage launch nothing is read that the launch writes (the
 // megakernels, which do not use these entries, must read activations through L2 only).
-// Sums over a row's slots run in slot order; results agree with the block kernels to float32
-// rounding, not bit for bit.
+// The per-pair maths is shared with those kernels (SlotBatch, edge_fwd, edge_bwd); sums over a
+// row's slots run in slot order, so results agree with them to float32 rounding, not bit for bit.
 #pragma once
 #include "molten_stages.cuh"
 
 __device__ __forceinline__ float ldr(const float* p) { return __ldg(p); }
 __device__ __forceinline__ int ldri(const int* p) { return __ldg(p); }
-
-// Neighbour slot data of SU consecutive slots of row a (as SlotBatch, read-only path). A slot past
-// the row's end gets fcut = 0 and valid data of the row's first slot, so it adds exactly nothing.
-template <int SU>
-struct RowSlots {
-    int b[SU], k0[SU];
-    float4 geo[SU];
-    float fc[SU], dfc[SU];
-    bool ok[SU];
-    __device__ __forceinline__ void load(const Net& n, int a, int s0, int cnt, int lane, int kw, float* rv, float* rm) {
-        const int cap = (int)n.cap;
-#pragma unroll
-        for (int u = 0; u < SU; ++u) {
-            const int s = s0 + u;
-            ok[u] = s < cnt;
-            const size_t slot = (size_t)a * cap + (ok[u] ? s : 0);
-            b[u] = ldri(n.nbr_idx + slot);
-            geo[u] = __ldg(reinterpret_cast<const float4*>(n.geo) + slot);
-            const float2 f = __ldg(reinterpret_cast<const float2*>(n.fc) + slot);
-            fc[u] = ok[u] ? f.x : 0.f;
-            dfc[u] = ok[u] ? f.y : 0.f;
-            k0[u] = ldri(n.kidx + slot);
-        }
-        __syncwarp();  // the previous batch's readers are done with rv, rm
-        if (lane < kw) {
-            const float mus = (float)n.mu_step;
-#pragma unroll
-            for (int u = 0; u < SU; ++u) {
-                const size_t slot = (size_t)a * cap + (ok[u] ? s0 + u : 0);
-                const float r = ldr(n.rbf + slot * kw + lane);
-                rv[u * MOLTEN_MAXKW + lane] = r;
-                if (rm != nullptr) rm[u * MOLTEN_MAXKW + lane] = r * (mus * (float)(k0[u] + lane));  // mu_k rbf_k
-            }
-        }
-        __syncwarp();
-    }
-};
 
 // Work items: it = (g, p), g-major, so the warps of a block take consecutive atoms of the processing
 // order. SP warps share an item (SP = 2 for systems too small to fill the GPU with one warp per row:
@@ -102,7 +65,7 @@ __device__ void msg_fwd_row(const Net& n, int t, float* sm) {
         float ds = 0.f, dv0 = 0.f, dv1 = 0.f, dv2 = 0.f;
         const int cnt = valid ? ldri(n.nbr_count + a) : 0;
         for (int s0 = rr.h * SU; s0 < cnt; s0 += SP * SU) {
-            RowSlots<SU> sb;
+            SlotBatch<SU, true> sb;  // read-only path
             sb.load(n, a, s0, cnt, lane, kw, rv, nullptr);
             float pb[SU][3], vb[SU][3];
 #pragma unroll
@@ -127,12 +90,7 @@ __device__ void msg_fwd_row(const Net& n, int t, float* sm) {
                     h1 = fmaf(w.y, rk, h1);
                     h2 = fmaf(w.z, rk, h2);
                 }
-                const float fcu = sb.fc[u];
-                const float xvv = pb[u][0] * h0 * fcu, xs = pb[u][1] * h1 * fcu, xvs = pb[u][2] * h2 * fcu;
-                ds += xs;
-                dv0 = fmaf(sb.geo[u].x, xvs, fmaf(xvv, vb[u][0], dv0));
-                dv1 = fmaf(sb.geo[u].y, xvs, fmaf(xvv, vb[u][1], dv1));
-                dv2 = fmaf(sb.geo[u].z, xvs, fmaf(xvv, vb[u][2], dv2));
+                edge_fwd(h0, h1, h2, sb.fc[u], pb[u], vb[u], sb.geo[u], ds, dv0, dv1, dv2);
             }
         }
         if (SP > 1) {  // the SP partial sums of the row, added in warp order by its first warp
@@ -236,7 +194,7 @@ __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
         const float bfc[3] = {ldw(bf + c), ldw(bf + F + c), ldw(bf + 2 * F + c)};
         const int cnt = valid ? ldri(n.nbr_count + a) : 0;
         for (int s0 = rr.h * SU; s0 < cnt; s0 += SP * SU) {
-            RowSlots<SU> sb;
+            SlotBatch<SU, true> sb;  // read-only path
             sb.load(n, a, s0, cnt, lane, kw, rv, rm);
             // neighbour quantities of all SU slots first: their loads overlap
             float pb[SU][3], vb[SU][3], gvb[SU][3], gsb[SU];
@@ -270,43 +228,9 @@ __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
                         s1v[p] = fmaf(wv[p], mk, s1v[p]);
                     }
                 }
-                const float d = sb.geo[u].w, fcu = sb.fc[u], dfcu = sb.dfc[u];
-                float h[3], hp[3], Wv[3];
-#pragma unroll
-                for (int p = 0; p < 3; ++p) {
-                    h[p] = bfc[p] + s0v[p];
-                    hp[p] = g2 * (d * s0v[p] - s1v[p]);  // (Wf rbf')[c]
-                    Wv[p] = h[p] * fcu;
-                }
-                const float ux = sb.geo[u].x, uy = sb.geo[u].y, uz = sb.geo[u].z;
-                // e2 = (a <- b): target a, source b
-                const float e2vv = gva[0] * vb[u][0] + gva[1] * vb[u][1] + gva[2] * vb[u][2];
-                const float e2vs = gva[0] * ux + gva[1] * uy + gva[2] * uz;
-                float gW0 = e2vv * pb[u][0], gW1 = gsa * pb[u][1], gW2 = e2vs * pb[u][2];
-                const float xvs_ab = pb[u][2] * Wv[2];
-                // e1 = (b <- a): target b, source a
-                const float e1vv = gvb[u][0] * va[0] + gvb[u][1] * va[1] + gvb[u][2] * va[2];
-                const float e1vs = -(gvb[u][0] * ux + gvb[u][1] * uy + gvb[u][2] * uz);
-                gW0 = fmaf(e1vv, pa[0], gW0);
-                gW1 = fmaf(gsb[u], pa[1], gW1);
-                gW2 = fmaf(e1vs, pa[2], gW2);
-                const float xvs_ba = pa[2] * Wv[2];
-                red[4 * u + 1] = gva[0] * xvs_ab - gvb[u][0] * xvs_ba;
-                red[4 * u + 2] = gva[1] * xvs_ab - gvb[u][1] * xvs_ba;
-                red[4 * u + 3] = gva[2] * xvs_ab - gvb[u][2] * xvs_ba;
-                if (t > 0) {
-                    const float xvv_ba = pa[0] * Wv[0];
-                    ogv[0] = fmaf(gvb[u][0], xvv_ba, ogv[0]);
-                    ogv[1] = fmaf(gvb[u][1], xvv_ba, ogv[1]);
-                    ogv[2] = fmaf(gvb[u][2], xvv_ba, ogv[2]);
-                    ogp[0] = fmaf(e1vv, Wv[0], ogp[0]);
-                    ogp[1] = fmaf(gsb[u], Wv[1], ogp[1]);
-                    ogp[2] = fmaf(e1vs, Wv[2], ogp[2]);
-                }
-                float gd = gW0 * (hp[0] * fcu + h[0] * dfcu);
-                gd = fmaf(gW1, hp[1] * fcu + h[1] * dfcu, gd);
-                gd = fmaf(gW2, hp[2] * fcu + h[2] * dfcu, gd);
-                red[4 * u] = gd;
+                red[4 * u] = red[4 * u + 1] = red[4 * u + 2] = red[4 * u + 3] = 0.f;
+                edge_bwd(g2, s0v, s1v, bfc, sb.geo[u], sb.fc[u], sb.dfc[u], pa, va, gva, gsa, pb[u], vb[u], gvb[u],
+                         gsb[u], t > 0, red[4 * u], red[4 * u + 1], red[4 * u + 2], red[4 * u + 3], ogv, ogp);
             }
             // lanes 2v, 2v + 1 now hold the total of red[v]: v = 4u + q; the even lane stores it
             const float tot = warp_sum16(red);

@@ -327,25 +327,30 @@ __device__ __forceinline__ void item_range(int items, int wi, int wn, int& lo, i
 
 // Slot metadata of SU consecutive slots of row a, loaded together; a slot past the row's end
 // gets fcut = 0 (so it contributes exactly nothing) and valid data of the row's first slot.
-template <int SU>
+// RO: through the read-only path (L1), for stage launches, which never read what they write; the
+// megakernels read through L2 only (data written by other blocks of the same launch).
+template <int SU, bool RO = false>
 struct SlotBatch {
     int b[SU], k0[SU];
     float4 geo[SU];
     float fc[SU], dfc[SU];
     bool ok[SU];
-    __device__ void load(const Net& n, int a, int s0, int cnt, int lane, int kw, float* rv, float* rm, bool withMu) {
+    template <class T>
+    __device__ static T ld(const T* p) { return RO ? __ldg(p) : __ldcg(p); }
+    // rm: where the windows mu_k rbf_k go (the backward pass), or nullptr
+    __device__ void load(const Net& n, int a, int s0, int cnt, int lane, int kw, float* rv, float* rm) {
         const int cap = (int)n.cap;
 #pragma unroll
         for (int u = 0; u < SU; ++u) {
             const int s = s0 + u;
             ok[u] = s < cnt;
             const size_t slot = (size_t)a * cap + (ok[u] ? s : 0);
-            b[u] = ldai(n.nbr_idx + slot);
-            geo[u] = __ldcg(reinterpret_cast<const float4*>(n.geo) + slot);
-            const float2 f = __ldcg(reinterpret_cast<const float2*>(n.fc) + slot);
+            b[u] = ld(n.nbr_idx + slot);
+            geo[u] = ld(reinterpret_cast<const float4*>(n.geo) + slot);
+            const float2 f = ld(reinterpret_cast<const float2*>(n.fc) + slot);
             fc[u] = ok[u] ? f.x : 0.f;
             dfc[u] = ok[u] ? f.y : 0.f;
-            k0[u] = ldai(n.kidx + slot);
+            k0[u] = ld(n.kidx + slot);
         }
         __syncwarp();  // the previous batch's readers are done with rv, rm
         if (lane < kw) {
@@ -353,14 +358,72 @@ struct SlotBatch {
 #pragma unroll
             for (int u = 0; u < SU; ++u) {
                 const size_t slot = (size_t)a * cap + (ok[u] ? s0 + u : 0);
-                const float r = lda(n.rbf + slot * kw + lane);
+                const float r = ld(n.rbf + slot * kw + lane);
                 rv[u * MOLTEN_MAXKW + lane] = r;
-                if (withMu) rm[u * MOLTEN_MAXKW + lane] = r * (mus * (float)(k0[u] + lane));  // mu_k rbf_k
+                if (rm != nullptr) rm[u * MOLTEN_MAXKW + lane] = r * (mus * (float)(k0[u] + lane));  // mu_k rbf_k
             }
         }
         __syncwarp();
     }
 };
+
+// One channel of one message a <- b, forward: h = Wf rbf(d) + bf (the three parts, window summed),
+// x = phi_b o h fcut = [x_vv | x_s | x_vs];  ds += x_s;  dv += x_vv o v_b + u_ab x_vs.
+__device__ __forceinline__ void edge_fwd(float h0, float h1, float h2, float fcu, const float pb[3], const float vb[3],
+                                         float4 geo, float& ds, float& dv0, float& dv1, float& dv2) {
+    const float xvv = pb[0] * h0 * fcu, xs = pb[1] * h1 * fcu, xvs = pb[2] * h2 * fcu;
+    ds += xs;
+    dv0 = fmaf(geo.x, xvs, fmaf(xvv, vb[0], dv0));
+    dv1 = fmaf(geo.y, xvs, fmaf(xvv, vb[1], dv1));
+    dv2 = fmaf(geo.z, xvs, fmaf(xvv, vb[2], dv2));
+}
+
+// One channel of the backward pass of the pair (a, b) in row a (see st_msg_bwd): both directed edges
+// e2 = (a <- b) and e1 = (b <- a). s0v = (Wf rbf)(d), s1v = (Wf mu rbf)(d) (window sums), bfc = bf.
+// Adds the pair's dE/dd and dE/du to gd, gu; with source (t > 0) adds a's source gradients g_v and
+// g_phi (as the source of e1) to ogv, ogp.
+__device__ __forceinline__ void edge_bwd(float g2, const float s0v[3], const float s1v[3], const float bfc[3], float4 geo,
+                                         float fcu, float dfcu, const float pa[3], const float va[3], const float gva[3],
+                                         float gsa, const float pb[3], const float vb[3], const float gvb[3], float gsb,
+                                         bool source, float& gd, float& gux, float& guy, float& guz, float ogv[3],
+                                         float ogp[3]) {
+    const float d = geo.w;
+    float h[3], hp[3], Wv[3];
+#pragma unroll
+    for (int p = 0; p < 3; ++p) {
+        h[p] = bfc[p] + s0v[p];
+        hp[p] = g2 * (d * s0v[p] - s1v[p]);  // (Wf rbf')[c]
+        Wv[p] = h[p] * fcu;
+    }
+    const float ux = geo.x, uy = geo.y, uz = geo.z;
+    // e2 = (a <- b): target a, source b
+    const float e2vv = gva[0] * vb[0] + gva[1] * vb[1] + gva[2] * vb[2];
+    const float e2vs = gva[0] * ux + gva[1] * uy + gva[2] * uz;
+    float gW0 = e2vv * pb[0], gW1 = gsa * pb[1], gW2 = e2vs * pb[2];
+    const float xvs_ab = pb[2] * Wv[2];
+    // e1 = (b <- a): target b, source a
+    const float e1vv = gvb[0] * va[0] + gvb[1] * va[1] + gvb[2] * va[2];
+    const float e1vs = -(gvb[0] * ux + gvb[1] * uy + gvb[2] * uz);
+    gW0 = fmaf(e1vv, pa[0], gW0);
+    gW1 = fmaf(gsb, pa[1], gW1);
+    gW2 = fmaf(e1vs, pa[2], gW2);
+    const float xvs_ba = pa[2] * Wv[2];
+    gux += gva[0] * xvs_ab - gvb[0] * xvs_ba;
+    guy += gva[1] * xvs_ab - gvb[1] * xvs_ba;
+    guz += gva[2] * xvs_ab - gvb[2] * xvs_ba;
+    if (source) {
+        const float xvv_ba = pa[0] * Wv[0];
+        ogv[0] = fmaf(gvb[0], xvv_ba, ogv[0]);
+        ogv[1] = fmaf(gvb[1], xvv_ba, ogv[1]);
+        ogv[2] = fmaf(gvb[2], xvv_ba, ogv[2]);
+        ogp[0] = fmaf(e1vv, Wv[0], ogp[0]);
+        ogp[1] = fmaf(gsb, Wv[1], ogp[1]);
+        ogp[2] = fmaf(e1vs, Wv[2], ogp[2]);
+    }
+    gd = fmaf(gW0, hp[0] * fcu + h[0] * dfcu, gd);
+    gd = fmaf(gW1, hp[1] * fcu + h[1] * dfcu, gd);
+    gd = fmaf(gW2, hp[2] * fcu + h[2] * dfcu, gd);
+}
 
 // ------------------------------------------------------------------------------------------
 // Message, forward (block t), for target atom a over its neighbours b:
@@ -394,7 +457,7 @@ __device__ void st_msg_fwd(const Net& n, int t, int wi, int wn, float* sm) {
         const int cnt = ldai(n.nbr_count + a);
         for (int s0 = warp * SU; s0 < cnt; s0 += MOLTEN_WARPS * SU) {
             SlotBatch<SU> sb;
-            sb.load(n, a, s0, cnt, lane, kw, rv, nullptr, false);
+            sb.load(n, a, s0, cnt, lane, kw, rv, nullptr);
             int prow[SU];
 #pragma unroll
             for (int u = 0; u < SU; ++u) prow[u] = t == 0 ? n.species[sb.b[u]] : sb.b[u];
@@ -424,12 +487,7 @@ __device__ void st_msg_fwd(const Net& n, int t, int wi, int wn, float* sm) {
                             h1 = fmaf(ldw(wr + F), rk, h1);
                             h2 = fmaf(ldw(wr + 2 * F), rk, h2);
                         }
-                        const float fcu = sb.fc[u];
-                        const float xvv = pb[u][0] * h0 * fcu, xs = pb[u][1] * h1 * fcu, xvs = pb[u][2] * h2 * fcu;
-                        ds[m] += xs;
-                        dv0[m] = fmaf(sb.geo[u].x, xvs, fmaf(xvv, vb[u][0], dv0[m]));
-                        dv1[m] = fmaf(sb.geo[u].y, xvs, fmaf(xvv, vb[u][1], dv1[m]));
-                        dv2[m] = fmaf(sb.geo[u].z, xvs, fmaf(xvv, vb[u][2], dv2[m]));
+                        edge_fwd(h0, h1, h2, sb.fc[u], pb[u], vb[u], sb.geo[u], ds[m], dv0[m], dv1[m], dv2[m]);
                     }
                 }
             }
@@ -535,7 +593,7 @@ __device__ void st_msg_bwd(const Net& n, int t, int wi, int wn, float* sm) {
         const int cnt = ldai(n.nbr_count + a);
         for (int s0 = warp * SU; s0 < cnt; s0 += MOLTEN_WARPS * SU) {
             SlotBatch<SU> sb;
-            sb.load(n, a, s0, cnt, lane, kw, rv, rm, true);
+            sb.load(n, a, s0, cnt, lane, kw, rv, rm);
             int brow[SU];
 #pragma unroll
             for (int u = 0; u < SU; ++u) brow[u] = t == 0 ? n.species[sb.b[u]] : sb.b[u];
@@ -576,42 +634,14 @@ __device__ void st_msg_bwd(const Net& n, int t, int wi, int wn, float* sm) {
                                 s1v[p] = fmaf(wv, mk, s1v[p]);
                             }
                         }
-                        const float d = sb.geo[u].w, fcu = sb.fc[u], dfcu = sb.dfc[u];
-                        float h[3], hp[3], Wv[3];
+                        float pam[3], vam[3], gvam[3];
 #pragma unroll
-                        for (int p = 0; p < 3; ++p) {
-                            h[p] = bfc[p] + s0v[p];
-                            hp[p] = g2 * (d * s0v[p] - s1v[p]);  // (Wf rbf')[c]
-                            Wv[p] = h[p] * fcu;
-                        }
-                        const float ux = sb.geo[u].x, uy = sb.geo[u].y, uz = sb.geo[u].z;
-                        // e2 = (a <- b): target a, source b
-                        const float e2vv = gva[0][m] * vb[u][0] + gva[1][m] * vb[u][1] + gva[2][m] * vb[u][2];
-                        const float e2vs = gva[0][m] * ux + gva[1][m] * uy + gva[2][m] * uz;
-                        float gW0 = e2vv * pb[u][0], gW1 = gsa[m] * pb[u][1], gW2 = e2vs * pb[u][2];
-                        const float xvs_ab = pb[u][2] * Wv[2];
-                        // e1 = (b <- a): target b, source a
-                        const float e1vv = gvb[u][0] * va[0][m] + gvb[u][1] * va[1][m] + gvb[u][2] * va[2][m];
-                        const float e1vs = -(gvb[u][0] * ux + gvb[u][1] * uy + gvb[u][2] * uz);
-                        gW0 = fmaf(e1vv, pa[0][m], gW0);
-                        gW1 = fmaf(gsb[u], pa[1][m], gW1);
-                        gW2 = fmaf(e1vs, pa[2][m], gW2);
-                        const float xvs_ba = pa[2][m] * Wv[2];
-                        gux[u] += gva[0][m] * xvs_ab - gvb[u][0] * xvs_ba;
-                        guy[u] += gva[1][m] * xvs_ab - gvb[u][1] * xvs_ba;
-                        guz[u] += gva[2][m] * xvs_ab - gvb[u][2] * xvs_ba;
-                        if (t > 0) {
-                            const float xvv_ba = pa[0][m] * Wv[0];
-                            ogv[0][m] = fmaf(gvb[u][0], xvv_ba, ogv[0][m]);
-                            ogv[1][m] = fmaf(gvb[u][1], xvv_ba, ogv[1][m]);
-                            ogv[2][m] = fmaf(gvb[u][2], xvv_ba, ogv[2][m]);
-                            ogp[0][m] = fmaf(e1vv, Wv[0], ogp[0][m]);
-                            ogp[1][m] = fmaf(gsb[u], Wv[1], ogp[1][m]);
-                            ogp[2][m] = fmaf(e1vs, Wv[2], ogp[2][m]);
-                        }
-                        gd[u] = fmaf(gW0, hp[0] * fcu + h[0] * dfcu, gd[u]);
-                        gd[u] = fmaf(gW1, hp[1] * fcu + h[1] * dfcu, gd[u]);
-                        gd[u] = fmaf(gW2, hp[2] * fcu + h[2] * dfcu, gd[u]);
+                        for (int p = 0; p < 3; ++p) { pam[p] = pa[p][m]; vam[p] = va[p][m]; gvam[p] = gva[p][m]; }
+                        float ogvm[3] = {ogv[0][m], ogv[1][m], ogv[2][m]}, ogpm[3] = {ogp[0][m], ogp[1][m], ogp[2][m]};
+                        edge_bwd(g2, s0v, s1v, bfc, sb.geo[u], sb.fc[u], sb.dfc[u], pam, vam, gvam, gsa[m], pb[u], vb[u],
+                                 gvb[u], gsb[u], t > 0, gd[u], gux[u], guy[u], guz[u], ogvm, ogpm);
+#pragma unroll
+                        for (int p = 0; p < 3; ++p) { ogv[p][m] = ogvm[p]; ogp[p][m] = ogpm[p]; }
                     }
                 }
             }
