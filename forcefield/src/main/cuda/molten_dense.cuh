@@ -125,8 +125,12 @@ __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const floa
                 for (int j = 0; j < MJ; ++j) acc[i][p][j] = 0.0f;
         // Software pipeline: the next K-chunk's loads are issued into registers before the
         // current chunk's FMAs, so global latency overlaps arithmetic.
-        constexpr int XU = RB * KC / MOLTEN_THREADS, WU = KC * NP * CB / MOLTEN_THREADS;
-        float xv4[XU], wv4[WU];
+        // The weight panel goes 16 bytes per load (4 consecutive channels): C, ldo, pstride and the
+        // array's offset are multiples of 4 floats (F is a multiple of 32; DeviceWeights aligns arrays
+        // to 16 floats). The scalar fetch was a fifth of the instructions of the U.v layer.
+        constexpr int XU = RB * KC / MOLTEN_THREADS, WQ = KC * NP * CB / (4 * MOLTEN_THREADS);
+        float xv4[XU];
+        float4 wq[WQ];
         auto fetch = [&](int k0) {
 #pragma unroll
             for (int u = 0; u < XU; ++u) {
@@ -136,12 +140,13 @@ __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const floa
                 xv4[u] = (r < R && k < K) ? pro(r, k) : 0.0f;
             }
 #pragma unroll
-            for (int u = 0; u < WU; ++u) {
-                const int e = threadIdx.x + u * MOLTEN_THREADS;
+            for (int u = 0; u < WQ; ++u) {
+                const int e = 4 * (threadIdx.x + u * MOLTEN_THREADS);
                 const int kk = e / (NP * CB), q = e - kk * (NP * CB);
                 const int p = q / CB, cc = q - p * CB;
                 const int k = k0 + kk, c = c0 + cc;
-                wv4[u] = (k < K && c < C) ? ldw(Wcol + (size_t)k * ldo + p * pstride + c) : 0.0f;
+                wq[u] = (k < K && c < C) ? __ldg(reinterpret_cast<const float4*>(Wcol + (size_t)k * ldo + p * pstride + c))
+                                         : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
             }
         };
         fetch(0);
@@ -155,7 +160,7 @@ __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const floa
                 xs[kk * RB + (g << 2) + (rr & 3)] = xv4[u];
             }
 #pragma unroll
-            for (int u = 0; u < WU; ++u) ws[threadIdx.x + u * MOLTEN_THREADS] = wv4[u];
+            for (int u = 0; u < WQ; ++u) reinterpret_cast<float4*>(ws)[threadIdx.x + u * MOLTEN_THREADS] = wq[u];
             __syncthreads();
             if (k0 + KC < K) fetch(k0 + KC);
 #pragma unroll 4

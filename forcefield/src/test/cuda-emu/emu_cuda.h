@@ -19,6 +19,7 @@
 
 struct float2 { float x, y; };
 struct float4 { float x, y, z, w; };
+inline float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }
 struct EmuDim3 { unsigned x, y, z; };
 
 struct EmuThreadState {
