@@ -2,12 +2,13 @@
 //
 // Same maths as st_msg_fwd / st_msg_bwd (molten_stages.cuh, the spec and its backward-pass
 // appendix), different decomposition: a work item (channel group g, position p in the processing
-// order) belongs to ONE warp, which walks every neighbour slot of atom a, SU slots at a time, and
-// writes the item's outputs itself. No block barrier, no cross-warp reduction through shared
-// memory, no idle warps on the last pass over a row.
+// order) belongs to ONE warp (or to SP = 2 warps in small systems, see RowRounds), which walks every
+// neighbour slot of atom a, SU slots at a time, and writes the item's outputs itself. With one warp
+// per row: no block barrier, no cross-warp reduction through shared memory, no idle warps on the
+// last pass over a row.
 // Why: in the block-per-item kernels a 3,000-atom water box spends 76% of a step in the message
 // passes, latency-bound on neighbour gathers at 8 warps per multiprocessor, with two block
-// barriers per row (docs/benchmarks.md). Here the rows of one block are 8 consecutive atoms of the
+// barriers per row (docs/benchmarks.md). Here the rows of one block are consecutive atoms of the
 // (cell-sorted) processing order, which share most neighbours, and every gather goes through the
 // read-only path (L1): within one stage launch nothing is read that the launch writes (the
 // megakernels, which do not use these entries, must read activations through L2 only).

@@ -61,7 +61,8 @@ final class DeviceSystem implements AutoCloseable {
     static final String MOLECULE_KERNEL_PROPERTY = "molten.cuda.moleculeKernel";
     /**
      * System property choosing the message passes of the stage kernels: {@code auto} (the default: warp-per-row
-     * kernels, molten_msg_rows.cuh, for large systems, block-per-row kernels otherwise), {@code rows} (warp-per-row
+     * kernels, molten_msg_rows.cuh, on the large-system path, i.e. from {@link CudaOptions#largeSystemAtoms()},
+     * block-per-row kernels below), {@code rows} (warp-per-row
      * at every size) or {@code block} (block-per-row at every size). Read when a system is set up.
      */
     static final String MESSAGE_PASS_PROPERTY = "molten.cuda.messagePass";
