@@ -135,6 +135,62 @@ class CudaStudentTest {
                 "tiled dense layers, one channel per lane (seed " + seed + ")");
     }
 
+    /**
+     * Every message-pass and dense-tile variant the system properties select (DeviceSystem: block- or
+     * warp-per-row, one or two warps per row, wide or narrow tiles) against the reference, so that CI covers
+     * each whatever the automatic choice picks at the emulator's size; two warps per row must also be
+     * deterministic (their partial sums are added in a fixed order).
+     */
+    @Test
+    void everyMessagePassAndTileVariantMatchesTheReference() {
+        StudentWeights w = StudentWeights.random(16);
+        long seed = System.nanoTime();
+        Atoms mol = CudaTestSupport.randomAtoms(seed, 40, Math.cbrt(40 * 12.0), 1.0, null);
+        String[][] variants = {
+            {DeviceSystem.MESSAGE_PASS_PROPERTY, "block", DeviceSystem.DENSE_TILES_PROPERTY, "wide"},
+            {DeviceSystem.MESSAGE_PASS_PROPERTY, "rows", DeviceSystem.ROW_SPLIT_PROPERTY, "1"},
+            {DeviceSystem.MESSAGE_PASS_PROPERTY, "rows", DeviceSystem.ROW_SPLIT_PROPERTY, "2"},
+            {DeviceSystem.DENSE_TILES_PROPERTY, "narrow", DeviceSystem.ROW_SPLIT_PROPERTY, "2"},
+        };
+        for (String[] v : variants) {
+            String what = v[1] + " / " + v[3] + " (seed " + seed + ")";
+            withProperties(v, () -> {
+                check(w, mol, CudaOptions.defaults().withLargeSystemAtoms(1), CudaOptions.Mode.STAGES, what);
+                check(w, mol, CudaOptions.defaults(), CudaOptions.Mode.STAGES, what + ", small-system path");
+                if (v[3].equals("2")) {
+                    double[] f1 = new double[3 * mol.size()];
+                    double[] f2 = new double[3 * mol.size()];
+                    try (CudaStudent a = new CudaStudent(w, CudaOptions.defaults().withLargeSystemAtoms(1))) {
+                        double e1 = a.energyAndForcesInMode(mol, f1, CudaOptions.Mode.STAGES);
+                        double e2 = a.energyAndForcesInMode(mol, f2, CudaOptions.Mode.STAGES);
+                        assertEquals(e1, e2, what + ": energy not reproducible");
+                        assertArrayEquals(f1, f2, what + ": forces not reproducible");
+                    }
+                }
+            });
+        }
+    }
+
+    /** Runs {@code r} with the system properties {@code kv} (key, value, ...) set, restoring them after. */
+    private static void withProperties(String[] kv, Runnable r) {
+        String[] old = new String[kv.length / 2];
+        for (int i = 0; i < kv.length; i += 2) {
+            old[i / 2] = System.getProperty(kv[i]);
+            System.setProperty(kv[i], kv[i + 1]);
+        }
+        try {
+            r.run();
+        } finally {
+            for (int i = 0; i < kv.length; i += 2) {
+                if (old[i / 2] == null) {
+                    System.clearProperty(kv[i]);
+                } else {
+                    System.setProperty(kv[i], old[i / 2]);
+                }
+            }
+        }
+    }
+
     @Test
     void periodicBoxWithDeviceCellListMatchesTheReferenceAndTheAllPairsSearch() {
         StudentWeights w = StudentWeights.random(13, new int[] {1, 6, 7, 8}, 64, 2, 12, 5.0, 12.0);
