@@ -33,6 +33,15 @@ struct RowRounds {
         : items((int)n.F / 32 * (int)n.n), per(MOLTEN_WARPS / SP), slot(warp_id() / SP), h(warp_id() % SP) {}
     __device__ int first() const { return blockIdx.x * per; }
     __device__ int stride() const { return gridDim.x * per; }
+    // This warp's item of the round starting at `round`: whether it exists, its group g and atom a
+    // (0 and 0 when it does not: SP > 1 warps without an item still join the block barriers).
+    __device__ bool item(const Net& n, int round, int& g, int& a) const {
+        const int it = round + slot;
+        const bool valid = it < items;
+        g = valid ? it / (int)n.n : 0;
+        a = valid ? ldri(n.order + (it - g * (int)n.n)) : 0;
+        return valid;
+    }
 };
 
 // ------------------------------------------------------------------------------------------
@@ -57,10 +66,9 @@ __device__ void msg_fwd_row(const Net& n, int t, float* sm) {
     float* red = sm + MOLTEN_WARPS * SU * MOLTEN_MAXKW;       // [warp][4][32] partial sums (SP > 1)
     const RowRounds<SP> rr(n);
     for (int round = rr.first(); round < rr.items; round += rr.stride()) {
-        const int it = round + rr.slot;
-        const bool valid = it < rr.items;
+        int g, a;
+        const bool valid = rr.item(n, round, g, a);
         if (SP == 1 && !valid) break;
-        const int g = valid ? it / (int)n.n : 0, a = valid ? ldri(n.order + (it - g * (int)n.n)) : 0;
         const int c = g * 32 + lane;
         const float bb0 = ldw(bf + c), bb1 = ldw(bf + F + c), bb2 = ldw(bf + 2 * F + c);
         float ds = 0.f, dv0 = 0.f, dv1 = 0.f, dv2 = 0.f;
@@ -178,10 +186,9 @@ __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
     float* red = sm + MOLTEN_WARPS * 2 * SU * MOLTEN_MAXKW;  // [warp][6][32] partial sums (SP > 1)
     const RowRounds<SP> rr(n);
     for (int round = rr.first(); round < rr.items; round += rr.stride()) {
-        const int it = round + rr.slot;
-        const bool valid = it < rr.items;
+        int g, a;
+        const bool valid = rr.item(n, round, g, a);
         if (SP == 1 && !valid) break;
-        const int g = valid ? it / (int)n.n : 0, a = valid ? ldri(n.order + (it - g * (int)n.n)) : 0;
         const int c = g * 32 + lane;
         const int arow = t == 0 ? n.species[a] : a;
         float pa[3], va[3], gva[3], ogv[3] = {0.f, 0.f, 0.f}, ogp[3] = {0.f, 0.f, 0.f};
@@ -210,7 +217,7 @@ __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
                 }
                 gsb[u] = ldr(gs1 + (size_t)sb.b[u] * F + c);
             }
-            float red[16];  // per slot u: dE/dd, dE/du x, y, z at 4u .. 4u + 3
+            float slotSums[16];  // per slot u: dE/dd, dE/du x, y, z at 4u .. 4u + 3
 #pragma unroll
             for (int u = 0; u < SU; ++u) {
                 float s0v[3] = {0.f, 0.f, 0.f}, s1v[3] = {0.f, 0.f, 0.f};
@@ -229,12 +236,13 @@ __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
                         s1v[p] = fmaf(wv[p], mk, s1v[p]);
                     }
                 }
-                red[4 * u] = red[4 * u + 1] = red[4 * u + 2] = red[4 * u + 3] = 0.f;
+                float* q4 = slotSums + 4 * u;
+                q4[0] = q4[1] = q4[2] = q4[3] = 0.f;
                 edge_bwd(g2, s0v, s1v, bfc, sb.geo[u], sb.fc[u], sb.dfc[u], pa, va, gva, gsa, pb[u], vb[u], gvb[u],
-                         gsb[u], t > 0, red[4 * u], red[4 * u + 1], red[4 * u + 2], red[4 * u + 3], ogv, ogp);
+                         gsb[u], t > 0, q4[0], q4[1], q4[2], q4[3], ogv, ogp);
             }
-            // lanes 2v, 2v + 1 now hold the total of red[v]: v = 4u + q; the even lane stores it
-            const float tot = warp_sum16(red);
+            // lanes 2v, 2v + 1 now hold the total of slotSums[v]: v = 4u + q; the even lane stores it
+            const float tot = warp_sum16(slotSums);
             const int v = lane >> 1, u = v >> 2, q = v & 3;
             if ((lane & 1) == 0 && s0 + u < cnt) {
                 float* acc = n.gacc + (((size_t)a * cap + s0 + u) * G + g) * 4 + q;

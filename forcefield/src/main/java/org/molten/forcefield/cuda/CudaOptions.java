@@ -97,10 +97,27 @@ public record CudaOptions(Mode mode, boolean graphs, int stepsPerLaunch, int gra
             }
         }
         boolean graphs = bool("molten.cuda.graphs", d.graphs);
-        int k = Integer.getInteger("molten.cuda.stepsPerLaunch", d.stepsPerLaunch);
+        int k = positiveInt("molten.cuda.stepsPerLaunch", d.stepsPerLaunch);
         boolean fp32 = bool("molten.cuda.fp32State", d.fp32State);
-        int large = Integer.getInteger("molten.cuda.largeSystemAtoms", d.largeSystemAtoms);
+        int large = positiveInt("molten.cuda.largeSystemAtoms", d.largeSystemAtoms);
         return new CudaOptions(mode, graphs, k, d.graphCacheSize, large, d.cellListAtoms, d.megakernelAtoms, fp32);
+    }
+
+    /** A positive integer property; a value that is not one is refused (Integer.getInteger would ignore it). */
+    private static int positiveInt(String key, int dflt) {
+        String v = System.getProperty(key);
+        if (v == null) {
+            return dflt;
+        }
+        try {
+            int x = Integer.parseInt(v.trim());
+            if (x > 0) {
+                return x;
+            }
+        } catch (NumberFormatException e) {
+            // refused below, with the key
+        }
+        throw new IllegalArgumentException(key + " must be a positive whole number: " + v);
     }
 
     private static boolean bool(String key, boolean dflt) {

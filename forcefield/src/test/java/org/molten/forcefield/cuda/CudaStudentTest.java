@@ -171,6 +171,23 @@ class CudaStudentTest {
         }
     }
 
+    /** A misspelt kernel-choice property is refused by name when the system is set up, not ignored. */
+    @Test
+    void unknownKernelChoicesAreRefusedByName() {
+        StudentWeights w = StudentWeights.random(16);
+        Atoms mol = CudaTestSupport.randomAtoms(17, 12, 6.0, 1.0, null);
+        for (String key : new String[] {DeviceSystem.MESSAGE_PASS_PROPERTY, DeviceSystem.ROW_SPLIT_PROPERTY,
+            DeviceSystem.DENSE_TILES_PROPERTY}) {
+            withProperties(new String[] {key, "sideways"}, () -> {
+                try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults())) {
+                    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                            () -> gpu.energyAndForcesInMode(mol, new double[3 * mol.size()], CudaOptions.Mode.STAGES));
+                    assertTrue(e.getMessage().contains(key) && e.getMessage().contains("sideways"), e.getMessage());
+                }
+            });
+        }
+    }
+
     /** Runs {@code r} with the system properties {@code kv} (key, value, ...) set, restoring them after. */
     private static void withProperties(String[] kv, Runnable r) {
         String[] old = new String[kv.length / 2];
