@@ -38,7 +38,8 @@ namespace cg = cooperative_groups;
 #define MOLTEN_FLAG_MAXCOUNT 1    // largest neighbour count seen
 #define MOLTEN_FLAG_NONFINITE 2   // first atom (+1) with a non-finite force, 0 if none
 #define MOLTEN_FLAG_BADSTEP 3     // the step counter when that force was found
-#define MOLTEN_NFLAGS 4
+#define MOLTEN_FLAG_UNPAIRED 4    // neighbour slots whose reverse slot (b's slot of a) was not found
+#define MOLTEN_NFLAGS 5
 
 struct Net {
     // ---- sizes

@@ -33,7 +33,11 @@ KERNEL_ROWS k_msg_bwd_r(const Net n, int t) { SMEM_DECL; st_msg_bwd_row<4, 1>(n,
 // two warps per row (systems too small to fill the GPU with one warp per row)
 KERNEL_ROWS k_msg_fwd_r2(const Net n, int t) { SMEM_DECL; st_msg_fwd_row<4, 2>(n, t, sm); }
 KERNEL_ROWS k_msg_bwd_r2(const Net n, int t) { SMEM_DECL; st_msg_bwd_row<4, 2>(n, t, sm); }
+// backward passes over the source edges only (one, two warps per row), whose forces k_forces_rs assembles
+KERNEL_ROWS k_msg_bwd_rs(const Net n, int t) { SMEM_DECL; st_msg_bwd_row<4, 1, true>(n, t, sm); }
+KERNEL_ROWS k_msg_bwd_rs2(const Net n, int t) { SMEM_DECL; st_msg_bwd_row<4, 2, true>(n, t, sm); }
 KERNEL k_forces(const Net n) { st_forces(n, blockIdx.x, gridDim.x); }
+KERNEL k_forces_rs(const Net n) { st_forces<true>(n, blockIdx.x, gridDim.x); }
 KERNEL k_energy(const Net n) { SMEM_DECL; st_energy(n, blockIdx.x, sm); }
 
 // Dense stages, warp variant (_w), tiled variant (_t) and narrow tiles (_n, see molten_layers.cuh); at most 128 registers, so that two

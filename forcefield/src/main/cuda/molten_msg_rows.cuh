@@ -12,7 +12,7 @@
 // (cell-sorted) processing order, which share most neighbours, and every gather goes through the
 // read-only path (L1): within one stage launch nothing is read that the launch writes (the
 // megakernels, which do not use these entries, must read activations through L2 only).
-// The per-pair maths is shared with those kernels (SlotBatch, edge_fwd, edge_bwd); sums over a
+// The per-pair maths is shared with those kernels (SlotBatch, edge_fwd, edge_bwd and its parts); sums over a
 // row's slots run in slot order, so results agree with them to float32 rounding, not bit for bit.
 #pragma once
 #include "molten_stages.cuh"
@@ -165,8 +165,12 @@ __device__ __forceinline__ float warp_sum16(float x[16]) {
 // Message, backward (block t), as st_msg_bwd (see there for the two directed edges of a pair
 // that row a computes): writes g_v and g_phi unless t == 0, and adds dE/dd, dE/du per slot and
 // channel group into gacc (each (slot, group) belongs to one warp: no atomics).
+// SRC (entries k_msg_bwd_rs, _rs2): row a computes only the edges whose source is a, e1 = (b <- a),
+// which is all a's own outputs g_v, g_phi need; per neighbour it gathers g'v_b, g's_b (4 floats per
+// channel instead of 10) and does half the edge arithmetic. Slot (a, s) then holds e1's dE/dd and
+// dE/du_ab only; the pair's other edge is e1 of row b, and st_forces<true> (k_forces_rs) adds the two.
 // ------------------------------------------------------------------------------------------
-template <int SU, int FC, int KWC, int SP>
+template <int SU, int FC, int KWC, int SP, bool SRC>
 __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
     static_assert(SU == 4, "the slot sums use warp_sum16: 4 slots x 4 quantities");
     const int F = FC ? FC : (int)n.F, H = 3 * F, G = F / 32, cap = (int)n.cap, kw = KWC ? KWC : (int)n.kw;
@@ -191,14 +195,14 @@ __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
         if (SP == 1 && !valid) break;
         const int c = g * 32 + lane;
         const int arow = t == 0 ? n.species[a] : a;
-        float pa[3], va[3], gva[3], ogv[3] = {0.f, 0.f, 0.f}, ogp[3] = {0.f, 0.f, 0.f};
+        float pa[3], va[3], gva[3] = {0.f, 0.f, 0.f}, gsa = 0.f, ogv[3] = {0.f, 0.f, 0.f}, ogp[3] = {0.f, 0.f, 0.f};
 #pragma unroll
         for (int p = 0; p < 3; ++p) {
             pa[p] = ldr(phi + (size_t)arow * H + p * F + c);
             va[p] = t == 0 ? 0.f : ldr(vin + ((size_t)a * 3 + p) * F + c);
-            gva[p] = ldr(gv1 + ((size_t)a * 3 + p) * F + c);
+            if (!SRC) gva[p] = ldr(gv1 + ((size_t)a * 3 + p) * F + c);  // SRC: loaded for the output only
         }
-        const float gsa = ldr(gs1 + (size_t)a * F + c);
+        if (!SRC) gsa = ldr(gs1 + (size_t)a * F + c);
         const float bfc[3] = {ldw(bf + c), ldw(bf + F + c), ldw(bf + 2 * F + c)};
         const int cnt = valid ? ldri(n.nbr_count + a) : 0;
         for (int s0 = rr.h * SU; s0 < cnt; s0 += SP * SU) {
@@ -211,8 +215,10 @@ __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
                 const int brow = t == 0 ? n.species[sb.b[u]] : sb.b[u];
 #pragma unroll
                 for (int p = 0; p < 3; ++p) {
-                    pb[u][p] = ldr(phi + (size_t)brow * H + p * F + c);
-                    vb[u][p] = t == 0 ? 0.f : ldr(vin + ((size_t)sb.b[u] * 3 + p) * F + c);
+                    if (!SRC) {
+                        pb[u][p] = ldr(phi + (size_t)brow * H + p * F + c);
+                        vb[u][p] = t == 0 ? 0.f : ldr(vin + ((size_t)sb.b[u] * 3 + p) * F + c);
+                    }
                     gvb[u][p] = ldr(gv1 + ((size_t)sb.b[u] * 3 + p) * F + c);
                 }
                 gsb[u] = ldr(gs1 + (size_t)sb.b[u] * F + c);
@@ -238,8 +244,16 @@ __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
                 }
                 float* q4 = slotSums + 4 * u;
                 q4[0] = q4[1] = q4[2] = q4[3] = 0.f;
-                edge_bwd(g2, s0v, s1v, bfc, sb.geo[u], sb.fc[u], sb.dfc[u], pa, va, gva, gsa, pb[u], vb[u], gvb[u],
-                         gsb[u], t > 0, q4[0], q4[1], q4[2], q4[3], ogv, ogp);
+                if (SRC) {
+                    const EdgeFilter f(g2, s0v, s1v, bfc, sb.geo[u].w, sb.fc[u], sb.dfc[u]);
+                    float gW[3] = {0.f, 0.f, 0.f}, su[3];
+                    edge_bwd_source(f, sb.geo[u], pa, va, gvb[u], gsb[u], t > 0, gW, su, ogv, ogp);
+                    edge_bwd_dd(f, gW, q4[0]);
+                    q4[1] = -su[0]; q4[2] = -su[1]; q4[3] = -su[2];  // e1's dE/du_ab
+                } else {
+                    edge_bwd(g2, s0v, s1v, bfc, sb.geo[u], sb.fc[u], sb.dfc[u], pa, va, gva, gsa, pb[u], vb[u],
+                             gvb[u], gsb[u], t > 0, q4[0], q4[1], q4[2], q4[3], ogv, ogp);
+                }
             }
             // lanes 2v, 2v + 1 now hold the total of slotSums[v]: v = 4u + q; the even lane stores it
             const float tot = warp_sum16(slotSums);
@@ -265,15 +279,16 @@ __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
         if (t > 0 && valid && rr.h == 0) {
 #pragma unroll
             for (int p = 0; p < 3; ++p) {
-                gv[((size_t)a * 3 + p) * F + c] = gva[p] + ogv[p];
+                const float base = SRC ? ldr(gv1 + ((size_t)a * 3 + p) * F + c) : gva[p];
+                gv[((size_t)a * 3 + p) * F + c] = base + ogv[p];
                 gphi[(size_t)a * H + p * F + c] = ogp[p];
             }
         }
     }
 }
 
-template <int SU, int SP>
+template <int SU, int SP, bool SRC = false>
 __device__ void st_msg_bwd_row(const Net& n, int t, float* sm) {
-    if (n.F == 128 && n.kw == 9) msg_bwd_row<SU, 128, 9, SP>(n, t, sm);
-    else msg_bwd_row<SU, 0, 0, SP>(n, t, sm);
+    if (n.F == 128 && n.kw == 9) msg_bwd_row<SU, 128, 9, SP, SRC>(n, t, sm);
+    else msg_bwd_row<SU, 0, 0, SP, SRC>(n, t, sm);
 }

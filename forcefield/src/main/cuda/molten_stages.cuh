@@ -150,8 +150,10 @@ __device__ void st_cell_scan(const Net& n, int wi, float* sm) {
 // Neighbour list: one warp per atom a. Candidates (all atoms, or those of the 27 cells around
 // a's cell, flattened into one index range) are tested 128 at a time (4 per lane, loads in
 // flight together); those with d_ab < r_c are compacted into a per-warp buffer with their
-// geometry, then rank-sorted by (d, b): the row order is deterministic and identical for both
-// searches. Per slot the geometry every block needs is stored: u_ab, d_ab, fcut, fcut', the
+// geometry, then rank-sorted by (float d_ab, b), a key the row itself holds (geo.w, nbr_idx):
+// the row order is deterministic and identical for both searches, and row b finds its slot of a
+// by binary search (st_forces<true>): both rows hold the same float d, since r_a - r_b is
+// exactly -(r_b - r_a) (IEEE negation, rint symmetric) and so is the minimum image. Per slot the geometry every block needs is stored: u_ab, d_ab, fcut, fcut', the
 // radial-basis window. A row longer than cap is cut to cap and counted in flags[OVERFLOW]:
 // the host grows cap and redoes the work.
 // ------------------------------------------------------------------------------------------
@@ -204,7 +206,7 @@ __device__ void st_neighbours(const Net& n, int wi, int wn, float* sm) {
     const int warp = warp_id(), lane = lane_id();
     const int cap = (int)n.cap, kw = (int)n.kw;
     int* bj = reinterpret_cast<int*>(sm) + warp * (6 * cap + 64);
-    float* bk = reinterpret_cast<float*>(bj + cap);  // sort key d^2
+    float* bk = reinterpret_cast<float*>(bj + cap);  // sort key: float d (= geo.w)
     float* bu = bk + cap;                            // [cap][4]: u_ab, d_ab
     int* cr = reinterpret_cast<int*>(bu + 4 * cap);  // [32] first candidate of each cell, [32] exclusive prefix
     const double rc2 = n.cutoff * n.cutoff;
@@ -268,7 +270,7 @@ __device__ void st_neighbours(const Net& n, int wi, int wn, float* sm) {
                     if (p < cap) {
                         const double d = sqrt(d2);
                         bj[p] = bq[u];
-                        bk[p] = (float)d2;
+                        bk[p] = (float)d;
                         bu[4 * p] = (float)(dxq[u] / d);
                         bu[4 * p + 1] = (float)(dyq[u] / d);
                         bu[4 * p + 2] = (float)(dzq[u] / d);
@@ -378,51 +380,85 @@ __device__ __forceinline__ void edge_fwd(float h0, float h1, float h2, float fcu
     dv2 = fmaf(geo.z, xvs, fmaf(xvv, vb[2], dv2));
 }
 
+// The backward pass of one channel of the pair (a, b), in three parts that edge_bwd (both directed
+// edges, row a) and edge_bwd_source (only the edge whose source is a, molten_msg_rows.cuh) share.
+// The pair's filter: s0v = (Wf rbf)(d), s1v = (Wf mu rbf)(d) (window sums), bfc = bf;
+// h = s0v + bf, W = h fcut, dW/dd = (Wf rbf')(d) fcut + h fcut' with rbf_k' = -2 gamma (d - mu_k) rbf_k.
+struct EdgeFilter {
+    float Wv[3], dW[3];
+    __device__ __forceinline__ EdgeFilter(float g2, const float s0v[3], const float s1v[3], const float bfc[3], float d,
+                                          float fcu, float dfcu) {
+#pragma unroll
+        for (int p = 0; p < 3; ++p) {
+            const float h = bfc[p] + s0v[p];
+            const float hp = g2 * (d * s0v[p] - s1v[p]);  // (Wf rbf')[c]
+            Wv[p] = h * fcu;
+            dW[p] = hp * fcu + h * dfcu;
+        }
+    }
+};
+
+// e2 = (a <- b): target a, source b. Sets g_W = gx o phi_b with gx = [g'v_a . v_b | g's_a | g'v_a . u_ab],
+// and tu = g'v_a x_vs_ab (its dE/du_ab).
+__device__ __forceinline__ void edge_bwd_target(const EdgeFilter& f, float4 geo, const float gva[3], float gsa,
+                                                const float pb[3], const float vb[3], float gW[3], float tu[3]) {
+    const float e2vv = gva[0] * vb[0] + gva[1] * vb[1] + gva[2] * vb[2];
+    const float e2vs = gva[0] * geo.x + gva[1] * geo.y + gva[2] * geo.z;
+    gW[0] = e2vv * pb[0];
+    gW[1] = gsa * pb[1];
+    gW[2] = e2vs * pb[2];
+    const float xvs_ab = pb[2] * f.Wv[2];
+#pragma unroll
+    for (int x = 0; x < 3; ++x) tu[x] = gva[x] * xvs_ab;
+}
+
+// e1 = (b <- a): target b, source a. Adds gx o phi_a to g_W with gx = [g'v_b . v_a | g's_b | -g'v_b . u_ab];
+// sets su = g'v_b x_vs_ba (its dE/du_ab is -su: u_ba = -u_ab); with source (t > 0) adds a's source
+// gradients g_v += g'v_b o x_vv_ba and g_phi += gx o W to ogv, ogp.
+__device__ __forceinline__ void edge_bwd_source(const EdgeFilter& f, float4 geo, const float pa[3], const float va[3],
+                                                const float gvb[3], float gsb, bool source, float gW[3], float su[3],
+                                                float ogv[3], float ogp[3]) {
+    const float e1vv = gvb[0] * va[0] + gvb[1] * va[1] + gvb[2] * va[2];
+    const float e1vs = -(gvb[0] * geo.x + gvb[1] * geo.y + gvb[2] * geo.z);
+    gW[0] = fmaf(e1vv, pa[0], gW[0]);
+    gW[1] = fmaf(gsb, pa[1], gW[1]);
+    gW[2] = fmaf(e1vs, pa[2], gW[2]);
+    const float xvs_ba = pa[2] * f.Wv[2];
+#pragma unroll
+    for (int x = 0; x < 3; ++x) su[x] = gvb[x] * xvs_ba;
+    if (source) {
+        const float xvv_ba = pa[0] * f.Wv[0];
+#pragma unroll
+        for (int x = 0; x < 3; ++x) ogv[x] = fmaf(gvb[x], xvv_ba, ogv[x]);
+        ogp[0] = fmaf(e1vv, f.Wv[0], ogp[0]);
+        ogp[1] = fmaf(gsb, f.Wv[1], ogp[1]);
+        ogp[2] = fmaf(e1vs, f.Wv[2], ogp[2]);
+    }
+}
+
+// dE/dd += sum_c g_W o dW/dd
+__device__ __forceinline__ void edge_bwd_dd(const EdgeFilter& f, const float gW[3], float& gd) {
+    gd = fmaf(gW[0], f.dW[0], gd);
+    gd = fmaf(gW[1], f.dW[1], gd);
+    gd = fmaf(gW[2], f.dW[2], gd);
+}
+
 // One channel of the backward pass of the pair (a, b) in row a (see st_msg_bwd): both directed edges
-// e2 = (a <- b) and e1 = (b <- a). s0v = (Wf rbf)(d), s1v = (Wf mu rbf)(d) (window sums), bfc = bf.
-// Adds the pair's dE/dd and dE/du to gd, gu; with source (t > 0) adds a's source gradients g_v and
-// g_phi (as the source of e1) to ogv, ogp.
+// e2 = (a <- b) and e1 = (b <- a). Adds the pair's dE/dd and dE/du_ab to gd, gu; with source (t > 0)
+// adds a's source gradients g_v and g_phi (as the source of e1) to ogv, ogp.
 __device__ __forceinline__ void edge_bwd(float g2, const float s0v[3], const float s1v[3], const float bfc[3], float4 geo,
                                          float fcu, float dfcu, const float pa[3], const float va[3], const float gva[3],
                                          float gsa, const float pb[3], const float vb[3], const float gvb[3], float gsb,
                                          bool source, float& gd, float& gux, float& guy, float& guz, float ogv[3],
                                          float ogp[3]) {
-    const float d = geo.w;
-    float h[3], hp[3], Wv[3];
-#pragma unroll
-    for (int p = 0; p < 3; ++p) {
-        h[p] = bfc[p] + s0v[p];
-        hp[p] = g2 * (d * s0v[p] - s1v[p]);  // (Wf rbf')[c]
-        Wv[p] = h[p] * fcu;
-    }
-    const float ux = geo.x, uy = geo.y, uz = geo.z;
-    // e2 = (a <- b): target a, source b
-    const float e2vv = gva[0] * vb[0] + gva[1] * vb[1] + gva[2] * vb[2];
-    const float e2vs = gva[0] * ux + gva[1] * uy + gva[2] * uz;
-    float gW0 = e2vv * pb[0], gW1 = gsa * pb[1], gW2 = e2vs * pb[2];
-    const float xvs_ab = pb[2] * Wv[2];
-    // e1 = (b <- a): target b, source a
-    const float e1vv = gvb[0] * va[0] + gvb[1] * va[1] + gvb[2] * va[2];
-    const float e1vs = -(gvb[0] * ux + gvb[1] * uy + gvb[2] * uz);
-    gW0 = fmaf(e1vv, pa[0], gW0);
-    gW1 = fmaf(gsb, pa[1], gW1);
-    gW2 = fmaf(e1vs, pa[2], gW2);
-    const float xvs_ba = pa[2] * Wv[2];
-    gux += gva[0] * xvs_ab - gvb[0] * xvs_ba;
-    guy += gva[1] * xvs_ab - gvb[1] * xvs_ba;
-    guz += gva[2] * xvs_ab - gvb[2] * xvs_ba;
-    if (source) {
-        const float xvv_ba = pa[0] * Wv[0];
-        ogv[0] = fmaf(gvb[0], xvv_ba, ogv[0]);
-        ogv[1] = fmaf(gvb[1], xvv_ba, ogv[1]);
-        ogv[2] = fmaf(gvb[2], xvv_ba, ogv[2]);
-        ogp[0] = fmaf(e1vv, Wv[0], ogp[0]);
-        ogp[1] = fmaf(gsb, Wv[1], ogp[1]);
-        ogp[2] = fmaf(e1vs, Wv[2], ogp[2]);
-    }
-    gd = fmaf(gW0, hp[0] * fcu + h[0] * dfcu, gd);
-    gd = fmaf(gW1, hp[1] * fcu + h[1] * dfcu, gd);
-    gd = fmaf(gW2, hp[2] * fcu + h[2] * dfcu, gd);
+    const EdgeFilter f(g2, s0v, s1v, bfc, geo.w, fcu, dfcu);
+    float gW[3], tu[3], su[3];
+    edge_bwd_target(f, geo, gva, gsa, pb, vb, gW, tu);
+    edge_bwd_source(f, geo, pa, va, gvb, gsb, source, gW, su, ogv, ogp);
+    gux += tu[0] - su[0];
+    guy += tu[1] - su[1];
+    guz += tu[2] - su[2];
+    edge_bwd_dd(f, gW, gd);
 }
 
 // ------------------------------------------------------------------------------------------
@@ -701,27 +737,70 @@ __device__ void st_msg_bwd(const Net& n, int t, int wi, int wn, float* sm) {
 // Forces from the per-slot geometry gradients (summed over blocks and channel groups):
 //   g_r = dE/dd u + (dE/du - (u . dE/du) u) / d  = dE/d(r_b - r_a);  F_a = sum_b g_r.
 // Then the closing half kick of the integrator, and the step counter.
+// PAIRED (stage launch k_forces_rs only): the backward pass stored in slot (a, s) only the edge whose
+// source is a, e1 = (b <- a), in u_ab coordinates; the pair's other edge is row b's e1, in slot s' of row
+// b (nbr_idx[b][s'] == a), in u_ba = -u_ab coordinates:  dE/dd = gd(a,s) + gd(b,s'),
+// dE/du_ab = gu(a,s) - gu(b,s'). Neighbour data and sums are read through the read-only path (written
+// by earlier launches).
 // ------------------------------------------------------------------------------------------
+// Row b's slot of a, found by binary search: st_neighbours sorts each row by (float d, index), and both
+// rows of a pair hold the same float d. -1 if row b lacks a: after a neighbour overflow cut row b (the
+// host grows cap and redoes the work), or for an asymmetric list (counted in flags[UNPAIRED], refused).
+__device__ __forceinline__ int reverse_slot(const Net& n, int b, int a, float d) {
+    const size_t row = (size_t)b * n.cap;
+    const int cnt = __ldg(n.nbr_count + b);
+    int lo = 0, hi = cnt;
+    while (lo < hi) {
+        const int mid = (lo + hi) >> 1;
+        const float dm = __ldg(n.geo + 4 * (row + mid) + 3);
+        const int im = __ldg(n.nbr_idx + row + mid);
+        if (dm < d || (dm == d && im < a)) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < cnt && __ldg(n.nbr_idx + row + lo) == a ? lo : -1;
+}
+
+template <bool PAIRED>
+__device__ float4 slot_sums(const Net& n, size_t slot, int G) {
+    const float4* p = reinterpret_cast<const float4*>(n.gacc) + slot * G;
+    float4 acc = PAIRED ? __ldg(p) : __ldcg(p);
+    for (int g = 1; g < G; ++g) {
+        const float4 x = PAIRED ? __ldg(p + g) : __ldcg(p + g);
+        acc.x += x.x; acc.y += x.y; acc.z += x.z; acc.w += x.w;
+    }
+    return acc;
+}
+
+template <bool PAIRED = false>
 __device__ void st_forces(const Net& n, int wi, int wn) {
     const int warp = warp_id(), lane = lane_id();
     const int cap = (int)n.cap, G = (int)(n.F / (32 * n.mg));
     for (int a = wi * MOLTEN_WARPS + warp; a < n.n; a += wn * MOLTEN_WARPS) {
         const int cnt = ldai(n.nbr_count + a);
         float fx = 0.f, fy = 0.f, fz = 0.f;
+        int unpaired = 0;
         for (int s = lane; s < cnt; s += 32) {
             const size_t slot = (size_t)a * cap + s;
-            float4 acc = __ldcg(reinterpret_cast<const float4*>(n.gacc) + slot * G);
-            for (int g = 1; g < G; ++g) {
-                const float4 x = __ldcg(reinterpret_cast<const float4*>(n.gacc) + slot * G + g);
-                acc.x += x.x; acc.y += x.y; acc.z += x.z; acc.w += x.w;
+            float4 acc = slot_sums<PAIRED>(n, slot, G);
+            const float4 geo = PAIRED ? __ldg(reinterpret_cast<const float4*>(n.geo) + slot)
+                                      : __ldcg(reinterpret_cast<const float4*>(n.geo) + slot);
+            if (PAIRED) {
+                const int b = __ldg(n.nbr_idx + slot);
+                const int r = reverse_slot(n, b, a, geo.w);
+                if (r >= 0) {
+                    const float4 e2 = slot_sums<true>(n, (size_t)b * cap + r, G);
+                    acc.x += e2.x; acc.y -= e2.y; acc.z -= e2.z; acc.w -= e2.w;
+                } else {
+                    ++unpaired;
+                }
             }
-            const float4 geo = __ldcg(reinterpret_cast<const float4*>(n.geo) + slot);
             const float ug = geo.x * acc.y + geo.y * acc.z + geo.z * acc.w;
             const float inv = 1.0f / geo.w;
             fx += acc.x * geo.x + (acc.y - ug * geo.x) * inv;
             fy += acc.x * geo.y + (acc.z - ug * geo.y) * inv;
             fz += acc.x * geo.z + (acc.w - ug * geo.z) * inv;
         }
+        if (PAIRED && unpaired > 0) atomicAdd(n.flags + MOLTEN_FLAG_UNPAIRED, unpaired);
         fx = warp_sum(fx);
         fy = warp_sum(fy);
         fz = warp_sum(fz);

@@ -96,6 +96,7 @@ public final class CudaMdEngine implements AutoCloseable {
                 grow(flags[DeviceSystem.FLAG_MAXCOUNT]);
                 continue;
             }
+            DeviceSystem.requirePairedSlots(flags);
             return;
         }
     }
@@ -129,7 +130,8 @@ public final class CudaMdEngine implements AutoCloseable {
      * Advances {@code n} steps on the device: {@code n / K} launches of the K-step graph and one of
      * the remainder, then one synchronisation to check the overflow and non-finite flags.
      *
-     * @throws IllegalStateException if a force became non-finite (the simulation blew up)
+     * @throws IllegalStateException if a force became non-finite (the simulation blew up), or a neighbour slot had no
+     *     reverse slot in its partner's row (an asymmetric neighbour list)
      */
     public void runSteps(int n) {
         Checks.requireNonNegative(n, "steps");
@@ -152,6 +154,7 @@ public final class CudaMdEngine implements AutoCloseable {
                 grow(flags[DeviceSystem.FLAG_MAXCOUNT]);
                 continue;
             }
+            DeviceSystem.requirePairedSlots(flags);
             if (flags[DeviceSystem.FLAG_NONFINITE] != 0) {
                 int atom = flags[DeviceSystem.FLAG_NONFINITE] - 1;
                 throw new IllegalStateException(String.format(Locale.ROOT,
@@ -249,6 +252,7 @@ public final class CudaMdEngine implements AutoCloseable {
                     throw new IllegalStateException("benchmark trajectory overflowed its neighbour capacity or blew up;"
                             + " use a smaller time step or an equilibrated structure");
                 }
+                DeviceSystem.requirePairedSlots(flags);
                 steps += (long) launchesPerSample * k;
             }
             Arrays.sort(us);

@@ -139,6 +139,7 @@ public final class CudaStudent implements ForceField {
                 model.graphs.clear();
                 continue;
             }
+            DeviceSystem.requirePairedSlots(flags);
             break;
         }
         sys.downloadForces(forces);

@@ -47,11 +47,12 @@ final class DeviceSystem implements AutoCloseable {
     static final int SU_SMALL = 2;
     static final int SU_LARGE = 4;
     static final int RBS = 16;
-    static final int NFLAGS = 4;
+    static final int NFLAGS = 5;
     static final int FLAG_OVERFLOW = 0;
     static final int FLAG_MAXCOUNT = 1;
     static final int FLAG_NONFINITE = 2;
     static final int FLAG_BADSTEP = 3;
+    static final int FLAG_UNPAIRED = 4;
     /**
      * System property naming the entry of the small-molecule kernel: {@code k_small_c16} (exchange through
      * st.async and mbarriers, 256 threads per block, the default), {@code k_small_bar_c16} (a cluster barrier per
@@ -74,6 +75,15 @@ final class DeviceSystem implements AutoCloseable {
     static final String DENSE_TILES_PROPERTY = "molten.cuda.denseTiles";
     /** System property: warps per row of the warp-per-row message passes, {@code auto} (the default), 1 or 2. */
     static final String ROW_SPLIT_PROPERTY = "molten.cuda.rowSplit";
+    /**
+     * System property choosing the directed edges the warp-per-row backward message pass computes per row:
+     * {@code auto} (the default, = {@code source}), {@code source} (row a computes only the edges whose source is
+     * a, k_msg_bwd_rs; the force stage k_forces_rs adds each pair's other edge from the partner's row, found by
+     * binary search) or {@code both} (row a computes both edges of each pair, k_msg_bwd_r, twice the edge work;
+     * for timing side by side). The block-per-row kernels and the megakernels always compute both. Read when a
+     * system is set up.
+     */
+    static final String BACKWARD_EDGES_PROPERTY = "molten.cuda.backwardEdges";
 
     private final CudaContext cx;
     private final DeviceWeights dw;
@@ -89,6 +99,7 @@ final class DeviceSystem implements AutoCloseable {
     private final boolean rows;           // warp-per-row message passes (k_msg_*_r), else block-per-row
     private final String denseTiles;      // auto, wide, narrow
     private final String rowSplit;        // auto, 1, 2
+    private final boolean sourceEdges;    // rows only: backward over source edges (k_msg_bwd_rs*, k_forces_rs)
     final int search;                 // 0 all pairs, 1 cell list
     private final int[] ncell = {1, 1, 1};
     private final Cell cell;
@@ -149,6 +160,14 @@ final class DeviceSystem implements AutoCloseable {
         if (!List.of("auto", "1", "2").contains(rowSplit)) {
             throw new IllegalArgumentException(ROW_SPLIT_PROPERTY + " must be auto, 1 or 2, not " + rowSplit);
         }
+        String edges = System.getProperty(BACKWARD_EDGES_PROPERTY, "auto");
+        boolean source = switch (edges) {  // checked whichever message pass runs
+            case "auto", "source" -> true;
+            case "both" -> false;
+            default -> throw new IllegalArgumentException(BACKWARD_EDGES_PROPERTY + " must be auto, source or both, not "
+                    + edges);
+        };
+        this.sourceEdges = rows && source;
         this.denseTiles = System.getProperty(DENSE_TILES_PROPERTY, "auto");
         if (!List.of("auto", "wide", "narrow").contains(denseTiles)) {
             throw new IllegalArgumentException(DENSE_TILES_PROPERTY + " must be auto, wide or narrow, not " + denseTiles);
@@ -414,7 +433,24 @@ final class DeviceSystem implements AutoCloseable {
         return f;
     }
 
-    /** Clears the flags (overflow, maximum count, non-finite) on the stream. */
+    /**
+     * Refuses forces that lost the reverse edge of a pair ({@link #FLAG_UNPAIRED}: with the source-edge backward pass,
+     * row b of a pair held in row a lacked a). After a neighbour overflow that is expected (a row was cut; the caller
+     * grows the capacity and redoes the work), so it is checked only without one; otherwise the neighbour list was
+     * asymmetric and the forces are wrong: never passed on silently.
+     *
+     * @param flags the flags of the evaluation or steps just done ({@link #downloadFlags()})
+     * @throws IllegalStateException if a slot was unpaired without an overflow
+     */
+    static void requirePairedSlots(int[] flags) {
+        if (flags[FLAG_UNPAIRED] != 0 && flags[FLAG_OVERFLOW] == 0) {
+            throw new IllegalStateException("GPU neighbour list is not symmetric: " + flags[FLAG_UNPAIRED]
+                    + " neighbour slot(s) have no reverse slot in their partner's row, so forces would miss the partner's"
+                    + " edge; refusing them (set " + BACKWARD_EDGES_PROPERTY + "=both to compute both edges per row)");
+        }
+    }
+
+    /** Clears the flags (overflow, maximum count, non-finite, unpaired) on the stream. */
     void clearFlags() {
         cuMemsetD32Async(flags, 0, NFLAGS, cx.stream());
     }
@@ -588,7 +624,7 @@ final class DeviceSystem implements AutoCloseable {
             }
         }
         lastT = -1;
-        launch("k_forces", blocks(n, WARPS), 0, pn);
+        launch(sourceEdges ? "k_forces_rs" : "k_forces", blocks(n, WARPS), 0, pn);
     }
 
     private static int blocks(int items, int per) {
@@ -605,7 +641,8 @@ final class DeviceSystem implements AutoCloseable {
             // two kinds (rbf_k, mu_k rbf_k) backward, and its partial sums (4 resp. 6 quantities x 32 lanes)
             int sp = rowSplit();
             int smem = WARPS * ((quantities == 4 ? 1 : 2) * 4 * MAXKW + quantities * 32) * 4;
-            launch(kernel + (sp == 2 ? "_r2" : "_r"), blocks(sp * groups * n, WARPS), smem, paramsT(t));
+            String variant = quantities == 6 && sourceEdges ? "_rs" : "_r";
+            launch(kernel + variant + (sp == 2 ? "2" : ""), blocks(sp * groups * n, WARPS), smem, paramsT(t));
             return;
         }
         int smem = messageSharedMemory(quantities);

@@ -137,27 +137,38 @@ class CudaStudentTest {
 
     /**
      * Every message-pass and dense-tile variant the system properties select (DeviceSystem: block- or
-     * warp-per-row, one or two warps per row, wide or narrow tiles) against the reference, so that CI covers
-     * each whatever the automatic choice picks at the emulator's size; two warps per row must also be
-     * deterministic (their partial sums are added in a fixed order).
+     * warp-per-row, one or two warps per row, backward over source edges or both edges per row, wide or narrow
+     * tiles) against the reference, so that CI covers each whatever the automatic choice picks at the emulator's
+     * size; the warp-per-row passes must also be deterministic (two warps per row add their partial sums in a fixed
+     * order; the source-edge pass adds each pair's two edges in the force stage in a fixed order, no atomics).
      */
     @Test
     void everyMessagePassAndTileVariantMatchesTheReference() {
         StudentWeights w = StudentWeights.random(16);
         long seed = System.nanoTime();
         Atoms mol = CudaTestSupport.randomAtoms(seed, 40, Math.cbrt(40 * 12.0), 1.0, null);
+        String rows = DeviceSystem.MESSAGE_PASS_PROPERTY;
+        String split = DeviceSystem.ROW_SPLIT_PROPERTY;
+        String edges = DeviceSystem.BACKWARD_EDGES_PROPERTY;
+        String tiles = DeviceSystem.DENSE_TILES_PROPERTY;
         String[][] variants = {
-            {DeviceSystem.MESSAGE_PASS_PROPERTY, "block", DeviceSystem.DENSE_TILES_PROPERTY, "wide"},
-            {DeviceSystem.MESSAGE_PASS_PROPERTY, "rows", DeviceSystem.ROW_SPLIT_PROPERTY, "1"},
-            {DeviceSystem.MESSAGE_PASS_PROPERTY, "rows", DeviceSystem.ROW_SPLIT_PROPERTY, "2"},
-            {DeviceSystem.DENSE_TILES_PROPERTY, "narrow", DeviceSystem.ROW_SPLIT_PROPERTY, "2"},
+            {rows, "block", tiles, "wide"},
+            {rows, "rows", split, "1", edges, "source"},
+            {rows, "rows", split, "2", edges, "source"},
+            {rows, "rows", split, "1", edges, "both"},
+            {rows, "rows", split, "2", edges, "both"},
+            {tiles, "narrow", split, "2"},
         };
         for (String[] v : variants) {
-            String what = v[1] + " / " + v[3] + " (seed " + seed + ")";
+            StringBuilder name = new StringBuilder();
+            for (int i = 1; i < v.length; i += 2) {
+                name.append(i > 1 ? " / " : "").append(v[i]);
+            }
+            String what = name + " (seed " + seed + ")";
             withProperties(v, () -> {
                 check(w, mol, CudaOptions.defaults().withLargeSystemAtoms(1), CudaOptions.Mode.STAGES, what);
                 check(w, mol, CudaOptions.defaults(), CudaOptions.Mode.STAGES, what + ", small-system path");
-                if (v[3].equals("2")) {
+                if (has(v, split, "2") || has(v, edges, "source")) {
                     double[] f1 = new double[3 * mol.size()];
                     double[] f2 = new double[3 * mol.size()];
                     try (CudaStudent a = new CudaStudent(w, CudaOptions.defaults().withLargeSystemAtoms(1))) {
@@ -177,7 +188,7 @@ class CudaStudentTest {
         StudentWeights w = StudentWeights.random(16);
         Atoms mol = CudaTestSupport.randomAtoms(17, 12, 6.0, 1.0, null);
         for (String key : new String[] {DeviceSystem.MESSAGE_PASS_PROPERTY, DeviceSystem.ROW_SPLIT_PROPERTY,
-            DeviceSystem.DENSE_TILES_PROPERTY}) {
+            DeviceSystem.DENSE_TILES_PROPERTY, DeviceSystem.BACKWARD_EDGES_PROPERTY}) {
             withProperties(new String[] {key, "sideways"}, () -> {
                 try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults())) {
                     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -186,6 +197,15 @@ class CudaStudentTest {
                 }
             });
         }
+    }
+
+    private static boolean has(String[] kv, String key, String value) {
+        for (int i = 0; i < kv.length; i += 2) {
+            if (kv[i].equals(key) && kv[i + 1].equals(value)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Runs {@code r} with the system properties {@code kv} (key, value, ...) set, restoring them after. */
@@ -268,6 +288,11 @@ class CudaStudentTest {
         }
     }
 
+    /**
+     * A neighbour row longer than the capacity is grown and redone, not cut: in the automatic mode, and on the
+     * warp-per-row path with the source-edge backward pass, where the cut rows also leave slots without their
+     * reverse slot (flags[UNPAIRED]), which after an overflow must not be refused.
+     */
     @Test
     void outgrownNeighbourCapacityIsGrownNotTruncated() {
         StudentWeights w = StudentWeights.random(16, new int[] {1, 6, 7, 8}, 64, 2, 12, 5.0, 12.0);
@@ -278,17 +303,26 @@ class CudaStudentTest {
         for (int k = 0; k < r.length; k++) {
             dense.positions()[k] = 12 + 0.3 * (r[k] - 12);  // same atoms, squeezed together
         }
-        try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults())) {
-            double[] f = new double[120];
-            gpu.energyAndForces(sparse, f);
-            long before = GpuStatus.snapshot().overflows();
-            double e = gpu.energyAndForces(dense, f);
-            assertTrue(GpuStatus.snapshot().overflows() > before, "the squeezed system must overflow the capacity");
-            double[] fr = new double[120];
-            double er = new ReferenceStudent(w).energyAndForces(dense, fr);
-            assertTrue(CudaTestSupport.relativeError(f, fr) <= FORCE_TOL);
-            assertEquals(er, e, ENERGY_TOL * Math.abs(er));
+        double[] fr = new double[120];
+        double er = new ReferenceStudent(w).energyAndForces(dense, fr);
+        CudaOptions rows = CudaOptions.defaults().withLargeSystemAtoms(1);
+        for (CudaOptions opt : new CudaOptions[] {CudaOptions.defaults(), rows}) {
+            CudaOptions.Mode mode = opt == rows ? CudaOptions.Mode.STAGES : null;
+            String what = opt == rows ? "warp-per-row stages, source edges" : "automatic mode";
+            try (CudaStudent gpu = new CudaStudent(w, opt)) {
+                double[] f = new double[120];
+                evaluate(gpu, sparse, f, mode);
+                long before = GpuStatus.snapshot().overflows();
+                double e = evaluate(gpu, dense, f, mode);
+                assertTrue(GpuStatus.snapshot().overflows() > before, what + ": the squeezed system must overflow");
+                assertTrue(CudaTestSupport.relativeError(f, fr) <= FORCE_TOL, what);
+                assertEquals(er, e, ENERGY_TOL * Math.abs(er), what);
+            }
         }
+    }
+
+    private static double evaluate(CudaStudent gpu, Atoms atoms, double[] f, CudaOptions.Mode mode) {
+        return mode == null ? gpu.energyAndForces(atoms, f) : gpu.energyAndForcesInMode(atoms, f, mode);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.molten.forcefield.cuda;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -77,6 +78,23 @@ class NetLayoutTest {
         assertEquals(DeviceSystem.FLAG_MAXCOUNT, define(h, "MOLTEN_FLAG_MAXCOUNT"));
         assertEquals(DeviceSystem.FLAG_NONFINITE, define(h, "MOLTEN_FLAG_NONFINITE"));
         assertEquals(DeviceSystem.FLAG_BADSTEP, define(h, "MOLTEN_FLAG_BADSTEP"));
+        assertEquals(DeviceSystem.FLAG_UNPAIRED, define(h, "MOLTEN_FLAG_UNPAIRED"));
+    }
+
+    /**
+     * An unpaired neighbour slot (a force missing its pair's other edge) is refused by the host unless the
+     * neighbour list overflowed in the same evaluation (then the capacity is grown and the work redone).
+     */
+    @Test
+    void unpairedSlotsAreRefusedUnlessTheListOverflowed() {
+        int[] flags = new int[DeviceSystem.NFLAGS];
+        DeviceSystem.requirePairedSlots(flags);
+        flags[DeviceSystem.FLAG_UNPAIRED] = 3;
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> DeviceSystem.requirePairedSlots(flags));
+        assertTrue(e.getMessage().contains("3 neighbour slot(s)") && e.getMessage().contains("not symmetric"),
+                e.getMessage());
+        flags[DeviceSystem.FLAG_OVERFLOW] = 1;
+        DeviceSystem.requirePairedSlots(flags);
     }
 
     private static int define(String h, String name) {
