@@ -581,6 +581,8 @@ __device__ void st_msg_fwd(const Net& n, int t, int wi, int wn, float* sm) {
 //  dE/dd += sum_c g_W o ((Wf rbf')(d) fcut + h fcut'),  rbf_k' = -2 gamma (d - mu_k) rbf_k.
 // g' are the gradients of the block's outputs (s1, v1). Writes g_v (for v_t = g'v + messages)
 // and g_phi (for phi_t) unless t == 0, and adds dE/dd, dE/du per slot and channel group.
+// (The warp-per-row passes can instead compute e1 only, the pair's e2 being e1 of row b: see
+// msg_bwd_row<.., SRC = true> and st_forces<true>.)
 // ------------------------------------------------------------------------------------------
 template <int MG, int SU>
 __device__ void st_msg_bwd(const Net& n, int t, int wi, int wn, float* sm) {

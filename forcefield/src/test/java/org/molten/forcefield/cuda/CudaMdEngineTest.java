@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.molten.core.Atoms;
@@ -51,12 +53,19 @@ class CudaMdEngineTest {
         StudentWeights w = weights(21);
         Atoms start = CudaTestSupport.randomAtoms(System.nanoTime(), 9, 4.5, 1.1, null);
         int steps = CudaTestSupport.emulated() ? 20 : 200;
-        for (CudaOptions.Mode mode : new CudaOptions.Mode[] {CudaOptions.Mode.STAGES, CudaOptions.Mode.CLUSTER}) {
+        CudaOptions d = CudaOptions.defaults().withStepsPerLaunch(7);
+        // the stage kernels of small systems, those of large ones (warp-per-row message passes whose force stage
+        // pairs the source-edge sums, k_forces_rs, with the closing half kick), and the cluster megakernel
+        Map<String, CudaOptions> variants = new LinkedHashMap<>();
+        variants.put("STAGES", d.withMode(CudaOptions.Mode.STAGES));
+        variants.put("STAGES, large-system kernels", d.withMode(CudaOptions.Mode.STAGES).withLargeSystemAtoms(1));
+        variants.put("CLUSTER", d.withMode(CudaOptions.Mode.CLUSTER));
+        for (Map.Entry<String, CudaOptions> v : variants.entrySet()) {
+            String mode = v.getKey();
             Atoms cpu = start.copy();
             double ecpu = cpuVerlet(w, cpu, 0.1, steps);
             Atoms gpu = start.copy();
-            try (CudaMdEngine md = new CudaMdEngine(w, start, CudaIntegrator.velocityVerlet(0.1),
-                    CudaOptions.defaults().withMode(mode).withStepsPerLaunch(7))) {
+            try (CudaMdEngine md = new CudaMdEngine(w, start, CudaIntegrator.velocityVerlet(0.1), v.getValue())) {
                 md.runSteps(steps / 2);
                 md.runSteps(steps - steps / 2);
                 double egpu = md.fetchState(gpu);
