@@ -89,6 +89,8 @@ final class DeviceSystem implements AutoCloseable {
     private final boolean rows;           // warp-per-row message passes (k_msg_*_r), else block-per-row
     private final String denseTiles;      // auto, wide, narrow
     private final String rowSplit;        // auto, 1, 2
+    private final DenseSplit denseSplit;  // K splits of the tiled dense stages
+    private DevicePointer kpart, kcount;  // their scratch (large systems only)
     final int search;                 // 0 all pairs, 1 cell list
     private final int[] ncell = {1, 1, 1};
     private final Cell cell;
@@ -153,6 +155,7 @@ final class DeviceSystem implements AutoCloseable {
         if (!List.of("auto", "wide", "narrow").contains(denseTiles)) {
             throw new IllegalArgumentException(DENSE_TILES_PROPERTY + " must be auto, wide or narrow, not " + denseTiles);
         }
+        this.denseSplit = DenseSplit.fromProperty(cx.multiprocessors());
         this.groups = lanesChannels / mg;
         this.search = useCellList(cell, atoms, dw.cutoffA, opt, mode) ? 1 : 0;
         if (search == 1) {
@@ -178,6 +181,11 @@ final class DeviceSystem implements AutoCloseable {
         cellAtoms = alloc(4L * n);
         atomCell = alloc(4L * n);
         act = alloc(4L * layoutActivations(null));
+        if (large) {
+            kpart = alloc(4L * denseSplit.scratchFloats());
+            kcount = alloc(4L * denseSplit.counters());
+            cuMemsetD32(kcount, 0, denseSplit.counters());  // dense_tile leaves them zero after each launch
+        }
         cuMemsetD32(cellCount, 0, ncells);
         cuMemsetD32(step, 0, 2);
         cuMemsetD32(flags, 0, NFLAGS);
@@ -327,7 +335,8 @@ final class DeviceSystem implements AutoCloseable {
                 .set("rbf", ptr(rbf)).set("gacc", ptr(gacc))
                 .set("order", ptr(search == 1 ? cellAtoms : order))
                 .set("cell_count", ptr(cellCount)).set("cell_start", ptr(cellStart))
-                .set("cell_atoms", ptr(cellAtoms)).set("atom_cell", ptr(atomCell)).set("act", ptr(act));
+                .set("cell_atoms", ptr(cellAtoms)).set("atom_cell", ptr(atomCell)).set("act", ptr(act))
+                .set("kpart", kpart == null ? 0 : ptr(kpart)).set("kcount", kcount == null ? 0 : ptr(kcount));
         layoutActivations(b);
     }
 
@@ -664,11 +673,15 @@ final class DeviceSystem implements AutoCloseable {
             smem = RBS * roundUp(k, 32) * 4;
             variant = "_w";
         }
-        int grid = Math.min(items, maxGrid());
+        int splits = large ? denseSplit.splits(items, k) : 1;
+        int grid = Math.min(items * splits, maxGrid());
         String kernel = "k_" + stage + variant;
-        lastT = -1;
-        Pointer p = t < 0 ? Pointer.to(Pointer.to(stageNet)) : paramsT(t);
+        Pointer s = Pointer.to(new int[] {splits});
+        Pointer p = t < 0 ? Pointer.to(Pointer.to(stageNet), s) : Pointer.to(Pointer.to(stageNet), Pointer.to(new int[] {t}), s);
+        lastT = t;
+        lastSplits = splits;
         launch(kernel, grid, smem, p);
+        lastSplits = 1;
     }
 
     private void launch(String kernel, int grid, int smem, Pointer params) {
@@ -676,7 +689,8 @@ final class DeviceSystem implements AutoCloseable {
             cx.allowSharedMemory(kernel, smem);
         }
         if (recording != null) {
-            recording.add(new Launch(kernel + (lastT >= 0 ? " t=" + lastT : ""), kernel, grid, smem, params));
+            recording.add(new Launch(kernel + (lastT >= 0 ? " t=" + lastT : "") + (lastSplits > 1 ? " s=" + lastSplits : ""),
+                    kernel, grid, smem, params));
             return;
         }
         cuLaunchKernel(cx.function(kernel), grid, 1, 1, THREADS, 1, 1, smem, cx.stream(), params, null);
@@ -688,6 +702,7 @@ final class DeviceSystem implements AutoCloseable {
 
     private List<Launch> recording;
     private int lastT = -1;
+    private int lastSplits = 1;  // K splits of the dense stage being launched (profile labels)
 
     /**
      * GPU time of each stage kernel of one force evaluation (STAGES mode, all-pairs search), in
