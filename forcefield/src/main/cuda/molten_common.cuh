@@ -113,6 +113,11 @@ struct Net {
     long long o_s1[MOLTEN_MAXT], o_v1[MOLTEN_MAXT], o_uvv[MOLTEN_MAXT];
     long long o_z3[MOLTEN_MAXT], o_a[MOLTEN_MAXT], o_z5;
     long long o_gs, o_gv, o_gz3, o_gs1, o_gn, o_gv1, o_gphi, o_gq;
+    // ---- split-K scratch of the tiled dense layers (dense_tile): partial tiles, and per tile the
+    // number of splits done (zero between launches)
+    float* kpart;
+    int* kcount;
+    long long row_prefetch;  // 1: the warp-per-row message passes prefetch a row's slot metadata into L1
 };
 
 #define FULLMASK 0xffffffffu

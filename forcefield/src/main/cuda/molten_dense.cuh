@@ -102,20 +102,64 @@ __device__ void dense_warp(int R, int K, int C, int pstride, const float* __rest
     }
 }
 
+// Split K: this block's partial tile (A accumulators per thread) goes to part[tile][split]; returns
+// true in the block that completes the tile, with acc replaced by the sum of all S partials in split
+// order. Layout [tile][split][A/4][thread] of float4: coalesced stores and loads.
+template <int A>
+__device__ __forceinline__ bool split_k_combine(float* acc, int tile, int split, int S, float* part, int* count, float* sm) {
+    static_assert(A % 4 == 0, "float4 groups");
+    float4* mine = reinterpret_cast<float4*>(part) + ((size_t)tile * S + split) * (A / 4) * MOLTEN_THREADS + threadIdx.x;
+#pragma unroll
+    for (int q = 0; q < A / 4; ++q)
+        __stcg(mine + q * MOLTEN_THREADS, make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]));
+    __threadfence();  // the partial tile is visible device-wide before the count says so
+    __syncthreads();  // all threads have stored (and every reader of sm is done)
+    int* last = reinterpret_cast<int*>(sm);
+    if (threadIdx.x == 0) *last = atomicAdd(count + tile, 1) == S - 1;
+    __syncthreads();
+    const bool done = *last != 0;
+    if (!done) return false;
+    __threadfence();  // acquire: the other splits' partials, through L2 (__ldcg), never a stale L1 line
+    if (threadIdx.x == 0) count[tile] = 0;  // ready for the next launch (stream order)
+    const float4* all = reinterpret_cast<const float4*>(part) + (size_t)tile * S * (A / 4) * MOLTEN_THREADS + threadIdx.x;
+#pragma unroll
+    for (int q = 0; q < A / 4; ++q) {
+        float4 sum = split == 0 ? make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3])
+                                : __ldcg(all + q * MOLTEN_THREADS);
+        for (int s = 1; s < S; ++s) {
+            const float4 x = s == split ? make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3])
+                                        : __ldcg(all + ((size_t)s * (A / 4) + q) * MOLTEN_THREADS);
+            sum.x += x.x; sum.y += x.y; sum.z += x.z; sum.w += x.w;
+        }
+        acc[4 * q] = sum.x; acc[4 * q + 1] = sum.y; acc[4 * q + 2] = sum.z; acc[4 * q + 3] = sum.w;
+    }
+    return true;
+}
+
 // Wcol: [K][ldo] row-major, i.e. the transpose of nn.Linear's weight; output o = p*pstride + c.
 // Block tile: 32 rows (4 consecutive rows per warp, read as one broadcast 16-byte load) x 32*MJ
 // channels (MJ consecutive per lane). The staged rows are stored k-major with the 4-row groups
 // XOR-swizzled by k, so that the transposing stores hit 8 banks instead of one.
+//
+// Split K (S > 1): a work item is (tile, split s); split s sums the K-chunks [s*chunks/S, (s+1)*chunks/S)
+// of its tile. Where a stage has fewer tiles than the GPU has block slots (a 201-atom layer has 7 to 28,
+// a 3,000-atom F-wide layer 94 for 2 x 132), the chain of K-chunks, not arithmetic, sets the time.
+// Each split stores its partial tile to `part`, then counts itself in `count[tile]`; the block that
+// arrives last adds the S partials in split order (fixed: the result does not depend on which block
+// that is) and runs the epilogue, and resets the counter for the next launch.
 template <int MJ, int NP, class Pro, class Epi>
 __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const float* __restrict__ Wcol,
-                           const Pro& pro, const Epi& epi, int wi, int wn, float* sm) {
+                           const Pro& pro, const Epi& epi, int wi, int wn, float* sm, int S, float* part, int* count) {
     const int RB = 32, CB = 32 * MJ, KC = 32;
     const int warp = warp_id(), lane = lane_id();
     float* xs = sm;              // [KC][RB], swizzled
     float* ws = sm + KC * RB;    // [KC][NP][CB]
-    const int nrt = (R + RB - 1) / RB, nct = (C + CB - 1) / CB, items = nrt * nct;
+    const int nrt = (R + RB - 1) / RB, nct = (C + CB - 1) / CB, tiles = nrt * nct, items = tiles * S;
+    const int chunks = (K + KC - 1) / KC;
     for (int it = wi; it < items; it += wn) {
-        const int r0 = (it / nct) * RB, c0 = (it % nct) * CB;
+        const int tile = it / S, split = it - tile * S;
+        const int r0 = (tile / nct) * RB, c0 = (tile % nct) * CB;
+        const int kbeg = split * chunks / S * KC, kend = min(K, (split + 1) * chunks / S * KC);
         float acc[4][NP][MJ];
 #pragma unroll
         for (int i = 0; i < 4; ++i)
@@ -149,8 +193,8 @@ __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const floa
                                          : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
             }
         };
-        fetch(0);
-        for (int k0 = 0; k0 < K; k0 += KC) {
+        fetch(kbeg);
+        for (int k0 = kbeg; k0 < kend; k0 += KC) {
             __syncthreads();  // the previous chunk's readers are done
 #pragma unroll
             for (int u = 0; u < XU; ++u) {
@@ -162,7 +206,7 @@ __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const floa
 #pragma unroll
             for (int u = 0; u < WQ; ++u) reinterpret_cast<float4*>(ws)[threadIdx.x + u * MOLTEN_THREADS] = wq[u];
             __syncthreads();
-            if (k0 + KC < K) fetch(k0 + KC);
+            if (k0 + KC < kend) fetch(k0 + KC);
 #pragma unroll 4
             for (int kk = 0; kk < KC; ++kk) {
                 const float4 x4 = *reinterpret_cast<const float4*>(xs + kk * RB + ((warp ^ (kk & 7)) << 2));
@@ -178,6 +222,7 @@ __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const floa
                 }
             }
         }
+        if (S > 1 && !split_k_combine<4 * NP * MJ>(&acc[0][0][0], tile, split, S, part, count, sm)) continue;
         // Epilogue in two phases: every input it needs is loaded first (all in flight at once),
         // then the outputs are computed and stored; loads never wait behind earlier stores.
         typename Epi::In in[4][MJ];

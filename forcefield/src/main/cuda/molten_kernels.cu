@@ -41,12 +41,13 @@ KERNEL k_forces_rs(const Net n) { st_forces<true>(n, blockIdx.x, gridDim.x); }
 KERNEL k_energy(const Net n) { SMEM_DECL; st_energy(n, blockIdx.x, sm); }
 
 // Dense stages, warp variant (_w), tiled variant (_t) and narrow tiles (_n, see molten_layers.cuh); at most 128 registers, so that two
-// blocks (16 warps) share a multiprocessor and hide each other's memory latency.
+// blocks (16 warps) share a multiprocessor and hide each other's memory latency. s: K splits of the tiled
+// variants (dense_tile; 1 = none), ignored by the warp variant.
 #define KERNEL2 extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS, 2)
 #define DENSE_T(NAME)                                                                              \
-    KERNEL2 k_##NAME##_w(const Net n, int t) { SMEM_DECL; st_##NAME<false>(n, t, blockIdx.x, gridDim.x, sm); } \
-    KERNEL2 k_##NAME##_t(const Net n, int t) { SMEM_DECL; st_##NAME<true>(n, t, blockIdx.x, gridDim.x, sm); } \
-    KERNEL2 k_##NAME##_n(const Net n, int t) { SMEM_DECL; st_##NAME<true, true>(n, t, blockIdx.x, gridDim.x, sm); }
+    KERNEL2 k_##NAME##_w(const Net n, int t, int s) { SMEM_DECL; st_##NAME<false>(n, t, blockIdx.x, gridDim.x, sm); } \
+    KERNEL2 k_##NAME##_t(const Net n, int t, int s) { SMEM_DECL; st_##NAME<true>(n, t, blockIdx.x, gridDim.x, sm, s); } \
+    KERNEL2 k_##NAME##_n(const Net n, int t, int s) { SMEM_DECL; st_##NAME<true, true>(n, t, blockIdx.x, gridDim.x, sm, s); }
 DENSE_T(uv)
 DENSE_T(mlp0)
 DENSE_T(mlp2)
@@ -57,12 +58,12 @@ DENSE_T(ub2)
 DENSE_T(ub3)
 DENSE_T(pb1)
 DENSE_T(pb2)
-KERNEL2 k_readout_w(const Net n) { SMEM_DECL; st_readout<false>(n, blockIdx.x, gridDim.x, sm); }
-KERNEL2 k_readout_t(const Net n) { SMEM_DECL; st_readout<true>(n, blockIdx.x, gridDim.x, sm); }
-KERNEL2 k_readout_bwd_w(const Net n) { SMEM_DECL; st_readout_bwd<false>(n, blockIdx.x, gridDim.x, sm); }
-KERNEL2 k_readout_bwd_t(const Net n) { SMEM_DECL; st_readout_bwd<true>(n, blockIdx.x, gridDim.x, sm); }
-KERNEL2 k_readout_n(const Net n) { SMEM_DECL; st_readout<true, true>(n, blockIdx.x, gridDim.x, sm); }
-KERNEL2 k_readout_bwd_n(const Net n) { SMEM_DECL; st_readout_bwd<true, true>(n, blockIdx.x, gridDim.x, sm); }
+KERNEL2 k_readout_w(const Net n, int s) { SMEM_DECL; st_readout<false>(n, blockIdx.x, gridDim.x, sm); }
+KERNEL2 k_readout_t(const Net n, int s) { SMEM_DECL; st_readout<true>(n, blockIdx.x, gridDim.x, sm, s); }
+KERNEL2 k_readout_bwd_w(const Net n, int s) { SMEM_DECL; st_readout_bwd<false>(n, blockIdx.x, gridDim.x, sm); }
+KERNEL2 k_readout_bwd_t(const Net n, int s) { SMEM_DECL; st_readout_bwd<true>(n, blockIdx.x, gridDim.x, sm, s); }
+KERNEL2 k_readout_n(const Net n, int s) { SMEM_DECL; st_readout<true, true>(n, blockIdx.x, gridDim.x, sm, s); }
+KERNEL2 k_readout_bwd_n(const Net n, int s) { SMEM_DECL; st_readout_bwd<true, true>(n, blockIdx.x, gridDim.x, sm, s); }
 
 // ---- megakernels ----------------------------------------------------------------------------
 // nsteps MD steps (or one force evaluation when n.integrator == NONE), then the energy sum.

@@ -9,7 +9,7 @@
 
 #define MOLTEN_DENSE(TILE, NP, MJ, KM, R, K, C, PSTRIDE, LDO, WROW, WCOL, PRO, EPI)                 \
     do {                                                                                             \
-        if (TILE) dense_tile<(NARROW ? 1 : MJ), NP>(R, K, C, PSTRIDE, LDO, WCOL, PRO, EPI, wi, wn, sm); \
+        if (TILE) dense_tile<(NARROW ? 1 : MJ), NP>(R, K, C, PSTRIDE, LDO, WCOL, PRO, EPI, wi, wn, sm, splits, n.kpart, n.kcount); \
         else dense_warp<NP, KM>(R, K, C, PSTRIDE, WROW, PRO, EPI, wi, wn, sm);                       \
     } while (0)
 
@@ -47,7 +47,7 @@ struct EpiUV {
     }
 };
 template <bool TILE, bool NARROW = false>
-__device__ void st_uv(const Net& n, int t, int wi, int wn, float* sm) {
+__device__ void st_uv(const Net& n, int t, int wi, int wn, float* sm, int splits = 1) {
     const int F = (int)n.F;
     ProPlain pro{A(n, n.o_v1[t]), F};
     EpiUV epi{A(n, n.o_uvv[t]), F};
@@ -72,7 +72,7 @@ struct EpiBias {
     __device__ void operator()(int r, int c, const float* acc, const In& in) const { y[(size_t)r * ld + c] = acc[0] + in.b; }
 };
 template <bool TILE, bool NARROW = false>
-__device__ void st_mlp0(const Net& n, int t, int wi, int wn, float* sm) {
+__device__ void st_mlp0(const Net& n, int t, int wi, int wn, float* sm, int splits = 1) {
     const int F = (int)n.F;
     ProMlp0 pro{A(n, n.o_s1[t]), A(n, n.o_uvv[t]), F};
     EpiBias epi{A(n, n.o_z3[t]), W(n, n.o_b3[t]), F};
@@ -105,7 +105,7 @@ struct EpiMlp2 {
     }
 };
 template <bool TILE, bool NARROW = false>
-__device__ void st_mlp2(const Net& n, int t, int wi, int wn, float* sm) {
+__device__ void st_mlp2(const Net& n, int t, int wi, int wn, float* sm, int splits = 1) {
     const int F = (int)n.F;
     ProSilu pro{A(n, n.o_z3[t]), F};
     EpiMlp2 epi{A(n, n.o_a[t]), W(n, n.o_b4[t]), A(n, n.o_s1[t]), A(n, n.o_v1[t]), A(n, n.o_uvv[t]),
@@ -115,14 +115,14 @@ __device__ void st_mlp2(const Net& n, int t, int wi, int wn, float* sm) {
 
 // phi network of block t >= 1: q = W1 s_t + b1; phi = W2 SiLU(q) + b2
 template <bool TILE, bool NARROW = false>
-__device__ void st_phi1(const Net& n, int t, int wi, int wn, float* sm) {
+__device__ void st_phi1(const Net& n, int t, int wi, int wn, float* sm, int splits = 1) {
     const int F = (int)n.F;
     ProPlain pro{A(n, n.o_s[t]), F};
     EpiBias epi{A(n, n.o_q[t]), W(n, n.o_b1[t]), F};
     MOLTEN_DENSE(TILE, 1, 4, MOLTEN_MAXM, (int)n.n, F, F, F, F, W(n, n.o_w1[t]), W(n, n.o_w1t[t]), pro, epi);
 }
 template <bool TILE, bool NARROW = false>
-__device__ void st_phi2(const Net& n, int t, int wi, int wn, float* sm) {
+__device__ void st_phi2(const Net& n, int t, int wi, int wn, float* sm, int splits = 1) {
     const int F = (int)n.F;
     ProSilu pro{A(n, n.o_q[t]), F};
     EpiBias epi{A(n, n.o_phi[t]), W(n, n.o_b2[t]), 3 * F};
@@ -131,7 +131,7 @@ __device__ void st_phi2(const Net& n, int t, int wi, int wn, float* sm) {
 
 // readout hidden layer: z5 = W5 s_T + b5
 template <bool TILE, bool NARROW = false>
-__device__ void st_readout(const Net& n, int wi, int wn, float* sm) {
+__device__ void st_readout(const Net& n, int wi, int wn, float* sm, int splits = 1) {
     const int F = (int)n.F, FR = (int)n.FR;
     ProPlain pro{A(n, n.o_s[n.T]), F};
     EpiBias epi{A(n, n.o_z5), W(n, n.o_b5), FR};
@@ -155,7 +155,7 @@ struct EpiStore {
     __device__ void operator()(int r, int c, const float* acc, const In&) const { y[(size_t)r * ld + c] = acc[0]; }
 };
 template <bool TILE, bool NARROW = false>
-__device__ void st_readout_bwd(const Net& n, int wi, int wn, float* sm) {
+__device__ void st_readout_bwd(const Net& n, int wi, int wn, float* sm, int splits = 1) {
     const int F = (int)n.F, FR = (int)n.FR;
     const float* z5 = A(n, n.o_z5);
     const float* w6 = W(n, n.o_w6);
@@ -199,7 +199,7 @@ struct EpiDsilu {
     }
 };
 template <bool TILE, bool NARROW = false>
-__device__ void st_ub1(const Net& n, int t, int wi, int wn, float* sm) {
+__device__ void st_ub1(const Net& n, int t, int wi, int wn, float* sm, int splits = 1) {
     const int F = (int)n.F;
     ProUb1 pro{A(n, n.o_gs), A(n, n.o_gv), A(n, n.o_uvv[t]), F, t == n.T - 1};
     EpiDsilu epi{A(n, n.o_gz3), A(n, n.o_z3[t]), F};
@@ -217,7 +217,7 @@ struct EpiUb2 {
     }
 };
 template <bool TILE, bool NARROW = false>
-__device__ void st_ub2(const Net& n, int t, int wi, int wn, float* sm) {
+__device__ void st_ub2(const Net& n, int t, int wi, int wn, float* sm, int splits = 1) {
     const int F = (int)n.F;
     ProPlain pro{A(n, n.o_gz3), F};
     EpiUb2 epi{A(n, n.o_gs1), A(n, n.o_gn), A(n, n.o_gs), F};
@@ -248,7 +248,7 @@ struct EpiUb3 {
     }
 };
 template <bool TILE, bool NARROW = false>
-__device__ void st_ub3(const Net& n, int t, int wi, int wn, float* sm) {
+__device__ void st_ub3(const Net& n, int t, int wi, int wn, float* sm, int splits = 1) {
     const int F = (int)n.F;
     const bool top = t == n.T - 1;
     ProUb3 pro{A(n, n.o_gs), A(n, n.o_gv), A(n, n.o_gn), A(n, n.o_a[t]), A(n, n.o_uvv[t]), F, top};
@@ -258,7 +258,7 @@ __device__ void st_ub3(const Net& n, int t, int wi, int wn, float* sm) {
 
 // phi backward (block t >= 1): g_q = (W2^T g_phi) o SiLU'(q);  g_s_t = g_s1 + W1^T g_q
 template <bool TILE, bool NARROW = false>
-__device__ void st_pb1(const Net& n, int t, int wi, int wn, float* sm) {
+__device__ void st_pb1(const Net& n, int t, int wi, int wn, float* sm, int splits = 1) {
     const int F = (int)n.F;
     ProPlain pro{A(n, n.o_gphi), 3 * F};
     EpiDsilu epi{A(n, n.o_gq), A(n, n.o_q[t]), F};
@@ -273,7 +273,7 @@ struct EpiResidual {
     }
 };
 template <bool TILE, bool NARROW = false>
-__device__ void st_pb2(const Net& n, int t, int wi, int wn, float* sm) {
+__device__ void st_pb2(const Net& n, int t, int wi, int wn, float* sm, int splits = 1) {
     const int F = (int)n.F;
     ProPlain pro{A(n, n.o_gq), F};
     EpiResidual epi{A(n, n.o_gs), A(n, n.o_gs1), F};

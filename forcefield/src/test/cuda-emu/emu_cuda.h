@@ -68,6 +68,9 @@ inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __ffs(int x) { return __builtin_ffs(x); }
 template <class T> inline T __ldcg(const T* p) { return *p; }
 template <class T> inline T __ldg(const T* p) { return *p; }
+template <class T> inline void __stcg(T* p, T v) { *p = v; }
+// One coroutine runs at a time and memory is shared: every store is visible at once.
+inline void __threadfence() {}
 
 // Atomics: the emulator runs one coroutine at a time, so plain read-modify-write is atomic.
 inline int atomicAdd(int* p, int v) { int o = *p; *p = o + v; return o; }

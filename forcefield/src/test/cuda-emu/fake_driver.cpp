@@ -7,7 +7,7 @@
 // What it checks beyond plain execution: device memory is poisoned with NaN bytes and ends at a
 // guard page (an out-of-bounds access past a buffer's end crashes loudly); shared memory is
 // poisoned too; coroutines are released from barriers in a random order (seeded), so a missing
-// barrier tends to change results between runs; launches with more than 48 KiB of dynamic shared
+// barrier tends to change results between runs, and the blocks of a launch run in a random order; launches with more than 48 KiB of dynamic shared
 // memory fail unless the function's limit was raised, as on the device; cluster kernels need
 // their grid to be a multiple of the cluster and, above 8, the non-portable attribute.
 #define MOLTEN_EMU 1
@@ -378,7 +378,13 @@ static CUresult execute(const Op& op) {
     int group = 1;
     if (cl > 1) group = cl;
     if (op.coop || cl == 0) group = op.gx;
-    for (int b0 = 0; b0 < op.gx; b0 += group) {
+    // Groups (blocks, clusters) run one after the other in a random order (seeded): on the device their
+    // order is unspecified, so a result that depends on which block finishes last changes between runs.
+    std::vector<int> starts;
+    for (int b0 = 0; b0 < op.gx; b0 += group) starts.push_back(b0);
+    std::mt19937_64 order(g_seed++);
+    std::shuffle(starts.begin(), starts.end(), order);
+    for (int b0 : starts) {
         if (!run_group(op.f->k->invoke, params.data(), b0, std::min(group, op.gx - b0), op.gx, op.bx, op.smem, cl))
             return CUDA_ERROR_LAUNCH_FAILED;
     }

@@ -84,6 +84,11 @@ final class DeviceSystem implements AutoCloseable {
      * system is set up.
      */
     static final String BACKWARD_EDGES_PROPERTY = "molten.cuda.backwardEdges";
+    /**
+     * System property: whether the warp-per-row message passes prefetch each row's slot metadata into L1 when they
+     * take the row, {@code on} (the default) or {@code off} (for timing side by side). Read when a system is set up.
+     */
+    static final String ROW_PREFETCH_PROPERTY = "molten.cuda.rowPrefetch";
 
     private final CudaContext cx;
     private final DeviceWeights dw;
@@ -100,6 +105,9 @@ final class DeviceSystem implements AutoCloseable {
     private final String denseTiles;      // auto, wide, narrow
     private final String rowSplit;        // auto, 1, 2
     private final boolean sourceEdges;    // rows only: backward over source edges (k_msg_bwd_rs*, k_forces_rs)
+    private final DenseSplit denseSplit;  // K splits of the tiled dense stages
+    private final boolean rowPrefetch;    // warp-per-row message passes prefetch the row's slot metadata
+    private DevicePointer kpart, kcount;  // their scratch (large systems only)
     final int search;                 // 0 all pairs, 1 cell list
     private final int[] ncell = {1, 1, 1};
     private final Cell cell;
@@ -172,6 +180,12 @@ final class DeviceSystem implements AutoCloseable {
         if (!List.of("auto", "wide", "narrow").contains(denseTiles)) {
             throw new IllegalArgumentException(DENSE_TILES_PROPERTY + " must be auto, wide or narrow, not " + denseTiles);
         }
+        this.denseSplit = DenseSplit.fromProperty(cx.multiprocessors());
+        String prefetch = System.getProperty(ROW_PREFETCH_PROPERTY, "on");
+        if (!List.of("on", "off").contains(prefetch)) {
+            throw new IllegalArgumentException(ROW_PREFETCH_PROPERTY + " must be on or off, not " + prefetch);
+        }
+        this.rowPrefetch = prefetch.equals("on");
         this.groups = lanesChannels / mg;
         this.search = useCellList(cell, atoms, dw.cutoffA, opt, mode) ? 1 : 0;
         if (search == 1) {
@@ -197,6 +211,11 @@ final class DeviceSystem implements AutoCloseable {
         cellAtoms = alloc(4L * n);
         atomCell = alloc(4L * n);
         act = alloc(4L * layoutActivations(null));
+        if (large) {
+            kpart = alloc(4L * denseSplit.scratchFloats());
+            kcount = alloc(4L * denseSplit.counters());
+            cuMemsetD32(kcount, 0, denseSplit.counters());  // dense_tile leaves them zero after each launch
+        }
         cuMemsetD32(cellCount, 0, ncells);
         cuMemsetD32(step, 0, 2);
         cuMemsetD32(flags, 0, NFLAGS);
@@ -346,7 +365,9 @@ final class DeviceSystem implements AutoCloseable {
                 .set("rbf", ptr(rbf)).set("gacc", ptr(gacc))
                 .set("order", ptr(search == 1 ? cellAtoms : order))
                 .set("cell_count", ptr(cellCount)).set("cell_start", ptr(cellStart))
-                .set("cell_atoms", ptr(cellAtoms)).set("atom_cell", ptr(atomCell)).set("act", ptr(act));
+                .set("cell_atoms", ptr(cellAtoms)).set("atom_cell", ptr(atomCell)).set("act", ptr(act))
+                .set("kpart", kpart == null ? 0 : ptr(kpart)).set("kcount", kcount == null ? 0 : ptr(kcount))
+                .set("row_prefetch", rowPrefetch ? 1 : 0);
         layoutActivations(b);
     }
 
@@ -701,11 +722,15 @@ final class DeviceSystem implements AutoCloseable {
             smem = RBS * roundUp(k, 32) * 4;
             variant = "_w";
         }
-        int grid = Math.min(items, maxGrid());
+        int splits = large ? denseSplit.splits(items, k) : 1;
+        int grid = Math.min(items * splits, maxGrid());
         String kernel = "k_" + stage + variant;
-        lastT = -1;
-        Pointer p = t < 0 ? Pointer.to(Pointer.to(stageNet)) : paramsT(t);
+        Pointer s = Pointer.to(new int[] {splits});
+        Pointer p = t < 0 ? Pointer.to(Pointer.to(stageNet), s) : Pointer.to(Pointer.to(stageNet), Pointer.to(new int[] {t}), s);
+        lastT = t;
+        lastSplits = splits;
         launch(kernel, grid, smem, p);
+        lastSplits = 1;
     }
 
     private void launch(String kernel, int grid, int smem, Pointer params) {
@@ -713,7 +738,8 @@ final class DeviceSystem implements AutoCloseable {
             cx.allowSharedMemory(kernel, smem);
         }
         if (recording != null) {
-            recording.add(new Launch(kernel + (lastT >= 0 ? " t=" + lastT : ""), kernel, grid, smem, params));
+            recording.add(new Launch(kernel + (lastT >= 0 ? " t=" + lastT : "") + (lastSplits > 1 ? " s=" + lastSplits : ""),
+                    kernel, grid, smem, params));
             return;
         }
         cuLaunchKernel(cx.function(kernel), grid, 1, 1, THREADS, 1, 1, smem, cx.stream(), params, null);
@@ -725,6 +751,7 @@ final class DeviceSystem implements AutoCloseable {
 
     private List<Launch> recording;
     private int lastT = -1;
+    private int lastSplits = 1;  // K splits of the dense stage being launched (profile labels)
 
     /**
      * GPU time of each stage kernel of one force evaluation (STAGES mode, all-pairs search), in

@@ -52,6 +52,33 @@ class CudaStudentTest {
         }
     }
 
+    /**
+     * Tiled dense stages with K split over several blocks (the last block of a tile adds the partial tiles in
+     * split order): every split count, wide and narrow tiles, against the reference, and bit for bit repeatable
+     * (the order of the sum must not depend on which block finishes last). 16 splits are clamped to the chunks.
+     */
+    @Test
+    void denseLayersWithSplitKMatchTheReferenceAndRepeatBitForBit() {
+        StudentWeights w = StudentWeights.random(19);
+        long seed = System.nanoTime();
+        Atoms mol = CudaTestSupport.randomAtoms(seed, 37, Math.cbrt(37 * 12.0), 1.0, null);
+        CudaOptions tiled = CudaOptions.defaults().withLargeSystemAtoms(1);
+        for (String[] v : new String[][] {{"2", "wide"}, {"3", "narrow"}, {"16", "wide"}}) {
+            String what = "K split " + v[0] + ", " + v[1] + " tiles (seed " + seed + ")";
+            withProperties(new String[] {DenseSplit.PROPERTY, v[0], DeviceSystem.DENSE_TILES_PROPERTY, v[1]}, () -> {
+                check(w, mol, tiled, CudaOptions.Mode.STAGES, what);
+                double[] f1 = new double[3 * mol.size()];
+                double[] f2 = new double[3 * mol.size()];
+                try (CudaStudent a = new CudaStudent(w, tiled)) {
+                    double e1 = a.energyAndForcesInMode(mol, f1, CudaOptions.Mode.STAGES);
+                    double e2 = a.energyAndForcesInMode(mol, f2, CudaOptions.Mode.STAGES);
+                    assertEquals(e1, e2, what + ": energy not reproducible");
+                    assertArrayEquals(f1, f2, what + ": forces not reproducible");
+                }
+            });
+        }
+    }
+
     @Test
     void smallMoleculesInEveryModeMatchTheReference() {
         StudentWeights w = StudentWeights.random(11);
@@ -188,7 +215,8 @@ class CudaStudentTest {
         StudentWeights w = StudentWeights.random(16);
         Atoms mol = CudaTestSupport.randomAtoms(17, 12, 6.0, 1.0, null);
         for (String key : new String[] {DeviceSystem.MESSAGE_PASS_PROPERTY, DeviceSystem.ROW_SPLIT_PROPERTY,
-            DeviceSystem.DENSE_TILES_PROPERTY, DeviceSystem.BACKWARD_EDGES_PROPERTY}) {
+            DeviceSystem.DENSE_TILES_PROPERTY, DeviceSystem.ROW_PREFETCH_PROPERTY,
+            DeviceSystem.BACKWARD_EDGES_PROPERTY}) {
             withProperties(new String[] {key, "sideways"}, () -> {
                 try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults())) {
                     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
