@@ -116,7 +116,6 @@ struct Net {
     // number of splits done (zero between launches)
     float* kpart;
     int* kcount;
-    long long row_prefetch;  // 1: the warp-per-row message passes prefetch a row's slot metadata into L1
 };
 
 #define FULLMASK 0xffffffffu

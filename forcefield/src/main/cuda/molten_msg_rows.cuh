@@ -20,26 +20,6 @@
 __device__ __forceinline__ float ldr(const float* p) { return __ldg(p); }
 __device__ __forceinline__ int ldri(const int* p) { return __ldg(p); }
 
-// Prefetches the slot metadata of row a's cnt slots (neighbour index, geometry, cutoff, window start,
-// radial-basis window: ~30 lines of 128 bytes at 50 neighbours) into L1, one line per lane, when the
-// warp takes the row: every batch after the first then finds its metadata in L1 instead of waiting
-// on L2 (in Nsight Compute the forward pass's largest stall was on these loads). Off when
-// n.row_prefetch == 0 (molten.cuda.rowPrefetch=off, for timing side by side).
-__device__ __forceinline__ void prefetch_row(const Net& n, int a, int cnt, int lane) {
-    if (n.row_prefetch == 0) return;
-    const size_t s0 = (size_t)a * n.cap;
-    const char* base[5] = {reinterpret_cast<const char*>(n.nbr_idx + s0), reinterpret_cast<const char*>(n.geo + 4 * s0),
-                           reinterpret_cast<const char*>(n.fc + 2 * s0), reinterpret_cast<const char*>(n.kidx + s0),
-                           reinterpret_cast<const char*>(n.rbf + s0 * n.kw)};
-    const long long bytes[5] = {4LL * cnt, 16LL * cnt, 8LL * cnt, 4LL * cnt, 4LL * cnt * n.kw};
-#pragma unroll
-    for (int q = 0; q < 5; ++q) {
-        const char* hi = base[q] + bytes[q];
-        const char* lo = base[q] - (reinterpret_cast<unsigned long long>(base[q]) & 127ull);  // allocations are 256-aligned
-        for (const char* x = lo + 128 * lane; x < hi; x += 32 * 128) prefetch_l1(x);
-    }
-}
-
 // Work items: it = (g, p), g-major, so the warps of a block take consecutive atoms of the processing
 // order. SP warps share an item (SP = 2 for systems too small to fill the GPU with one warp per row:
 // a 201-atom box has 804 rows of ~90 slots for 132 x 16 warp slots); warp h of the SP takes the slot
@@ -93,7 +73,6 @@ __device__ void msg_fwd_row(const Net& n, int t, float* sm) {
         const float bb0 = ldw(bf + c), bb1 = ldw(bf + F + c), bb2 = ldw(bf + 2 * F + c);
         float ds = 0.f, dv0 = 0.f, dv1 = 0.f, dv2 = 0.f;
         const int cnt = valid ? ldri(n.nbr_count + a) : 0;
-        if (rr.h == 0) prefetch_row(n, a, cnt, lane);
         for (int s0 = rr.h * SU; s0 < cnt; s0 += SP * SU) {
             SlotBatch<SU, true> sb;  // read-only path
             sb.load(n, a, s0, cnt, lane, kw, rv, nullptr);

@@ -74,11 +74,6 @@ final class DeviceSystem implements AutoCloseable {
     static final String DENSE_TILES_PROPERTY = "molten.cuda.denseTiles";
     /** System property: warps per row of the warp-per-row message passes, {@code auto} (the default), 1 or 2. */
     static final String ROW_SPLIT_PROPERTY = "molten.cuda.rowSplit";
-    /**
-     * System property: whether the warp-per-row message passes prefetch each row's slot metadata into L1 when they
-     * take the row, {@code on} (the default) or {@code off} (for timing side by side). Read when a system is set up.
-     */
-    static final String ROW_PREFETCH_PROPERTY = "molten.cuda.rowPrefetch";
 
     private final CudaContext cx;
     private final DeviceWeights dw;
@@ -95,7 +90,6 @@ final class DeviceSystem implements AutoCloseable {
     private final String denseTiles;      // auto, wide, narrow
     private final String rowSplit;        // auto, 1, 2
     private final DenseSplit denseSplit;  // K splits of the tiled dense stages
-    private final boolean rowPrefetch;    // warp-per-row message passes prefetch the row's slot metadata
     private DevicePointer kpart, kcount;  // their scratch (large systems only)
     final int search;                 // 0 all pairs, 1 cell list
     private final int[] ncell = {1, 1, 1};
@@ -162,11 +156,6 @@ final class DeviceSystem implements AutoCloseable {
             throw new IllegalArgumentException(DENSE_TILES_PROPERTY + " must be auto, wide or narrow, not " + denseTiles);
         }
         this.denseSplit = DenseSplit.fromProperty(cx.multiprocessors());
-        String prefetch = System.getProperty(ROW_PREFETCH_PROPERTY, "on");
-        if (!List.of("on", "off").contains(prefetch)) {
-            throw new IllegalArgumentException(ROW_PREFETCH_PROPERTY + " must be on or off, not " + prefetch);
-        }
-        this.rowPrefetch = prefetch.equals("on");
         this.groups = lanesChannels / mg;
         this.search = useCellList(cell, atoms, dw.cutoffA, opt, mode) ? 1 : 0;
         if (search == 1) {
@@ -347,8 +336,7 @@ final class DeviceSystem implements AutoCloseable {
                 .set("order", ptr(search == 1 ? cellAtoms : order))
                 .set("cell_count", ptr(cellCount)).set("cell_start", ptr(cellStart))
                 .set("cell_atoms", ptr(cellAtoms)).set("atom_cell", ptr(atomCell)).set("act", ptr(act))
-                .set("kpart", kpart == null ? 0 : ptr(kpart)).set("kcount", kcount == null ? 0 : ptr(kcount))
-                .set("row_prefetch", rowPrefetch ? 1 : 0);
+                .set("kpart", kpart == null ? 0 : ptr(kpart)).set("kcount", kcount == null ? 0 : ptr(kcount));
         layoutActivations(b);
     }
 

@@ -204,7 +204,7 @@ class CudaStudentTest {
         StudentWeights w = StudentWeights.random(16);
         Atoms mol = CudaTestSupport.randomAtoms(17, 12, 6.0, 1.0, null);
         for (String key : new String[] {DeviceSystem.MESSAGE_PASS_PROPERTY, DeviceSystem.ROW_SPLIT_PROPERTY,
-            DeviceSystem.DENSE_TILES_PROPERTY, DeviceSystem.ROW_PREFETCH_PROPERTY}) {
+            DeviceSystem.DENSE_TILES_PROPERTY}) {
             withProperties(new String[] {key, "sideways"}, () -> {
                 try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults())) {
                     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
