@@ -64,6 +64,7 @@ __device__ void msg_fwd_row(const Net& n, int t, float* sm) {
     float* v1 = A(n, n.o_v1[t]);
     float* rv = sm + warp_id() * SU * MOLTEN_MAXKW;          // this warp's radial-basis windows
     float* red = sm + MOLTEN_WARPS * SU * MOLTEN_MAXKW;       // [warp][4][32] partial sums (SP > 1)
+    const bool shared = n.filter_shared != 0 && n.nrbf <= MOLTEN_MAXKW;
     const RowRounds<SP> rr(n);
     for (int round = rr.first(); round < rr.items; round += rr.stride()) {
         int g, a;
@@ -75,7 +76,7 @@ __device__ void msg_fwd_row(const Net& n, int t, float* sm) {
         const int cnt = valid ? ldri(n.nbr_count + a) : 0;
         for (int s0 = rr.h * SU; s0 < cnt; s0 += SP * SU) {
             SlotBatch<SU, true> sb;  // read-only path
-            sb.load(n, a, s0, cnt, lane, kw, rv, nullptr);
+            sb.load(n, a, s0, cnt, lane, kw, rv, nullptr, shared);
             float pb[SU][3], vb[SU][3];
 #pragma unroll
             for (int u = 0; u < SU; ++u) {
@@ -84,6 +85,35 @@ __device__ void msg_fwd_row(const Net& n, int t, float* sm) {
                 for (int p = 0; p < 3; ++p) pb[u][p] = ldr(pp + p * F);
 #pragma unroll
                 for (int x = 0; x < 3; ++x) vb[u][x] = t == 0 ? 0.f : ldr(vin + ((size_t)sb.b[u] * 3 + x) * F + c);
+            }
+            if (shared) {
+                // The batch's slots are consecutive in a distance-sorted row, so their windows overlap
+                // (~10 distinct k for 4 slots of 9): each filter weight is loaded once for all of them and
+                // multiplied by each slot's rbf_k (0 outside its window). The same sums in the same order
+                // as the per-slot loop below (fma(w, 0, h) = h): identical results, ~3x fewer L1 loads.
+                int kmin = sb.k0[0], kmax = sb.k0[0];
+#pragma unroll
+                for (int u = 1; u < SU; ++u) {  // slots past the row's end (fcut = 0) do not widen the span
+                    if (sb.ok[u]) { kmin = min(kmin, sb.k0[u]); kmax = max(kmax, sb.k0[u]); }
+                }
+                kmax += kw - 1;
+                float h[SU][3];
+#pragma unroll
+                for (int u = 0; u < SU; ++u) { h[u][0] = bb0; h[u][1] = bb1; h[u][2] = bb2; }
+#pragma unroll 2
+                for (int k = kmin; k <= kmax; ++k) {
+                    const float4 w = __ldg(wf4 + (size_t)k * F + c);
+#pragma unroll
+                    for (int u = 0; u < SU; ++u) {
+                        const float rk = rv[u * MOLTEN_MAXKW + k];
+                        h[u][0] = fmaf(w.x, rk, h[u][0]);
+                        h[u][1] = fmaf(w.y, rk, h[u][1]);
+                        h[u][2] = fmaf(w.z, rk, h[u][2]);
+                    }
+                }
+#pragma unroll
+                for (int u = 0; u < SU; ++u) edge_fwd(h[u][0], h[u][1], h[u][2], sb.fc[u], pb[u], vb[u], sb.geo[u], ds, dv0, dv1, dv2);
+                continue;
             }
 #pragma unroll
             for (int u = 0; u < SU; ++u) {

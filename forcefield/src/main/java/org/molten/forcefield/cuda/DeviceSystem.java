@@ -74,6 +74,12 @@ final class DeviceSystem implements AutoCloseable {
     static final String DENSE_TILES_PROPERTY = "molten.cuda.denseTiles";
     /** System property: warps per row of the warp-per-row message passes, {@code auto} (the default), 1 or 2. */
     static final String ROW_SPLIT_PROPERTY = "molten.cuda.rowSplit";
+    /**
+     * System property: how the warp-per-row forward pass loads the radial filter's weights, {@code shared} (the
+     * default: once per slot batch for all its slots' windows) or {@code slot} (once per slot and window term);
+     * both give identical results. Read when a system is set up; for timing side by side.
+     */
+    static final String FILTER_LOADS_PROPERTY = "molten.cuda.filterLoads";
 
     private final CudaContext cx;
     private final DeviceWeights dw;
@@ -90,6 +96,7 @@ final class DeviceSystem implements AutoCloseable {
     private final String denseTiles;      // auto, wide, narrow
     private final String rowSplit;        // auto, 1, 2
     private final DenseSplit denseSplit;  // K splits of the tiled dense stages
+    private final boolean filterShared;   // the warp-per-row forward pass shares filter-weight loads
     private DevicePointer kpart, kcount;  // their scratch (large systems only)
     final int search;                 // 0 all pairs, 1 cell list
     private final int[] ncell = {1, 1, 1};
@@ -156,6 +163,11 @@ final class DeviceSystem implements AutoCloseable {
             throw new IllegalArgumentException(DENSE_TILES_PROPERTY + " must be auto, wide or narrow, not " + denseTiles);
         }
         this.denseSplit = DenseSplit.fromProperty(cx.multiprocessors());
+        String filterLoads = System.getProperty(FILTER_LOADS_PROPERTY, "shared");
+        if (!List.of("shared", "slot").contains(filterLoads)) {
+            throw new IllegalArgumentException(FILTER_LOADS_PROPERTY + " must be shared or slot, not " + filterLoads);
+        }
+        this.filterShared = filterLoads.equals("shared");
         this.groups = lanesChannels / mg;
         this.search = useCellList(cell, atoms, dw.cutoffA, opt, mode) ? 1 : 0;
         if (search == 1) {
@@ -336,7 +348,8 @@ final class DeviceSystem implements AutoCloseable {
                 .set("order", ptr(search == 1 ? cellAtoms : order))
                 .set("cell_count", ptr(cellCount)).set("cell_start", ptr(cellStart))
                 .set("cell_atoms", ptr(cellAtoms)).set("atom_cell", ptr(atomCell)).set("act", ptr(act))
-                .set("kpart", kpart == null ? 0 : ptr(kpart)).set("kcount", kcount == null ? 0 : ptr(kcount));
+                .set("kpart", kpart == null ? 0 : ptr(kpart)).set("kcount", kcount == null ? 0 : ptr(kcount))
+                .set("filter_shared", filterShared ? 1 : 0);
         layoutActivations(b);
     }
 
