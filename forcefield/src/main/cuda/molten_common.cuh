@@ -117,7 +117,7 @@ struct Net {
     // number of splits done (zero between launches)
     float* kpart;
     int* kcount;
-    long long row_prefetch;  // 1: the warp-per-row message passes prefetch a row's slot metadata into L1
+    long long filter_shared;  // 1: the warp-per-row forward pass shares filter-weight loads across a slot batch
 };
 
 #define FULLMASK 0xffffffffu

@@ -339,8 +339,11 @@ struct SlotBatch {
     bool ok[SU];
     template <class T>
     __device__ static T ld(const T* p) { return RO ? __ldg(p) : __ldcg(p); }
-    // rm: where the windows mu_k rbf_k go (the backward pass), or nullptr
-    __device__ void load(const Net& n, int a, int s0, int cnt, int lane, int kw, float* rv, float* rm) {
+    // rm: where the windows mu_k rbf_k go (the backward pass), or nullptr. byK: store the windows by
+    // radial-basis index k (rv[u][k], k < MOLTEN_MAXKW, zero outside slot u's window; needs nrbf <=
+    // MOLTEN_MAXKW) instead of by position in the window, so that the slots of a batch can share each
+    // filter-weight load (molten_msg_rows.cuh).
+    __device__ void load(const Net& n, int a, int s0, int cnt, int lane, int kw, float* rv, float* rm, bool byK = false) {
         const int cap = (int)n.cap;
 #pragma unroll
         for (int u = 0; u < SU; ++u) {
@@ -355,7 +358,17 @@ struct SlotBatch {
             k0[u] = ld(n.kidx + slot);
         }
         __syncwarp();  // the previous batch's readers are done with rv, rm
-        if (lane < kw) {
+        if (byK) {
+            const float mus = (float)n.mu_step;
+#pragma unroll
+            for (int u = 0; u < SU; ++u) {
+                const size_t slot = (size_t)a * cap + (ok[u] ? s0 + u : 0);
+                const int j = lane - k0[u];
+                const float r = (j >= 0 && j < kw) ? ld(n.rbf + slot * kw + j) : 0.f;
+                rv[u * MOLTEN_MAXKW + lane] = r;
+                if (rm != nullptr) rm[u * MOLTEN_MAXKW + lane] = r * (mus * (float)lane);  // mu_k rbf_k
+            }
+        } else if (lane < kw) {
             const float mus = (float)n.mu_step;
 #pragma unroll
             for (int u = 0; u < SU; ++u) {

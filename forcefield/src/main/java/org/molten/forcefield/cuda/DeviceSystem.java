@@ -85,10 +85,11 @@ final class DeviceSystem implements AutoCloseable {
      */
     static final String BACKWARD_EDGES_PROPERTY = "molten.cuda.backwardEdges";
     /**
-     * System property: whether the warp-per-row message passes prefetch each row's slot metadata into L1 when they
-     * take the row, {@code on} (the default) or {@code off} (for timing side by side). Read when a system is set up.
+     * System property: how the warp-per-row forward pass loads the radial filter's weights, {@code shared} (the
+     * default: once per slot batch for all its slots' windows) or {@code slot} (once per slot and window term);
+     * both give identical results. Read when a system is set up; for timing side by side.
      */
-    static final String ROW_PREFETCH_PROPERTY = "molten.cuda.rowPrefetch";
+    static final String FILTER_LOADS_PROPERTY = "molten.cuda.filterLoads";
 
     private final CudaContext cx;
     private final DeviceWeights dw;
@@ -106,7 +107,7 @@ final class DeviceSystem implements AutoCloseable {
     private final String rowSplit;        // auto, 1, 2
     private final boolean sourceEdges;    // rows only: backward over source edges (k_msg_bwd_rs*, k_forces_rs)
     private final DenseSplit denseSplit;  // K splits of the tiled dense stages
-    private final boolean rowPrefetch;    // warp-per-row message passes prefetch the row's slot metadata
+    private final boolean filterShared;   // the warp-per-row forward pass shares filter-weight loads
     private DevicePointer kpart, kcount;  // their scratch (large systems only)
     final int search;                 // 0 all pairs, 1 cell list
     private final int[] ncell = {1, 1, 1};
@@ -181,11 +182,11 @@ final class DeviceSystem implements AutoCloseable {
             throw new IllegalArgumentException(DENSE_TILES_PROPERTY + " must be auto, wide or narrow, not " + denseTiles);
         }
         this.denseSplit = DenseSplit.fromProperty(cx.multiprocessors());
-        String prefetch = System.getProperty(ROW_PREFETCH_PROPERTY, "on");
-        if (!List.of("on", "off").contains(prefetch)) {
-            throw new IllegalArgumentException(ROW_PREFETCH_PROPERTY + " must be on or off, not " + prefetch);
+        String filterLoads = System.getProperty(FILTER_LOADS_PROPERTY, "shared");
+        if (!List.of("shared", "slot").contains(filterLoads)) {
+            throw new IllegalArgumentException(FILTER_LOADS_PROPERTY + " must be shared or slot, not " + filterLoads);
         }
-        this.rowPrefetch = prefetch.equals("on");
+        this.filterShared = filterLoads.equals("shared");
         this.groups = lanesChannels / mg;
         this.search = useCellList(cell, atoms, dw.cutoffA, opt, mode) ? 1 : 0;
         if (search == 1) {
@@ -367,7 +368,7 @@ final class DeviceSystem implements AutoCloseable {
                 .set("cell_count", ptr(cellCount)).set("cell_start", ptr(cellStart))
                 .set("cell_atoms", ptr(cellAtoms)).set("atom_cell", ptr(atomCell)).set("act", ptr(act))
                 .set("kpart", kpart == null ? 0 : ptr(kpart)).set("kcount", kcount == null ? 0 : ptr(kcount))
-                .set("row_prefetch", rowPrefetch ? 1 : 0);
+                .set("filter_shared", filterShared ? 1 : 0);
         layoutActivations(b);
     }
 

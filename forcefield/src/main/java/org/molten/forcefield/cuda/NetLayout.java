@@ -50,7 +50,7 @@ final class NetLayout {
             f.add(new Field(s, MAXT, false));
         }
         longs(f, "o_z5", "o_gs", "o_gv", "o_gz3", "o_gs1", "o_gn", "o_gv1", "o_gphi", "o_gq");
-        longs(f, "kpart", "kcount", "row_prefetch");
+        longs(f, "kpart", "kcount", "filter_shared");
         FIELDS = Collections.unmodifiableList(f);
         int off = 0;
         for (Field x : FIELDS) {

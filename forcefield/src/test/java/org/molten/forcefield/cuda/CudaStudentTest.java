@@ -79,6 +79,41 @@ class CudaStudentTest {
         }
     }
 
+    /**
+     * The warp-per-row forward pass with filter-weight loads shared by a slot batch computes the same sums in the
+     * same order as with one load per slot: energies and forces agree bit for bit, one and two warps per row,
+     * open and periodic (the reference check of the default is in the other tests).
+     */
+    @Test
+    void sharedFilterLoadsGiveTheSameForcesBitForBit() {
+        StudentWeights w = StudentWeights.random(23);
+        long seed = System.nanoTime();
+        Atoms open = CudaTestSupport.randomAtoms(seed, 41, Math.cbrt(41 * 12.0), 1.0, null);
+        Atoms box = CudaTestSupport.randomAtoms(seed + 1, 48, 11.0, 1.0, Cell.orthorhombic(11.0, 11.5, 11.2));
+        CudaOptions rows = CudaOptions.defaults().withLargeSystemAtoms(1);
+        for (Atoms atoms : new Atoms[] {open, box}) {
+            for (String split : new String[] {"1", "2"}) {
+                double[][] f = new double[2][3 * atoms.size()];
+                double[] e = new double[2];
+                String[] loads = {"slot", "shared"};
+                for (int i = 0; i < 2; i++) {
+                    int k = i;
+                    withProperties(new String[] {DeviceSystem.FILTER_LOADS_PROPERTY, loads[i], DeviceSystem.ROW_SPLIT_PROPERTY,
+                        split}, () -> {
+                            try (CudaStudent gpu = new CudaStudent(w, rows)) {
+                                e[k] = gpu.energyAndForcesInMode(atoms, f[k], CudaOptions.Mode.STAGES);
+                            }
+                        });
+                }
+                String what = atoms.size() + " atoms, " + split + " warp(s) per row (seed " + seed + ")";
+                assertEquals(e[0], e[1], what + ": energy");
+                assertArrayEquals(f[0], f[1], what + ": forces");
+            }
+        }
+        withProperties(new String[] {DeviceSystem.FILTER_LOADS_PROPERTY, "shared"},
+                () -> check(w, open, rows, CudaOptions.Mode.STAGES, "shared filter loads (seed " + seed + ")"));
+    }
+
     @Test
     void smallMoleculesInEveryModeMatchTheReference() {
         StudentWeights w = StudentWeights.random(11);
@@ -215,7 +250,7 @@ class CudaStudentTest {
         StudentWeights w = StudentWeights.random(16);
         Atoms mol = CudaTestSupport.randomAtoms(17, 12, 6.0, 1.0, null);
         for (String key : new String[] {DeviceSystem.MESSAGE_PASS_PROPERTY, DeviceSystem.ROW_SPLIT_PROPERTY,
-            DeviceSystem.DENSE_TILES_PROPERTY, DeviceSystem.ROW_PREFETCH_PROPERTY,
+            DeviceSystem.DENSE_TILES_PROPERTY, DeviceSystem.FILTER_LOADS_PROPERTY,
             DeviceSystem.BACKWARD_EDGES_PROPERTY}) {
             withProperties(new String[] {key, "sideways"}, () -> {
                 try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults())) {
