@@ -153,9 +153,10 @@ __device__ void st_cell_scan(const Net& n, int wi, float* sm) {
 // geometry, then rank-sorted by (float d_ab, b), a key the row itself holds (geo.w, nbr_idx):
 // the row order is deterministic and identical for both searches, and row b finds its slot of a
 // by binary search (st_forces<true>): both rows hold the same float d, since r_a - r_b is
-// exactly -(r_b - r_a) (IEEE negation, rint symmetric) and so is the minimum image. Per slot the geometry every block needs is stored: u_ab, d_ab, fcut, fcut', the
-// radial-basis window. A row longer than cap is cut to cap and counted in flags[OVERFLOW]:
-// the host grows cap and redoes the work.
+// exactly -(r_b - r_a) (IEEE negation, rint symmetric) and so is the minimum image. Per slot
+// the geometry every block needs is stored: u_ab, d_ab, fcut, fcut', the radial-basis window.
+// A row longer than cap is cut to cap and counted in flags[OVERFLOW]: the host grows cap and
+// redoes the work.
 // ------------------------------------------------------------------------------------------
 #define MOLTEN_NB_BATCH 4
 

@@ -173,8 +173,8 @@ final class DeviceSystem implements AutoCloseable {
         boolean source = switch (edges) {  // checked whichever message pass runs
             case "auto", "source" -> true;
             case "both" -> false;
-            default -> throw new IllegalArgumentException(BACKWARD_EDGES_PROPERTY + " must be auto, source or both, not "
-                    + edges);
+            default -> throw new IllegalArgumentException(
+                    BACKWARD_EDGES_PROPERTY + " must be auto, source or both, not " + edges);
         };
         this.sourceEdges = rows && source;
         this.denseTiles = System.getProperty(DENSE_TILES_PROPERTY, "auto");
@@ -467,8 +467,9 @@ final class DeviceSystem implements AutoCloseable {
     static void requirePairedSlots(int[] flags) {
         if (flags[FLAG_UNPAIRED] != 0 && flags[FLAG_OVERFLOW] == 0) {
             throw new IllegalStateException("GPU neighbour list is not symmetric: " + flags[FLAG_UNPAIRED]
-                    + " neighbour slot(s) have no reverse slot in their partner's row, so forces would miss the partner's"
-                    + " edge; refusing them (set " + BACKWARD_EDGES_PROPERTY + "=both to compute both edges per row)");
+                    + " neighbour slot(s) have no reverse slot in their partner's row, so forces would miss the"
+                    + " partner's edge; refusing them (set " + BACKWARD_EDGES_PROPERTY
+                    + "=both to compute both edges per row)");
         }
     }
 

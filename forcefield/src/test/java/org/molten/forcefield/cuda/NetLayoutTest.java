@@ -90,7 +90,8 @@ class NetLayoutTest {
         int[] flags = new int[DeviceSystem.NFLAGS];
         DeviceSystem.requirePairedSlots(flags);
         flags[DeviceSystem.FLAG_UNPAIRED] = 3;
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> DeviceSystem.requirePairedSlots(flags));
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> DeviceSystem.requirePairedSlots(flags));
         assertTrue(e.getMessage().contains("3 neighbour slot(s)") && e.getMessage().contains("not symmetric"),
                 e.getMessage());
         flags[DeviceSystem.FLAG_OVERFLOW] = 1;
