@@ -117,7 +117,7 @@ struct Net {
     // number of splits done (zero between launches)
     float* kpart;
     int* kcount;
-    long long filter_shared;  // 1: the warp-per-row forward pass shares filter-weight loads across a slot batch
+    long long filter_shared;  // 1: the warp-per-row message passes share filter-weight loads across slots
 };
 
 #define FULLMASK 0xffffffffu

@@ -218,6 +218,8 @@ __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
     float* rv = sm + warp_id() * 2 * SU * MOLTEN_MAXKW;  // windows: rbf_k, mu_k rbf_k
     float* rm = rv + SU * MOLTEN_MAXKW;
     float* red = sm + MOLTEN_WARPS * 2 * SU * MOLTEN_MAXKW;  // [warp][6][32] partial sums (SP > 1)
+    // shared filter loads in the source-edge kernels only: the both-edges kernels (kept for timing) would spill
+    const bool shared = SRC && n.filter_shared != 0 && n.nrbf <= MOLTEN_MAXKW;
     const RowRounds<SP> rr(n);
     for (int round = rr.first(); round < rr.items; round += rr.stride()) {
         int g, a;
@@ -237,7 +239,7 @@ __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
         const int cnt = valid ? ldri(n.nbr_count + a) : 0;
         for (int s0 = rr.h * SU; s0 < cnt; s0 += SP * SU) {
             SlotBatch<SU, true> sb;  // read-only path
-            sb.load(n, a, s0, cnt, lane, kw, rv, rm);
+            sb.load(n, a, s0, cnt, lane, kw, rv, rm, shared);
             // neighbour quantities of all SU slots first: their loads overlap
             float pb[SU][3], vb[SU][3], gvb[SU][3], gsb[SU];
 #pragma unroll
@@ -254,22 +256,53 @@ __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
                 gsb[u] = ldr(gs1 + (size_t)sb.b[u] * F + c);
             }
             float slotSums[16];  // per slot u: dE/dd, dE/du x, y, z at 4u .. 4u + 3
+            // Window sums (Wf rbf)(d) and (Wf mu rbf)(d) of pairs of slots at a time: with shared loads (see
+            // msg_fwd_row) a pair of consecutive slots loads the union of its windows once; pairs, not the
+            // whole batch, because the 6 sums per slot must stay in registers until the pair is done.
+            float pair0[2][3], pair1[2][3];
 #pragma unroll
             for (int u = 0; u < SU; ++u) {
                 float s0v[3] = {0.f, 0.f, 0.f}, s1v[3] = {0.f, 0.f, 0.f};
-                const float4* wr = wf4 + (size_t)sb.k0[u] * F + c;
-                const float* r = rv + u * MOLTEN_MAXKW;
-                const float* rmu = rm + u * MOLTEN_MAXKW;
-#pragma unroll 3
-                for (int kk = 0; kk < (KWC ? KWC : MOLTEN_MAXKW); ++kk) {
-                    if (KWC == 0 && kk >= kw) break;
-                    const float rk = r[kk], mk = rmu[kk];
-                    const float4 w4 = __ldg(wr + kk * F);
-                    const float wv[3] = {w4.x, w4.y, w4.z};
+                if (shared) {
+                    if ((u & 1) == 0) {
+                        const int ka = sb.k0[u], kb = sb.ok[u + 1] ? sb.k0[u + 1] : ka;
+                        const int kmax = max(ka, kb) + kw - 1;
 #pragma unroll
-                    for (int p = 0; p < 3; ++p) {
-                        s0v[p] = fmaf(wv[p], rk, s0v[p]);
-                        s1v[p] = fmaf(wv[p], mk, s1v[p]);
+                        for (int h = 0; h < 2; ++h)
+#pragma unroll
+                            for (int p = 0; p < 3; ++p) { pair0[h][p] = 0.f; pair1[h][p] = 0.f; }
+#pragma unroll 2
+                        for (int k = min(ka, kb); k <= kmax; ++k) {
+                            const float4 w4 = __ldg(wf4 + (size_t)k * F + c);
+                            const float wv[3] = {w4.x, w4.y, w4.z};
+#pragma unroll
+                            for (int h = 0; h < 2; ++h) {
+                                const float rk = rv[(u + h) * MOLTEN_MAXKW + k], mk = rm[(u + h) * MOLTEN_MAXKW + k];
+#pragma unroll
+                                for (int p = 0; p < 3; ++p) {
+                                    pair0[h][p] = fmaf(wv[p], rk, pair0[h][p]);
+                                    pair1[h][p] = fmaf(wv[p], mk, pair1[h][p]);
+                                }
+                            }
+                        }
+                    }
+#pragma unroll
+                    for (int p = 0; p < 3; ++p) { s0v[p] = pair0[u & 1][p]; s1v[p] = pair1[u & 1][p]; }
+                } else {
+                    const float4* wr = wf4 + (size_t)sb.k0[u] * F + c;
+                    const float* r = rv + u * MOLTEN_MAXKW;
+                    const float* rmu = rm + u * MOLTEN_MAXKW;
+#pragma unroll 3
+                    for (int kk = 0; kk < (KWC ? KWC : MOLTEN_MAXKW); ++kk) {
+                        if (KWC == 0 && kk >= kw) break;
+                        const float rk = r[kk], mk = rmu[kk];
+                        const float4 w4 = __ldg(wr + kk * F);
+                        const float wv[3] = {w4.x, w4.y, w4.z};
+#pragma unroll
+                        for (int p = 0; p < 3; ++p) {
+                            s0v[p] = fmaf(wv[p], rk, s0v[p]);
+                            s1v[p] = fmaf(wv[p], mk, s1v[p]);
+                        }
                     }
                 }
                 float* q4 = slotSums + 4 * u;

@@ -85,9 +85,10 @@ final class DeviceSystem implements AutoCloseable {
      */
     static final String BACKWARD_EDGES_PROPERTY = "molten.cuda.backwardEdges";
     /**
-     * System property: how the warp-per-row forward pass loads the radial filter's weights, {@code shared} (the
-     * default: once per slot batch for all its slots' windows) or {@code slot} (once per slot and window term);
-     * both give identical results. Read when a system is set up; for timing side by side.
+     * System property: how the warp-per-row message passes (forward, and the source-edge backward) load the radial
+     * filter's weights, {@code shared} (the default: once for the union of the windows of a slot batch, forward, or
+     * of a pair of slots, backward) or {@code slot} (once per slot and window term); both give identical results.
+     * Read when a system is set up; for timing side by side.
      */
     static final String FILTER_LOADS_PROPERTY = "molten.cuda.filterLoads";
 
@@ -107,7 +108,7 @@ final class DeviceSystem implements AutoCloseable {
     private final String rowSplit;        // auto, 1, 2
     private final boolean sourceEdges;    // rows only: backward over source edges (k_msg_bwd_rs*, k_forces_rs)
     private final DenseSplit denseSplit;  // K splits of the tiled dense stages
-    private final boolean filterShared;   // the warp-per-row forward pass shares filter-weight loads
+    private final boolean filterShared;   // the warp-per-row message passes share filter-weight loads
     private DevicePointer kpart, kcount;  // their scratch (large systems only)
     final int search;                 // 0 all pairs, 1 cell list
     private final int[] ncell = {1, 1, 1};

@@ -80,9 +80,9 @@ class CudaStudentTest {
     }
 
     /**
-     * The warp-per-row forward pass with filter-weight loads shared by a slot batch computes the same sums in the
-     * same order as with one load per slot: energies and forces agree bit for bit, one and two warps per row,
-     * open and periodic (the reference check of the default is in the other tests).
+     * The warp-per-row message passes (forward; backward on its source-edge path, the default) with filter-weight
+     * loads shared by the slots of a batch compute the same sums in the same order as with one load per slot:
+     * energies and forces agree bit for bit, one and two warps per row, open and periodic.
      */
     @Test
     void sharedFilterLoadsGiveTheSameForcesBitForBit() {
