@@ -51,10 +51,12 @@ public record CudaOptions(Mode mode, boolean graphs, int stepsPerLaunch, int gra
     public static final int DEFAULT_STEPS_PER_LAUNCH = 10;
     public static final int DEFAULT_GRAPH_CACHE_SIZE = 8;
     /**
-     * Measured on the H200 (docs/benchmarks.md, third round of 2026-11-21): the warp path is faster at 50 and 100
-     * atoms (324 / 376 vs 403 / 411 us per MD step), the tiled path at 200 (426 vs 493).
+     * Measured on the H200 (docs/benchmarks.md, fourth round of 2026-11-21): with K-split dense layers the tiled
+     * path is faster at every size measured above the small-molecule kernel's range (26, 35, 50, 100 atoms: 205,
+     * 210, 214, 232 vs 306, 310, 322, 376 us per MD step); below 25 atoms the stage kernels run only where the
+     * small-molecule kernel cannot, and keep the warp path (not measured there).
      */
-    public static final int DEFAULT_LARGE_SYSTEM_ATOMS = 150;
+    public static final int DEFAULT_LARGE_SYSTEM_ATOMS = 25;
     public static final int DEFAULT_CELL_LIST_ATOMS = 1024;
     /** 0: the stage kernels measured faster than the megakernels at every size (H200, 2026-11-21). */
     public static final int DEFAULT_MEGAKERNEL_ATOMS = 0;
