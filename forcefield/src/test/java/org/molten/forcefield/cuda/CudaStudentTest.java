@@ -52,6 +52,18 @@ class CudaStudentTest {
         }
     }
 
+    /** Two evaluations of the same input in stage mode give the same energy and forces bit for bit. */
+    private static void assertRepeatableBitForBit(StudentWeights w, Atoms atoms, CudaOptions opt, String what) {
+        double[] f1 = new double[3 * atoms.size()];
+        double[] f2 = new double[3 * atoms.size()];
+        try (CudaStudent a = new CudaStudent(w, opt)) {
+            double e1 = a.energyAndForcesInMode(atoms, f1, CudaOptions.Mode.STAGES);
+            double e2 = a.energyAndForcesInMode(atoms, f2, CudaOptions.Mode.STAGES);
+            assertEquals(e1, e2, what + ": energy not reproducible");
+            assertArrayEquals(f1, f2, what + ": forces not reproducible");
+        }
+    }
+
     /**
      * Tiled dense stages with K split over several blocks (the last block of a tile adds the partial tiles in
      * split order): every split count, wide and narrow tiles, against the reference, and bit for bit repeatable
@@ -67,14 +79,7 @@ class CudaStudentTest {
             String what = "K split " + v[0] + ", " + v[1] + " tiles (seed " + seed + ")";
             withProperties(new String[] {DenseSplit.PROPERTY, v[0], DeviceSystem.DENSE_TILES_PROPERTY, v[1]}, () -> {
                 check(w, mol, tiled, CudaOptions.Mode.STAGES, what);
-                double[] f1 = new double[3 * mol.size()];
-                double[] f2 = new double[3 * mol.size()];
-                try (CudaStudent a = new CudaStudent(w, tiled)) {
-                    double e1 = a.energyAndForcesInMode(mol, f1, CudaOptions.Mode.STAGES);
-                    double e2 = a.energyAndForcesInMode(mol, f2, CudaOptions.Mode.STAGES);
-                    assertEquals(e1, e2, what + ": energy not reproducible");
-                    assertArrayEquals(f1, f2, what + ": forces not reproducible");
-                }
+                assertRepeatableBitForBit(w, mol, tiled, what);
             });
         }
     }
@@ -232,14 +237,7 @@ class CudaStudentTest {
                 check(w, mol, CudaOptions.defaults().withLargeSystemAtoms(1 << 30), CudaOptions.Mode.STAGES,
                         what + ", small-system path");
                 if (has(v, split, "2") || has(v, edges, "source")) {
-                    double[] f1 = new double[3 * mol.size()];
-                    double[] f2 = new double[3 * mol.size()];
-                    try (CudaStudent a = new CudaStudent(w, CudaOptions.defaults().withLargeSystemAtoms(1))) {
-                        double e1 = a.energyAndForcesInMode(mol, f1, CudaOptions.Mode.STAGES);
-                        double e2 = a.energyAndForcesInMode(mol, f2, CudaOptions.Mode.STAGES);
-                        assertEquals(e1, e2, what + ": energy not reproducible");
-                        assertArrayEquals(f1, f2, what + ": forces not reproducible");
-                    }
+                    assertRepeatableBitForBit(w, mol, CudaOptions.defaults().withLargeSystemAtoms(1), what);
                 }
             });
         }
