@@ -100,25 +100,15 @@ __device__ void msg_fwd_row(const Net& n, int t, float* sm) {
                 float h[SU][3];
 #pragma unroll
                 for (int u = 0; u < SU; ++u) { h[u][0] = bb0; h[u][1] = bb1; h[u][2] = bb2; }
-                // k in aligned groups of 4, so that a slot's four rbf_k are one 16-byte shared-memory load (a
-                // quarter of the load instructions); the extra k of the first and last group have rbf_k = 0 for
-                // every slot (the weights' index is clamped to a valid row), which adds exact zeros.
-                const int nr = (int)n.nrbf;
-#pragma unroll 1
-                for (int k = kmin & ~3; k <= kmax; k += 4) {
-                    float4 w[4];
-#pragma unroll
-                    for (int j = 0; j < 4; ++j) w[j] = __ldg(wf4 + (size_t)min(k + j, nr - 1) * F + c);
+#pragma unroll 2
+                for (int k = kmin; k <= kmax; ++k) {
+                    const float4 w = __ldg(wf4 + (size_t)k * F + c);
 #pragma unroll
                     for (int u = 0; u < SU; ++u) {
-                        const float4 r4 = *reinterpret_cast<const float4*>(rv + u * MOLTEN_MAXKW + k);
-                        const float rk[4] = {r4.x, r4.y, r4.z, r4.w};
-#pragma unroll
-                        for (int j = 0; j < 4; ++j) {
-                            h[u][0] = fmaf(w[j].x, rk[j], h[u][0]);
-                            h[u][1] = fmaf(w[j].y, rk[j], h[u][1]);
-                            h[u][2] = fmaf(w[j].z, rk[j], h[u][2]);
-                        }
+                        const float rk = rv[u * MOLTEN_MAXKW + k];
+                        h[u][0] = fmaf(w.x, rk, h[u][0]);
+                        h[u][1] = fmaf(w.y, rk, h[u][1]);
+                        h[u][2] = fmaf(w.z, rk, h[u][2]);
                     }
                 }
 #pragma unroll
@@ -281,27 +271,17 @@ __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
                         for (int h = 0; h < 2; ++h)
 #pragma unroll
                             for (int p = 0; p < 3; ++p) { pair0[h][p] = 0.f; pair1[h][p] = 0.f; }
-                        // k in aligned pairs: a slot's rbf_k and mu_k rbf_k of two k are 8-byte loads (as in
-                        // msg_fwd_row's groups of 4, the extra k add exact zeros)
-                        const int nr = (int)n.nrbf;
-#pragma unroll 1
-                        for (int k = min(ka, kb) & ~1; k <= kmax; k += 2) {
-                            float4 w4[2];
-#pragma unroll
-                            for (int j = 0; j < 2; ++j) w4[j] = __ldg(wf4 + (size_t)min(k + j, nr - 1) * F + c);
+#pragma unroll 2
+                        for (int k = min(ka, kb); k <= kmax; ++k) {
+                            const float4 w4 = __ldg(wf4 + (size_t)k * F + c);
+                            const float wv[3] = {w4.x, w4.y, w4.z};
 #pragma unroll
                             for (int h = 0; h < 2; ++h) {
-                                const float2 r2 = *reinterpret_cast<const float2*>(rv + (u + h) * MOLTEN_MAXKW + k);
-                                const float2 m2 = *reinterpret_cast<const float2*>(rm + (u + h) * MOLTEN_MAXKW + k);
-                                const float rk[2] = {r2.x, r2.y}, mk[2] = {m2.x, m2.y};
+                                const float rk = rv[(u + h) * MOLTEN_MAXKW + k], mk = rm[(u + h) * MOLTEN_MAXKW + k];
 #pragma unroll
-                                for (int j = 0; j < 2; ++j) {
-                                    const float wv[3] = {w4[j].x, w4[j].y, w4[j].z};
-#pragma unroll
-                                    for (int p = 0; p < 3; ++p) {
-                                        pair0[h][p] = fmaf(wv[p], rk[j], pair0[h][p]);
-                                        pair1[h][p] = fmaf(wv[p], mk[j], pair1[h][p]);
-                                    }
+                                for (int p = 0; p < 3; ++p) {
+                                    pair0[h][p] = fmaf(wv[p], rk, pair0[h][p]);
+                                    pair1[h][p] = fmaf(wv[p], mk, pair1[h][p]);
                                 }
                             }
                         }
