@@ -531,36 +531,13 @@ struct SmallNet {
                     gvb[p] = v3d(L.GV1, 0, b, p)[cl];
                 }
                 const float gsb = s1d(L.GS1, 0, b)[cl];
-                const float d = geo.w;
-                float hp[3], Wv[3];
-                for (int p = 0; p < 3; ++p) {
-                    hp[p] = g2 * (d * sw[p] - hm[p]);  // (Wf rbf')[c]
-                    Wv[p] = h[p] * fcu;
-                }
-                const float ux = geo.x, uy = geo.y, uz = geo.z;
-                const float e2vv = gva[0] * vb[0] + gva[1] * vb[1] + gva[2] * vb[2];
-                const float e2vs = gva[0] * ux + gva[1] * uy + gva[2] * uz;
-                float gW0 = e2vv * pb[0], gW1 = gsa * pb[1], gW2 = e2vs * pb[2];
-                const float xvs_ab = pb[2] * Wv[2];
-                const float e1vv = gvb[0] * va[0] + gvb[1] * va[1] + gvb[2] * va[2];
-                const float e1vs = -(gvb[0] * ux + gvb[1] * uy + gvb[2] * uz);
-                gW0 = fmaf(e1vv, pa[0], gW0);
-                gW1 = fmaf(gsb, pa[1], gW1);
-                gW2 = fmaf(e1vs, pa[2], gW2);
-                const float xvs_ba = pa[2] * Wv[2];
-                float gux = gva[0] * xvs_ab - gvb[0] * xvs_ba;
-                float guy = gva[1] * xvs_ab - gvb[1] * xvs_ba;
-                float guz = gva[2] * xvs_ab - gvb[2] * xvs_ba;
-                if (t > 0) {
-                    const float xvv_ba = pa[0] * Wv[0];
-                    for (int p = 0; p < 3; ++p) ogv[p] = fmaf(gvb[p], xvv_ba, ogv[p]);
-                    ogp[0] = fmaf(e1vv, Wv[0], ogp[0]);
-                    ogp[1] = fmaf(gsb, Wv[1], ogp[1]);
-                    ogp[2] = fmaf(e1vs, Wv[2], ogp[2]);
-                }
-                float gd = gW0 * (hp[0] * fcu + h[0] * dfcu);
-                gd = fmaf(gW1, hp[1] * fcu + h[1] * dfcu, gd);
-                gd = fmaf(gW2, hp[2] * fcu + h[2] * dfcu, gd);
+                // the per-pair maths of the stage kernels (molten_stages.cuh): both directed edges of the pair
+                const EdgeFilter f(g2, h, sw, hm, geo.w, fcu, dfcu, true);
+                float gW[3], tu[3], su[3], gd = 0.f;
+                edge_bwd_target(f, geo, gva, gsa, pb, vb, gW, tu);
+                edge_bwd_source(f, geo, pa, va, gvb, gsb, t > 0, gW, su, ogv, ogp);
+                edge_bwd_dd(f, gW, gd);
+                float gux = tu[0] - su[0], guy = tu[1] - su[1], guz = tu[2] - su[2];
                 for (int o = 1; o < CS; o <<= 1) {  // sum over this block's channels
                     gd += __shfl_xor_sync(FULLMASK, gd, o);
                     gux += __shfl_xor_sync(FULLMASK, gux, o);

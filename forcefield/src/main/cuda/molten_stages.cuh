@@ -402,12 +402,23 @@ struct EdgeFilter {
     float Wv[3], dW[3];
     __device__ __forceinline__ EdgeFilter(float g2, const float s0v[3], const float s1v[3], const float bfc[3], float d,
                                           float fcu, float dfcu) {
+        float h[3];
+#pragma unroll
+        for (int p = 0; p < 3; ++p) h[p] = bfc[p] + s0v[p];
+        set(g2, h, s0v, s1v, d, fcu, dfcu);
+    }
+    // h = (Wf rbf)(d) + bf already summed (the small-molecule kernel's filter)
+    __device__ __forceinline__ EdgeFilter(float g2, const float h[3], const float s0v[3], const float s1v[3], float d,
+                                          float fcu, float dfcu, bool /*withBias*/) {
+        set(g2, h, s0v, s1v, d, fcu, dfcu);
+    }
+    __device__ __forceinline__ void set(float g2, const float h[3], const float s0v[3], const float s1v[3], float d,
+                                        float fcu, float dfcu) {
 #pragma unroll
         for (int p = 0; p < 3; ++p) {
-            const float h = bfc[p] + s0v[p];
             const float hp = g2 * (d * s0v[p] - s1v[p]);  // (Wf rbf')[c]
-            Wv[p] = h * fcu;
-            dW[p] = hp * fcu + h * dfcu;
+            Wv[p] = h[p] * fcu;
+            dW[p] = hp * fcu + h[p] * dfcu;
         }
     }
 };
