@@ -36,10 +36,6 @@ KERNEL_ROWS k_msg_bwd_r2(const Net n, int t) { SMEM_DECL; st_msg_bwd_row<4, 2>(n
 // backward passes over the source edges only (one, two warps per row), whose forces k_forces_rs assembles
 KERNEL_ROWS k_msg_bwd_rs(const Net n, int t) { SMEM_DECL; st_msg_bwd_row<4, 1, true>(n, t, sm); }
 KERNEL_ROWS k_msg_bwd_rs2(const Net n, int t) { SMEM_DECL; st_msg_bwd_row<4, 2, true>(n, t, sm); }
-// four warps per row (systems of up to ~130 atoms at F = 128: one or two warps per row leave most warp slots empty)
-KERNEL_ROWS k_msg_fwd_r4(const Net n, int t) { SMEM_DECL; st_msg_fwd_row<4, 4>(n, t, sm); }
-KERNEL_ROWS k_msg_bwd_r4(const Net n, int t) { SMEM_DECL; st_msg_bwd_row<4, 4>(n, t, sm); }
-KERNEL_ROWS k_msg_bwd_rs4(const Net n, int t) { SMEM_DECL; st_msg_bwd_row<4, 4, true>(n, t, sm); }
 KERNEL k_forces(const Net n) { st_forces(n, blockIdx.x, gridDim.x); }
 KERNEL k_forces_rs(const Net n) { st_forces<true>(n, blockIdx.x, gridDim.x); }
 KERNEL k_energy(const Net n) { SMEM_DECL; st_energy(n, blockIdx.x, sm); }

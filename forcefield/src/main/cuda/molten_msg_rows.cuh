@@ -2,7 +2,7 @@
 //
 // Same maths as st_msg_fwd / st_msg_bwd (molten_stages.cuh, the spec and its backward-pass
 // appendix), different decomposition: a work item (channel group g, position p in the processing
-// order) belongs to ONE warp (or to SP = 2 or 4 warps in small systems, see RowRounds), which walks every
+// order) belongs to ONE warp (or to SP = 2 warps in small systems, see RowRounds), which walks every
 // neighbour slot of atom a, SU slots at a time, and writes the item's outputs itself. With one warp
 // per row: no block barrier, no cross-warp reduction through shared memory, no idle warps on the
 // last pass over a row.
@@ -21,8 +21,8 @@ __device__ __forceinline__ float ldr(const float* p) { return __ldg(p); }
 __device__ __forceinline__ int ldri(const int* p) { return __ldg(p); }
 
 // Work items: it = (g, p), g-major, so the warps of a block take consecutive atoms of the processing
-// order. SP warps share an item (SP = 2 or 4 for systems too small to fill the GPU with one warp per
-// row: a 201-atom box has 804 rows of ~90 slots for 132 x 16 warp slots); warp h of the SP takes the slot
+// order. SP warps share an item (SP = 2 for systems too small to fill the GPU with one warp per row:
+// a 201-atom box has 804 rows of ~90 slots for 132 x 16 warp slots); warp h of the SP takes the slot
 // batches h, h + SP, ... and the SP partial sums are added in a fixed order (deterministic). The loop
 // over rounds of MOLTEN_WARPS / SP items is uniform within a block, so the SP > 1 kernels can use
 // block barriers for the combination.

@@ -73,7 +73,7 @@ final class DeviceSystem implements AutoCloseable {
      * {@code narrow}. Read when a system is set up.
      */
     static final String DENSE_TILES_PROPERTY = "molten.cuda.denseTiles";
-    /** System property: warps per row of the warp-per-row message passes, {@code auto} (the default), 1, 2 or 4. */
+    /** System property: warps per row of the warp-per-row message passes, {@code auto} (the default), 1 or 2. */
     static final String ROW_SPLIT_PROPERTY = "molten.cuda.rowSplit";
     /**
      * System property choosing the directed edges the warp-per-row backward message pass computes per row:
@@ -105,7 +105,7 @@ final class DeviceSystem implements AutoCloseable {
     final int groups;
     private final boolean rows;           // warp-per-row message passes (k_msg_*_r), else block-per-row
     private final String denseTiles;      // auto, wide, narrow
-    private final String rowSplit;        // auto, 1, 2, 4
+    private final String rowSplit;        // auto, 1, 2
     private final boolean sourceEdges;    // rows only: backward over source edges (k_msg_bwd_rs*, k_forces_rs)
     private final DenseSplit denseSplit;  // K splits of the tiled dense stages
     private final boolean filterShared;   // the warp-per-row message passes share filter-weight loads
@@ -167,8 +167,8 @@ final class DeviceSystem implements AutoCloseable {
         this.rows = rows;
         this.mg = large || rows ? 1 : small;
         this.rowSplit = System.getProperty(ROW_SPLIT_PROPERTY, "auto");
-        if (!List.of("auto", "1", "2", "4").contains(rowSplit)) {
-            throw new IllegalArgumentException(ROW_SPLIT_PROPERTY + " must be auto, 1, 2 or 4, not " + rowSplit);
+        if (!List.of("auto", "1", "2").contains(rowSplit)) {
+            throw new IllegalArgumentException(ROW_SPLIT_PROPERTY + " must be auto, 1 or 2, not " + rowSplit);
         }
         String edges = System.getProperty(BACKWARD_EDGES_PROPERTY, "auto");
         boolean source = switch (edges) {  // checked whichever message pass runs
@@ -666,7 +666,7 @@ final class DeviceSystem implements AutoCloseable {
             int sp = rowSplit();
             int smem = WARPS * ((quantities == 4 ? 1 : 2) * 4 * MAXKW + quantities * 32) * 4;
             String variant = quantities == 6 && sourceEdges ? "_rs" : "_r";
-            launch(kernel + variant + (sp > 1 ? String.valueOf(sp) : ""), blocks(sp * groups * n, WARPS), smem, paramsT(t));
+            launch(kernel + variant + (sp == 2 ? "2" : ""), blocks(sp * groups * n, WARPS), smem, paramsT(t));
             return;
         }
         int smem = messageSharedMemory(quantities);
@@ -676,16 +676,14 @@ final class DeviceSystem implements AutoCloseable {
     }
 
     /**
-     * Warps per row of the warp-per-row message passes ({@link #ROW_SPLIT_PROPERTY}): the most of 4, 2 and 1 with
-     * which the rows still fit the GPU's warp slots (16 per multiprocessor at two blocks of 8 warps).
+     * Warps per row of the warp-per-row message passes ({@link #ROW_SPLIT_PROPERTY}): 2 where one warp per row would
+     * leave warp slots of the GPU empty (16 per multiprocessor at two blocks of 8 warps), else 1.
      */
     private int rowSplit() {
         return switch (rowSplit) {
             case "1" -> 1;
             case "2" -> 2;
-            case "4" -> 4;
-            default -> 4L * groups * n <= 16L * cx.multiprocessors() ? 4
-                    : 2L * groups * n <= 16L * cx.multiprocessors() ? 2 : 1;
+            default -> 2L * groups * n <= 16L * cx.multiprocessors() ? 2 : 1;
         };
     }
 

@@ -224,8 +224,6 @@ class CudaStudentTest {
             {rows, "rows", split, "2", edges, "source"},
             {rows, "rows", split, "1", edges, "both"},
             {rows, "rows", split, "2", edges, "both"},
-            {rows, "rows", split, "4", edges, "source"},
-            {rows, "rows", split, "4", edges, "both"},
             {tiles, "narrow", split, "2"},
         };
         for (String[] v : variants) {
@@ -238,7 +236,7 @@ class CudaStudentTest {
                 check(w, mol, CudaOptions.defaults().withLargeSystemAtoms(1), CudaOptions.Mode.STAGES, what);
                 check(w, mol, CudaOptions.defaults().withLargeSystemAtoms(1 << 30), CudaOptions.Mode.STAGES,
                         what + ", small-system path");
-                if (has(v, split, "2") || has(v, split, "4") || has(v, edges, "source")) {
+                if (has(v, split, "2") || has(v, edges, "source")) {
                     assertRepeatableBitForBit(w, mol, CudaOptions.defaults().withLargeSystemAtoms(1), what);
                 }
             });
