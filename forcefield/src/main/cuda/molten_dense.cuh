@@ -222,9 +222,10 @@ __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const floa
                 }
             }
         }
-        if (S > 1 && !split_k_combine<4 * NP * MJ>(&acc[0][0][0], tile, split, S, part, count, sm)) continue;
         // Epilogue in two phases: every input it needs is loaded first (all in flight at once),
-        // then the outputs are computed and stored; loads never wait behind earlier stores.
+        // then the outputs are computed and stored; loads never wait behind earlier stores. With split K
+        // the loads are issued before the split's partial tile goes out, so that their round trip overlaps
+        // the count and the other partials' loads (a block that is not last drops them).
         typename Epi::In in[4][MJ];
 #pragma unroll
         for (int i = 0; i < 4; ++i) {
@@ -232,6 +233,7 @@ __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const floa
 #pragma unroll
             for (int j = 0; j < MJ; ++j) in[i][j] = epi.load(r, min(c0 + lane * MJ + j, C - 1));
         }
+        if (S > 1 && !split_k_combine<4 * NP * MJ>(&acc[0][0][0], tile, split, S, part, count, sm)) continue;
 #pragma unroll
         for (int i = 0; i < 4; ++i) {
             const int r = r0 + warp * 4 + i;
