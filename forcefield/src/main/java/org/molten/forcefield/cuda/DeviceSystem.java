@@ -53,44 +53,6 @@ final class DeviceSystem implements AutoCloseable {
     static final int FLAG_NONFINITE = 2;
     static final int FLAG_BADSTEP = 3;
     static final int FLAG_UNPAIRED = 4;
-    /**
-     * System property naming the entry of the small-molecule kernel: {@code k_small_c16} (exchange through
-     * st.async and mbarriers, 256 threads per block, the default), {@code k_small_bar_c16} (a cluster barrier per
-     * exchange) or {@code k_small_t512_c16} (as the default at 512 threads per block, measured slower); all three
-     * give the same results bit for bit. Read when a system is set up; for timing them side by side.
-     */
-    static final String MOLECULE_KERNEL_PROPERTY = "molten.cuda.moleculeKernel";
-    /**
-     * System property choosing the message passes of the stage kernels: {@code auto} (the default: warp-per-row
-     * kernels, molten_msg_rows.cuh, on the large-system path, i.e. from {@link CudaOptions#largeSystemAtoms()},
-     * block-per-row kernels below), {@code rows} (warp-per-row
-     * at every size) or {@code block} (block-per-row at every size). Read when a system is set up.
-     */
-    static final String MESSAGE_PASS_PROPERTY = "molten.cuda.messagePass";
-    /**
-     * System property choosing the tile width of the tiled dense stages (large systems): {@code auto} (the default:
-     * 32-channel tiles where the wide tiles would leave more than half the multiprocessors idle), {@code wide} or
-     * {@code narrow}. Read when a system is set up.
-     */
-    static final String DENSE_TILES_PROPERTY = "molten.cuda.denseTiles";
-    /** System property: warps per row of the warp-per-row message passes, {@code auto} (the default), 1 or 2. */
-    static final String ROW_SPLIT_PROPERTY = "molten.cuda.rowSplit";
-    /**
-     * System property choosing the directed edges the warp-per-row backward message pass computes per row:
-     * {@code auto} (the default, = {@code source}), {@code source} (row a computes only the edges whose source is
-     * a, k_msg_bwd_rs; the force stage k_forces_rs adds each pair's other edge from the partner's row, found by
-     * binary search) or {@code both} (row a computes both edges of each pair, k_msg_bwd_r, twice the edge work;
-     * for timing side by side). The block-per-row kernels and the megakernels always compute both. Read when a
-     * system is set up.
-     */
-    static final String BACKWARD_EDGES_PROPERTY = "molten.cuda.backwardEdges";
-    /**
-     * System property: how the warp-per-row message passes (forward, and the source-edge backward) load the radial
-     * filter's weights, {@code shared} (the default: once for the union of the windows of a slot batch, forward, or
-     * of a pair of slots, backward) or {@code slot} (once per slot and window term); both give identical results.
-     * Read when a system is set up; for timing side by side.
-     */
-    static final String FILTER_LOADS_PROPERTY = "molten.cuda.filterLoads";
 
     private final CudaContext cx;
     private final DeviceWeights dw;
@@ -103,12 +65,10 @@ final class DeviceSystem implements AutoCloseable {
     final boolean large;              // tiled dense layers, one channel per lane
     final int mg;
     final int groups;
+    private final KernelChoices choices;  // kernel variants named by system properties
     private final boolean rows;           // warp-per-row message passes (k_msg_*_r), else block-per-row
-    private final String denseTiles;      // auto, wide, narrow
-    private final String rowSplit;        // auto, 1, 2
     private final boolean sourceEdges;    // rows only: backward over source edges (k_msg_bwd_rs*, k_forces_rs)
     private final DenseSplit denseSplit;  // K splits of the tiled dense stages
-    private final boolean filterShared;   // the warp-per-row message passes share filter-weight loads
     private DevicePointer kpart, kcount;  // their scratch (large systems only)
     final int search;                 // 0 all pairs, 1 cell list
     private final int[] ncell = {1, 1, 1};
@@ -134,8 +94,9 @@ final class DeviceSystem implements AutoCloseable {
         this.cap = cap;
         this.cell = cell;
         this.mode = mode;
+        this.choices = KernelChoices.fromProperties();
         if (mode == CudaOptions.Mode.MOLECULE) {
-            this.megaKernel = moleculeKernel(System.getProperty(MOLECULE_KERNEL_PROPERTY, "k_small_c16"));
+            this.megaKernel = choices.moleculeKernel();
             this.megaGrid = 16;
         } else if (mode == CudaOptions.Mode.CLUSTER) {
             this.megaKernel = megaKernel;
@@ -156,38 +117,14 @@ final class DeviceSystem implements AutoCloseable {
                 small = d;
             }
         }
-        String pass = System.getProperty(MESSAGE_PASS_PROPERTY, "auto");
-        boolean rows = switch (pass) {
-            case "auto" -> large;
-            case "rows" -> mode == CudaOptions.Mode.STAGES;
-            case "block" -> false;
-            default -> throw new IllegalArgumentException(MESSAGE_PASS_PROPERTY + " must be auto, rows or block, not "
-                    + pass);
+        this.rows = switch (choices.messagePass()) {
+            case AUTO -> large;
+            case ROWS -> mode == CudaOptions.Mode.STAGES;
+            case BLOCK -> false;
         };
-        this.rows = rows;
         this.mg = large || rows ? 1 : small;
-        this.rowSplit = System.getProperty(ROW_SPLIT_PROPERTY, "auto");
-        if (!List.of("auto", "1", "2").contains(rowSplit)) {
-            throw new IllegalArgumentException(ROW_SPLIT_PROPERTY + " must be auto, 1 or 2, not " + rowSplit);
-        }
-        String edges = System.getProperty(BACKWARD_EDGES_PROPERTY, "auto");
-        boolean source = switch (edges) {  // checked whichever message pass runs
-            case "auto", "source" -> true;
-            case "both" -> false;
-            default -> throw new IllegalArgumentException(
-                    BACKWARD_EDGES_PROPERTY + " must be auto, source or both, not " + edges);
-        };
-        this.sourceEdges = rows && source;
-        this.denseTiles = System.getProperty(DENSE_TILES_PROPERTY, "auto");
-        if (!List.of("auto", "wide", "narrow").contains(denseTiles)) {
-            throw new IllegalArgumentException(DENSE_TILES_PROPERTY + " must be auto, wide or narrow, not " + denseTiles);
-        }
+        this.sourceEdges = rows && choices.backwardEdges() != KernelChoices.BackwardEdges.BOTH;
         this.denseSplit = DenseSplit.fromProperty(cx.multiprocessors());
-        String filterLoads = System.getProperty(FILTER_LOADS_PROPERTY, "shared");
-        if (!List.of("shared", "slot").contains(filterLoads)) {
-            throw new IllegalArgumentException(FILTER_LOADS_PROPERTY + " must be shared or slot, not " + filterLoads);
-        }
-        this.filterShared = filterLoads.equals("shared");
         this.groups = lanesChannels / mg;
         this.search = useCellList(cell, atoms, dw.cutoffA, opt, mode) ? 1 : 0;
         if (search == 1) {
@@ -369,7 +306,7 @@ final class DeviceSystem implements AutoCloseable {
                 .set("cell_count", ptr(cellCount)).set("cell_start", ptr(cellStart))
                 .set("cell_atoms", ptr(cellAtoms)).set("atom_cell", ptr(atomCell)).set("act", ptr(act))
                 .set("kpart", kpart == null ? 0 : ptr(kpart)).set("kcount", kcount == null ? 0 : ptr(kcount))
-                .set("filter_shared", filterShared ? 1 : 0);
+                .set("filter_shared", choices.filterLoads() == KernelChoices.FilterLoads.SHARED ? 1 : 0);
         layoutActivations(b);
     }
 
@@ -469,7 +406,7 @@ final class DeviceSystem implements AutoCloseable {
         if (flags[FLAG_UNPAIRED] != 0 && flags[FLAG_OVERFLOW] == 0) {
             throw new IllegalStateException("GPU neighbour list is not symmetric: " + flags[FLAG_UNPAIRED]
                     + " neighbour slot(s) have no reverse slot in their partner's row, so forces would miss the"
-                    + " partner's edge; refusing them (set " + BACKWARD_EDGES_PROPERTY
+                    + " partner's edge; refusing them (set " + KernelChoices.BACKWARD_EDGES_PROPERTY
                     + "=both to compute both edges per row)");
         }
     }
@@ -598,14 +535,6 @@ final class DeviceSystem implements AutoCloseable {
         return (int) Math.min(Integer.MAX_VALUE, 4 * words);
     }
 
-    private static String moleculeKernel(String name) {
-        if (!name.equals("k_small_c16") && !name.equals("k_small_bar_c16") && !name.equals("k_small_t512_c16")) {
-            throw new IllegalArgumentException(MOLECULE_KERNEL_PROPERTY
-                    + " must be k_small_c16, k_small_bar_c16 or k_small_t512_c16, not " + name);
-        }
-        return name;
-    }
-
     /** Threads per block of a megakernel entry (each entry is compiled for exactly one block size). */
     static int megaThreads(String kernel) {
         return kernel.equals("k_small_t512_c16") ? 512 : THREADS;
@@ -676,24 +605,26 @@ final class DeviceSystem implements AutoCloseable {
     }
 
     /**
-     * Warps per row of the warp-per-row message passes ({@link #ROW_SPLIT_PROPERTY}): 2 where one warp per row would
-     * leave warp slots of the GPU empty (16 per multiprocessor at two blocks of 8 warps), else 1.
+     * Warps per row of the warp-per-row message passes ({@link KernelChoices#ROW_SPLIT_PROPERTY}): 2 where one warp
+     * per row would leave warp slots of the GPU empty (16 per multiprocessor at two blocks of 8 warps), else 1.
      */
     private int rowSplit() {
-        return switch (rowSplit) {
-            case "1" -> 1;
-            case "2" -> 2;
-            default -> 2L * groups * n <= 16L * cx.multiprocessors() ? 2 : 1;
-        };
+        if (choices.rowSplit() > 0) {
+            return choices.rowSplit();
+        }
+        return 2L * groups * n <= 16L * cx.multiprocessors() ? 2 : 1;
     }
 
-    /** Whether a tiled dense stage of {@code items} wide tiles runs narrow tiles instead ({@link #DENSE_TILES_PROPERTY}). */
+    /**
+     * Whether a tiled dense stage of {@code items} wide tiles runs narrow tiles instead
+     * ({@link KernelChoices#DENSE_TILES_PROPERTY}).
+     */
     private boolean narrowTiles(int items) {
-        return switch (denseTiles) {
-            case "narrow" -> true;
-            case "wide" -> false;
+        return switch (choices.denseTiles()) {
+            case NARROW -> true;
+            case WIDE -> false;
             // measured on the H200: narrow at 201 atoms (7 wide tiles; 857 -> 607 us per step), wide at 3,000 (94)
-            default -> 2 * items < cx.multiprocessors();
+            case AUTO -> 2 * items < cx.multiprocessors();
         };
     }
 

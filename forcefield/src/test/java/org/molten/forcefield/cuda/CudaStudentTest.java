@@ -77,7 +77,7 @@ class CudaStudentTest {
         CudaOptions tiled = CudaOptions.defaults().withLargeSystemAtoms(1);
         for (String[] v : new String[][] {{"2", "wide"}, {"3", "narrow"}, {"16", "wide"}}) {
             String what = "K split " + v[0] + ", " + v[1] + " tiles (seed " + seed + ")";
-            withProperties(new String[] {DenseSplit.PROPERTY, v[0], DeviceSystem.DENSE_TILES_PROPERTY, v[1]}, () -> {
+            withProperties(new String[] {DenseSplit.PROPERTY, v[0], KernelChoices.DENSE_TILES_PROPERTY, v[1]}, () -> {
                 check(w, mol, tiled, CudaOptions.Mode.STAGES, what);
                 assertRepeatableBitForBit(w, mol, tiled, what);
             });
@@ -103,7 +103,7 @@ class CudaStudentTest {
                 String[] loads = {"slot", "shared"};
                 for (int i = 0; i < 2; i++) {
                     int k = i;
-                    withProperties(new String[] {DeviceSystem.FILTER_LOADS_PROPERTY, loads[i], DeviceSystem.ROW_SPLIT_PROPERTY,
+                    withProperties(new String[] {KernelChoices.FILTER_LOADS_PROPERTY, loads[i], KernelChoices.ROW_SPLIT_PROPERTY,
                         split}, () -> {
                             try (CudaStudent gpu = new CudaStudent(w, rows)) {
                                 e[k] = gpu.energyAndForcesInMode(atoms, f[k], CudaOptions.Mode.STAGES);
@@ -115,7 +115,7 @@ class CudaStudentTest {
                 assertArrayEquals(f[0], f[1], what + ": forces");
             }
         }
-        withProperties(new String[] {DeviceSystem.FILTER_LOADS_PROPERTY, "shared"},
+        withProperties(new String[] {KernelChoices.FILTER_LOADS_PROPERTY, "shared"},
                 () -> check(w, open, rows, CudaOptions.Mode.STAGES, "shared filter loads (seed " + seed + ")"));
     }
 
@@ -173,12 +173,12 @@ class CudaStudentTest {
         for (String kernel : new String[] {"k_small_bar_c16", "k_small_t512_c16"}) {
             double[] f = new double[3 * mol.size()];
             double e;
-            System.setProperty(DeviceSystem.MOLECULE_KERNEL_PROPERTY, kernel);
+            System.setProperty(KernelChoices.MOLECULE_KERNEL_PROPERTY, kernel);
             try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults())) {
                 e = gpu.energyAndForcesInMode(mol, f, CudaOptions.Mode.MOLECULE);
                 assertEquals("molecule", gpu.mode(), kernel);
             } finally {
-                System.clearProperty(DeviceSystem.MOLECULE_KERNEL_PROPERTY);
+                System.clearProperty(KernelChoices.MOLECULE_KERNEL_PROPERTY);
             }
             assertEquals(e, eAsync, kernel + ": energy, seed " + seed);
             assertArrayEquals(f, fAsync, kernel + ": forces, seed " + seed);
@@ -214,10 +214,10 @@ class CudaStudentTest {
         StudentWeights w = StudentWeights.random(16);
         long seed = System.nanoTime();
         Atoms mol = CudaTestSupport.randomAtoms(seed, 40, Math.cbrt(40 * 12.0), 1.0, null);
-        String rows = DeviceSystem.MESSAGE_PASS_PROPERTY;
-        String split = DeviceSystem.ROW_SPLIT_PROPERTY;
-        String edges = DeviceSystem.BACKWARD_EDGES_PROPERTY;
-        String tiles = DeviceSystem.DENSE_TILES_PROPERTY;
+        String rows = KernelChoices.MESSAGE_PASS_PROPERTY;
+        String split = KernelChoices.ROW_SPLIT_PROPERTY;
+        String edges = KernelChoices.BACKWARD_EDGES_PROPERTY;
+        String tiles = KernelChoices.DENSE_TILES_PROPERTY;
         String[][] variants = {
             {rows, "block", tiles, "wide"},
             {rows, "rows", split, "1", edges, "source"},
@@ -248,9 +248,9 @@ class CudaStudentTest {
     void unknownKernelChoicesAreRefusedByName() {
         StudentWeights w = StudentWeights.random(16);
         Atoms mol = CudaTestSupport.randomAtoms(17, 12, 6.0, 1.0, null);
-        for (String key : new String[] {DeviceSystem.MESSAGE_PASS_PROPERTY, DeviceSystem.ROW_SPLIT_PROPERTY,
-            DeviceSystem.DENSE_TILES_PROPERTY, DeviceSystem.FILTER_LOADS_PROPERTY,
-            DeviceSystem.BACKWARD_EDGES_PROPERTY}) {
+        for (String key : new String[] {KernelChoices.MESSAGE_PASS_PROPERTY, KernelChoices.ROW_SPLIT_PROPERTY,
+            KernelChoices.DENSE_TILES_PROPERTY, KernelChoices.FILTER_LOADS_PROPERTY,
+            KernelChoices.BACKWARD_EDGES_PROPERTY}) {
             withProperties(new String[] {key, "sideways"}, () -> {
                 try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults())) {
                     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
