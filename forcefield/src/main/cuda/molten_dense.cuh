@@ -121,17 +121,36 @@ __device__ __forceinline__ bool split_k_combine(float* acc, int tile, int split,
     if (!done) return false;
     __threadfence();  // acquire: the other splits' partials, through L2 (__ldcg), never a stale L1 line
     if (threadIdx.x == 0) count[tile] = 0;  // ready for the next launch (stream order)
+    // Every split's partial is read back from L2, this block's own too (this thread wrote that slot, so it reads
+    // its own value): no branch between the loads, which then go out B at a time instead of one round trip
+    // per split. Summed in split order, as the result must not depend on which block is last.
     const float4* all = reinterpret_cast<const float4*>(part) + (size_t)tile * S * (A / 4) * MOLTEN_THREADS + threadIdx.x;
+    constexpr int Q = A / 4, B = Q >= 3 ? 2 : 4;
+    float4 sum[Q];
 #pragma unroll
-    for (int q = 0; q < A / 4; ++q) {
-        float4 sum = split == 0 ? make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3])
-                                : __ldcg(all + q * MOLTEN_THREADS);
-        for (int s = 1; s < S; ++s) {
-            const float4 x = s == split ? make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3])
-                                        : __ldcg(all + ((size_t)s * (A / 4) + q) * MOLTEN_THREADS);
-            sum.x += x.x; sum.y += x.y; sum.z += x.z; sum.w += x.w;
+    for (int q = 0; q < Q; ++q) sum[q] = __ldcg(all + q * MOLTEN_THREADS);
+#pragma unroll 1
+    for (int s0 = 1; s0 < S; s0 += B) {
+        float4 x[B][Q];
+#pragma unroll
+        for (int j = 0; j < B; ++j) {
+            const int sj = min(s0 + j, S - 1);  // a valid slot; only those below S are added
+#pragma unroll
+            for (int q = 0; q < Q; ++q) x[j][q] = __ldcg(all + ((size_t)sj * Q + q) * MOLTEN_THREADS);
         }
-        acc[4 * q] = sum.x; acc[4 * q + 1] = sum.y; acc[4 * q + 2] = sum.z; acc[4 * q + 3] = sum.w;
+#pragma unroll
+        for (int j = 0; j < B; ++j) {
+            if (s0 + j < S) {
+#pragma unroll
+                for (int q = 0; q < Q; ++q) {
+                    sum[q].x += x[j][q].x; sum[q].y += x[j][q].y; sum[q].z += x[j][q].z; sum[q].w += x[j][q].w;
+                }
+            }
+        }
+    }
+#pragma unroll
+    for (int q = 0; q < Q; ++q) {
+        acc[4 * q] = sum[q].x; acc[4 * q + 1] = sum[q].y; acc[4 * q + 2] = sum[q].z; acc[4 * q + 3] = sum[q].w;
     }
     return true;
 }
