@@ -358,25 +358,29 @@ struct SlotBatch {
             dfc[u] = ok[u] ? f.y : 0.f;
             k0[u] = ld(n.kidx + slot);
         }
+        // the window values, loaded with the metadata (they do not depend on it: lane kk holds rbf_{k0 + kk})
+        float r[SU];
+#pragma unroll
+        for (int u = 0; u < SU; ++u) {
+            const size_t slot = (size_t)a * cap + (ok[u] ? s0 + u : 0);
+            r[u] = lane < kw ? ld(n.rbf + slot * kw + lane) : 0.f;
+        }
+        const float mus = (float)n.mu_step;
         __syncwarp();  // the previous batch's readers are done with rv, rm
-        if (byK) {
-            const float mus = (float)n.mu_step;
+        if (byK) {  // zeros everywhere, then each slot's window at k0 .. k0 + kw - 1
 #pragma unroll
             for (int u = 0; u < SU; ++u) {
-                const size_t slot = (size_t)a * cap + (ok[u] ? s0 + u : 0);
-                const int j = lane - k0[u];
-                const float r = (j >= 0 && j < kw) ? ld(n.rbf + slot * kw + j) : 0.f;
-                rv[u * MOLTEN_MAXKW + lane] = r;
-                if (rm != nullptr) rm[u * MOLTEN_MAXKW + lane] = r * (mus * (float)lane);  // mu_k rbf_k
+                rv[u * MOLTEN_MAXKW + lane] = 0.f;
+                if (rm != nullptr) rm[u * MOLTEN_MAXKW + lane] = 0.f;
             }
-        } else if (lane < kw) {
-            const float mus = (float)n.mu_step;
+            __syncwarp();
+        }
+        if (lane < kw) {
 #pragma unroll
             for (int u = 0; u < SU; ++u) {
-                const size_t slot = (size_t)a * cap + (ok[u] ? s0 + u : 0);
-                const float r = ld(n.rbf + slot * kw + lane);
-                rv[u * MOLTEN_MAXKW + lane] = r;
-                if (rm != nullptr) rm[u * MOLTEN_MAXKW + lane] = r * (mus * (float)(k0[u] + lane));  // mu_k rbf_k
+                const int at = byK ? k0[u] + lane : lane;
+                rv[u * MOLTEN_MAXKW + at] = r[u];
+                if (rm != nullptr) rm[u * MOLTEN_MAXKW + at] = r[u] * (mus * (float)(k0[u] + lane));  // mu_k rbf_k
             }
         }
         __syncwarp();
