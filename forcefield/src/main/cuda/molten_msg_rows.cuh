@@ -56,12 +56,7 @@ template <int SU, int FC, int KWC, int SP>
 __device__ void msg_fwd_row(const Net& n, int t, float* sm) {
     const int F = FC ? FC : (int)n.F, H = 3 * F, kw = KWC ? KWC : (int)n.kw, lane = lane_id();
     const float4* wf4 = reinterpret_cast<const float4*>(W(n, n.o_wf4[t]));  // [k][c]: the 3 parts
-    const float* bf = W(n, n.o_bf[t]);
-    const float* phi = t == 0 ? W(n, n.o_phi0) : A(n, n.o_phi[t]);
-    const float* vin = A(n, n.o_v[t]);
-    const float* sin_ = t == 0 ? W(n, n.o_emb) : A(n, n.o_s[t]);
-    float* s1 = A(n, n.o_s1[t]);
-    float* v1 = A(n, n.o_v1[t]);
+    const auto [bf, phi, vin, sin_, s1, v1] = MsgFwdArrays::of(n, t);
     float* rv = sm + warp_id() * SU * MOLTEN_MAXKW;          // this warp's radial-basis windows
     float* red = sm + MOLTEN_WARPS * SU * MOLTEN_MAXKW;       // [warp][4][32] partial sums (SP > 1)
     const bool shared = n.filter_shared != 0 && n.nrbf <= MOLTEN_MAXKW;
@@ -206,15 +201,7 @@ __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
     const int F = FC ? FC : (int)n.F, H = 3 * F, G = F / 32, cap = (int)n.cap, kw = KWC ? KWC : (int)n.kw;
     const int lane = lane_id();
     const float4* wf4 = reinterpret_cast<const float4*>(W(n, n.o_wf4[t]));  // [k][c]: the 3 parts
-    const float* bf = W(n, n.o_bf[t]);
-    const float* phi = t == 0 ? W(n, n.o_phi0) : A(n, n.o_phi[t]);
-    const float* vin = A(n, n.o_v[t]);
-    const float* gs1 = A(n, n.o_gs1);
-    const float* gv1 = A(n, n.o_gv1);
-    float* gv = A(n, n.o_gv);
-    float* gphi = A(n, n.o_gphi);
-    const bool first = t == (int)n.T - 1;  // first backward block: slot accumulators start here
-    const float g2 = -2.0f * (float)n.gamma;
+    const auto [bf, phi, vin, gs1, gv1, gv, gphi, first, g2] = MsgBwdArrays::of(n, t);
     float* rv = sm + warp_id() * 2 * SU * MOLTEN_MAXKW;  // windows: rbf_k, mu_k rbf_k
     float* rm = rv + SU * MOLTEN_MAXKW;
     float* red = sm + MOLTEN_WARPS * 2 * SU * MOLTEN_MAXKW;  // [warp][6][32] partial sums (SP > 1)

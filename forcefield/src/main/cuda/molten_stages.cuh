@@ -490,6 +490,27 @@ __device__ __forceinline__ void edge_bwd(float g2, const float s0v[3], const flo
     edge_bwd_dd(f, gW, gd);
 }
 
+// The arrays of interaction block t that a message pass reads and writes, for the block- and the
+// warp-per-row kernels alike (unpacked with a structured binding). Forward: filter bias, phi (the
+// embedded table at t = 0), v_t, s_t (the embedding at t = 0), and the outputs s1, v1.
+struct MsgFwdArrays {
+    const float* bf; const float* phi; const float* vin; const float* sin_; float* s1; float* v1;
+    __device__ static MsgFwdArrays of(const Net& n, int t) {
+        return {W(n, n.o_bf[t]), t == 0 ? W(n, n.o_phi0) : A(n, n.o_phi[t]), A(n, n.o_v[t]),
+                t == 0 ? W(n, n.o_emb) : A(n, n.o_s[t]), A(n, n.o_s1[t]), A(n, n.o_v1[t])};
+    }
+};
+// Backward: filter bias, phi, v_t, the gradients of the block's outputs (g'_s, g'_v), the outputs g_v and
+// g_phi, whether this is the first backward block (slot accumulators start there), and -2 gamma.
+struct MsgBwdArrays {
+    const float* bf; const float* phi; const float* vin; const float* gs1; const float* gv1; float* gv; float* gphi;
+    bool first; float g2;
+    __device__ static MsgBwdArrays of(const Net& n, int t) {
+        return {W(n, n.o_bf[t]), t == 0 ? W(n, n.o_phi0) : A(n, n.o_phi[t]), A(n, n.o_v[t]), A(n, n.o_gs1),
+                A(n, n.o_gv1), A(n, n.o_gv), A(n, n.o_gphi), t == (int)n.T - 1, -2.0f * (float)n.gamma};
+    }
+};
+
 // ------------------------------------------------------------------------------------------
 // Message, forward (block t), for target atom a over its neighbours b:
 //   W(d) = (Wf rbf(d) + bf) fcut(d); x_ab = phi_b o W; [x_vv | x_s | x_vs]
@@ -501,12 +522,7 @@ __device__ void st_msg_fwd(const Net& n, int t, int wi, int wn, float* sm) {
     const int F = (int)n.F, H = 3 * F, mg = (int)n.mg, G = F / (32 * mg), kw = (int)n.kw;
     const int warp = warp_id(), lane = lane_id();
     const float* wft = W(n, n.o_wft[t]);
-    const float* bf = W(n, n.o_bf[t]);
-    const float* phi = t == 0 ? W(n, n.o_phi0) : A(n, n.o_phi[t]);
-    const float* vin = A(n, n.o_v[t]);
-    const float* sin_ = t == 0 ? W(n, n.o_emb) : A(n, n.o_s[t]);
-    float* s1 = A(n, n.o_s1[t]);
-    float* v1 = A(n, n.o_v1[t]);
+    const auto [bf, phi, vin, sin_, s1, v1] = MsgFwdArrays::of(n, t);
     const int CW = 32 * mg;            // channels per item
     float* red = sm;                   // [8][4][CW]
     float* rv = sm + MOLTEN_WARPS * 4 * CW + warp * SU * MOLTEN_MAXKW;  // this warp's radial-basis windows
@@ -618,15 +634,7 @@ __device__ void st_msg_bwd(const Net& n, int t, int wi, int wn, float* sm) {
     const int F = (int)n.F, H = 3 * F, mg = (int)n.mg, G = F / (32 * mg), cap = (int)n.cap, kw = (int)n.kw;
     const int warp = warp_id(), lane = lane_id();
     const float* wft = W(n, n.o_wft[t]);
-    const float* bf = W(n, n.o_bf[t]);
-    const float* phi = t == 0 ? W(n, n.o_phi0) : A(n, n.o_phi[t]);
-    const float* vin = A(n, n.o_v[t]);
-    const float* gs1 = A(n, n.o_gs1);
-    const float* gv1 = A(n, n.o_gv1);
-    float* gv = A(n, n.o_gv);
-    float* gphi = A(n, n.o_gphi);
-    const bool first = t == (int)n.T - 1;  // first backward block: slot accumulators start here
-    const float g2 = -2.0f * (float)n.gamma;
+    const auto [bf, phi, vin, gs1, gv1, gv, gphi, first, g2] = MsgBwdArrays::of(n, t);
     const int CW = 32 * mg;
     float* red = sm;  // [8][6][CW]
     float* rv = sm + MOLTEN_WARPS * 6 * CW + warp * 2 * SU * MOLTEN_MAXKW;  // windows: rbf_k, mu_k rbf_k
