@@ -154,5 +154,18 @@ __device__ __forceinline__ void prefetch_l1(const void* p) {
 #endif
 }
 
+// atomicAdd with release and acquire semantics at device scope (atom.acq_rel.gpu): what this thread, and
+// every thread that synchronised with it through a block barrier, stored before becomes visible to whoever
+// reads the new count; what they stored before their own increments becomes visible to this thread.
+__device__ __forceinline__ int atomic_add_acq_rel_gpu(int* p, int v) {
+#ifdef MOLTEN_EMU
+    return atomicAdd(p, v);  // the emulator runs one thread at a time: every order holds
+#else
+    int old;
+    asm volatile("atom.acq_rel.gpu.global.add.s32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+    return old;
+#endif
+}
+
 __device__ __forceinline__ int lane_id() { return threadIdx.x & 31; }
 __device__ __forceinline__ int warp_id() { return threadIdx.x >> 5; }

@@ -112,14 +112,17 @@ __device__ __forceinline__ bool split_k_combine(float* acc, int tile, int split,
 #pragma unroll
     for (int q = 0; q < A / 4; ++q)
         __stcg(mine + q * MOLTEN_THREADS, make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]));
-    __threadfence();  // the partial tile is visible device-wide before the count says so
+    // Arrival as a release/acquire pair on the counter, made by thread 0 alone: the block barrier orders every
+    // thread's partial-tile stores before thread 0's release (PTX release is cumulative), and thread 0's acquire
+    // before every thread's loads after the second barrier. Before, all 256 threads ran a sequentially consistent
+    // device-wide fence (__threadfence) on either side of the count.
     __syncthreads();  // all threads have stored (and every reader of sm is done)
     int* last = reinterpret_cast<int*>(sm);
-    if (threadIdx.x == 0) *last = atomicAdd(count + tile, 1) == S - 1;
+    if (threadIdx.x == 0) *last = atomic_add_acq_rel_gpu(count + tile, 1) == S - 1;
     __syncthreads();
     const bool done = *last != 0;
     if (!done) return false;
-    __threadfence();  // acquire: the other splits' partials, through L2 (__ldcg), never a stale L1 line
+    // the other splits' partials are read through L2 (__ldcg), never from a stale L1 line
     if (threadIdx.x == 0) count[tile] = 0;  // ready for the next launch (stream order)
     // Every split's partial is read back from L2, this block's own too (this thread wrote that slot, so it reads
     // its own value): no branch between the loads, which then go out B at a time instead of one round trip
