@@ -23,7 +23,7 @@ trap 'rm -rf "$deps"' EXIT
 cp "$root/forcefield/target/forcefield-"*.jar "$dest/lib/"
 # the TorchScript baseline model is not used on the GPU machine: 4.7 MB less to carry
 zip -q -d "$dest/lib/forcefield-"*.jar 'org/molten/forcefield/torchscript/*' >/dev/null 2>&1 || true
-for j in md-core structures jcuda-12 jackson-core jackson-databind jackson-annotations; do
+for j in md-core structures jcuda-12 jna-5 jackson-core jackson-databind jackson-annotations; do
   cp "$deps/$j"*.jar "$dest/lib/"
 done
 # only the driver binding of JCuda's natives travels (the runtime/NVRTC ones are not used)

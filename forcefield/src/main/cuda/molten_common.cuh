@@ -154,6 +154,21 @@ __device__ __forceinline__ void prefetch_l1(const void* p) {
 #endif
 }
 
+// First statement of every stage kernel. Programmatic dependent launch (sm_90; the host launches the stage
+// kernels with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION where it can, KernelLauncher.java): the
+// kernel is launched while the one before it in the stream is still running, and its blocks wait here until that
+// kernel has finished and its memory is visible. Nothing is read or written before the wait, so results do not
+// depend on how the kernels were launched; without the attribute the wait returns at once.
+// There is deliberately no griddepcontrol.launch_dependents: the next kernel is then launched as this one's blocks
+// exit, which hides most of the launch latency. Triggering it at the start of every block was 3 us per step faster
+// at 26-50 atoms but 30-40 us slower at 200 and 3,000 atoms (docs/benchmarks.md, fifth session): the next
+// kernel's blocks are then placed on the multiprocessors while the current kernel still holds them.
+__device__ __forceinline__ void stage_entry() {
+#ifndef MOLTEN_EMU
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 // atomicAdd with release and acquire semantics at device scope (atom.acq_rel.gpu): what this thread, and
 // every thread that synchronised with it through a block barrier, stored before becomes visible to whoever
 // reads the new count; what they stored before their own increments becomes visible to this thread.

@@ -17,37 +17,37 @@
 #define SMEM_DECL extern __shared__ float4 molten_smem4[]; float* sm = reinterpret_cast<float*>(molten_smem4)
 #endif
 
-KERNEL k_integrate1(const Net n) { st_integrate1(n, blockIdx.x, gridDim.x); }
-KERNEL k_cell_scan(const Net n) { SMEM_DECL; st_cell_scan(n, blockIdx.x, sm); }
-KERNEL k_neighbours(const Net n) { SMEM_DECL; st_neighbours(n, blockIdx.x, gridDim.x, sm); }
+KERNEL k_integrate1(const Net n) { stage_entry(); st_integrate1(n, blockIdx.x, gridDim.x); }
+KERNEL k_cell_scan(const Net n) { stage_entry(); SMEM_DECL; st_cell_scan(n, blockIdx.x, sm); }
+KERNEL k_neighbours(const Net n) { stage_entry(); SMEM_DECL; st_neighbours(n, blockIdx.x, gridDim.x, sm); }
 // _m1: one channel per lane (large systems, mg = 1); _m4: up to four (small systems, mg = F/32 <= 4).
-KERNEL k_msg_fwd_m1(const Net n, int t) { SMEM_DECL; st_msg_fwd<1, MOLTEN_SU_LARGE>(n, t, blockIdx.x, gridDim.x, sm); }
-KERNEL k_msg_fwd_m4(const Net n, int t) { SMEM_DECL; st_msg_fwd<MOLTEN_MG_SMALL, MOLTEN_SU_SMALL>(n, t, blockIdx.x, gridDim.x, sm); }
-KERNEL k_msg_bwd_m1(const Net n, int t) { SMEM_DECL; st_msg_bwd<1, MOLTEN_SU_LARGE>(n, t, blockIdx.x, gridDim.x, sm); }
-KERNEL k_msg_bwd_m4(const Net n, int t) { SMEM_DECL; st_msg_bwd<MOLTEN_MG_SMALL, MOLTEN_SU_SMALL>(n, t, blockIdx.x, gridDim.x, sm); }
+KERNEL k_msg_fwd_m1(const Net n, int t) { stage_entry(); SMEM_DECL; st_msg_fwd<1, MOLTEN_SU_LARGE>(n, t, blockIdx.x, gridDim.x, sm); }
+KERNEL k_msg_fwd_m4(const Net n, int t) { stage_entry(); SMEM_DECL; st_msg_fwd<MOLTEN_MG_SMALL, MOLTEN_SU_SMALL>(n, t, blockIdx.x, gridDim.x, sm); }
+KERNEL k_msg_bwd_m1(const Net n, int t) { stage_entry(); SMEM_DECL; st_msg_bwd<1, MOLTEN_SU_LARGE>(n, t, blockIdx.x, gridDim.x, sm); }
+KERNEL k_msg_bwd_m4(const Net n, int t) { stage_entry(); SMEM_DECL; st_msg_bwd<MOLTEN_MG_SMALL, MOLTEN_SU_SMALL>(n, t, blockIdx.x, gridDim.x, sm); }
 // Warp-per-row message passes (molten_msg_rows.cuh), one channel per lane; at most 128 registers:
 // two blocks (16 warps) per multiprocessor (measured against 1 and 3 blocks, docs/benchmarks.md).
 #define KERNEL_ROWS extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS, 2)
-KERNEL_ROWS k_msg_fwd_r(const Net n, int t) { SMEM_DECL; st_msg_fwd_row<4, 1>(n, t, sm); }
-KERNEL_ROWS k_msg_bwd_r(const Net n, int t) { SMEM_DECL; st_msg_bwd_row<4, 1>(n, t, sm); }
+KERNEL_ROWS k_msg_fwd_r(const Net n, int t) { stage_entry(); SMEM_DECL; st_msg_fwd_row<4, 1>(n, t, sm); }
+KERNEL_ROWS k_msg_bwd_r(const Net n, int t) { stage_entry(); SMEM_DECL; st_msg_bwd_row<4, 1>(n, t, sm); }
 // two warps per row (systems too small to fill the GPU with one warp per row)
-KERNEL_ROWS k_msg_fwd_r2(const Net n, int t) { SMEM_DECL; st_msg_fwd_row<4, 2>(n, t, sm); }
-KERNEL_ROWS k_msg_bwd_r2(const Net n, int t) { SMEM_DECL; st_msg_bwd_row<4, 2>(n, t, sm); }
+KERNEL_ROWS k_msg_fwd_r2(const Net n, int t) { stage_entry(); SMEM_DECL; st_msg_fwd_row<4, 2>(n, t, sm); }
+KERNEL_ROWS k_msg_bwd_r2(const Net n, int t) { stage_entry(); SMEM_DECL; st_msg_bwd_row<4, 2>(n, t, sm); }
 // backward passes over the source edges only (one, two warps per row), whose forces k_forces_rs assembles
-KERNEL_ROWS k_msg_bwd_rs(const Net n, int t) { SMEM_DECL; st_msg_bwd_row<4, 1, true>(n, t, sm); }
-KERNEL_ROWS k_msg_bwd_rs2(const Net n, int t) { SMEM_DECL; st_msg_bwd_row<4, 2, true>(n, t, sm); }
-KERNEL k_forces(const Net n) { st_forces(n, blockIdx.x, gridDim.x); }
-KERNEL k_forces_rs(const Net n) { st_forces<true>(n, blockIdx.x, gridDim.x); }
-KERNEL k_energy(const Net n) { SMEM_DECL; st_energy(n, blockIdx.x, sm); }
+KERNEL_ROWS k_msg_bwd_rs(const Net n, int t) { stage_entry(); SMEM_DECL; st_msg_bwd_row<4, 1, true>(n, t, sm); }
+KERNEL_ROWS k_msg_bwd_rs2(const Net n, int t) { stage_entry(); SMEM_DECL; st_msg_bwd_row<4, 2, true>(n, t, sm); }
+KERNEL k_forces(const Net n) { stage_entry(); st_forces(n, blockIdx.x, gridDim.x); }
+KERNEL k_forces_rs(const Net n) { stage_entry(); st_forces<true>(n, blockIdx.x, gridDim.x); }
+KERNEL k_energy(const Net n) { stage_entry(); SMEM_DECL; st_energy(n, blockIdx.x, sm); }
 
 // Dense stages, warp variant (_w), tiled variant (_t) and narrow tiles (_n, see molten_layers.cuh); at most 128 registers, so that two
 // blocks (16 warps) share a multiprocessor and hide each other's memory latency. s: K splits of the tiled
 // variants (dense_tile; 1 = none), ignored by the warp variant.
 #define KERNEL2 extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS, 2)
 #define DENSE_T(NAME)                                                                              \
-    KERNEL2 k_##NAME##_w(const Net n, int t, int s) { SMEM_DECL; st_##NAME<false>(n, t, blockIdx.x, gridDim.x, sm); } \
-    KERNEL2 k_##NAME##_t(const Net n, int t, int s) { SMEM_DECL; st_##NAME<true>(n, t, blockIdx.x, gridDim.x, sm, s); } \
-    KERNEL2 k_##NAME##_n(const Net n, int t, int s) { SMEM_DECL; st_##NAME<true, true>(n, t, blockIdx.x, gridDim.x, sm, s); }
+    KERNEL2 k_##NAME##_w(const Net n, int t, int s) { stage_entry(); SMEM_DECL; st_##NAME<false>(n, t, blockIdx.x, gridDim.x, sm); } \
+    KERNEL2 k_##NAME##_t(const Net n, int t, int s) { stage_entry(); SMEM_DECL; st_##NAME<true>(n, t, blockIdx.x, gridDim.x, sm, s); } \
+    KERNEL2 k_##NAME##_n(const Net n, int t, int s) { stage_entry(); SMEM_DECL; st_##NAME<true, true>(n, t, blockIdx.x, gridDim.x, sm, s); }
 DENSE_T(uv)
 DENSE_T(mlp0)
 DENSE_T(mlp2)
@@ -58,12 +58,12 @@ DENSE_T(ub2)
 DENSE_T(ub3)
 DENSE_T(pb1)
 DENSE_T(pb2)
-KERNEL2 k_readout_w(const Net n, int s) { SMEM_DECL; st_readout<false>(n, blockIdx.x, gridDim.x, sm); }
-KERNEL2 k_readout_t(const Net n, int s) { SMEM_DECL; st_readout<true>(n, blockIdx.x, gridDim.x, sm, s); }
-KERNEL2 k_readout_bwd_w(const Net n, int s) { SMEM_DECL; st_readout_bwd<false>(n, blockIdx.x, gridDim.x, sm); }
-KERNEL2 k_readout_bwd_t(const Net n, int s) { SMEM_DECL; st_readout_bwd<true>(n, blockIdx.x, gridDim.x, sm, s); }
-KERNEL2 k_readout_n(const Net n, int s) { SMEM_DECL; st_readout<true, true>(n, blockIdx.x, gridDim.x, sm, s); }
-KERNEL2 k_readout_bwd_n(const Net n, int s) { SMEM_DECL; st_readout_bwd<true, true>(n, blockIdx.x, gridDim.x, sm, s); }
+KERNEL2 k_readout_w(const Net n, int s) { stage_entry(); SMEM_DECL; st_readout<false>(n, blockIdx.x, gridDim.x, sm); }
+KERNEL2 k_readout_t(const Net n, int s) { stage_entry(); SMEM_DECL; st_readout<true>(n, blockIdx.x, gridDim.x, sm, s); }
+KERNEL2 k_readout_bwd_w(const Net n, int s) { stage_entry(); SMEM_DECL; st_readout_bwd<false>(n, blockIdx.x, gridDim.x, sm); }
+KERNEL2 k_readout_bwd_t(const Net n, int s) { stage_entry(); SMEM_DECL; st_readout_bwd<true>(n, blockIdx.x, gridDim.x, sm, s); }
+KERNEL2 k_readout_n(const Net n, int s) { stage_entry(); SMEM_DECL; st_readout<true, true>(n, blockIdx.x, gridDim.x, sm, s); }
+KERNEL2 k_readout_bwd_n(const Net n, int s) { stage_entry(); SMEM_DECL; st_readout_bwd<true, true>(n, blockIdx.x, gridDim.x, sm, s); }
 
 // ---- megakernels ----------------------------------------------------------------------------
 // nsteps MD steps (or one force evaluation when n.integrator == NONE), then the energy sum.

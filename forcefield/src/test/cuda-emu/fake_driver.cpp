@@ -18,7 +18,9 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -636,6 +638,34 @@ EMU_API CUresult cuLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, 
     if (r) return r;
     std::lock_guard<std::mutex> lock(g_mutex);
     return submit(stream, std::move(op));
+}
+// cuLaunchKernelEx with the structures of cuda.h (CUDA 12/13, LP64). The only attribute taken is programmatic
+// stream serialization (id 6): kernels run one after another here, so griddepcontrol has nothing to overlap and
+// the result is that of a plain launch. emu_refuse_launch_ex(1) makes it fail (tests of the host's fallback).
+struct EmuLaunchAttribute { int id; char pad[4]; char value[64]; };
+struct EmuLaunchConfig {
+    unsigned gx, gy, gz, bx, by, bz, smem;
+    void* stream;
+    EmuLaunchAttribute* attrs;
+    unsigned nattrs;
+};
+static_assert(sizeof(EmuLaunchAttribute) == 72 && sizeof(EmuLaunchConfig) == 56, "cuda.h layout");
+static_assert(offsetof(EmuLaunchConfig, stream) == 32 && offsetof(EmuLaunchConfig, attrs) == 40 &&
+              offsetof(EmuLaunchConfig, nattrs) == 48, "cuda.h layout");
+static std::atomic<int> g_refuse_launch_ex{0};
+extern "C" __attribute__((visibility("default"))) void emu_refuse_launch_ex(int on) { g_refuse_launch_ex = on; }
+EMU_API CUresult cuLaunchKernelEx(const EmuLaunchConfig* c, void* f, void** params, void** extra) {
+    if (!c || extra) return CUDA_ERROR_INVALID_VALUE;
+    if (g_refuse_launch_ex) return CUDA_ERROR_NOT_SUPPORTED;
+    for (unsigned i = 0; i < c->nattrs; ++i) {
+        int allowed;
+        std::memcpy(&allowed, c->attrs[i].value, sizeof allowed);
+        if (c->attrs[i].id != 6 || (allowed != 0 && allowed != 1)) {
+            std::fprintf(stderr, "emu: cuLaunchKernelEx attribute %d (value %d) is not emulated\n", c->attrs[i].id, allowed);
+            return CUDA_ERROR_NOT_SUPPORTED;
+        }
+    }
+    return cuLaunchKernel(f, c->gx, c->gy, c->gz, c->bx, c->by, c->bz, c->smem, c->stream, params, nullptr);
 }
 EMU_API CUresult cuLaunchCooperativeKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                                            unsigned bz, unsigned smem, void* stream, void** params) {

@@ -69,6 +69,7 @@ final class DeviceSystem implements AutoCloseable {
     private final boolean rows;           // warp-per-row message passes (k_msg_*_r), else block-per-row
     private final boolean sourceEdges;    // rows only: backward over source edges (k_msg_bwd_rs*, k_forces_rs)
     private final DenseSplit denseSplit;  // K splits of the tiled dense stages
+    private final KernelLauncher launcher;  // stage kernels: programmatic dependent or plain launches
     private DevicePointer kpart, kcount;  // their scratch (large systems only)
     final int search;                 // 0 all pairs, 1 cell list
     private final int[] ncell = {1, 1, 1};
@@ -125,6 +126,8 @@ final class DeviceSystem implements AutoCloseable {
         this.mg = large || rows ? 1 : small;
         this.sourceEdges = rows && choices.backwardEdges() != KernelChoices.BackwardEdges.BOTH;
         this.denseSplit = DenseSplit.fromProperty(cx.multiprocessors());
+        this.launcher = new KernelLauncher(cx, mode == CudaOptions.Mode.STAGES ? choices.launch() : KernelChoices.Launch.PLAIN,
+                THREADS);
         this.groups = lanesChannels / mg;
         this.search = useCellList(cell, atoms, dw.cutoffA, opt, mode) ? 1 : 0;
         if (search == 1) {
@@ -453,7 +456,7 @@ final class DeviceSystem implements AutoCloseable {
             return;
         }
         emitStageStep(net);
-        launch("k_energy", 1, THREADS * 8, Pointer.to(Pointer.to(net)));
+        launch("k_energy", 1, THREADS * 8, new KernelArgs(net));
     }
 
     /** {@code steps} MD steps on the stream (no host synchronisation); the energy of the last one is summed. */
@@ -465,7 +468,7 @@ final class DeviceSystem implements AutoCloseable {
         for (int s = 0; s < steps; s++) {
             emitStageStep(net);
         }
-        launch("k_energy", 1, THREADS * 8, Pointer.to(Pointer.to(net)));
+        launch("k_energy", 1, THREADS * 8, new KernelArgs(net));
     }
 
     private void launchMega(byte[] net, int steps) {
@@ -547,7 +550,7 @@ final class DeviceSystem implements AutoCloseable {
     private void emitStageStep(byte[] net) {
         stageNet = net;
         lastT = -1;
-        Pointer pn = Pointer.to(Pointer.to(net));
+        KernelArgs pn = new KernelArgs(net);
         int f = dw.f, t = dw.layers;
         launch("k_integrate1", blocks(n, THREADS), 0, pn);
         if (search == 1) {
@@ -631,9 +634,9 @@ final class DeviceSystem implements AutoCloseable {
     // current parameter block for the stage launches of one emitStageStep call
     private byte[] stageNet;
 
-    private Pointer paramsT(int t) {
+    private KernelArgs paramsT(int t) {
         lastT = t;
-        return Pointer.to(Pointer.to(stageNet), Pointer.to(new int[] {t}));
+        return new KernelArgs(stageNet, t);
     }
 
     /** A dense stage: rows R, inputs K, channels C per part, NP parts. */
@@ -659,15 +662,14 @@ final class DeviceSystem implements AutoCloseable {
         int splits = large ? denseSplit.splits(items, k) : 1;
         int grid = Math.min(items * splits, maxGrid());
         String kernel = "k_" + stage + variant;
-        Pointer s = Pointer.to(new int[] {splits});
-        Pointer p = t < 0 ? Pointer.to(Pointer.to(stageNet), s) : Pointer.to(Pointer.to(stageNet), Pointer.to(new int[] {t}), s);
+        KernelArgs p = t < 0 ? new KernelArgs(stageNet, splits) : new KernelArgs(stageNet, t, splits);
         lastT = t;
         lastSplits = splits;
         launch(kernel, grid, smem, p);
         lastSplits = 1;
     }
 
-    private void launch(String kernel, int grid, int smem, Pointer params) {
+    private void launch(String kernel, int grid, int smem, KernelArgs params) {
         if (smem > 48 * 1024) {
             cx.allowSharedMemory(kernel, smem);
         }
@@ -676,11 +678,11 @@ final class DeviceSystem implements AutoCloseable {
                     kernel, grid, smem, params));
             return;
         }
-        cuLaunchKernel(cx.function(kernel), grid, 1, 1, THREADS, 1, 1, smem, cx.stream(), params, null);
+        launcher.launch(kernel, grid, smem, params);
     }
 
     /** One recorded kernel launch of the stage sequence. */
-    private record Launch(String label, String kernel, int grid, int smem, Pointer params) {
+    private record Launch(String label, String kernel, int grid, int smem, KernelArgs params) {
     }
 
     private List<Launch> recording;
@@ -698,11 +700,7 @@ final class DeviceSystem implements AutoCloseable {
             throw new IllegalStateException("stage profile needs STAGES mode with the all-pairs search");
         }
         recording = new ArrayList<>();
-        try {
-            emitStageStep(net);
-        } finally {
-            stageNetKeep = stageNet;
-        }
+        emitStageStep(net);
         List<Launch> launches = recording;
         recording = null;
         CUevent a = new CUevent();
@@ -717,8 +715,7 @@ final class DeviceSystem implements AutoCloseable {
                 cuStreamBeginCapture(cx.stream(), CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
                 try {
                     for (int i = 0; i < 20; i++) {
-                        cuLaunchKernel(cx.function(l.kernel()), l.grid(), 1, 1, THREADS, 1, 1, l.smem(), cx.stream(),
-                                l.params(), null);
+                        launcher.launch(l.kernel(), l.grid(), l.smem(), l.params());
                     }
                 } finally {
                     cuStreamEndCapture(cx.stream(), graph);
@@ -743,8 +740,6 @@ final class DeviceSystem implements AutoCloseable {
             cuEventDestroy(b);
         }
     }
-
-    private byte[] stageNetKeep;  // keeps the recorded launches' parameter bytes reachable
 
     @Override
     public void close() {

@@ -6,8 +6,9 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * What the GPU path has done in this JVM, for {@code molten info} and benchmark reports: the device
  * in use, whether graphs are on, and counters of graph captures, graph replays, eager (uncaptured)
- * launch sequences, neighbour-list overflows (capacity grown and work redone), capture failures,
- * and fallbacks to the CPU path with the reason of the last one. Counters are process-wide and
+ * launch sequences, kernels launched as programmatic dependents and the times that was not possible,
+ * neighbour-list overflows (capacity grown and work redone), capture failures, and fallbacks to the
+ * CPU path with the reason of the last one. Counters are process-wide and
  * thread-safe; {@link #snapshot()} reads them all.
  */
 public final class GpuStatus {
@@ -20,6 +21,9 @@ public final class GpuStatus {
     private static final AtomicLong OVERFLOWS = new AtomicLong();
     private static final AtomicLong CAPTURE_FAILURES = new AtomicLong();
     private static final AtomicLong FALLBACKS = new AtomicLong();
+    private static final AtomicLong PROGRAMMATIC = new AtomicLong();
+    private static final AtomicLong PROGRAMMATIC_FALLBACKS = new AtomicLong();
+    private static final AtomicReference<String> LAST_PROGRAMMATIC_FALLBACK = new AtomicReference<>("");
 
     private GpuStatus() {
     }
@@ -36,15 +40,21 @@ public final class GpuStatus {
      * @param captureFailures  captures that failed and fell back to eager launches
      * @param fallbacks        times the CPU path was used instead of the GPU
      * @param lastFallbackReason why, the last time ("" if never)
+     * @param programmaticLaunches kernels launched as programmatic dependents of the kernel before them
+     * @param programmaticFallbacks device systems that launched plainly instead (no cuLaunchKernelEx, or refused)
+     * @param lastProgrammaticFallback why, the last time ("" if never)
      */
     public record Snapshot(String device, boolean graphs, long captures, long replays, long eagerLaunches,
-                           long overflows, long captureFailures, long fallbacks, String lastFallbackReason) {
+                           long overflows, long captureFailures, long fallbacks, String lastFallbackReason,
+                           long programmaticLaunches, long programmaticFallbacks, String lastProgrammaticFallback) {
         /** Lines for {@code molten info}. */
         public String describe() {
             StringBuilder sb = new StringBuilder();
             sb.append(String.format("gpu      %s%n", device));
             sb.append(String.format("graphs   %s (captures %d, replays %d, eager launches %d, capture failures %d)%n",
                     graphs ? "on" : "off", captures, replays, eagerLaunches, captureFailures));
+            sb.append(String.format("programmatic dependent launches %d (plain instead %d%s)%n", programmaticLaunches,
+                    programmaticFallbacks, programmaticFallbacks > 0 ? ", last: " + lastProgrammaticFallback : ""));
             sb.append(String.format("neighbour-list overflows %d%n", overflows));
             sb.append(String.format("fallbacks to CPU %d%s%n", fallbacks,
                     fallbacks > 0 ? " (last: " + lastFallbackReason + ")" : ""));
@@ -54,7 +64,8 @@ public final class GpuStatus {
 
     public static Snapshot snapshot() {
         return new Snapshot(DEVICE.get(), graphsEnabled, CAPTURES.get(), REPLAYS.get(), EAGER.get(), OVERFLOWS.get(),
-                CAPTURE_FAILURES.get(), FALLBACKS.get(), LAST_FALLBACK.get());
+                CAPTURE_FAILURES.get(), FALLBACKS.get(), LAST_FALLBACK.get(), PROGRAMMATIC.get(),
+                PROGRAMMATIC_FALLBACKS.get(), LAST_PROGRAMMATIC_FALLBACK.get());
     }
 
     static void device(String name) {
@@ -83,6 +94,15 @@ public final class GpuStatus {
 
     static void captureFailed() {
         CAPTURE_FAILURES.incrementAndGet();
+    }
+
+    static void programmaticLaunch() {
+        PROGRAMMATIC.incrementAndGet();
+    }
+
+    static void programmaticFallback(String reason) {
+        PROGRAMMATIC_FALLBACKS.incrementAndGet();
+        LAST_PROGRAMMATIC_FALLBACK.set(reason);
     }
 
     static void fallback(String reason) {

@@ -16,9 +16,10 @@ import java.util.Locale;
  * @param backwardEdges   directed edges per row of the warp-per-row backward pass ({@value #BACKWARD_EDGES_PROPERTY})
  * @param filterLoads     filter-weight loads of the warp-per-row passes ({@value #FILTER_LOADS_PROPERTY})
  * @param moleculeKernel  entry of the small-molecule kernel ({@value #MOLECULE_KERNEL_PROPERTY})
+ * @param launch          how the stage kernels are launched ({@value #LAUNCH_PROPERTY})
  */
 record KernelChoices(MessagePass messagePass, int rowSplit, DenseTiles denseTiles, BackwardEdges backwardEdges,
-                     FilterLoads filterLoads, String moleculeKernel) {
+                     FilterLoads filterLoads, String moleculeKernel, Launch launch) {
     /**
      * Message passes of the stage kernels: {@code auto} (the default: warp-per-row kernels, molten_msg_rows.cuh,
      * on the large-system path, i.e. from {@link CudaOptions#largeSystemAtoms()}, block-per-row kernels below),
@@ -54,6 +55,16 @@ record KernelChoices(MessagePass messagePass, int rowSplit, DenseTiles denseTile
      */
     static final String MOLECULE_KERNEL_PROPERTY = "molten.cuda.moleculeKernel";
 
+    /**
+     * How the stage kernels are launched ({@link KernelLauncher}): {@code auto} (the default: as programmatic
+     * dependents where the driver has cuLaunchKernelEx, else plainly), {@code programmatic} (refused where it is
+     * not available) or {@code plain}; both give identical results.
+     */
+    static final String LAUNCH_PROPERTY = "molten.cuda.launch";
+
+    /** How the stage kernels are launched. */
+    enum Launch { AUTO, PROGRAMMATIC, PLAIN }
+
     /** Message passes of the stage kernels. */
     enum MessagePass { AUTO, ROWS, BLOCK }
 
@@ -83,7 +94,7 @@ record KernelChoices(MessagePass messagePass, int rowSplit, DenseTiles denseTile
                 split.equals("auto") ? 0 : Integer.parseInt(split),
                 choice(DENSE_TILES_PROPERTY, DenseTiles.AUTO),
                 choice(BACKWARD_EDGES_PROPERTY, BackwardEdges.AUTO),
-                choice(FILTER_LOADS_PROPERTY, FilterLoads.SHARED), molecule);
+                choice(FILTER_LOADS_PROPERTY, FilterLoads.SHARED), molecule, choice(LAUNCH_PROPERTY, Launch.AUTO));
     }
 
     /** The enum constant named (in lower case) by {@code property}, or {@code fallback} where it is unset. */

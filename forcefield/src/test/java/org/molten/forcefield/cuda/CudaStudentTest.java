@@ -250,7 +250,7 @@ class CudaStudentTest {
         Atoms mol = CudaTestSupport.randomAtoms(17, 12, 6.0, 1.0, null);
         for (String key : new String[] {KernelChoices.MESSAGE_PASS_PROPERTY, KernelChoices.ROW_SPLIT_PROPERTY,
             KernelChoices.DENSE_TILES_PROPERTY, KernelChoices.FILTER_LOADS_PROPERTY,
-            KernelChoices.BACKWARD_EDGES_PROPERTY}) {
+            KernelChoices.BACKWARD_EDGES_PROPERTY, KernelChoices.LAUNCH_PROPERTY}) {
             withProperties(new String[] {key, "sideways"}, () -> {
                 try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults())) {
                     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class KernelChoicesTest {
     private static final String[] PROPERTIES = {KernelChoices.MESSAGE_PASS_PROPERTY, KernelChoices.ROW_SPLIT_PROPERTY,
         KernelChoices.DENSE_TILES_PROPERTY, KernelChoices.BACKWARD_EDGES_PROPERTY, KernelChoices.FILTER_LOADS_PROPERTY,
-        KernelChoices.MOLECULE_KERNEL_PROPERTY};
+        KernelChoices.MOLECULE_KERNEL_PROPERTY, KernelChoices.LAUNCH_PROPERTY};
 
     @AfterEach
     void clear() {
@@ -24,7 +24,8 @@ class KernelChoicesTest {
     void defaultsAreTheMeasuredChoices() {
         KernelChoices c = KernelChoices.fromProperties();
         assertEquals(new KernelChoices(KernelChoices.MessagePass.AUTO, 0, KernelChoices.DenseTiles.AUTO,
-                KernelChoices.BackwardEdges.AUTO, KernelChoices.FilterLoads.SHARED, "k_small_c16"), c);
+                KernelChoices.BackwardEdges.AUTO, KernelChoices.FilterLoads.SHARED, "k_small_c16",
+                KernelChoices.Launch.AUTO), c);
     }
 
     @Test
@@ -35,8 +36,10 @@ class KernelChoicesTest {
         System.setProperty(KernelChoices.BACKWARD_EDGES_PROPERTY, "both");
         System.setProperty(KernelChoices.FILTER_LOADS_PROPERTY, "slot");
         System.setProperty(KernelChoices.MOLECULE_KERNEL_PROPERTY, "k_small_bar_c16");
+        System.setProperty(KernelChoices.LAUNCH_PROPERTY, "plain");
         assertEquals(new KernelChoices(KernelChoices.MessagePass.BLOCK, 2, KernelChoices.DenseTiles.NARROW,
-                KernelChoices.BackwardEdges.BOTH, KernelChoices.FilterLoads.SLOT, "k_small_bar_c16"),
+                KernelChoices.BackwardEdges.BOTH, KernelChoices.FilterLoads.SLOT, "k_small_bar_c16",
+                KernelChoices.Launch.PLAIN),
                 KernelChoices.fromProperties());
     }
 

@@ -1,0 +1,69 @@
+package org.molten.forcefield.cuda;
+
+import static jcuda.driver.JCudaDriver.cuLaunchKernel;
+
+import java.util.logging.Logger;
+import jcuda.driver.CUfunction;
+
+/**
+ * How the stage kernels of one device system are launched: as programmatic dependents of the kernel before them
+ * ({@link ProgrammaticLaunch}, the default where the driver offers it) or plainly ({@code cuLaunchKernel}). The
+ * choice is {@link KernelChoices#LAUNCH_PROPERTY}. Where {@code auto} finds no {@code cuLaunchKernelEx}, one warning
+ * per JVM and plain launches; where the driver refuses a programmatic launch, one warning, that launch and every
+ * later one of this system plainly. Both counted in {@link GpuStatus}. Not thread-safe (one per device system).
+ */
+final class KernelLauncher {
+    private static final Logger LOG = Logger.getLogger(KernelLauncher.class.getName());
+    private static volatile boolean warnedUnavailable;
+
+    private final CudaContext cx;
+    private final int threads;
+    private ProgrammaticLaunch programmatic;  // null: plain launches
+
+    KernelLauncher(CudaContext cx, KernelChoices.Launch choice, int threads) {
+        this.cx = cx;
+        this.threads = threads;
+        String why = ProgrammaticLaunch.unavailableReason();
+        switch (choice) {
+            case PLAIN -> programmatic = null;
+            case PROGRAMMATIC -> {
+                if (!why.isEmpty()) {
+                    throw new IllegalStateException(KernelChoices.LAUNCH_PROPERTY + "=programmatic: " + why);
+                }
+                programmatic = new ProgrammaticLaunch();
+            }
+            case AUTO -> {
+                if (why.isEmpty()) {
+                    programmatic = new ProgrammaticLaunch();
+                } else {
+                    GpuStatus.programmaticFallback(why);
+                    if (!warnedUnavailable) {
+                        warnedUnavailable = true;
+                        LOG.warning("programmatic dependent launch off, plain kernel launches: " + why);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Whether launches go out as programmatic dependents. */
+    boolean programmatic() {
+        return programmatic != null;
+    }
+
+    void launch(String kernel, int grid, int smem, KernelArgs args) {
+        CUfunction f = cx.function(kernel);
+        if (programmatic != null) {
+            int r = programmatic.launch(f, grid, threads, smem, cx.stream(), args);
+            if (r == 0) {
+                GpuStatus.programmaticLaunch();
+                return;
+            }
+            programmatic = null;
+            String why = "cuLaunchKernelEx refused " + kernel + " (CUresult " + r + ")";
+            GpuStatus.programmaticFallback(why);
+            LOG.warning(why + "; plain kernel launches from now on for this system");
+        }
+        cuLaunchKernel(f, grid, 1, 1, threads, 1, 1, smem, cx.stream(), args.jcuda(), null);
+    }
+}
