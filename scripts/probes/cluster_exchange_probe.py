@@ -2,14 +2,8 @@
 # time per exchange round of a 16-block cluster, for several payloads W (floats per destination block).
 #   nvcc -ptx -arch=sm_90 -O3 -I forcefield/src/main/cuda -o exchange.ptx scripts/probes/cluster_exchange_probe.cu
 #   python3 scripts/probes/cluster_exchange_probe.py exchange.ptx        (on the GPU machine; docs/benchmarks.md)
-import ctypes as C, statistics, sys
-cu = C.CDLL("libcuda.so.1")
-def ck(r, what):
-    if r != 0:
-        s = C.c_char_p(); cu.cuGetErrorString(r, C.byref(s)); raise RuntimeError(f"{what}: {r} {s.value}")
-ck(cu.cuInit(0), "init")
-dev = C.c_int(); ck(cu.cuDeviceGet(C.byref(dev), 0), "device")
-ctx = C.c_void_p(); ck(cu.cuDevicePrimaryCtxRetain(C.byref(ctx), dev), "context"); ck(cu.cuCtxSetCurrent(ctx), "current")
+import statistics, sys
+from driver import C, cu, ck
 mod = C.c_void_p(); ck(cu.cuModuleLoadData(C.byref(mod), C.c_char_p(open(sys.argv[1], "rb").read() + b"\0")), "module")
 fn = C.c_void_p(); ck(cu.cuModuleGetFunction(C.byref(fn), mod, b"k_exchange"), "function")
 ck(cu.cuFuncSetAttribute(fn, 14, 1), "non-portable cluster")        # CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED

@@ -4,14 +4,8 @@
 # block or none; for several grid sizes and amounts of work per thread. ctypes against libcuda, the PTX below
 # JIT-compiled by the driver: runs wherever there is a driver and python3 (docs/benchmarks.md, fifth session).
 #   python3 scripts/probes/graph_node_probe.py
-import ctypes as C, sys, statistics
-cu = C.CDLL("libcuda.so.1")
-def ck(r, what):
-    if r != 0:
-        s = C.c_char_p(); cu.cuGetErrorString(r, C.byref(s)); raise RuntimeError(f"{what}: {r} {s.value}")
-ck(cu.cuInit(0), "init")
-dev = C.c_int(); ck(cu.cuDeviceGet(C.byref(dev), 0), "dev")
-ctx = C.c_void_p(); ck(cu.cuDevicePrimaryCtxRetain(C.byref(ctx), dev), "ctx"); ck(cu.cuCtxSetCurrent(ctx), "set")
+import statistics
+from driver import C, cu, ck
 ptx = r"""
 .version 8.0
 .target sm_90
