@@ -33,12 +33,18 @@ import picocli.CommandLine.Option;
         description = {"Validate MD with the student force field: for each system, Langevin equilibration, then NVE "
                 + "(Velocity Verlet) and NVT runs with the optimised student and with a baseline model from the same state; "
                 + "energy drift, temperature statistics, structural integrity, speed, and force agreement with the baseline.",
+                "Every system runs as independent replicas spread over the cores; the teacher (GFN2-xTB through libxtb) "
+                + "evaluates frames of the student's own trajectories; --baseline teacher also runs the teacher's MD and "
+                + "compares structural distributions.",
                 "Writes report.json, report.md and PNG plots to --out. Exit status: 0 all criteria pass, "
-                + ValidateCommand.EXIT_FAILED + " a criterion failed, 1 bad input, 2 usage error.",
+                + ValidateCommand.EXIT_FAILED + " a criterion failed, " + ValidateCommand.EXIT_INCOMPLETE + " none failed but "
+                + "some could not be evaluated (e.g. libxtb missing), 1 bad input, 2 usage error.",
                 "Definitions of every metric and threshold: docs/validation.md."})
 public final class ValidateCommand implements Callable<Integer> {
     /** Exit status when the validation ran and a criterion failed. */
     public static final int EXIT_FAILED = 3;
+    /** Exit status when nothing failed but a criterion could not be evaluated (the teacher is missing, say). */
+    public static final int EXIT_INCOMPLETE = 4;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -51,6 +57,15 @@ public final class ValidateCommand implements Callable<Integer> {
 
     @ArgGroup(validate = false, heading = "%nPass/fail thresholds%n", order = 3)
     ThresholdOptions thresholds = new ThresholdOptions();
+
+    @Option(names = "--export-hard-frames", paramLabel = "FILE", order = 41, description = "Write the frames of the "
+            + "student's runs with the largest force error against the teacher, labelled with the teacher's energy (eV) and "
+            + "forces (eV/Å), as extended XYZ (ASE reads it; the training recipe takes it as extra data; .gz compresses).")
+    Path hardFrames;
+
+    @Option(names = "--hard-frames", paramLabel = "N", order = 42, description = "Frames per system for --export-hard-frames "
+            + "(default: 20).")
+    int hardFramesPerSystem = 20;
 
     @Option(names = "--out", paramLabel = "DIR", order = 40,
             description = "Directory for report.json, report.md, plots and energy logs (default: ${DEFAULT-VALUE}).")
@@ -100,8 +115,26 @@ public final class ValidateCommand implements Callable<Integer> {
         int sampleInterval = ValidationSettings.DEFAULT_SAMPLE_INTERVAL_STEPS;
 
         @Option(names = "--seed", paramLabel = "N", order = 10,
-                description = "Seed of the velocities and thermostat noise; the same seed repeats a run exactly (default: ${DEFAULT-VALUE}).")
+                description = "Seed of replica 0's velocities and thermostat noise (replica k uses seed + k); the same seed "
+                        + "repeats a run exactly (default: ${DEFAULT-VALUE}).")
         long seed = ValidationSettings.DEFAULT_SEED;
+
+        @Option(names = "--replicas", paramLabel = "N", order = 11, description = "Independent starts per system, run on all "
+                + "cores (default: " + ValidationSettings.DEFAULT_REPLICAS + ").")
+        Integer replicas;
+
+        @Option(names = "--structure", paramLabel = "FILE", arity = "1..*", order = 12, description = "Your own structures "
+                + "(XYZ, extended XYZ, PDB; the first frame; Å) to validate next to --systems; each is named by its file name. "
+                + "With --structure and no --systems only the files are validated.")
+        List<Path> structures;
+
+        @Option(names = "--teacher-frames", paramLabel = "N", order = 13, description = "Frames of every production run "
+                + "evaluated by the teacher (default: " + ValidationSettings.DEFAULT_TEACHER_FRAMES_PER_RUN + "; 0 switches the "
+                + "teacher checks off, which the report counts as skipped).")
+        Integer teacherFrames;
+
+        @Option(names = "--threads", paramLabel = "N", order = 14, description = "Replicas run at once (default: the cores).")
+        Integer threads;
     }
 
     static final class ModelOptions {
@@ -119,9 +152,15 @@ public final class ValidateCommand implements Callable<Integer> {
                 + "instead of the bundled model; the reference baseline then uses the same file.")
         Path weights;
 
-        @Option(names = "--baseline", paramLabel = "NAME", order = 21, description = "Baseline model: torchscript (the TorchScript "
-                + "export run by libtorch) or reference (the plain Java float64 student) (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--baseline", paramLabel = "NAME", order = 21, description = "Baseline: torchscript (the TorchScript "
+                + "export run by libtorch) or reference (the plain Java float64 student), which check that the optimised code "
+                + "computes the same forces; or teacher (GFN2-xTB MD from the same states, its bond, angle, dihedral and O-O "
+                + "distributions compared with the student's; slow: ~1-10 ms per step) (default: ${DEFAULT-VALUE}).")
         String baseline = ValidationSettings.DEFAULT_BASELINE.id();
+
+        @Option(names = "--torchscript", paramLabel = "FILE", order = 24, description = "Your TorchScript export (.pt) as the "
+                + "torchscript baseline, for weights given with --weights.")
+        Path torchscript;
 
         ModelProvider provider() {
             OptimisedStudent.Precision p = switch (precision.trim().toLowerCase(Locale.ROOT)) {
@@ -129,7 +168,8 @@ public final class ValidateCommand implements Callable<Integer> {
                 case "float32" -> OptimisedStudent.Precision.FLOAT32;
                 default -> throw new IllegalArgumentException("unknown precision '" + precision + "'; choose float64 or float32");
             };
-            return weights == null ? BundledModels.bundled(p) : BundledModels.fromFile(weights, p);
+            BundledModels m = weights == null ? BundledModels.bundled(p) : BundledModels.fromFile(weights, p);
+            return torchscript == null ? m : m.withTorchScript(torchscript);
         }
     }
 
@@ -170,23 +210,46 @@ public final class ValidateCommand implements Callable<Integer> {
                 + "model's forces against the baseline's on the same frames (default: ${DEFAULT-VALUE}).")
         double maxForceRmse = Thresholds.DEFAULT_MAX_FORCE_RMSE_EV_PER_A;
 
+        @Option(names = "--max-teacher-force-mae", paramLabel = "EV_PER_A", order = 39, description = "Largest force MAE in "
+                + "eV/Å of the student against the teacher on frames of the student's own runs (default: ${DEFAULT-VALUE}).")
+        double maxTeacherForceMae = Thresholds.DEFAULT_MAX_TEACHER_FORCE_MAE_EV_PER_A;
+
+        @Option(names = "--min-stable-fraction", paramLabel = "FRACTION", order = 40, description = "Smallest fraction (0 to 1) "
+                + "of replicas that must complete with the structure intact (default: ${DEFAULT-VALUE}).")
+        double minStableFraction = Thresholds.DEFAULT_MIN_STABLE_FRACTION;
+
+        @Option(names = "--max-observable-divergence", paramLabel = "BITS", order = 41, description = "With --baseline teacher: "
+                + "largest Jensen-Shannon divergence (bits, 0 to 1) of a structural distribution of the student's MD from the "
+                + "teacher's (default: ${DEFAULT-VALUE}).")
+        double maxObservableDivergence = Thresholds.DEFAULT_MAX_OBSERVABLE_DIVERGENCE;
+
         Thresholds toThresholds() {
             return new Thresholds(maxDrift, maxDriftFloat32, maxDriftRatio, maxTemperatureSigmas, maxFluctuationSigmas,
-                    maxBondStretch, escapeMarginA, overlapLimitA, maxForceRmse);
+                    maxBondStretch, escapeMarginA, overlapLimitA, maxForceRmse, maxTeacherForceMae, minStableFraction,
+                    maxObservableDivergence);
         }
     }
 
     /** The settings the options describe. */
     ValidationSettings settings() {
         ValidationSettings base = protocol.full ? ValidationSettings.fullProtocol() : ValidationSettings.quickProtocol();
-        List<String> systems = protocol.systems == null ? base.systems()
+        List<Path> structures = protocol.structures == null ? List.of() : List.copyOf(protocol.structures);
+        for (Path p : structures) {
+            if (!java.nio.file.Files.isRegularFile(p)) {
+                throw new IllegalArgumentException("--structure " + p + ": " + (java.nio.file.Files.isDirectory(p)
+                        ? "is a directory, not a structure file" : "no such file"));
+            }
+        }
+        List<String> systems = protocol.systems == null ? (structures.isEmpty() ? base.systems() : List.of())
                 : protocol.systems.stream().map(String::trim).filter(s -> !s.isEmpty()).map(SystemCatalog::canonicalName).toList();
         long nve = protocol.steps != null ? protocol.steps : base.nveSteps();
         long nvt = protocol.steps != null ? protocol.steps : base.nvtSteps();
         long eq = protocol.equilibrationSteps != null ? protocol.equilibrationSteps : base.equilibrationSteps();
         return new ValidationSettings(systems, protocol.temperatureK, protocol.timestepFs, eq, nve, nvt,
                 protocol.sampleInterval, ThermostatKind.parse(protocol.thermostat), protocol.thermostatTimeFs,
-                models.device, BaselineKind.parse(models.baseline), protocol.seed, protocol.full);
+                models.device, BaselineKind.parse(models.baseline), protocol.seed, protocol.full,
+                protocol.replicas != null ? protocol.replicas : base.replicas(),
+                protocol.teacherFrames != null ? protocol.teacherFrames : base.teacherFramesPerRun(), structures);
     }
 
     @Override
@@ -198,20 +261,33 @@ public final class ValidateCommand implements Callable<Integer> {
         String commandLine = String.join(" ", spec.root().commandLine().getParseResult().originalArgs());
         ValidationRunner runner = new ValidationRunner(settings, limits, modelProvider != null ? modelProvider : models.provider(),
                 out, version, commandLine);
+        if (protocol.threads != null) {
+            runner.threads(protocol.threads);
+        }
+        if (hardFrames != null) {
+            runner.exportHardFrames(hardFrames, hardFramesPerSystem);
+        }
         ValidationReport report;
         try (Progress progress = TerminalProgress.create(runner.totalSteps())) {
             report = runner.run(progress);
         }
         printSummary(report);
-        return report.summary().passed() ? 0 : EXIT_FAILED;
+        return switch (report.summary().verdict()) {
+            case "PASS" -> 0;
+            case "INCOMPLETE" -> EXIT_INCOMPLETE;
+            default -> EXIT_FAILED;
+        };
     }
 
     private void printSummary(ValidationReport r) {
         var o = spec.commandLine().getOut();
         for (SystemReport s : r.systems()) {
             long failed = s.criteria().stream().filter(c -> !c.passed()).count();
-            o.printf(Locale.ROOT, "%-18s %3d atoms  %s  (%d criteria, %d failed)%n", s.name(), s.atoms(),
-                    s.passed() ? "PASS" : "FAIL", s.criteria().size(), failed);
+            long skipped = s.criteria().stream().filter(CriterionResult::skipped).count();
+            failed -= skipped;
+            o.printf(Locale.ROOT, "%-18s %3d atoms  %s  (%d criteria, %d failed%s)%n", s.name(), s.atoms(),
+                    failed > 0 ? "FAIL" : skipped > 0 ? "INCOMPLETE" : "PASS", s.criteria().size(), failed,
+                    skipped > 0 ? ", " + skipped + " skipped" : "");
             for (CriterionResult c : s.criteria()) {
                 if (!c.passed()) {
                     o.printf(Locale.ROOT, "    %s / %s: %s%n", c.run(), c.criterion().id(), c.detail());
@@ -221,8 +297,9 @@ public final class ValidateCommand implements Callable<Integer> {
         for (String w : r.warnings()) {
             o.println("warning: " + w);
         }
-        o.printf(Locale.ROOT, "%s: %d of %d criteria passed in %.1f s; report in %s%n", r.summary().passed() ? "PASS" : "FAIL",
-                r.summary().criteria() - r.summary().failed(), r.summary().criteria(), r.summary().wallSeconds(),
+        o.printf(Locale.ROOT, "%s: %d of %d criteria passed%s in %.1f s; report in %s%n", r.summary().verdict(),
+                r.summary().criteria() - r.summary().failed() - r.summary().skipped(), r.summary().criteria(),
+                r.summary().skipped() > 0 ? " (" + r.summary().skipped() + " skipped)" : "", r.summary().wallSeconds(),
                 out.resolve(ValidationRunner.MARKDOWN_REPORT));
     }
 }

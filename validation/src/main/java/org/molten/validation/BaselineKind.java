@@ -8,7 +8,12 @@ public enum BaselineKind {
     /** The TorchScript export of the bundled model, run by libtorch through DJL. */
     TORCHSCRIPT("torchscript"),
     /** The reference (plain Java, float64) implementation of the student model. */
-    REFERENCE("reference");
+    REFERENCE("reference"),
+    /**
+     * The teacher itself (GFN2-xTB): the same protocol driven by the teacher from the identical
+     * starting states, and the structural observables of both compared.
+     */
+    TEACHER("teacher");
 
     private final String id;
 

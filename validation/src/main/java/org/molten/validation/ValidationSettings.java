@@ -21,13 +21,21 @@ import org.molten.core.Checks;
  *                                 Berendsen and the Nosé-Hoover chain
  * @param device                   where the optimised student runs
  * @param baseline                 the model it is compared with
- * @param seed                     seed of the velocities and every stochastic thermostat
+ * @param seed                     seed of replica 0; replica k uses {@code seed + k} for its
+ *                                 velocities, equilibration and thermostat noise, so replica k of
+ *                                 a run equals replica 0 of a run with seed + k
  * @param full                     true for the long protocol ({@code --full})
+ * @param replicas                 independent starts per system (replica k: seed + k)
+ * @param teacherFramesPerRun      frames of every production run evaluated by the teacher (0: no
+ *                                 teacher checks)
+ * @param structures               the user's structure files (XYZ, extended XYZ, PDB), validated
+ *                                 after the built-in systems, each named by its file name
  */
 public record ValidationSettings(
         List<String> systems, double temperatureK, double timestepFs, long equilibrationSteps, long nveSteps,
         long nvtSteps, int sampleIntervalSteps, ThermostatKind thermostat, double thermostatTimeConstantFs,
-        DeviceChoice device, BaselineKind baseline, long seed, boolean full) {
+        DeviceChoice device, BaselineKind baseline, long seed, boolean full, int replicas, int teacherFramesPerRun,
+        List<java.nio.file.Path> structures) {
 
     /** The four systems of the default validation. */
     public static final List<String> DEFAULT_SYSTEMS = List.of("water", "ethanol", "benzene", "alanine-dipeptide");
@@ -75,10 +83,23 @@ public record ValidationSettings(
     /** Full protocol: NVE and NVT steps per model (10 ps each at 0.5 fs). */
     public static final long FULL_PRODUCTION_STEPS = 20000;
 
+    /** Default independent starts per system in the quick and the full protocol. */
+    public static final int DEFAULT_REPLICAS = 4;
+    /** Default frames of every production run that the teacher evaluates. */
+    public static final int DEFAULT_TEACHER_FRAMES_PER_RUN = 50;
+
     /** Checks every field. */
     public ValidationSettings {
-        if (systems == null || systems.isEmpty()) {
-            throw new IllegalArgumentException("no systems to validate");
+        systems = systems == null ? List.of() : systems;
+        structures = structures == null ? List.of() : List.copyOf(structures);
+        if (systems.isEmpty() && structures.isEmpty()) {
+            throw new IllegalArgumentException("no systems to validate: give --systems or --structure");
+        }
+        if (replicas < 1) {
+            throw new IllegalArgumentException("replicas must be at least 1: " + replicas);
+        }
+        if (teacherFramesPerRun < 0) {
+            throw new IllegalArgumentException("teacher frames per run must be zero or positive: " + teacherFramesPerRun);
         }
         for (String s : systems) {
             if (!ALL_SYSTEMS.contains(s)) {
@@ -106,10 +127,58 @@ public record ValidationSettings(
         }
     }
 
+    /** A single-start protocol without user structures (the settings before replicas existed). */
+    public ValidationSettings(List<String> systems, double temperatureK, double timestepFs, long equilibrationSteps,
+                              long nveSteps, long nvtSteps, int sampleIntervalSteps, ThermostatKind thermostat,
+                              double thermostatTimeConstantFs, DeviceChoice device, BaselineKind baseline, long seed,
+                              boolean full) {
+        this(systems, temperatureK, timestepFs, equilibrationSteps, nveSteps, nvtSteps, sampleIntervalSteps, thermostat,
+                thermostatTimeConstantFs, device, baseline, seed, full, 1, DEFAULT_TEACHER_FRAMES_PER_RUN, List.of());
+    }
+
     private static ValidationSettings protocol(long equilibration, long nve, long nvt, boolean full) {
         return new ValidationSettings(DEFAULT_SYSTEMS, DEFAULT_TEMPERATURE_K, DEFAULT_TIMESTEP_FS, equilibration, nve,
                 nvt, DEFAULT_SAMPLE_INTERVAL_STEPS, DEFAULT_THERMOSTAT, DEFAULT_THERMOSTAT_TIME_CONSTANT_FS,
-                DEFAULT_DEVICE, DEFAULT_BASELINE, DEFAULT_SEED, full);
+                DEFAULT_DEVICE, DEFAULT_BASELINE, DEFAULT_SEED, full, DEFAULT_REPLICAS, DEFAULT_TEACHER_FRAMES_PER_RUN,
+                List.of());
+    }
+
+    /** The same settings with {@code n} replicas per system. */
+    public ValidationSettings withReplicas(int n) {
+        return new ValidationSettings(systems, temperatureK, timestepFs, equilibrationSteps, nveSteps, nvtSteps,
+                sampleIntervalSteps, thermostat, thermostatTimeConstantFs, device, baseline, seed, full, n,
+                teacherFramesPerRun, structures);
+    }
+
+    /** The same settings with another seed of replica 0. */
+    public ValidationSettings withSeed(long newSeed) {
+        return new ValidationSettings(systems, temperatureK, timestepFs, equilibrationSteps, nveSteps, nvtSteps,
+                sampleIntervalSteps, thermostat, thermostatTimeConstantFs, device, baseline, newSeed, full, replicas,
+                teacherFramesPerRun, structures);
+    }
+
+    /** The same settings with {@code frames} teacher frames per production run (0: none). */
+    public ValidationSettings withTeacherFrames(int frames) {
+        return new ValidationSettings(systems, temperatureK, timestepFs, equilibrationSteps, nveSteps, nvtSteps,
+                sampleIntervalSteps, thermostat, thermostatTimeConstantFs, device, baseline, seed, full, replicas, frames,
+                structures);
+    }
+
+    /** The same settings with another baseline. */
+    public ValidationSettings withBaseline(BaselineKind kind) {
+        return new ValidationSettings(systems, temperatureK, timestepFs, equilibrationSteps, nveSteps, nvtSteps,
+                sampleIntervalSteps, thermostat, thermostatTimeConstantFs, device, kind, seed, full, replicas,
+                teacherFramesPerRun, structures);
+    }
+
+    /** The seed of replica {@code k}: velocities, equilibration and (derived) thermostat noise. */
+    public long replicaSeed(int k) {
+        return seed + k;
+    }
+
+    /** Number of systems: built-in ones and structure files. */
+    public int systemCount() {
+        return systems.size() + structures.size();
     }
 
     /** The default, quick protocol. */

@@ -86,4 +86,32 @@ public record EnergyDrift(
         return new EnergyDrift(fit.slope(), se, overRun, sigmaK, ratio, excursion,
                 Math.sqrt(residual2 / n), length, n);
     }
+
+    /**
+     * The drift of several independent NVE runs of one system (replicas) taken together: the mean
+     * slope with the standard error of that mean (independent runs), the mean run length and
+     * kinetic-energy scale, the ratio of the mean drift over the run to that scale, the largest
+     * excursion and the samples of all. Averaging independent starts beats down the slope error
+     * that one short run's energy oscillation and slow motions give.
+     *
+     * @return null when {@code runs} holds no measured drift
+     */
+    public static EnergyDrift pooled(java.util.List<EnergyDrift> runs) {
+        java.util.List<EnergyDrift> r = runs.stream().filter(java.util.Objects::nonNull).toList();
+        if (r.isEmpty()) {
+            return null;
+        }
+        int n = r.size();
+        double drift = r.stream().mapToDouble(EnergyDrift::driftMeVPerAtomPerPs).average().orElse(Double.NaN);
+        double se = Math.sqrt(r.stream().mapToDouble(e -> e.driftStandardErrorMeVPerAtomPerPs()
+                * e.driftStandardErrorMeVPerAtomPerPs()).sum()) / n;
+        double over = r.stream().mapToDouble(EnergyDrift::driftOverRunMeVPerAtom).average().orElse(Double.NaN);
+        double sigma = r.stream().mapToDouble(EnergyDrift::kineticSigmaMeVPerAtom).average().orElse(Double.NaN);
+        double excursion = r.stream().mapToDouble(EnergyDrift::maxExcursionMeVPerAtom).max().orElse(Double.NaN);
+        double residual = r.stream().mapToDouble(EnergyDrift::residualRmsMeVPerAtom).average().orElse(Double.NaN);
+        double length = r.stream().mapToDouble(EnergyDrift::runLengthPs).average().orElse(Double.NaN);
+        int samples = r.stream().mapToInt(EnergyDrift::samples).sum();
+        return new EnergyDrift(drift, se, over, sigma, sigma > 0 ? Math.abs(over) / sigma : Double.NaN, excursion, residual,
+                length, samples);
+    }
 }

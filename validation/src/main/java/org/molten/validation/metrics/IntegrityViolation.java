@@ -19,6 +19,8 @@ public record IntegrityViolation(Kind kind, long step, double timeFs, int atom, 
         BOND_STRETCHED,
         /** A hydrogen is no longer nearest to the heavy atom it was bonded to at the start. */
         HYDROGEN_DETACHED,
+        /** A hydrogen farther than 2.5 Å from its bonded heavy atom. */
+        HYDROGEN_FAR,
         /** An atom of an isolated molecule moved too far from the centre of mass. */
         ATOM_ESCAPED,
         /** Two atoms came closer than the overlap distance. */

@@ -17,7 +17,9 @@ import org.molten.core.Observables;
  *   <li>every coordinate is finite;</li>
  *   <li>no starting bond longer than {@code maxStretchRatio} × its starting length;</li>
  *   <li>every hydrogen bonded to a heavy atom at the start is still nearer to that heavy atom than
- *       to any other heavy atom (no proton hopping or detachment);</li>
+ *       to any other heavy atom (no proton hopping or detachment), and no farther from it than
+ *       {@value #MAX_HYDROGEN_DISTANCE_A} Å (the MLIPAudit stability rule: a dissociated
+ *       hydrogen, whatever its ratio to the starting bond);</li>
  *   <li>isolated molecules only (no cell): no atom farther from the centre of mass than its
  *       farthest starting distance plus {@code escapeMarginA};</li>
  *   <li>no two atoms closer than {@code overlapLimitA}.</li>
@@ -31,6 +33,8 @@ public final class StructuralIntegrity {
     public static final double DEFAULT_ESCAPE_MARGIN_A = 5.0;
     /** Default distance (Å) below which two atoms overlap; the shortest real bond (H2) is 0.74 Å. */
     public static final double DEFAULT_OVERLAP_LIMIT_A = 0.5;
+    /** Largest distance (Å) of a hydrogen from its bonded heavy atom before it counts as dissociated. */
+    public static final double MAX_HYDROGEN_DISTANCE_A = 2.5;
 
     private final int[] bondI;
     private final int[] bondJ;
@@ -138,6 +142,11 @@ public final class StructuralIntegrity {
         for (int k = 0; k < hydrogens.length; k++) {
             int h = hydrogens[k];
             double own = atoms.distance(h, hydrogenPartner[k]);
+            if (own > MAX_HYDROGEN_DISTANCE_A && ok) {
+                ok = violate(IntegrityViolation.Kind.HYDROGEN_FAR, step, timeFs, h, String.format(
+                        "hydrogen %s is %.3f Å from its bonded %s (limit %.1f Å)",
+                        labels[h], own, labels[hydrogenPartner[k]], MAX_HYDROGEN_DISTANCE_A));
+            }
             for (int a : heavy) {
                 if (a != hydrogenPartner[k] && atoms.distance(h, a) < own && ok) {
                     ok = violate(IntegrityViolation.Kind.HYDROGEN_DETACHED, step, timeFs, h, String.format(

@@ -25,75 +25,100 @@ public final class Criteria {
      */
     public static List<CriterionResult> forRun(String system, RunReport run, Thresholds t, boolean canonicalThermostat) {
         List<CriterionResult> out = new ArrayList<>();
-        String label = run.label();
-        BlowUp b = run.blowUp();
-        if (b == null && run.stepsCompleted() == run.stepsRequested()) {
-            out.add(new CriterionResult(system, label, Criterion.RUN_COMPLETED, (double) run.stepsCompleted(), ">=",
-                    run.stepsRequested(), "steps", true, run.stepsCompleted() + " of " + run.stepsRequested() + " steps"));
-        } else {
-            String why = b == null ? "stopped early" : String.format(Locale.ROOT, "blew up at step %d (t = %.1f fs)%s: %s",
-                    b.step(), b.timeFs(), b.atom() >= 0 ? ", atom " + b.atom() : "", b.cause());
-            out.add(new CriterionResult(system, label, Criterion.RUN_COMPLETED, (double) run.stepsCompleted(), ">=",
-                    run.stepsRequested(), "steps", false, run.stepsCompleted() + " of " + run.stepsRequested() + " steps; " + why));
-        }
-        String partial = run.completed() ? "" : " (over the steps before the run stopped)";
+        out.add(completion(system, run));
         if (run.phase() == RunPhase.EQUILIBRATION) {
             // Equilibration starts from the minimum with fresh velocities: only completion and integrity count.
         } else if (run.ensemble() == Ensemble.NVE) {
-            EnergyDrift e = run.energy();
-            double limit = t.maxDriftFor(run.precision());
-            if (e == null) {
-                out.add(unmeasured(system, label, Criterion.ENERGY_DRIFT, "<=", limit, "meV/atom/ps"));
-                out.add(unmeasured(system, label, Criterion.DRIFT_TO_KINETIC_SIGMA, "<", t.maxDriftToKineticSigmaRatio(), "1"));
-            } else {
-                double d = Math.abs(e.driftMeVPerAtomPerPs());
-                out.add(new CriterionResult(system, label, Criterion.ENERGY_DRIFT, d, "<=", limit, "meV/atom/ps", d <= limit,
-                        String.format(Locale.ROOT, "drift %+.4g meV/atom/ps over %.3g ps (%s limit %.3g)%s",
-                                e.driftMeVPerAtomPerPs(), e.runLengthPs(), run.precision().name().toLowerCase(Locale.ROOT),
-                                limit, partial)));
-                double r = e.driftToKineticSigmaRatio();
-                out.add(new CriterionResult(system, label, Criterion.DRIFT_TO_KINETIC_SIGMA, r, "<", t.maxDriftToKineticSigmaRatio(),
-                        "1", r < t.maxDriftToKineticSigmaRatio(), String.format(Locale.ROOT,
-                        "|drift x %.3g ps| = %.3g meV/atom vs sigma(K) = %.3g meV/atom%s",
-                        e.runLengthPs(), Math.abs(e.driftOverRunMeVPerAtom()), e.kineticSigmaMeVPerAtom(), partial)));
-            }
+            out.addAll(drift(system, run.label(), run.energy(), run.precision(), t, partial(run)));
         } else {
-            TemperatureStatistics s = run.temperature();
-            if (s == null) {
-                out.add(unmeasured(system, label, Criterion.MEAN_TEMPERATURE, "<=", t.maxTemperatureDeviationSigmas(), "SE"));
-            } else {
-                double z = Math.abs(s.meanDeviationSigmas());
-                double limit = BlockAverage.equivalentThreshold(t.maxTemperatureDeviationSigmas(), s.meanBlocks());
-                out.add(new CriterionResult(system, label, Criterion.MEAN_TEMPERATURE, z, "<=", limit, "SE", z <= limit,
-                        String.format(Locale.ROOT, "<T> = %.1f +- %.1f K (block SE, %d blocks%s) vs target %.1f K; "
-                                + "limit %s SE as Student t for %d blocks%s", s.meanK(), s.meanStandardErrorK(), s.meanBlocks(),
-                                s.errorReliable() ? "" : ", series short for its correlation time", s.targetK(),
-                                trim(t.maxTemperatureDeviationSigmas()), s.meanBlocks(), partial)));
-                if (canonicalThermostat) {
-                    double zf = Math.abs(s.sigmaDeviationSigmas());
-                    double flimit = BlockAverage.equivalentThreshold(t.maxFluctuationDeviationSigmas(), s.sigmaBlocks());
-                    out.add(new CriterionResult(system, label, Criterion.TEMPERATURE_FLUCTUATION, zf, "<=", flimit, "SE",
-                            zf <= flimit, String.format(Locale.ROOT,
-                            "sigma_T = %.1f +- %.1f K vs canonical %.1f K (dof %d), ratio %.3f; limit %s SE as Student t for "
-                                    + "%d blocks%s", s.sigmaK(), s.sigmaStandardErrorK(), s.canonicalSigmaK(),
-                            s.degreesOfFreedom(), s.sigmaRatio(), trim(t.maxFluctuationDeviationSigmas()), s.sigmaBlocks(), partial)));
-                }
-            }
+            out.addAll(temperature(system, run.label(), run.temperature(), t, canonicalThermostat, partial(run)));
         }
-        IntegrityResult i = run.integrity();
-        if (i == null) {
-            out.add(unmeasured(system, label, Criterion.STRUCTURAL_INTEGRITY, "<=", t.maxBondStretchRatio(), "r/r0"));
-        } else {
-            String detail = i.intact()
-                    ? String.format(Locale.ROOT, "%d bonds, %d hydrogens, %d frames: largest stretch %.3f x (%s)",
-                    i.bonds(), i.hydrogensChecked(), i.framesChecked(), i.maxBondStretchRatio(), i.worstBond())
-                    : String.format(Locale.ROOT, "%s at step %d (t = %.1f fs), atom %d: %s", i.firstViolation().kind(),
-                    i.firstViolation().step(), i.firstViolation().timeFs(), i.firstViolation().atom(),
-                    i.firstViolation().description());
-            out.add(new CriterionResult(system, label, Criterion.STRUCTURAL_INTEGRITY, i.maxBondStretchRatio(), "<=",
-                    t.maxBondStretchRatio(), "r/r0", i.intact(), detail));
+        out.add(integrity(system, run));
+        return out;
+    }
+
+    private static String partial(RunReport run) {
+        return run.completed() ? "" : " (over the steps before the run stopped)";
+    }
+
+    /** Whether the run did all its steps, with the step, atom and cause of a blow-up. */
+    public static CriterionResult completion(String system, RunReport run) {
+        String label = run.label();
+        BlowUp b = run.blowUp();
+        if (b == null && run.stepsCompleted() == run.stepsRequested()) {
+            return new CriterionResult(system, label, Criterion.RUN_COMPLETED, (double) run.stepsCompleted(), ">=",
+                    run.stepsRequested(), "steps", true, run.stepsCompleted() + " of " + run.stepsRequested() + " steps");
+        }
+        String why = b == null ? "stopped early" : String.format(Locale.ROOT, "blew up at step %d (t = %.1f fs)%s: %s",
+                b.step(), b.timeFs(), b.atom() >= 0 ? ", atom " + b.atom() : "", b.cause());
+        return new CriterionResult(system, label, Criterion.RUN_COMPLETED, (double) run.stepsCompleted(), ">=",
+                run.stepsRequested(), "steps", false, run.stepsCompleted() + " of " + run.stepsRequested() + " steps; " + why);
+    }
+
+    /** NVE drift and drift-to-fluctuation verdicts for {@code e} (null: not measured). */
+    public static List<CriterionResult> drift(String system, String label, EnergyDrift e, Precision precision, Thresholds t,
+                                              String note) {
+        List<CriterionResult> out = new ArrayList<>();
+        double limit = t.maxDriftFor(precision);
+        if (e == null) {
+            out.add(unmeasured(system, label, Criterion.ENERGY_DRIFT, "<=", limit, "meV/atom/ps"));
+            out.add(unmeasured(system, label, Criterion.DRIFT_TO_KINETIC_SIGMA, "<", t.maxDriftToKineticSigmaRatio(), "1"));
+            return out;
+        }
+        double d = Math.abs(e.driftMeVPerAtomPerPs());
+        out.add(new CriterionResult(system, label, Criterion.ENERGY_DRIFT, d, "<=", limit, "meV/atom/ps", d <= limit,
+                String.format(Locale.ROOT, "drift %+.4g meV/atom/ps over %.3g ps (%s limit %.3g)%s",
+                        e.driftMeVPerAtomPerPs(), e.runLengthPs(), precision.name().toLowerCase(Locale.ROOT), limit, note)));
+        double r = e.driftToKineticSigmaRatio();
+        out.add(new CriterionResult(system, label, Criterion.DRIFT_TO_KINETIC_SIGMA, r, "<", t.maxDriftToKineticSigmaRatio(),
+                "1", r < t.maxDriftToKineticSigmaRatio(), String.format(Locale.ROOT,
+                "|drift x %.3g ps| = %.3g meV/atom vs sigma(K) = %.3g meV/atom%s",
+                e.runLengthPs(), Math.abs(e.driftOverRunMeVPerAtom()), e.kineticSigmaMeVPerAtom(), note)));
+        return out;
+    }
+
+    /** NVT mean-temperature and (canonical thermostats) fluctuation verdicts for {@code s} (null: not measured). */
+    public static List<CriterionResult> temperature(String system, String label, TemperatureStatistics s, Thresholds t,
+                                                    boolean canonicalThermostat, String note) {
+        List<CriterionResult> out = new ArrayList<>();
+        if (s == null) {
+            out.add(unmeasured(system, label, Criterion.MEAN_TEMPERATURE, "<=", t.maxTemperatureDeviationSigmas(), "SE"));
+            return out;
+        }
+        double z = Math.abs(s.meanDeviationSigmas());
+        double limit = BlockAverage.equivalentThreshold(t.maxTemperatureDeviationSigmas(), s.meanBlocks());
+        out.add(new CriterionResult(system, label, Criterion.MEAN_TEMPERATURE, z, "<=", limit, "SE", z <= limit,
+                String.format(Locale.ROOT, "<T> = %.1f +- %.1f K (block SE, %d blocks%s) vs target %.1f K; "
+                        + "limit %s SE as Student t for %d blocks%s", s.meanK(), s.meanStandardErrorK(), s.meanBlocks(),
+                        s.errorReliable() ? "" : ", series short for its correlation time", s.targetK(),
+                        trim(t.maxTemperatureDeviationSigmas()), s.meanBlocks(), note)));
+        if (canonicalThermostat) {
+            double zf = Math.abs(s.sigmaDeviationSigmas());
+            double flimit = BlockAverage.equivalentThreshold(t.maxFluctuationDeviationSigmas(), s.sigmaBlocks());
+            out.add(new CriterionResult(system, label, Criterion.TEMPERATURE_FLUCTUATION, zf, "<=", flimit, "SE",
+                    zf <= flimit, String.format(Locale.ROOT,
+                    "sigma_T = %.1f +- %.1f K vs canonical %.1f K (dof %d), ratio %.3f; limit %s SE as Student t for "
+                            + "%d blocks%s", s.sigmaK(), s.sigmaStandardErrorK(), s.canonicalSigmaK(),
+                    s.degreesOfFreedom(), s.sigmaRatio(), trim(t.maxFluctuationDeviationSigmas()), s.sigmaBlocks(), note)));
         }
         return out;
+    }
+
+    /** Structural-integrity verdict of a run. */
+    public static CriterionResult integrity(String system, RunReport run) {
+        IntegrityResult i = run.integrity();
+        String label = run.label();
+        if (i == null) {
+            return unmeasured(system, label, Criterion.STRUCTURAL_INTEGRITY, "<=", Double.NaN, "r/r0");
+        }
+        String detail = i.intact()
+                ? String.format(Locale.ROOT, "%d bonds, %d hydrogens, %d frames: largest stretch %.3f x (%s)",
+                i.bonds(), i.hydrogensChecked(), i.framesChecked(), i.maxBondStretchRatio(), i.worstBond())
+                : String.format(Locale.ROOT, "%s at step %d (t = %.1f fs), atom %d: %s", i.firstViolation().kind(),
+                i.firstViolation().step(), i.firstViolation().timeFs(), i.firstViolation().atom(),
+                i.firstViolation().description());
+        return new CriterionResult(system, label, Criterion.STRUCTURAL_INTEGRITY, i.maxBondStretchRatio(), "<=",
+                i.maxBondStretchAllowed(), "r/r0", i.intact(), detail);
     }
 
     /** Verdict on the optimised model's forces against the baseline's. */

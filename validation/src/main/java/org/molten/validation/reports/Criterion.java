@@ -15,7 +15,13 @@ public enum Criterion {
     /** Bonds, hydrogens, escapes and overlaps against the starting structure. */
     STRUCTURAL_INTEGRITY("structural-integrity", "structure intact"),
     /** Force RMSE of the optimised model against the baseline on the optimised run's frames. */
-    BASELINE_FORCE_RMSE("baseline-force-rmse", "force RMSE optimised vs baseline");
+    BASELINE_FORCE_RMSE("baseline-force-rmse", "force RMSE optimised vs baseline"),
+    /** Fraction of replicas whose student runs all completed with the structure intact. */
+    STABLE_FRACTION("stable-fraction", "replicas stable for the whole run"),
+    /** Force MAE of the student against the teacher on frames of the student's own runs. */
+    TEACHER_FORCE_MAE("teacher-force-mae", "force MAE student vs teacher on the student's trajectories"),
+    /** Divergence of a structural distribution between the student's and the teacher's MD. */
+    OBSERVABLE_DIVERGENCE("observable-divergence", "distribution student vs teacher MD");
 
     private final String id;
     private final String description;

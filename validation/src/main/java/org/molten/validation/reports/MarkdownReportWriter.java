@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
+import org.molten.validation.BaselineKind;
 import org.molten.validation.ValidationSettings;
 import org.molten.validation.metrics.EnergyDrift;
 import org.molten.validation.metrics.TemperatureStatistics;
@@ -32,22 +33,26 @@ public final class MarkdownReportWriter {
         ValidationSettings s = r.settings();
         Summary sum = r.summary();
         md.append("# Molten validation report\n\n");
-        md.append(String.format(Locale.ROOT, "**Verdict: %s** — %d of %d criteria passed over %d system(s); wall time %s.%n%n",
-                sum.passed() ? "PASS" : "FAIL", sum.criteria() - sum.failed(), sum.criteria(), r.systems().size(),
-                duration(sum.wallSeconds())));
+        md.append(String.format(Locale.ROOT, "**Verdict: %s** — %d of %d criteria passed%s over %d system(s); wall time %s.%n%n",
+                sum.verdict(), sum.criteria() - sum.failed() - sum.skipped(), sum.criteria(),
+                sum.skipped() > 0 ? ", " + sum.skipped() + " skipped" : "", r.systems().size(), duration(sum.wallSeconds())));
+        verdictTable(md, r);
         md.append("- Command: `molten ").append(r.command()).append("`\n");
         md.append("- Date (UTC): ").append(r.createdUtc()).append('\n');
         md.append("- Optimised model: ").append(model(r.optimised())).append('\n');
-        md.append("- Baseline model: ").append(model(r.baseline())).append('\n');
+        md.append(s.baseline() == BaselineKind.TEACHER ? "- Baseline model (teacher MD): " : "- Baseline model: ")
+                .append(model(r.baseline())).append('\n');
         md.append("- Provenance (weight-file metadata): ").append(provenance(r.optimised())).append('\n');
         if (r.baseline() != null && r.optimised() != null && !r.baseline().provenance().equals(r.optimised().provenance())) {
             md.append("- Baseline provenance: ").append(provenance(r.baseline())).append('\n');
         }
         md.append(String.format(Locale.ROOT, "- Protocol (%s): T = %s K, dt = %s fs, equilibration %d steps (Langevin), "
                         + "NVE %d steps (%s ps, Velocity Verlet), NVT %d steps (%s ps, %s, tau = %s fs), sample every %d steps, "
-                        + "seed %d%n", protocolName(s), num(s.temperatureK()), num(s.timestepFs()),
+                        + "%d replica(s) per system with seeds %d to %d, teacher on %d frames per production run%n",
+                protocolName(s), num(s.temperatureK()), num(s.timestepFs()),
                 s.equilibrationSteps(), s.nveSteps(), num(s.nvePs()), s.nvtSteps(), num(s.nvtPs()), s.thermostat().id(),
-                num(s.thermostatTimeConstantFs()), s.sampleIntervalSteps(), s.seed()));
+                num(s.thermostatTimeConstantFs()), s.sampleIntervalSteps(), s.replicas(), s.replicaSeed(0),
+                s.replicaSeed(s.replicas() - 1), s.teacherFramesPerRun()));
         Environment e = r.environment();
         md.append(String.format(Locale.ROOT, "- Environment: %s, Java %s (%s), %s %s %s, %d cores%n", e.moltenVersion(),
                 e.javaVersion(), e.javaVendor(), e.osName(), e.osVersion(), e.osArch(), e.cpuCores()));
@@ -57,14 +62,21 @@ public final class MarkdownReportWriter {
                 md.append("- ").append(w).append('\n');
             }
         }
-        if (!sum.passed()) {
+        if (sum.failed() > 0) {
             md.append("\n**Failed criteria**\n\n");
             for (String f : sum.failures()) {
-                md.append("- ").append(f).append('\n');
+                md.append("- ").append(escape(f)).append('\n');
             }
         }
+        if (sum.skipped() > 0) {
+            md.append("\n**Skipped criteria** (not evaluated here: a skip is not a pass)\n\n");
+            for (String f : sum.skips()) {
+                md.append("- ").append(escape(f)).append('\n');
+            }
+        }
+        ReplicaSections.append(md, r);
 
-        md.append("\n## Stability\n\n");
+        md.append("\n## Runs\n\n");
         md.append("| System | Atoms | Run | Model | Drift ± SE [meV/atom/ps] | \\|drift·t\\|/σ(K) | Max excursion [meV/atom] "
                 + "| ⟨T⟩ ± SE [K] | σ_T / σ_T,canonical | Integrity | Steps/s | ns/day | Result |\n");
         md.append("|---|---:|---|---|---:|---:|---:|---:|---:|---|---:|---:|---|\n");
@@ -110,17 +122,21 @@ public final class MarkdownReportWriter {
         md.append(String.format(Locale.ROOT, "Thresholds: |drift| ≤ %s meV/atom/ps (float64) or ≤ %s (float32); "
                         + "|drift × run length| / σ(K) < %s; NVT ⟨T⟩ within %s SE of the target; σ_T within %s SE of T·sqrt(2/dof) "
                         + "(canonical thermostats; both limits widened as Student t for the number of blocks); bonds ≤ %s × their start, hydrogens on their heavy atom, no atom more than "
-                        + "%s Å beyond the starting extent, no atoms closer than %s Å; force RMSE vs baseline ≤ %s eV/Å.%n%n",
+                        + "%s Å beyond the starting extent, no atoms closer than %s Å, no hydrogen more than 2.5 Å from its partner; "
+                        + "force RMSE vs baseline ≤ %s eV/Å; force MAE vs teacher on the student's frames ≤ %s eV/Å; stable "
+                        + "replicas ≥ %s; Jensen-Shannon divergence of each distribution vs the teacher's MD ≤ %s bits.%n%n",
                 num(th.maxDriftMeVPerAtomPerPs()), num(th.maxDriftFloat32MeVPerAtomPerPs()), num(th.maxDriftToKineticSigmaRatio()),
                 num(th.maxTemperatureDeviationSigmas()), num(th.maxFluctuationDeviationSigmas()), num(th.maxBondStretchRatio()),
-                num(th.escapeMarginA()), num(th.overlapLimitA()), num(th.maxForceRmseEvPerA())));
+                num(th.escapeMarginA()), num(th.overlapLimitA()), num(th.maxForceRmseEvPerA()),
+                num(th.maxTeacherForceMaeEvPerA()), num(th.minStableFraction()), num(th.maxObservableDivergence())));
         md.append("| System | Run | Criterion | Value | Threshold | Result | Detail |\n");
         md.append("|---|---|---|---:|---:|---|---|\n");
         for (SystemReport sys : r.systems()) {
             for (CriterionResult c : sys.criteria()) {
                 md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s %s %s | %s | %s |%n", sys.name(), c.run(),
                         c.criterion().id(), c.value() == null ? "–" : sig(c.value(), 3), c.comparison(), sig(c.threshold(), 4),
-                        c.unit().equals("1") ? "" : c.unit(), c.passed() ? "pass" : "**FAIL**", escape(c.detail())));
+                        c.unit().equals("1") ? "" : c.unit(), c.skipped() ? "skipped" : c.passed() ? "pass" : "**FAIL**",
+                        escape(c.detail())));
             }
         }
 
@@ -143,8 +159,8 @@ public final class MarkdownReportWriter {
         if (m == null) {
             return "–";
         }
-        return "`" + m.name() + "`: " + m.kind() + ", " + m.precision().name().toLowerCase(Locale.ROOT) + ", " + m.device()
-                + ", " + m.source();
+        return "`" + m.name() + "`: " + m.kind() + (m.precision() == null ? "" : ", " + m.precision().name().toLowerCase(Locale.ROOT))
+                + (m.device() == null ? "" : ", " + m.device()) + (m.source() == null || m.source().isEmpty() ? "" : ", " + m.source());
     }
 
     private static String provenance(ModelInfo m) {
@@ -159,7 +175,37 @@ public final class MarkdownReportWriter {
         return b.toString();
     }
 
-    private static String escape(String s) {
+    /** The one table a chemist reads first: per system, stable? faithful? observables? drift? */
+    private static void verdictTable(StringBuilder md, ValidationReport r) {
+        md.append("| System | Atoms | Replicas | Stable | Faithful to the teacher (force MAE) | Observables vs teacher MD "
+                + "| NVE drift [meV/atom/ps] | NVT ⟨T⟩ [K] | Same as baseline |\n");
+        md.append("|---|---:|---:|---|---|---|---|---|---|\n");
+        for (SystemReport sys : r.systems()) {
+            SystemVerdict v = sys.verdict();
+            if (v == null) {
+                continue;
+            }
+            String stable = String.format(Locale.ROOT, "%s (%d/%d)", bold(v.stable()),
+                    sys.replicas().stream().filter(ReplicaReport::stable).count(), sys.replicas().size());
+            String faithful = sys.teacher() == null ? bold(v.faithful()) + (sys.teacherSkipped() == null ? "" : ": "
+                    + escape(sys.teacherSkipped())) : String.format(Locale.ROOT, "%s (%s eV/Å)", bold(v.faithful()),
+                    sig(sys.teacher().forceMaeEvPerA(), 3));
+            String drift = sys.nveDrift() == null ? bold(v.drift()) : String.format(Locale.ROOT, "%s (%s ± %s)",
+                    bold(v.drift()), sig(sys.nveDrift().mean(), 2), sig(sys.nveDrift().std(), 2));
+            String temp = sys.nvtTemperature() == null ? bold(v.temperature()) : String.format(Locale.ROOT, "%s (%.1f ± %.1f)",
+                    bold(v.temperature()), sys.nvtTemperature().mean(),
+                    Double.isFinite(sys.nvtTemperature().std()) ? sys.nvtTemperature().std() : 0.0);
+            md.append(String.format(Locale.ROOT, "| %s | %d | %d | %s | %s | %s | %s | %s | %s |%n", sys.name(), sys.atoms(),
+                    sys.replicas().size(), stable, faithful, bold(v.observables()), drift, temp, bold(v.baseline())));
+        }
+        md.append('\n');
+    }
+
+    private static String bold(String verdict) {
+        return "FAIL".equals(verdict) ? "**FAIL**" : verdict;
+    }
+
+    static String escape(String s) {
         return s.replace("|", "\\|").replace("\n", " ");
     }
 

@@ -25,6 +25,14 @@ import org.molten.validation.metrics.StructuralIntegrity;
  * @param maxForceRmseEvPerA               baseline comparison: largest RMSE of the optimised
  *                                         model's forces against the baseline's on the same
  *                                         frames, eV/Å
+ * @param maxTeacherForceMaeEvPerA         teacher checks: largest force MAE of the student
+ *                                         against the teacher on frames of the student's own
+ *                                         trajectories, eV/Å
+ * @param minStableFraction                stability: smallest fraction of replicas whose runs
+ *                                         all complete with the structure intact
+ * @param maxObservableDivergence          teacher baseline: largest Jensen–Shannon divergence
+ *                                         (bits, 0 to 1) between a structural distribution of the
+ *                                         student's MD and the teacher's
  */
 public record Thresholds(
         double maxDriftMeVPerAtomPerPs,
@@ -35,7 +43,10 @@ public record Thresholds(
         double maxBondStretchRatio,
         double escapeMarginA,
         double overlapLimitA,
-        double maxForceRmseEvPerA) {
+        double maxForceRmseEvPerA,
+        double maxTeacherForceMaeEvPerA,
+        double minStableFraction,
+        double maxObservableDivergence) {
 
     /** Default |drift| limit in float64, meV/atom/ps. */
     public static final double DEFAULT_MAX_DRIFT_MEV_PER_ATOM_PER_PS = 0.05;
@@ -50,6 +61,29 @@ public record Thresholds(
     /** Default force RMSE limit against the baseline, eV/Å. */
     public static final double DEFAULT_MAX_FORCE_RMSE_EV_PER_A = 1e-3;
 
+    /**
+     * Default teacher force-MAE limit on the student's own trajectories, eV/Å: 0.03, about twice the
+     * bundled model's test-set MAE (0.0135) — a student that holds up where its MD goes stays
+     * within a small factor of its test error; 0.04-0.05 (seen on alanine dipeptide) means its MD
+     * visits configurations it was not trained on.
+     */
+    public static final double DEFAULT_MAX_TEACHER_FORCE_MAE_EV_PER_A = 0.03;
+    /** Default smallest fraction of stable replicas: all of them. */
+    public static final double DEFAULT_MIN_STABLE_FRACTION = 1.0;
+    /** Default largest Jensen–Shannon divergence of a structural distribution, bits. */
+    public static final double DEFAULT_MAX_OBSERVABLE_DIVERGENCE = 0.1;
+
+    /** Limits without the teacher and replica criteria (their defaults). */
+    public Thresholds(double maxDriftMeVPerAtomPerPs, double maxDriftFloat32MeVPerAtomPerPs,
+                      double maxDriftToKineticSigmaRatio, double maxTemperatureDeviationSigmas,
+                      double maxFluctuationDeviationSigmas, double maxBondStretchRatio, double escapeMarginA,
+                      double overlapLimitA, double maxForceRmseEvPerA) {
+        this(maxDriftMeVPerAtomPerPs, maxDriftFloat32MeVPerAtomPerPs, maxDriftToKineticSigmaRatio,
+                maxTemperatureDeviationSigmas, maxFluctuationDeviationSigmas, maxBondStretchRatio, escapeMarginA,
+                overlapLimitA, maxForceRmseEvPerA, DEFAULT_MAX_TEACHER_FORCE_MAE_EV_PER_A, DEFAULT_MIN_STABLE_FRACTION,
+                DEFAULT_MAX_OBSERVABLE_DIVERGENCE);
+    }
+
     /** Checks every limit. */
     public Thresholds {
         Checks.requirePositive(maxDriftMeVPerAtomPerPs, "maxDriftMeVPerAtomPerPs");
@@ -63,6 +97,14 @@ public record Thresholds(
         Checks.requireNonNegative(escapeMarginA, "escapeMarginA");
         Checks.requireNonNegative(overlapLimitA, "overlapLimitA");
         Checks.requirePositive(maxForceRmseEvPerA, "maxForceRmseEvPerA");
+        Checks.requirePositive(maxTeacherForceMaeEvPerA, "maxTeacherForceMaeEvPerA");
+        if (!(minStableFraction >= 0 && minStableFraction <= 1)) {
+            throw new IllegalArgumentException("minStableFraction must be within 0 to 1: " + minStableFraction);
+        }
+        if (!(maxObservableDivergence > 0 && maxObservableDivergence <= 1)) {
+            throw new IllegalArgumentException("maxObservableDivergence must be above 0 and at most 1 bit: "
+                    + maxObservableDivergence);
+        }
     }
 
     /** The defaults. */

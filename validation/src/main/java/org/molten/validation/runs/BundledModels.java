@@ -42,25 +42,36 @@ public final class BundledModels implements ModelProvider {
     private final String source;
     private final boolean bundled;
     private final OptimisedStudent.Precision precision;
+    private final java.nio.file.Path torchScript;
     private StudentWeights loaded;
     private boolean usedGpu;
 
-    private BundledModels(WeightSource weights, String source, boolean bundled, OptimisedStudent.Precision precision) {
+    private BundledModels(WeightSource weights, String source, boolean bundled, OptimisedStudent.Precision precision,
+                          java.nio.file.Path torchScript) {
         this.weights = weights;
         this.source = source;
         this.bundled = bundled;
         this.precision = precision;
+        this.torchScript = torchScript;
+    }
+
+    /** The same models with the user's TorchScript export ({@code .pt}) as the torchscript baseline. */
+    public BundledModels withTorchScript(java.nio.file.Path file) {
+        if (!java.nio.file.Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("--torchscript " + file + ": no such file");
+        }
+        return new BundledModels(weights, source, bundled, precision, file);
     }
 
     /** The bundled model, optimised student in {@code precision}. */
     public static BundledModels bundled(OptimisedStudent.Precision precision) {
         return new BundledModels(BundledModel::weights, "bundled " + BundledModel.NAME + " ("
-                + BundledModel.WEIGHTS_RESOURCE.substring(1) + ")", true, precision);
+                + BundledModel.WEIGHTS_RESOURCE.substring(1) + ")", true, precision, null);
     }
 
     /** Weights from {@code file}; the TorchScript baseline (the bundled model's export) is then refused. */
     public static BundledModels fromFile(java.nio.file.Path file, OptimisedStudent.Precision precision) {
-        return new BundledModels(() -> StudentWeights.load(file), file.toString(), false, precision);
+        return new BundledModels(() -> StudentWeights.load(file), file.toString(), false, precision, null);
     }
 
     private StudentWeights weights() {
@@ -76,6 +87,11 @@ public final class BundledModels implements ModelProvider {
 
     @Override
     public Model optimised(DeviceChoice device, List<String> warnings) {
+        return optimised(device, OptimisedStudent.Options.defaults().threads(), warnings);
+    }
+
+    @Override
+    public synchronized Model optimised(DeviceChoice device, int threadsPerModel, List<String> warnings) {
         StudentWeights w = weights();
         if (device != DeviceChoice.CPU) {
             GpuAvailability.Probe probe = GpuAvailability.probe();
@@ -93,29 +109,32 @@ public final class BundledModels implements ModelProvider {
             }
             warnings.add("device " + device.id() + ": no usable GPU (" + why + "); the optimised CPU student runs instead");
         }
-        OptimisedStudent ff = new OptimisedStudent(w, OptimisedStudent.Options.defaults().withPrecision(precision));
+        OptimisedStudent ff = new OptimisedStudent(w, OptimisedStudent.Options.defaults().withPrecision(precision)
+                .withThreads(Math.max(1, threadsPerModel)));
         Precision p = precision == OptimisedStudent.Precision.FLOAT32 ? Precision.FLOAT32 : Precision.FLOAT64;
         return new Model(new ModelInfo(ff.name(), "optimised student (Java, CPU, " + ff.options().threads()
                 + " threads, neighbour list with " + ff.options().skinA() + " Å skin)", p, "cpu", source, provenance(w)), ff);
     }
 
     @Override
-    public Model baseline(BaselineKind kind, boolean periodic, List<String> warnings) {
+    public synchronized Model baseline(BaselineKind kind, boolean periodic, List<String> warnings) {
         StudentWeights w = weights();
         if (kind == BaselineKind.TORCHSCRIPT) {
-            if (!bundled) {
+            if (!bundled && torchScript == null) {
                 throw new IllegalArgumentException("--baseline torchscript is the bundled model's TorchScript export and cannot "
-                        + "check the weights in " + source + "; use --baseline reference");
+                        + "check the weights in " + source + "; give your export with --torchscript FILE, or use --baseline "
+                        + "reference");
             }
             if (periodic) {
                 warnings.add("periodic systems: the TorchScript baseline has no minimum image; the reference student is their "
                         + "baseline");
             } else {
                 try {
-                    TorchScriptForceField ts = BundledModel.baseline();
+                    TorchScriptForceField ts = torchScript != null ? TorchScriptForceField.load(torchScript) : BundledModel.baseline();
                     return new Model(new ModelInfo(ts.name(), "TorchScript export (float64) run by libtorch " + libtorchVersion()
                             + " through DJL, forces by autograd", Precision.FLOAT64, "cpu",
-                            TorchScriptForceField.BUNDLED_RESOURCE.substring(1), provenance(w)), ts);
+                            torchScript != null ? torchScript.toString() : TorchScriptForceField.BUNDLED_RESOURCE.substring(1),
+                            provenance(w)), ts);
                 } catch (IOException | RuntimeException | LinkageError e) {
                     warnings.add("baseline torchscript could not be loaded (" + e.getMessage() + "); the reference student is "
                             + "the baseline instead");
@@ -125,6 +144,11 @@ public final class BundledModels implements ModelProvider {
         ForceField ff = new ReferenceStudent(w);
         return new Model(new ModelInfo(ff.name(), "reference student (plain Java, float64, all pairs)", Precision.FLOAT64,
                 "cpu", source, provenance(w)), ff);
+    }
+
+    @Override
+    public void requireSupported(org.molten.core.Atoms atoms) {
+        weights().speciesIndices(atoms);
     }
 
     @Override

@@ -37,7 +37,7 @@ final class ProductionRun {
         } catch (SimulationBlowUpException e) {
             progress.advance(spec.steps());
             return new RunOutcome(spec, collector.series(), collector.frames(), collector.frameSteps(),
-                    collector.integrity().result(), 0, 0, 0, new BlowUp(0, 0, e.atom(), e.getMessage()), atoms.copy());
+                    collector.frameForces(), collector.frameEnergies(), collector.integrity().result(), 0, 0, 0, new BlowUp(0, 0, e.atom(), e.getMessage()), atoms.copy());
         }
         sim.addReporter(collector);
         sim.addReporter(EnergyLogReporter.create(spec.energyLog(), spec.sampleIntervalSteps()));
@@ -69,6 +69,6 @@ final class ProductionRun {
         }
         double wall = (System.nanoTime() - t0) * 1e-9;
         return new RunOutcome(spec, collector.series(), collector.frames(), collector.frameSteps(),
-                collector.integrity().result(), done, wall, sim.degreesOfFreedom(), blowUp, atoms.copy());
+                collector.frameForces(), collector.frameEnergies(), collector.integrity().result(), done, wall, sim.degreesOfFreedom(), blowUp, atoms.copy());
     }
 }

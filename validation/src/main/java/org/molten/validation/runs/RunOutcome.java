@@ -12,6 +12,8 @@ import org.molten.validation.reports.BlowUp;
  * @param series           the samples (step 0 included)
  * @param frames           sampled positions (Å, flat) when asked for, else empty
  * @param frameSteps       the step of each frame
+ * @param frameForces      the model's forces on each frame, eV/Å
+ * @param frameEnergies    the model's potential energy of each frame, eV
  * @param integrity        structural integrity over the samples
  * @param stepsCompleted   steps done
  * @param wallSeconds      wall-clock time of the MD loop, s
@@ -19,6 +21,7 @@ import org.molten.validation.reports.BlowUp;
  * @param blowUp           why it stopped early, or null
  * @param finalState       the state at the end (a copy)
  */
-record RunOutcome(RunSpec spec, EnergySeries series, List<double[]> frames, List<Long> frameSteps, IntegrityResult integrity,
+record RunOutcome(RunSpec spec, EnergySeries series, List<double[]> frames, List<Long> frameSteps,
+                  List<double[]> frameForces, List<Double> frameEnergies, IntegrityResult integrity,
                   long stepsCompleted, double wallSeconds, int degreesOfFreedom, BlowUp blowUp, Atoms finalState) {
 }

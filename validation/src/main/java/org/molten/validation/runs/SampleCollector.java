@@ -9,7 +9,8 @@ import org.molten.validation.metrics.StructuralIntegrity;
 /**
  * The validation's observer on a {@link Simulation}: every {@code intervalSteps} steps it records
  * the energies, temperature and bath energy, checks structural integrity and (optionally) keeps
- * a copy of the positions for the baseline comparison.
+ * a copy of the positions, forces and potential energy (for the baseline comparison, the teacher
+ * checks and the observables).
  */
 final class SampleCollector implements Reporter {
     private final int intervalSteps;
@@ -18,6 +19,8 @@ final class SampleCollector implements Reporter {
     private final boolean keepFrames;
     private final List<double[]> frames = new ArrayList<>();
     private final List<Long> frameSteps = new ArrayList<>();
+    private final List<double[]> frameForces = new ArrayList<>();
+    private final List<Double> frameEnergies = new ArrayList<>();
 
     SampleCollector(int intervalSteps, StructuralIntegrity integrity, boolean keepFrames) {
         this.intervalSteps = intervalSteps;
@@ -40,6 +43,8 @@ final class SampleCollector implements Reporter {
         if (keepFrames) {
             frames.add(sim.atoms().positions().clone());
             frameSteps.add(sim.stepCount());
+            frameForces.add(sim.forces().clone());
+            frameEnergies.add(epot);
         }
     }
 
@@ -57,5 +62,15 @@ final class SampleCollector implements Reporter {
 
     List<Long> frameSteps() {
         return frameSteps;
+    }
+
+    /** The model's forces (eV/Å) on each kept frame. */
+    List<double[]> frameForces() {
+        return frameForces;
+    }
+
+    /** The model's potential energy (eV) of each kept frame. */
+    List<Double> frameEnergies() {
+        return frameEnergies;
     }
 }

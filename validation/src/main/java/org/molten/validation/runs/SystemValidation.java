@@ -1,201 +1,258 @@
 package org.molten.validation.runs;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.molten.core.Atoms;
-import org.molten.core.RandomStream;
-import org.molten.integrators.MaxwellBoltzmann;
-import org.molten.integrators.VelocityVerlet;
-import org.molten.integrators.thermostats.LangevinThermostat;
+import org.molten.core.Element;
+import org.molten.validation.BaselineKind;
 import org.molten.validation.ValidationSettings;
-import org.molten.validation.metrics.ForceAgreement;
-import org.molten.validation.metrics.StructuralIntegrity;
+import org.molten.validation.metrics.EnergyDrift;
+import org.molten.validation.metrics.IntegrityViolation;
+import org.molten.validation.metrics.TeacherErrors;
+import org.molten.validation.metrics.TemperatureStatistics;
 import org.molten.validation.metrics.TrajectoryRmsd;
-import org.molten.validation.plots.EnergyPlots;
 import org.molten.validation.reports.BaselineComparison;
 import org.molten.validation.reports.Criteria;
+import org.molten.validation.reports.Criterion;
 import org.molten.validation.reports.CriterionResult;
-import org.molten.validation.reports.Ensemble;
-import org.molten.validation.reports.ModelRole;
-import org.molten.validation.reports.RunPhase;
+import org.molten.validation.reports.ObservableReport;
+import org.molten.validation.reports.ReplicaReport;
 import org.molten.validation.reports.RunReport;
+import org.molten.validation.reports.Spread;
 import org.molten.validation.reports.SystemReport;
+import org.molten.validation.reports.SystemVerdict;
 import org.molten.validation.reports.Thresholds;
 
 /**
- * The protocol for one system:
- * <ol>
- *   <li>the built-in structure; Maxwell–Boltzmann velocities at T from {@code RandomStream(seed)},
- *       centre-of-mass motion removed (dof = 3N − 3);</li>
- *   <li>Langevin equilibration (BAOAB, friction {@value #EQUILIBRATION_FRICTION_PER_FS}/fs) with
- *       the optimised model, continuing the same random stream;</li>
- *   <li>from that one equilibrated state: NVE (Velocity Verlet) and NVT (the chosen thermostat,
- *       random stream {@code seed + 1}) with the optimised model, then the same two runs with the
- *       baseline model — identical starting positions, velocities and thermostat noise;</li>
- *   <li>metrics and criteria per run, the baseline comparison, the plots.</li>
- * </ol>
- * The seed does not depend on the system's position in the list, so
- * {@code --systems ethanol --seed S} repeats the ethanol part of a larger run exactly.
+ * Turns the replicas of one system ({@link ReplicaRun}) into its report: the runs' metrics, the
+ * criteria and the verdict.
+ * <ul>
+ *   <li>per replica and student run: completed, structure intact;</li>
+ *   <li>stability: the fraction of replicas whose student runs all completed intact, with each
+ *       replica's time to first failure;</li>
+ *   <li>NVE drift: the mean over the replicas' student NVE runs ({@link EnergyDrift#pooled});
+ *       NVT temperature and its fluctuation: the replicas' student NVT series one after the other
+ *       (independent starts only make the blocks more independent);</li>
+ *   <li>the teacher on frames of the student's own runs, pooled over replicas;</li>
+ *   <li>the implementation baseline (TorchScript or reference) on replica 0's frames, or, with
+ *       the teacher baseline, the structural distributions of both MDs.</li>
+ * </ul>
  */
 final class SystemValidation {
-    /** Langevin friction of the equilibration, 1/fs (relaxation time 50 fs). */
-    static final double EQUILIBRATION_FRICTION_PER_FS = 0.02;
-    /** Most frames per production run on which both models' forces are compared. */
-    static final int MAX_COMPARISON_FRAMES_PER_RUN = 100;
-    /** Constraints removed from the velocities: the centre-of-mass momentum. */
-    private static final int REMOVED_CONSTRAINTS = 3;
-
     private SystemValidation() {}
 
-    static SystemReport run(String name, ValidationSettings s, Thresholds t, ModelProvider.Model optimised,
-                            ModelProvider.Model baseline, Path outDir, Progress progress, List<String> warnings) throws IOException {
-        Atoms start = SystemCatalog.load(name, s.seed());
+    static SystemReport aggregate(SystemSource system, List<ReplicaOutcome> replicas, ValidationSettings s, Thresholds t,
+                                  Path outDir, List<String> warnings) {
+        String name = system.name();
+        ReplicaOutcome first = replicas.get(0);
+        Atoms start = first.start();
         int n = start.size();
         double targetK = s.temperatureK();
-        double dt = s.timestepFs();
-        RandomStream rng = new RandomStream(s.seed());
-        int removed = MaxwellBoltzmann.at(targetK).assign(start, rng);
-        if (removed != REMOVED_CONSTRAINTS) {
-            throw new IllegalStateException("Maxwell-Boltzmann velocities removed " + removed + " constraints, expected 3");
-        }
-        List<RunOutcome> outcomes = new ArrayList<>();
-        Atoms state0 = start;
-        if (s.equilibrationSteps() > 0) {
-            progress.phase(name + ": equilibration");
-            VelocityVerlet eq = new VelocityVerlet(dt, LangevinThermostat.of(targetK, EQUILIBRATION_FRICTION_PER_FS));
-            // The equilibration continues the velocities' stream: one seed reproduces both.
-            RunSpec spec = new RunSpec("optimised equilibration", RunPhase.EQUILIBRATION, ModelRole.OPTIMISED, Ensemble.NVT,
-                    optimised.forceField(), optimised.info().precision(), eq, REMOVED_CONSTRAINTS, s.seed(), rng,
-                    s.equilibrationSteps(), s.sampleIntervalSteps(), integrity(start, t), false,
-                    outDir.resolve(name + "-equilibration.csv"));
-            RunOutcome o = ProductionRun.run(spec, start, progress);
-            outcomes.add(o);
-            state0 = o.finalState();
-        }
-        RunOutcome optNve = null;
-        RunOutcome optNvt = null;
-        RunOutcome baseNve = null;
-        RunOutcome baseNvt = null;
-        boolean equilibrated = outcomes.isEmpty() || outcomes.get(0).blowUp() == null;
-        if (equilibrated) {
-            for (ModelRole role : ModelRole.values()) {
-                ModelProvider.Model m = role == ModelRole.OPTIMISED ? optimised : baseline;
-                String who = role == ModelRole.OPTIMISED ? "optimised" : "baseline";
-                progress.phase(name + ": " + who + " NVE");
-                RunOutcome nve = ProductionRun.run(new RunSpec(who + " NVE", RunPhase.PRODUCTION, role, Ensemble.NVE,
-                        m.forceField(), m.info().precision(), new VelocityVerlet(dt), REMOVED_CONSTRAINTS, null, null, s.nveSteps(),
-                        s.sampleIntervalSteps(), integrity(start, t), true, outDir.resolve(name + "-" + who + "-nve.csv")),
-                        state0, progress);
-                progress.phase(name + ": " + who + " NVT");
-                RunOutcome nvt = ProductionRun.run(new RunSpec(who + " NVT", RunPhase.PRODUCTION, role, Ensemble.NVT,
-                        m.forceField(), m.info().precision(),
-                        new VelocityVerlet(dt, Thermostats.create(s.thermostat(), targetK, s.thermostatTimeConstantFs())),
-                        REMOVED_CONSTRAINTS, s.seed() + 1, null, s.nvtSteps(), s.sampleIntervalSteps(), integrity(start, t),
-                        role == ModelRole.OPTIMISED, outDir.resolve(name + "-" + who + "-nvt.csv")), state0, progress);
-                outcomes.add(nve);
-                outcomes.add(nvt);
-                if (role == ModelRole.OPTIMISED) {
-                    optNve = nve;
-                    optNvt = nvt;
-                } else {
-                    baseNve = nve;
-                    baseNvt = nvt;
-                }
-            }
-        } else {
-            warnings.add(name + ": equilibration blew up; no production runs were done");
-            progress.advance(2 * (s.nveSteps() + s.nvtSteps()));
-        }
-
+        boolean canonical = s.thermostat().canonical();
         List<RunReport> runs = new ArrayList<>();
         List<CriterionResult> criteria = new ArrayList<>();
-        for (RunOutcome o : outcomes) {
-            RunReport r = RunAnalysis.analyse(o, targetK, n);
-            runs.add(r);
-            criteria.addAll(Criteria.forRun(name, r, t, s.thermostat().canonical()));
+        List<ReplicaReport> replicaReports = new ArrayList<>();
+        List<EnergyDrift> drifts = new ArrayList<>();
+        List<double[]> nvtTemperatures = new ArrayList<>();
+        List<Double> driftValues = new ArrayList<>();
+        List<Double> nvtMeans = new ArrayList<>();
+        int stable = 0;
+        int nvtDof = 0;
+        for (ReplicaOutcome r : replicas) {
+            RunReport nveReport = null;
+            RunReport nvtReport = null;
+            for (RunOutcome o : r.runs()) {
+                RunReport report = RunAnalysis.analyse(o, targetK, n);
+                runs.add(report);
+                if (o.spec().role() == org.molten.validation.reports.ModelRole.OPTIMISED) {
+                    criteria.add(Criteria.completion(name, report));
+                    criteria.add(Criteria.integrity(name, report));
+                }
+                if (o == r.nve()) {
+                    nveReport = report;
+                } else if (o == r.nvt()) {
+                    nvtReport = report;
+                }
+            }
+            Failure f = firstFailure(r);
+            if (f == null && r.nve() != null && r.nvt() != null) {
+                stable++;
+            }
+            if (nveReport != null) {
+                drifts.add(nveReport.energy());
+                driftValues.add(nveReport.energy() == null ? null : nveReport.energy().driftMeVPerAtomPerPs());
+            }
+            if (nvtReport != null && r.nvt().series().size() > 0) {
+                nvtTemperatures.add(r.nvt().series().temperatureK());
+                nvtDof = r.nvt().degreesOfFreedom();
+                nvtMeans.add(nvtReport.temperature() == null ? null : nvtReport.temperature().meanK());
+            }
+            Double teacherMae = null;
+            if (!r.teacherFrames().isEmpty()) {
+                double mae = ReplicaRun.pool(elementsOf(start), r.teacherFrames()).result().forceMaeEvPerA();
+                teacherMae = Double.isFinite(mae) ? mae : null;
+            }
+            int dof = org.molten.core.Observables.degreesOfFreedom(n, ReplicaRun.REMOVED_CONSTRAINTS);
+            replicaReports.add(new ReplicaReport(r.replica(), r.seed(), f == null && r.nve() != null, f == null ? null : f.timeFs,
+                    f == null ? null : f.run, f == null ? null : f.what, org.molten.core.Observables.temperatureK(r.state0(), dof),
+                    nveReport == null || nveReport.energy() == null ? null : nveReport.energy().driftMeVPerAtomPerPs(),
+                    nvtReport == null || nvtReport.temperature() == null ? null : nvtReport.temperature().meanK(), teacherMae));
         }
+        double stableFraction = (double) stable / replicas.size();
+        criteria.add(stability(name, replicaReports, stableFraction, t));
+
+        String label = "student, " + replicas.size() + (replicas.size() == 1 ? " replica" : " replicas");
+        EnergyDrift pooledDrift = EnergyDrift.pooled(drifts);
+        List<CriterionResult> drift = Criteria.drift(name, label + " NVE", pooledDrift, first.nve() == null
+                ? org.molten.validation.reports.Precision.FLOAT64 : first.nve().spec().precision(), t,
+                replicas.size() > 1 ? " (mean of " + drifts.size() + " replicas)" : "");
+        criteria.addAll(drift);
+        TemperatureStatistics pooledT = nvtTemperatures.isEmpty() ? null
+                : TemperatureStatistics.of(concat(nvtTemperatures), targetK, nvtDof);
+        List<CriterionResult> temperature = Criteria.temperature(name, label + " NVT", pooledT, t, canonical,
+                replicas.size() > 1 ? " (" + nvtTemperatures.size() + " replicas' series pooled)" : "");
+        criteria.addAll(temperature);
+
+        TeacherErrors.Result teacher = null;
+        String teacherSkipped = replicas.stream().map(ReplicaOutcome::teacherSkipped).filter(java.util.Objects::nonNull)
+                .findFirst().orElse(null);
+        List<FrameEval> evaluations = replicas.stream().flatMap(r -> r.teacherFrames().stream()).toList();
+        CriterionResult teacherCriterion;
+        if (s.teacherFramesPerRun() == 0) {
+            teacherCriterion = CriterionResult.skipped(name, "teacher checks", Criterion.TEACHER_FORCE_MAE, "<=",
+                    t.maxTeacherForceMaeEvPerA(), "eV/A", "teacher checks switched off (--teacher-frames 0)");
+        } else if (teacherSkipped != null) {
+            teacherCriterion = CriterionResult.skipped(name, "teacher checks", Criterion.TEACHER_FORCE_MAE, "<=",
+                    t.maxTeacherForceMaeEvPerA(), "eV/A", teacherSkipped);
+        } else {
+            teacher = ReplicaRun.pool(elementsOf(start), evaluations).result();
+            teacherCriterion = teacherCriterion(name, teacher, t);
+        }
+        criteria.add(teacherCriterion);
+
         BaselineComparison comparison = null;
-        if (optNve != null && baseNve != null) {
-            comparison = compare(state0, optimised, baseline, optNve, optNvt, baseNve, runs, dt);
-            criteria.add(Criteria.forComparison(name, comparison, t));
+        CriterionResult baselineCriterion = null;
+        if (s.baseline() != BaselineKind.TEACHER && first.agreement() != null) {
+            comparison = comparison(first);
+            baselineCriterion = Criteria.forComparison(name, comparison, t);
+            criteria.add(baselineCriterion);
         }
-        List<String> plots = new ArrayList<>();
-        if (optNve != null) {
-            plot(plots, outDir, name, "nve", optNve, baseNve, n, Double.NaN, warnings);
-            plot(plots, outDir, name, "nvt", optNvt, baseNvt, n, targetK, warnings);
-            if (comparison != null) {
-                String file = name + "-divergence.png";
-                try {
-                    EnergyPlots.writeDivergence(outDir.resolve(file), name, comparison.divergence());
-                    plots.add(file);
-                } catch (IOException | RuntimeException | Error e) {
-                    rethrowFatal(e);
-                    warnings.add("plot " + file + " could not be drawn: " + e);
+        List<ObservableReport> observables = new ArrayList<>();
+        List<CriterionResult> observableCriteria = new ArrayList<>();
+        if (s.baseline() == BaselineKind.TEACHER) {
+            if (teacherSkipped != null) {
+                observableCriteria.add(CriterionResult.skipped(name, "teacher MD", Criterion.OBSERVABLE_DIVERGENCE, "<=",
+                        t.maxObservableDivergence(), "bits", teacherSkipped));
+            } else {
+                observables.addAll(ObservableCheck.compare(start, replicas, t));
+                for (ObservableReport o : observables) {
+                    observableCriteria.add(new CriterionResult(name, "teacher MD", Criterion.OBSERVABLE_DIVERGENCE,
+                            o.jensenShannonBits(), "<=", o.threshold(), "bits", o.passed(), String.format(Locale.ROOT,
+                            "%s: Jensen-Shannon %.3g bits (limit %.3g), 1-Wasserstein %.3g %s; %d student vs %d teacher values",
+                            o.name(), o.jensenShannonBits(), o.threshold(), o.wasserstein1(), o.unit(), o.studentSamples(),
+                            o.teacherSamples())));
                 }
             }
+            criteria.addAll(observableCriteria);
         }
+        List<String> plots = SystemPlots.draw(system, replicas, teacher, comparison, observables, s, t, outDir, warnings);
         boolean passed = criteria.stream().allMatch(CriterionResult::passed);
-        return new SystemReport(name, start.formula(), n, start.cell().isPresent(), runs, comparison, criteria, plots, passed);
+        SystemVerdict verdict = new SystemVerdict(
+                verdictOf(criteria.stream().filter(c -> c.criterion() == Criterion.STABLE_FRACTION
+                        || c.criterion() == Criterion.RUN_COMPLETED || c.criterion() == Criterion.STRUCTURAL_INTEGRITY).toList()),
+                verdictOf(List.of(teacherCriterion)),
+                s.baseline() == BaselineKind.TEACHER ? verdictOf(observableCriteria) : "n/a",
+                verdictOf(drift), verdictOf(temperature),
+                baselineCriterion == null ? "n/a" : verdictOf(List.of(baselineCriterion)));
+        return new SystemReport(name, start.formula(), n, start.cell().isPresent(), runs, comparison, criteria, plots, passed,
+                verdict, replicaReports, stableFraction, Spread.of(driftValues), Spread.of(nvtMeans), teacher, teacherSkipped,
+                observables, system.file() == null ? null : system.file().toString());
     }
 
-    private static StructuralIntegrity integrity(Atoms start, Thresholds t) {
-        return StructuralIntegrity.of(start, t.maxBondStretchRatio(), t.escapeMarginA(), t.overlapLimitA());
+    /** "pass" when all passed, "FAIL" when one failed, "skipped" when none failed and one was skipped. */
+    static String verdictOf(List<CriterionResult> cs) {
+        if (cs.isEmpty()) {
+            return "n/a";
+        }
+        if (cs.stream().anyMatch(c -> !c.passed() && !c.skipped())) {
+            return "FAIL";
+        }
+        return cs.stream().anyMatch(CriterionResult::skipped) ? "skipped" : "pass";
     }
 
-    private static BaselineComparison compare(Atoms state0, ModelProvider.Model optimised, ModelProvider.Model baseline,
-                                              RunOutcome optNve, RunOutcome optNvt, RunOutcome baseNve, List<RunReport> runs,
-                                              double dt) {
-        ForceAgreement agreement = new ForceAgreement();
-        int skipped = 0;
-        String skipReason = null;
-        Atoms probe = state0.copy();
-        double[] fa = new double[3 * probe.size()];
-        double[] fb = new double[3 * probe.size()];
-        for (RunOutcome o : new RunOutcome[] {optNve, optNvt}) {
-            List<double[]> frames = o.frames();
-            int stride = Math.max(1, (frames.size() + MAX_COMPARISON_FRAMES_PER_RUN - 1) / MAX_COMPARISON_FRAMES_PER_RUN);
-            for (int i = 0; i < frames.size(); i += stride) {
-                System.arraycopy(frames.get(i), 0, probe.positions(), 0, fa.length);
-                try {
-                    double ea = optimised.forceField().energyAndForces(probe, fa);
-                    double eb = baseline.forceField().energyAndForces(probe, fb);
-                    agreement.add(ea, fa, eb, fb);
-                } catch (IllegalArgumentException | IllegalStateException e) {
-                    // A frame one model refuses (a broken structure late in a failing run) is
-                    // counted and named, not fatal: the run's own criteria already fail.
-                    skipped++;
-                    if (skipReason == null) {
-                        skipReason = o.spec().label() + " step " + o.frameSteps().get(i) + ": " + e.getMessage();
-                    }
-                }
+    private static CriterionResult stability(String name, List<ReplicaReport> replicas, double fraction, Thresholds t) {
+        StringBuilder detail = new StringBuilder(String.format(Locale.ROOT, "%d of %d replicas stable",
+                Math.round(fraction * replicas.size()), replicas.size()));
+        for (ReplicaReport r : replicas) {
+            if (!r.stable()) {
+                detail.append(String.format(Locale.ROOT, "; replica %d failed %s after %s fs: %s", r.replica(),
+                        r.failedRun() == null ? "" : "in " + r.failedRun(),
+                        r.timeToFailureFs() == null ? "?" : String.format(Locale.ROOT, "%.1f", r.timeToFailureFs()), r.failure()));
             }
         }
+        return new CriterionResult(name, "replicas", Criterion.STABLE_FRACTION, fraction, ">=", t.minStableFraction(), "1",
+                fraction >= t.minStableFraction(), detail.toString());
+    }
+
+    private static CriterionResult teacherCriterion(String name, TeacherErrors.Result r, Thresholds t) {
+        double limit = t.maxTeacherForceMaeEvPerA();
+        if (r.frames() == 0) {
+            return new CriterionResult(name, "teacher checks", Criterion.TEACHER_FORCE_MAE, null, "<=", limit, "eV/A", false,
+                    "no frame could be evaluated by the teacher" + (r.firstFailure() == null ? "" : " (first: "
+                            + r.firstFailure() + ")"));
+        }
+        boolean ok = r.forceMaeEvPerA() <= limit && r.framesFailed() == 0;
+        StringBuilder worst = new StringBuilder();
+        for (TeacherErrors.AtomError a : r.worstAtoms()) {
+            worst.append(worst.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%s%d %.3g", a.element(), a.index(),
+                    a.forceMaeEvPerA()));
+        }
+        String detail = String.format(Locale.ROOT, "force MAE %.4g eV/A (RMSE %.4g) on %d frames of the student's runs; largest "
+                        + "per-atom error %.3g eV/A on %s%d in %s at %.1f fs; energy %.3g meV/atom after a %.4g meV/atom offset; "
+                        + "worst atoms (MAE eV/A): %s", r.forceMaeEvPerA(), r.forceRmseEvPerA(), r.frames(), r.maxAtomErrorEvPerA(),
+                r.maxAtomElement(), r.maxAtomIndex(), r.maxAtomFrame().run(), r.maxAtomFrame().timeFs(), r.energyErrorMeVPerAtom(),
+                r.energyOffsetMeVPerAtom(), worst);
+        if (r.framesFailed() > 0) {
+            detail += "; " + r.framesFailed() + " frames the teacher could not evaluate (first: " + r.firstFailure() + ")";
+        }
+        return new CriterionResult(name, "teacher checks", Criterion.TEACHER_FORCE_MAE, r.forceMaeEvPerA(), "<=", limit, "eV/A",
+                ok, detail);
+    }
+
+    /** Replica 0's force agreement with the implementation baseline, and the RMSD between their NVE runs if both ran. */
+    private static BaselineComparison comparison(ReplicaOutcome r) {
+        ReplicaOutcome.Agreement a = r.agreement();
         List<BaselineComparison.RmsdPoint> divergence = new ArrayList<>();
-        int common = Math.min(optNve.frames().size(), baseNve.frames().size());
         double maxRmsd = 0;
         Double divergedAt = null;
-        for (int i = 0; i < common; i++) {
-            double r = TrajectoryRmsd.rmsdA(optNve.frames().get(i), baseNve.frames().get(i), state0.cellOrNull());
-            double time = optNve.frameSteps().get(i) * dt;
-            divergence.add(new BaselineComparison.RmsdPoint(time, r));
-            maxRmsd = Math.max(maxRmsd, r);
-            if (divergedAt == null && r > BaselineComparison.DIVERGENCE_RMSD_A) {
-                divergedAt = time;
+        double optDrift = Double.NaN;
+        double baseDrift = Double.NaN;
+        if (r.baselineNve() != null && r.nve() != null) {
+            double dt = r.nve().spec().integrator().timestepFs();
+            int common = Math.min(r.nve().frames().size(), r.baselineNve().frames().size());
+            for (int i = 0; i < common; i++) {
+                double rmsd = TrajectoryRmsd.rmsdA(r.nve().frames().get(i), r.baselineNve().frames().get(i),
+                        r.state0().cellOrNull());
+                double time = r.nve().frameSteps().get(i) * dt;
+                divergence.add(new BaselineComparison.RmsdPoint(time, rmsd));
+                maxRmsd = Math.max(maxRmsd, rmsd);
+                if (divergedAt == null && rmsd > BaselineComparison.DIVERGENCE_RMSD_A) {
+                    divergedAt = time;
+                }
             }
+            optDrift = driftOf(r.nve(), r.start().size());
+            baseDrift = driftOf(r.baselineNve(), r.start().size());
         }
         double finalRmsd = divergence.isEmpty() ? Double.NaN : divergence.get(divergence.size() - 1).rmsdA();
-        double optDrift = driftOf(runs, optNve);
-        double baseDrift = driftOf(runs, baseNve);
-        return new BaselineComparison(optimised.forceField().name(), baseline.forceField().name(), agreement.result(),
-                skipped, skipReason, thin(divergence), finalRmsd, maxRmsd, divergedAt, optDrift, baseDrift);
+        return new BaselineComparison(r.nve() == null ? "" : r.nve().spec().forceField().name(), a.baselineModel(),
+                a.forces(), a.skipped(), a.skipReason(), thin(divergence), finalRmsd, maxRmsd, divergedAt, optDrift, baseDrift);
     }
 
-    private static double driftOf(List<RunReport> runs, RunOutcome o) {
-        return runs.stream().filter(r -> r.label().equals(o.spec().label()) && r.energy() != null)
-                .mapToDouble(r -> r.energy().driftMeVPerAtomPerPs()).findFirst().orElse(Double.NaN);
+    private static double driftOf(RunOutcome o, int atoms) {
+        EnergyDrift e = RunAnalysis.analyse(o, 0, atoms).energy();
+        return e == null ? Double.NaN : e.driftMeVPerAtomPerPs();
     }
 
     /** At most 200 points of the divergence curve go into the report (the plot uses them too). */
@@ -211,31 +268,57 @@ final class SystemValidation {
         return out;
     }
 
-    private static void plot(List<String> plots, Path outDir, String name, String ensemble, RunOutcome optimised,
-                             RunOutcome baseline, int atoms, double targetK, List<String> warnings) {
-        if (optimised == null) {
-            return;
-        }
-        String file = name + "-" + ensemble + ".png";
-        List<EnergyPlots.Curve> curves = new ArrayList<>();
-        curves.add(new EnergyPlots.Curve("optimised", optimised.series()));
-        if (baseline != null) {
-            curves.add(new EnergyPlots.Curve("baseline", baseline.series()));
-        }
-        try {
-            EnergyPlots.writeEnergies(outDir.resolve(file), name + " " + ensemble.toUpperCase(Locale.ROOT), curves, atoms, targetK);
-            plots.add(file);
-        } catch (IOException | RuntimeException | Error e) {
-            // A missing font, display library or java.desktop module must not cost the validation its numbers.
-            rethrowFatal(e);
-            warnings.add("plot " + file + " could not be drawn: " + e);
-        }
+    private record Failure(String run, double timeFs, String what) {
     }
 
-    /** Out of memory and the like are not plotting problems. */
-    private static void rethrowFatal(Throwable e) {
-        if (e instanceof VirtualMachineError v) {
-            throw v;
+    /** The earliest failure among a replica's student runs (blow-up or broken structure), or null. */
+    private static Failure firstFailure(ReplicaOutcome r) {
+        Failure best = null;
+        for (RunOutcome o : r.studentRuns()) {
+            Failure f = null;
+            if (o.blowUp() != null) {
+                f = new Failure(o.spec().label(), o.blowUp().timeFs(), "explosion: " + o.blowUp().cause());
+            }
+            IntegrityViolation v = o.integrity() == null ? null : o.integrity().firstViolation();
+            if (v != null && (f == null || v.timeFs() < f.timeFs)) {
+                f = new Failure(o.spec().label(), v.timeFs(), describe(v));
+            }
+            if (f != null && (best == null || f.timeFs < best.timeFs)) {
+                best = f;
+            }
         }
+        return best;
+    }
+
+    private static String describe(IntegrityViolation v) {
+        String kind = switch (v.kind()) {
+            case NON_FINITE -> "explosion";
+            case BOND_STRETCHED -> "bond stretched";
+            case HYDROGEN_DETACHED -> "hydrogen moved to another atom";
+            case HYDROGEN_FAR -> "hydrogen dissociated";
+            case ATOM_ESCAPED -> "atom escaped";
+            case ATOMS_OVERLAP -> "atoms overlap";
+        };
+        return kind + ": " + v.description();
+    }
+
+    private static double[] concat(List<double[]> parts) {
+        int len = parts.stream().mapToInt(p -> p.length).sum();
+        double[] out = new double[len];
+        int at = 0;
+        for (double[] p : parts) {
+            System.arraycopy(p, 0, out, at, p.length);
+            at += p.length;
+        }
+        return out;
+    }
+
+    /** The element of every atom, in order. */
+    static Element[] elementsOf(Atoms a) {
+        Element[] e = new Element[a.size()];
+        for (int i = 0; i < e.length; i++) {
+            e[i] = a.element(i);
+        }
+        return e;
     }
 }

@@ -1,25 +1,38 @@
 package org.molten.validation.runs;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.molten.validation.BaselineKind;
 import org.molten.validation.ValidationSettings;
 import org.molten.validation.reports.CriterionResult;
 import org.molten.validation.reports.Environment;
 import org.molten.validation.reports.JsonReportWriter;
 import org.molten.validation.reports.MarkdownReportWriter;
+import org.molten.validation.reports.ModelInfo;
 import org.molten.validation.reports.Summary;
 import org.molten.validation.reports.SystemReport;
 import org.molten.validation.reports.Thresholds;
 import org.molten.validation.reports.ValidationReport;
 
 /**
- * Runs a whole validation ({@link SystemValidation} per system, in order) and writes
- * report.json, report.md, the plots and the energy logs into the output directory.
+ * Runs a whole validation and writes report.json, report.md, the plots and the energy logs into
+ * the output directory. The replicas of every system are independent tasks spread over the cores
+ * (each worker thread with its own model instances); their results do not depend on the number of
+ * threads. Then each system's replicas are aggregated ({@link SystemValidation}) and, when asked,
+ * the frames with the largest teacher force error are exported ({@link HardFrames}).
  */
 public final class ValidationRunner {
     /** Name of the JSON report in the output directory. */
@@ -33,11 +46,14 @@ public final class ValidationRunner {
     private final Path outDir;
     private final String moltenVersion;
     private final String commandLine;
+    private int threads = Runtime.getRuntime().availableProcessors();
+    private Path hardFramesFile;
+    private int hardFramesPerSystem = HardFrames.DEFAULT_PER_SYSTEM;
 
     /**
      * @param settings       the protocol
      * @param thresholds     the pass/fail limits
-     * @param models         supplies the optimised model and the baseline
+     * @param models         supplies the optimised model, the baseline and the teacher
      * @param outDir         where the report goes (created if needed)
      * @param moltenVersion  recorded in the report
      * @param commandLine    the arguments as typed, recorded in the report
@@ -52,13 +68,54 @@ public final class ValidationRunner {
         this.commandLine = commandLine;
     }
 
+    /** Worker threads (default: the available cores); the results do not depend on it. */
+    public ValidationRunner threads(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("threads must be at least 1: " + n);
+        }
+        this.threads = n;
+        return this;
+    }
+
+    /** Also writes the {@code perSystem} frames of every system with the largest teacher force error to {@code file}. */
+    public ValidationRunner exportHardFrames(Path file, int perSystem) {
+        if (perSystem < 1) {
+            throw new IllegalArgumentException("hard frames per system must be at least 1: " + perSystem);
+        }
+        this.hardFramesFile = file;
+        this.hardFramesPerSystem = perSystem;
+        return this;
+    }
+
+    /** The systems in report order: built-in ones, then structure files. */
+    public List<SystemSource> systems() {
+        List<SystemSource> out = new ArrayList<>();
+        settings.systems().forEach(n -> out.add(SystemSource.builtIn(n)));
+        settings.structures().forEach(p -> out.add(SystemSource.file(p)));
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (SystemSource s : out) {
+            if (!names.add(s.name())) {
+                throw new IllegalArgumentException("two systems are named '" + s.name() + "' (a structure file's name without "
+                        + "its extension names its system): rename one");
+            }
+        }
+        return out;
+    }
+
     /** MD steps a full run takes (for a progress bar). */
     public long totalSteps() {
-        return settings.systems().size() * (settings.equilibrationSteps() + 2 * (settings.nveSteps() + settings.nvtSteps()));
+        long perSystem = 0;
+        for (int k = 0; k < settings.replicas(); k++) {
+            perSystem += ReplicaRun.totalSteps(settings, k);
+        }
+        return settings.systemCount() * perSystem;
+    }
+
+    private record Task(int system, SystemSource source, int replica, long cost) {
     }
 
     /**
-     * Runs every system and writes the reports.
+     * Runs every replica of every system and writes the reports.
      *
      * @return the report (also on disk)
      * @throws IOException when the output directory or a report cannot be written
@@ -67,44 +124,116 @@ public final class ValidationRunner {
     public ValidationReport run(Progress progress) throws IOException {
         long t0 = System.nanoTime();
         Files.createDirectories(outDir);
-        List<String> warnings = new ArrayList<>();
-        List<SystemReport> systems = new ArrayList<>();
-        ModelProvider.Model periodicBaseline = null;
-        try (ModelProvider.Model optimised = models.optimised(settings.device(), warnings);
-             ModelProvider.Model baseline = models.baseline(settings.baseline(), false, warnings)) {
-            for (String name : settings.systems()) {
-                ModelProvider.Model b = baseline;
-                if (SystemCatalog.isPeriodic(name)) {
-                    if (periodicBaseline == null) {
-                        periodicBaseline = models.baseline(settings.baseline(), true, warnings);
-                    }
-                    b = periodicBaseline;
-                }
-                systems.add(SystemValidation.run(name, settings, thresholds, optimised, b, outDir, progress, warnings));
+        List<SystemSource> systems = systems();
+        List<String> warnings = Collections.synchronizedList(new ArrayList<>());
+        List<Task> tasks = new ArrayList<>();
+        for (int i = 0; i < systems.size(); i++) {
+            org.molten.core.Atoms first = systems.get(i).load(settings.replicaSeed(0));
+            try {
+                models.requireSupported(first);
+            } catch (IllegalArgumentException e) {
+                SystemSource src = systems.get(i);
+                throw new IllegalArgumentException((src.file() == null ? "system " + src.name() : "structure " + src.file())
+                        + ": " + e.getMessage(), e);
             }
+            long atoms = first.size();
+            for (int k = 0; k < settings.replicas(); k++) {
+                tasks.add(new Task(i, systems.get(i), k, atoms * atoms * ReplicaRun.totalSteps(settings, k)));
+            }
+        }
+        // Longest first, so that the last task to finish is a short one.
+        List<Task> order = new ArrayList<>(tasks);
+        order.sort(Comparator.comparingLong(Task::cost).reversed());
+        int workers = Math.max(1, Math.min(threads, tasks.size()));
+        int threadsPerModel = Math.max(1, Runtime.getRuntime().availableProcessors() / workers);
+        ReplicaOutcome[][] outcomes = new ReplicaOutcome[systems.size()][settings.replicas()];
+        ModelInfo optimisedInfo;
+        ModelInfo baselineInfo;
+        try (WorkerModels perThread = new WorkerModels(models, settings, threadsPerModel, warnings)) {
+            ExecutorService pool = Executors.newFixedThreadPool(workers, r -> {
+                Thread th = new Thread(r, "molten-validate");
+                th.setDaemon(true);
+                return th;
+            });
+            try {
+                List<Future<ReplicaOutcome>> futures = new ArrayList<>();
+                for (Task task : order) {
+                    futures.add(pool.submit(() -> ReplicaRun.run(task.source(), task.replica(), settings, thresholds, perThread,
+                            outDir, progress)));
+                }
+                for (int i = 0; i < order.size(); i++) {
+                    Task task = order.get(i);
+                    outcomes[task.system()][task.replica()] = await(futures.get(i), pool);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            optimisedInfo = perThread.firstOptimisedInfo();
+            baselineInfo = settings.baseline() == BaselineKind.TEACHER ? perThread.firstTeacherInfo()
+                    : perThread.firstBaselineInfo();
             models.finish(warnings);
-            double wall = (System.nanoTime() - t0) * 1e-9;
-            List<String> failures = new ArrayList<>();
-            int count = 0;
-            for (SystemReport s : systems) {
-                for (CriterionResult c : s.criteria()) {
-                    count++;
-                    if (!c.passed()) {
-                        failures.add(c.system() + " / " + c.run() + " / " + c.criterion().id() + ": " + c.detail());
-                    }
+        }
+        List<SystemReport> reports = new ArrayList<>();
+        List<String> plotWarnings = new ArrayList<>();
+        for (int i = 0; i < systems.size(); i++) {
+            reports.add(SystemValidation.aggregate(systems.get(i), List.of(outcomes[i]), settings, thresholds, outDir,
+                    plotWarnings));
+        }
+        warnings.addAll(PlotWarnings.condense(plotWarnings));
+        if (hardFramesFile != null) {
+            int written = HardFrames.write(hardFramesFile, systems, outcomes, hardFramesPerSystem);
+            if (written == 0) {
+                warnings.add("--export-hard-frames: no frame was evaluated by the teacher, " + hardFramesFile + " is empty");
+            }
+        }
+        double wall = (System.nanoTime() - t0) * 1e-9;
+        List<String> failures = new ArrayList<>();
+        List<String> skips = new ArrayList<>();
+        int count = 0;
+        for (SystemReport s : reports) {
+            for (CriterionResult c : s.criteria()) {
+                count++;
+                String line = c.system() + " / " + c.run() + " / " + c.criterion().id() + ": " + c.detail();
+                if (c.skipped()) {
+                    skips.add(line);
+                } else if (!c.passed()) {
+                    failures.add(line);
                 }
             }
-            Summary summary = new Summary(failures.isEmpty(), count, failures.size(), failures, wall);
-            ValidationReport report = new ValidationReport("molten validate",
-                    Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), commandLine, Environment.current(moltenVersion),
-                    settings, thresholds, optimised.info(), baseline.info(), systems, summary, warnings);
-            JsonReportWriter.write(report, outDir.resolve(JSON_REPORT));
-            MarkdownReportWriter.write(report, outDir.resolve(MARKDOWN_REPORT));
-            return report;
-        } finally {
-            if (periodicBaseline != null) {
-                periodicBaseline.close();
+        }
+        Summary summary = new Summary(failures.isEmpty() && skips.isEmpty(), count, failures.size(), failures, wall,
+                skips.size(), skips);
+        ValidationReport report = new ValidationReport("molten validate",
+                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), commandLine, Environment.current(moltenVersion),
+                settings, thresholds, optimisedInfo, baselineInfo, reports, summary, List.copyOf(new LinkedHashSet<>(warnings)));
+        JsonReportWriter.write(report, outDir.resolve(JSON_REPORT));
+        MarkdownReportWriter.write(report, outDir.resolve(MARKDOWN_REPORT));
+        return report;
+    }
+
+    private static ReplicaOutcome await(Future<ReplicaOutcome> f, ExecutorService pool) throws IOException {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            pool.shutdownNow();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("validation interrupted", e);
+        } catch (ExecutionException e) {
+            pool.shutdownNow();
+            Throwable c = e.getCause();
+            if (c instanceof IOException io) {
+                throw io;
             }
+            if (c instanceof UncheckedIOException u) {
+                throw u.getCause();
+            }
+            if (c instanceof RuntimeException r) {
+                throw r;
+            }
+            if (c instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(c);
         }
     }
 }

@@ -1,0 +1,244 @@
+package org.molten.validation.runs;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.molten.core.Atoms;
+import org.molten.core.Observables;
+import org.molten.core.RandomStream;
+import org.molten.integrators.MaxwellBoltzmann;
+import org.molten.integrators.VelocityVerlet;
+import org.molten.integrators.thermostats.LangevinThermostat;
+import org.molten.validation.BaselineKind;
+import org.molten.validation.ValidationSettings;
+import org.molten.validation.metrics.ForceAgreement;
+import org.molten.validation.metrics.StructuralIntegrity;
+import org.molten.validation.metrics.TeacherErrors;
+import org.molten.validation.reports.Ensemble;
+import org.molten.validation.reports.ModelRole;
+import org.molten.validation.reports.Precision;
+import org.molten.validation.reports.RunPhase;
+import org.molten.validation.reports.Thresholds;
+
+/**
+ * One replica of one system, the unit of work a validation spreads over the cores:
+ * <ol>
+ *   <li>the start structure; Maxwell–Boltzmann velocities at T from {@code RandomStream(seed_k)}
+ *       (seed_k = seed + k), centre-of-mass motion removed (dof = 3N − 3);</li>
+ *   <li>Langevin equilibration with the student, continuing the same stream; the velocities are
+ *       then rescaled so that the production runs start at exactly the target temperature (one
+ *       frame of a short equilibration can be far from it: ethanol once started NVE at 517 K);</li>
+ *   <li>from that state: student NVE (velocity Verlet) and NVT (the chosen thermostat, noise seeded
+ *       by {@link #nvtSeed}); with {@code --baseline teacher} the same two runs driven by the
+ *       teacher from the identical state and noise;</li>
+ *   <li>the teacher on {@code teacherFramesPerRun} evenly spaced frames of each student
+ *       production run;</li>
+ *   <li>replica 0 only: the implementation baseline's forces on up to
+ *       {@value #MAX_COMPARISON_FRAMES_PER_RUN} frames per production run and, in the full
+ *       protocol, its own NVE and NVT runs from the same state.</li>
+ * </ol>
+ * Everything a replica does depends on its seed only, so replica k of a run equals replica 0 of
+ * a run with seed + k, whatever the number of replicas or threads.
+ */
+final class ReplicaRun {
+    /** Langevin friction of the equilibration, 1/fs (relaxation time 50 fs). */
+    static final double EQUILIBRATION_FRICTION_PER_FS = 0.02;
+    /** Most frames per production run on which the optimised and the baseline model are compared. */
+    static final int MAX_COMPARISON_FRAMES_PER_RUN = 100;
+    /** Constraints removed from the velocities: the centre-of-mass momentum. */
+    static final int REMOVED_CONSTRAINTS = 3;
+
+    private ReplicaRun() {}
+
+    /**
+     * The seed of a replica's NVT thermostat noise, derived from its own seed so that it never
+     * equals another replica's velocity seed (seed + 1 would be replica 1's).
+     */
+    static long nvtSeed(long replicaSeed) {
+        long z = replicaSeed + 0x9E3779B97F4A7C15L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    /** The log-file prefix of a replica: "ethanol-r2". */
+    static String prefix(SystemSource system, int replica) {
+        return system.name() + "-r" + replica;
+    }
+
+    static ReplicaOutcome run(SystemSource system, int k, ValidationSettings s, Thresholds t, WorkerModels models,
+                              Path outDir, Progress progress) throws IOException {
+        long seed = s.replicaSeed(k);
+        Atoms start = system.load(seed);
+        double targetK = s.temperatureK();
+        double dt = s.timestepFs();
+        String who = prefix(system, k);
+        RandomStream rng = new RandomStream(seed);
+        int removed = MaxwellBoltzmann.at(targetK).assign(start, rng);
+        if (removed != REMOVED_CONSTRAINTS) {
+            throw new IllegalStateException("Maxwell-Boltzmann velocities removed " + removed + " constraints, expected 3");
+        }
+        ModelProvider.Model optimised = models.optimised();
+        String label = "replica " + k + " ";
+        RunOutcome equilibration = null;
+        Atoms state0 = start;
+        if (s.equilibrationSteps() > 0) {
+            progress.phase(system.name() + " r" + k + ": equilibration");
+            VelocityVerlet eq = new VelocityVerlet(dt, LangevinThermostat.of(targetK, EQUILIBRATION_FRICTION_PER_FS));
+            RunSpec spec = new RunSpec(label + "optimised equilibration", RunPhase.EQUILIBRATION, ModelRole.OPTIMISED,
+                    Ensemble.NVT, optimised.forceField(), optimised.info().precision(), eq, REMOVED_CONSTRAINTS, seed, rng,
+                    s.equilibrationSteps(), s.sampleIntervalSteps(), integrity(start, t), false,
+                    outDir.resolve(who + "-equilibration.csv"));
+            equilibration = ProductionRun.run(spec, start, progress);
+            state0 = equilibration.finalState();
+        }
+        List<String> notes = new ArrayList<>();
+        boolean equilibrated = equilibration == null || equilibration.blowUp() == null;
+        if (!equilibrated) {
+            progress.advance(productionSteps(s, k));
+            return new ReplicaOutcome(k, seed, start, state0, equilibration, null, null, null, null, null, null,
+                    List.of(), null, null, notes);
+        }
+        rescaleTo(state0, targetK);
+        long nvtSeed = nvtSeed(seed);
+        RunOutcome nve = production(label + "optimised NVE", ModelRole.OPTIMISED, Ensemble.NVE, optimised, s, t, null,
+                start, state0, outDir.resolve(who + "-optimised-nve.csv"), progress, system, k);
+        RunOutcome nvt = production(label + "optimised NVT", ModelRole.OPTIMISED, Ensemble.NVT, optimised, s, t, nvtSeed,
+                start, state0, outDir.resolve(who + "-optimised-nvt.csv"), progress, system, k);
+
+        boolean periodic = start.cell().map(c -> c.anyPeriodic()).orElse(false);
+        ModelProvider.Teacher teacher = s.teacherFramesPerRun() > 0 || s.baseline() == BaselineKind.TEACHER
+                ? models.teacher(periodic) : ModelProvider.Teacher.unavailable("teacher checks switched off (0 frames per run)");
+        List<FrameEval> evaluations = new ArrayList<>();
+        if (teacher.available() && s.teacherFramesPerRun() > 0) {
+            progress.phase(system.name() + " r" + k + ": teacher checks");
+            evaluations.addAll(TeacherCheck.evaluate(teacher.model().forceField(), nve, s.teacherFramesPerRun(), start));
+            evaluations.addAll(TeacherCheck.evaluate(teacher.model().forceField(), nvt, s.teacherFramesPerRun(), start));
+        }
+        RunOutcome teacherNve = null;
+        RunOutcome teacherNvt = null;
+        if (s.baseline() == BaselineKind.TEACHER) {
+            if (teacher.available()) {
+                ModelProvider.Model m = teacher.model();
+                teacherNve = production(label + "teacher NVE", ModelRole.BASELINE, Ensemble.NVE, m, s, t, null, start,
+                        state0, outDir.resolve(who + "-teacher-nve.csv"), progress, system, k);
+                teacherNvt = production(label + "teacher NVT", ModelRole.BASELINE, Ensemble.NVT, m, s, t, nvtSeed, start,
+                        state0, outDir.resolve(who + "-teacher-nvt.csv"), progress, system, k);
+            } else {
+                progress.advance(s.nveSteps() + s.nvtSteps());
+            }
+        }
+        RunOutcome baseNve = null;
+        RunOutcome baseNvt = null;
+        ForceAgreement.Result agreement = null;
+        String baselineName = null;
+        int agreementSkipped = 0;
+        String agreementSkip = null;
+        if (k == 0 && s.baseline() != BaselineKind.TEACHER) {
+            ModelProvider.Model base = models.baseline(periodic);
+            baselineName = base.forceField().name();
+            Comparison c = compareOnFrames(base, state0, nve, nvt);
+            agreement = c.agreement;
+            agreementSkipped = c.skipped;
+            agreementSkip = c.reason;
+            if (s.full()) {
+                baseNve = production("replica 0 baseline NVE", ModelRole.BASELINE, Ensemble.NVE, base, s, t, null, start,
+                        state0, outDir.resolve(who + "-baseline-nve.csv"), progress, system, k);
+                baseNvt = production("replica 0 baseline NVT", ModelRole.BASELINE, Ensemble.NVT, base, s, t, nvtSeed, start,
+                        state0, outDir.resolve(who + "-baseline-nvt.csv"), progress, system, k);
+            }
+        }
+        return new ReplicaOutcome(k, seed, start, state0, equilibration, nve, nvt, teacherNve, teacherNvt, baseNve, baseNvt,
+                evaluations, teacher.available() ? null : teacher.skippedReason(),
+                agreement == null ? null : new ReplicaOutcome.Agreement(baselineName, agreement, agreementSkipped, agreementSkip), notes);
+    }
+
+    /** Production steps a replica runs after equilibration (for the progress bar of a replica that stops early). */
+    static long productionSteps(ValidationSettings s, int k) {
+        long steps = 2 * (s.nveSteps() + s.nvtSteps());
+        if (s.baseline() == BaselineKind.TEACHER) {
+            return steps;
+        }
+        return (k == 0 && s.full() ? 2 : 1) * (s.nveSteps() + s.nvtSteps());
+    }
+
+    /** Steps a replica runs in all, for the progress bar. */
+    static long totalSteps(ValidationSettings s, int k) {
+        return s.equilibrationSteps() + productionSteps(s, k);
+    }
+
+    private static RunOutcome production(String label, ModelRole role, Ensemble ensemble, ModelProvider.Model m,
+                                         ValidationSettings s, Thresholds t, Long nvtSeed, Atoms start, Atoms state0, Path log,
+                                         Progress progress, SystemSource system, int k) throws IOException {
+        progress.phase(system.name() + ": " + label);
+        VelocityVerlet integrator = ensemble == Ensemble.NVE ? new VelocityVerlet(s.timestepFs())
+                : new VelocityVerlet(s.timestepFs(), Thermostats.create(s.thermostat(), s.temperatureK(),
+                s.thermostatTimeConstantFs()));
+        long steps = ensemble == Ensemble.NVE ? s.nveSteps() : s.nvtSteps();
+        Precision precision = m.info().precision();
+        return ProductionRun.run(new RunSpec(label, RunPhase.PRODUCTION, role, ensemble, m.forceField(), precision, integrator,
+                REMOVED_CONSTRAINTS, nvtSeed, null, steps, s.sampleIntervalSteps(), integrity(start, t), true, log), state0,
+                progress);
+    }
+
+    /** Scales the velocities so that the instantaneous temperature (3N − 3 dof) is exactly {@code targetK}. */
+    static void rescaleTo(Atoms atoms, double targetK) {
+        int dof = Observables.degreesOfFreedom(atoms.size(), REMOVED_CONSTRAINTS);
+        double now = Observables.temperatureK(atoms, dof);
+        if (now > 0 && Double.isFinite(now)) {
+            double f = Math.sqrt(targetK / now);
+            double[] v = atoms.velocities();
+            for (int i = 0; i < v.length; i++) {
+                v[i] *= f;
+            }
+        }
+    }
+
+    static StructuralIntegrity integrity(Atoms start, Thresholds t) {
+        return StructuralIntegrity.of(start, t.maxBondStretchRatio(), t.escapeMarginA(), t.overlapLimitA());
+    }
+
+    private record Comparison(ForceAgreement.Result agreement, int skipped, String reason) {
+    }
+
+    /** The optimised model's forces on its own frames against the baseline's on the same frames. */
+    private static Comparison compareOnFrames(ModelProvider.Model baseline, Atoms state0, RunOutcome... runs) {
+        ForceAgreement agreement = new ForceAgreement();
+        int skipped = 0;
+        String reason = null;
+        Atoms probe = state0.copy();
+        double[] fb = new double[3 * probe.size()];
+        for (RunOutcome o : runs) {
+            List<double[]> frames = o.frames();
+            int stride = Math.max(1, (frames.size() + MAX_COMPARISON_FRAMES_PER_RUN - 1) / MAX_COMPARISON_FRAMES_PER_RUN);
+            for (int i = 0; i < frames.size(); i += stride) {
+                System.arraycopy(frames.get(i), 0, probe.positions(), 0, fb.length);
+                try {
+                    double eb = baseline.forceField().energyAndForces(probe, fb);
+                    agreement.add(o.frameEnergies().get(i), o.frameForces().get(i), eb, fb);
+                } catch (IllegalArgumentException | IllegalStateException e) {
+                    // A frame the baseline refuses (a broken structure late in a failing run) is counted and
+                    // named, not fatal: the run's own criteria already fail.
+                    if (skipped++ == 0) {
+                        reason = o.spec().label() + " step " + o.frameSteps().get(i) + ": " + e.getMessage();
+                    }
+                }
+            }
+        }
+        return new Comparison(agreement.result(), skipped, reason);
+    }
+
+    /** The frames of the teacher checks pooled into one accumulator. */
+    static TeacherErrors pool(org.molten.core.Element[] elements, List<FrameEval> evaluations) {
+        TeacherErrors errors = new TeacherErrors(elements);
+        for (FrameEval e : evaluations) {
+            if (e.failure() != null) {
+                errors.failed(e.where(), e.failure());
+            } else {
+                errors.add(e.where(), e.studentEnergyEv(), e.studentForces(), e.teacherEnergyEv(), e.teacherForces());
+            }
+        }
+        return errors;
+    }
+}
