@@ -12,6 +12,7 @@ import org.molten.forcefield.cuda.GpuStatus;
 import org.molten.forcefield.student.OptimisedStudent;
 import org.molten.forcefield.student.ReferenceStudent;
 import org.molten.forcefield.student.StudentWeights;
+import org.molten.forcefield.teacher.XtbTeacher;
 import org.molten.forcefield.torchscript.TorchScriptForceField;
 import org.molten.validation.BaselineKind;
 import org.molten.validation.DeviceChoice;
@@ -144,6 +145,27 @@ public final class BundledModels implements ModelProvider {
         ForceField ff = new ReferenceStudent(w);
         return new Model(new ModelInfo(ff.name(), "reference student (plain Java, float64, all pairs)", Precision.FLOAT64,
                 "cpu", source, provenance(w)), ff);
+    }
+
+    /**
+     * GFN2-xTB through libxtb, in-process ({@link XtbTeacher}), neutral and closed-shell at xtb's
+     * default accuracy, as the bundled model's labels were computed. libxtb 6.5.1 has no periodic
+     * GFN2-xTB, so periodic systems get no teacher (their teacher criteria are skipped, with that
+     * reason).
+     */
+    @Override
+    public Teacher teacher(boolean periodic, List<String> warnings) {
+        if (periodic) {
+            return Teacher.unavailable("GFN2-xTB through libxtb 6.5.1 has no periodic boundary conditions, so the teacher "
+                    + "cannot evaluate periodic systems");
+        }
+        XtbTeacher.Availability a = XtbTeacher.availability();
+        if (!a.available()) {
+            return Teacher.unavailable(a.reason());
+        }
+        XtbTeacher t = XtbTeacher.gfn2().build();
+        return Teacher.of(new Model(new ModelInfo(t.name(), "GFN2-xTB " + a.xtbVersion() + " through libxtb, in-process "
+                + "(neutral, closed-shell, default accuracy)", Precision.FLOAT64, "cpu", "libxtb.so.6", Map.of()), t));
     }
 
     @Override

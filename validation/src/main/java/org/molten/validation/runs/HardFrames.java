@@ -11,6 +11,7 @@ import java.util.Map;
 import org.molten.core.Atoms;
 import org.molten.structures.io.ExtendedXyzWriter;
 import org.molten.structures.io.Frame;
+import org.molten.structures.io.VelocityColumn;
 
 /**
  * {@code --export-hard-frames FILE}: the frames of the student's own runs on which it is furthest
@@ -47,7 +48,7 @@ final class HardFrames {
         if (parent != null) {
             java.nio.file.Files.createDirectories(parent);
         }
-        try (ExtendedXyzWriter w = ExtendedXyzWriter.create(file)) {
+        try (ExtendedXyzWriter w = ExtendedXyzWriter.create(file, VelocityColumn.NEVER)) {
             for (Frame f : frames) {
                 w.write(f);
             }
