@@ -39,7 +39,7 @@ public final class TeacherErrorPlots {
         }
         CategoryChart bars = new CategoryChartBuilder().width(720).height(360).title(title + ": force error per atom")
                 .xAxisTitle("atom").yAxisTitle("force MAE vs teacher [eV/A]").build();
-        bars.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        bars.getStyler().setLegendVisible(false);
         bars.getStyler().setYAxisDecimalPattern("0.000");
         bars.getStyler().setXAxisLabelRotation(labels.size() > 24 ? 90 : 0);
         bars.addSeries("MAE per atom", labels, values).setFillColor(BARS);
