@@ -261,6 +261,30 @@ class ValidateCommandTest {
     }
 
     @Test
+    void theTeachersOwnMdGivesDistributionsThatFlagASofterStudentAndPassAMatchingOne(@TempDir Path dir) throws Exception {
+        String[] args = {"--systems", "water", "--steps", "1000", "--equilibration-steps", "200", "--replicas", "2",
+            "--teacher-frames", "5", "--baseline", "teacher"};
+        Result soft = run(new SpringModels(2, 2, 30.0), dir.resolve("soft"), args);
+        assertEquals(ValidateCommand.EXIT_FAILED, soft.exit(), soft.out());
+        JsonNode sys = soft.json().path("systems").get(0);
+        assertEquals("FAIL", sys.path("verdict").path("observables").asText(), sys.path("observables").toString());
+        assertEquals("n/a", sys.path("verdict").path("baseline").asText(), "no implementation baseline with the teacher's MD");
+        assertTrue(sys.path("observables").size() >= 2, "bond O-H, angle H-O-H: " + sys.path("observables"));
+        assertTrue(soft.json().path("summary").path("failures").toString().contains("observable-divergence"));
+        assertTrue(soft.markdown().contains("Structural distributions"), soft.markdown());
+        assertTrue(Files.size(dir.resolve("soft").resolve("water-distributions.png")) > 1000);
+        // the teacher's runs are in the report, from the same states
+        assertTrue(sys.path("runs").toString().contains("replica 1 teacher NVT"));
+
+        Result same = run(new SpringModels(20, 20, 20.0), dir.resolve("same"), args);
+        JsonNode s2 = same.json().path("systems").get(0);
+        assertEquals("pass", s2.path("verdict").path("observables").asText(), s2.path("observables").toString());
+        for (JsonNode o : s2.path("observables")) {
+            assertEquals(0.0, o.path("jensen_shannon").asDouble(), "identical models from identical states: " + o.path("name"));
+        }
+    }
+
+    @Test
     void withoutTheTeacherLibraryTheTeacherChecksAreSkippedWithTheReasonAndTheRunIsNotAPass(@TempDir Path dir)
             throws Exception {
         Result r = run(new SpringModels(20, 20, null), dir, "--systems", "water", "--steps", "2000", "--equilibration-steps",

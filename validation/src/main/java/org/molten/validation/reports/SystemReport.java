@@ -31,7 +31,7 @@ public record SystemReport(String name, String formula, int atoms, boolean perio
                            boolean passed, SystemVerdict verdict, List<ReplicaReport> replicas, double stableFraction,
                            Spread nveDrift, Spread nvtTemperature,
                            org.molten.validation.metrics.TeacherErrors.Result teacher, String teacherSkipped,
-                           List<ObservableReport> observables, String source) {
+                           List<org.molten.validation.observables.ObservableComparison> observables, String source) {
 
     /** A single-start report without teacher or observables (as written before replicas existed). */
     public SystemReport(String name, String formula, int atoms, boolean periodic, List<RunReport> runs,

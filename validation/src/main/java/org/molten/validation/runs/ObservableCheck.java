@@ -1,19 +1,53 @@
 package org.molten.validation.runs;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import org.molten.core.Atoms;
-import org.molten.validation.reports.ObservableReport;
+import org.molten.validation.observables.DivergenceThresholds;
+import org.molten.validation.observables.ObservableAccumulator;
+import org.molten.validation.observables.ObservableComparison;
+import org.molten.validation.observables.ObservableKind;
+import org.molten.validation.observables.ObservableSet;
+import org.molten.validation.plots.DistributionPlots;
 import org.molten.validation.reports.Thresholds;
 
-/** Structural distributions of the student's MD against the teacher's (filled in with the observables package). */
+/**
+ * The structural distributions of the student's MD against the teacher's (with
+ * {@code --baseline teacher}): every replica's NVE and NVT frames of each side pooled into one
+ * accumulator over the observables of the start structure (bonds and angles by type, backbone
+ * dihedrals, O–O distances), then compared observable by observable.
+ */
 final class ObservableCheck {
     private ObservableCheck() {}
 
-    static List<ObservableReport> compare(Atoms start, List<ReplicaOutcome> replicas, Thresholds t) {
-        throw new UnsupportedOperationException("TODO(lead): wire org.molten.validation.observables");
+    static List<ObservableComparison> compare(Atoms start, List<ReplicaOutcome> replicas, Thresholds t) {
+        ObservableSet set = ObservableSet.of(start);
+        ObservableAccumulator student = new ObservableAccumulator(set);
+        ObservableAccumulator teacher = new ObservableAccumulator(set);
+        for (ReplicaOutcome r : replicas) {
+            add(student, r.nve(), start);
+            add(student, r.nvt(), start);
+            add(teacher, r.teacherNve(), start);
+            add(teacher, r.teacherNvt(), start);
+        }
+        DivergenceThresholds limits = DivergenceThresholds.defaults();
+        for (ObservableKind k : ObservableKind.values()) {
+            limits = limits.withMaxJensenShannon(k, t.maxObservableDivergence());
+        }
+        return ObservableComparison.compareAll(student, teacher, limits);
     }
 
-    static void plot(java.nio.file.Path file, String system, List<ObservableReport> observables) throws java.io.IOException {
-        throw new UnsupportedOperationException("TODO(lead): wire DistributionPlots");
+    private static void add(ObservableAccumulator acc, RunOutcome run, Atoms start) {
+        if (run == null) {
+            return;
+        }
+        for (double[] frame : run.frames()) {
+            acc.add(frame, start.cellOrNull());
+        }
+    }
+
+    static void plot(Path file, String system, List<ObservableComparison> observables, String teacherName) throws IOException {
+        DistributionPlots.write(file, system, observables, "student", teacherName);
     }
 }

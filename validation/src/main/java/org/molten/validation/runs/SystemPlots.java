@@ -10,7 +10,7 @@ import org.molten.validation.metrics.TeacherErrors;
 import org.molten.validation.plots.EnergyPlots;
 import org.molten.validation.plots.TeacherErrorPlots;
 import org.molten.validation.reports.BaselineComparison;
-import org.molten.validation.reports.ObservableReport;
+import org.molten.validation.observables.ObservableComparison;
 import org.molten.validation.reports.Thresholds;
 
 /**
@@ -23,7 +23,7 @@ final class SystemPlots {
     private SystemPlots() {}
 
     static List<String> draw(SystemSource system, List<ReplicaOutcome> replicas, TeacherErrors.Result teacher,
-                             BaselineComparison comparison, List<ObservableReport> observables, ValidationSettings s,
+                             BaselineComparison comparison, List<ObservableComparison> observables, ValidationSettings s,
                              Thresholds t, Path outDir, List<String> warnings) {
         List<String> plots = new ArrayList<>();
         String name = system.name();
@@ -46,7 +46,8 @@ final class SystemPlots {
         }
         if (!observables.isEmpty()) {
             String file = name + "-distributions.png";
-            draw(plots, file, warnings, () -> ObservableCheck.plot(outDir.resolve(file), name, observables));
+            String teacherName = r.teacherNve() != null ? r.teacherNve().spec().forceField().name() : "teacher";
+            draw(plots, file, warnings, () -> ObservableCheck.plot(outDir.resolve(file), name, observables, teacherName));
         }
         return plots;
     }

@@ -17,7 +17,7 @@ import org.molten.validation.reports.BaselineComparison;
 import org.molten.validation.reports.Criteria;
 import org.molten.validation.reports.Criterion;
 import org.molten.validation.reports.CriterionResult;
-import org.molten.validation.reports.ObservableReport;
+import org.molten.validation.observables.ObservableComparison;
 import org.molten.validation.reports.ReplicaReport;
 import org.molten.validation.reports.RunReport;
 import org.molten.validation.reports.Spread;
@@ -139,7 +139,7 @@ final class SystemValidation {
             baselineCriterion = Criteria.forComparison(name, comparison, t);
             criteria.add(baselineCriterion);
         }
-        List<ObservableReport> observables = new ArrayList<>();
+        List<ObservableComparison> observables = new ArrayList<>();
         List<CriterionResult> observableCriteria = new ArrayList<>();
         if (s.baseline() == BaselineKind.TEACHER) {
             if (teacherSkipped != null) {
@@ -147,12 +147,13 @@ final class SystemValidation {
                         t.maxObservableDivergence(), "bits", teacherSkipped));
             } else {
                 observables.addAll(ObservableCheck.compare(start, replicas, t));
-                for (ObservableReport o : observables) {
-                    observableCriteria.add(new CriterionResult(name, "teacher MD", Criterion.OBSERVABLE_DIVERGENCE,
-                            o.jensenShannonBits(), "<=", o.threshold(), "bits", o.passed(), String.format(Locale.ROOT,
-                            "%s: Jensen-Shannon %.3g bits (limit %.3g), 1-Wasserstein %.3g %s; %d student vs %d teacher values",
-                            o.name(), o.jensenShannonBits(), o.threshold(), o.wasserstein1(), o.unit(), o.studentSamples(),
-                            o.teacherSamples())));
+                for (ObservableComparison o : observables) {
+                    observableCriteria.add(new CriterionResult(name, "teacher MD: " + o.name(), Criterion.OBSERVABLE_DIVERGENCE,
+                            Double.isFinite(o.jensenShannon()) ? o.jensenShannon() : null, "<=", o.maxJensenShannon(), "bits",
+                            o.passed(), String.format(Locale.ROOT, "%s: Jensen-Shannon %.3g bits (limit %.3g), 1-Wasserstein "
+                                    + "%.3g %s (limit %.3g); %d student vs %d teacher values%s", o.name(), o.jensenShannon(),
+                            o.maxJensenShannon(), o.wasserstein1(), o.unit(), o.maxWasserstein1(), o.studentSamples(),
+                            o.teacherSamples(), o.passed() ? "" : ": " + o.reason())));
                 }
             }
             criteria.addAll(observableCriteria);
