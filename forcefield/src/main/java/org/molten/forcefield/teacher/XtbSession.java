@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * and the answer is a function of the geometry alone (as the command line's {@code --norestart}, with which the
  * training labels were made), never of the calls before it.
  *
- * <p>Not thread-safe: {@link XtbTeacher} lends a session to one call at a time.
+ * <p>Every xtb call runs on the session's own {@link XtbWorker} thread (a large stack for xtb's Fortran). Not
+ * thread-safe: {@link XtbTeacher} lends a session to one call at a time.
  */
 final class XtbSession implements AutoCloseable {
     // Å → Bohr and Hartree/Bohr → eV/Å with the project's CODATA 2018 constants (Units, training/units.py)
@@ -29,6 +30,7 @@ final class XtbSession implements AutoCloseable {
     private final XtbLibrary api;
     private final XtbLibrary.OpenMp openMp;
     private final XtbSettings settings;
+    private final XtbWorker worker = new XtbWorker();
     private Pointer env;
     private Pointer mol;
     private Pointer calc;
@@ -41,12 +43,20 @@ final class XtbSession implements AutoCloseable {
         this.api = loaded.api;
         this.openMp = loaded.openMp;
         this.settings = settings;
-        this.env = api.xtb_newEnvironment();
-        if (env == null) {
-            throw new TeacherFailureException("xtb could not create a calculation environment", "");
+        try {
+            worker.call(() -> {
+                env = api.xtb_newEnvironment();
+                if (env == null) {
+                    throw new TeacherFailureException("xtb could not create a calculation environment", "");
+                }
+                api.xtb_setVerbosity(env, XtbLibrary.VERBOSITY_MUTED);
+                check("setting up the xtb environment");
+                return null;
+            });
+        } catch (RuntimeException e) {
+            close();
+            throw e;
         }
-        api.xtb_setVerbosity(env, XtbLibrary.VERBOSITY_MUTED);
-        check("setting up the xtb environment");
     }
 
     /**
@@ -59,6 +69,11 @@ final class XtbSession implements AutoCloseable {
      * @throws TeacherFailureException when xtb reports an error (SCF not converged, ...)
      */
     double energyAndForces(int[] atomicNumbers, double[] positionsA, double[] forcesEvPerA) {
+        return worker.call(() -> compute(atomicNumbers, positionsA, forcesEvPerA));
+    }
+
+    /** {@link #energyAndForces}, on the worker thread. */
+    private double compute(int[] atomicNumbers, double[] positionsA, double[] forcesEvPerA) {
         if (openMp != null) {
             openMp.omp_set_num_threads(1); // this caller's parallel regions only; parallelism comes from callers
         }
@@ -176,10 +191,14 @@ final class XtbSession implements AutoCloseable {
     /** Frees every native handle; idempotent. */
     @Override
     public void close() {
-        freeMoleculeAndCalculator();
-        if (env != null) {
-            api.xtb_delEnvironment(new PointerByReference(env));
-            env = null;
-        }
+        worker.call(() -> {
+            freeMoleculeAndCalculator();
+            if (env != null) {
+                api.xtb_delEnvironment(new PointerByReference(env));
+                env = null;
+            }
+            return null;
+        });
+        worker.close();
     }
 }

@@ -48,6 +48,14 @@ class XtbTeacherContractTest {
             e = assertThrows(IllegalArgumentException.class, () -> teacher.energyAndForces(periodic, f));
             assertMentions(e.getMessage(), "periodic cells are not supported", "libxtb 6.5.1");
 
+            // a cell with no periodic direction is a molecule in a box: evaluated as the bare molecule
+            double[] inBox = new double[f.length];
+            double[] bare = new double[f.length];
+            Atoms boxed = ethanol.withCell(Cell.of(new double[][]{{12, 0, 0}, {0, 12, 0}, {0, 0, 12}},
+                    new boolean[]{false, false, false}));
+            assertEquals(teacher.energyAndForces(ethanol, bare), teacher.energyAndForces(boxed, inBox), 0.0);
+            assertArrayEquals(bare, inBox, 0.0);
+
             assertThrows(IllegalArgumentException.class, () -> teacher.energyAndForces(ethanol, new double[3]));
             assertTrue(Arrays.stream(f).allMatch(x -> x == 7.0), "a refused call wrote forces");
         }
