@@ -1,17 +1,23 @@
 package org.molten.validation.plots;
 
 import java.awt.Color;
+import java.awt.Font;
+import java.awt.RenderingHints;
+import java.awt.Graphics2D;
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import javax.imageio.ImageIO;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -23,9 +29,9 @@ import org.molten.validation.observables.ObservableKind;
 
 /**
  * Overlaid histograms of structural observables, student against teacher: one PNG per
- * observable kind (bond lengths, bond angles, backbone dihedrals, O–O), a grid of panels of
- * {@value #COLUMNS} columns, one panel per observable with its JS divergence, W1 distance and
- * verdict in the title. The teacher is drawn as a pale filled step histogram, the student as a
+ * observable kind (bond lengths, bond angles, backbone dihedrals, O–O), a title band and a grid
+ * of panels, {@value #COLUMNS} columns, one panel per observable with its JS divergence, W1
+ * distance and verdict in its title. The teacher is drawn as a pale filled step histogram, the student as a
  * thin step line on top. Densities are in 1/unit; a periodic O–O panel shows g(r).
  *
  * <p>Writing is all or nothing: the PNG is drawn into a temporary file beside the target and
@@ -41,6 +47,7 @@ public final class DistributionPlots {
     private static final Color TEACHER = new Color(0xff, 0x7f, 0x0e, 0x90);
     private static final int PANEL_W = 480;
     private static final int PANEL_H = 320;
+    private static final int HEADER_H = 34;
 
     private DistributionPlots() {}
 
@@ -101,11 +108,31 @@ public final class DistributionPlots {
         writeSafely(file, out -> {
             List<XYChart> charts = new ArrayList<>();
             for (ObservableComparison c : comparisons) {
-                charts.add(panel(title, c, studentLabel, teacherLabel));
+                charts.add(panel(c, studentLabel, teacherLabel));
             }
+            // Composed here rather than by BitmapEncoder's grid, which needs rows × columns charts
+            // exactly; a header band carries the figure title so the panel titles stay short.
             int cols = Math.min(COLUMNS, charts.size());
             int rows = (charts.size() + cols - 1) / cols;
-            BitmapEncoder.saveBitmap(charts, rows, cols, out, BitmapEncoder.BitmapFormat.PNG);
+            BufferedImage grid = new BufferedImage(cols * PANEL_W, HEADER_H + rows * PANEL_H, BufferedImage.TYPE_INT_RGB);
+            Graphics2D g = grid.createGraphics();
+            try {
+                g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+                g.setColor(Color.WHITE);
+                g.fillRect(0, 0, grid.getWidth(), grid.getHeight());
+                g.setColor(Color.BLACK);
+                g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
+                g.drawString(title + ": " + studentLabel + " vs " + teacherLabel, 10, HEADER_H - 10);
+                for (int i = 0; i < charts.size(); i++) {
+                    g.drawImage(BitmapEncoder.getBufferedImage(charts.get(i)), (i % cols) * PANEL_W,
+                            HEADER_H + (i / cols) * PANEL_H, null);
+                }
+            } finally {
+                g.dispose();
+            }
+            if (!ImageIO.write(grid, "png", out)) {
+                throw new IOException("no PNG writer in this Java runtime");
+            }
         });
     }
 
@@ -118,6 +145,7 @@ public final class DistributionPlots {
             try (OutputStream out = Files.newOutputStream(tmp)) {
                 renderer.render(out);
             }
+            makeReadable(tmp);
             if (Files.size(tmp) == 0) {
                 throw new IOException("the renderer wrote nothing");
             }
@@ -146,6 +174,15 @@ public final class DistributionPlots {
         }
     }
 
+    /** Temporary files are created owner-only (0600); a plot is an ordinary file (0644 where POSIX). */
+    private static void makeReadable(Path file) throws IOException {
+        try {
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+        } catch (UnsupportedOperationException e) {
+            // Not a POSIX file system: its defaults apply.
+        }
+    }
+
     private static String reason(Throwable e) {
         String msg = e.getMessage() == null ? "" : e.getMessage();
         if (e instanceof NoClassDefFoundError || e instanceof UnsatisfiedLinkError) {
@@ -157,14 +194,14 @@ public final class DistributionPlots {
         return e.toString();
     }
 
-    private static XYChart panel(String title, ObservableComparison c, String studentLabel, String teacherLabel) {
+    private static XYChart panel(ObservableComparison c, String studentLabel, String teacherLabel) {
         HistogramData s = c.student();
         HistogramData t = c.teacher();
         String verdict = c.passed() ? "pass" : "FAIL";
         String stats = Double.isNaN(c.jensenShannon()) ? c.reason()
-                : String.format(Locale.ROOT, "JS %.3f  W1 %.3g %s  %s", c.jensenShannon(), c.wasserstein1(), c.unit(), verdict);
+                : String.format(Locale.ROOT, "JS %.3f, W1 %.3g %s: %s", c.jensenShannon(), c.wasserstein1(), c.unit(), verdict);
         XYChart chart = new XYChartBuilder().width(PANEL_W).height(PANEL_H)
-                .title(title + ": " + c.name() + " (" + stats + ")")
+                .title(c.name() + " (" + stats + ")")
                 .xAxisTitle(axisTitle(c)).yAxisTitle(s.valueLabel()).build();
         chart.getStyler().setMarkerSize(0);
         chart.getStyler().setChartBackgroundColor(Color.WHITE);

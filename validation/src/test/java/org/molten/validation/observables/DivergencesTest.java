@@ -134,4 +134,30 @@ class DivergencesTest {
         // Uniform subset of 0..99999: mean 49999.5 ± 28868/sqrt(1000) ≈ ± 913 (1 σ).
         assertEquals(49999.5, mean, 4 * 913, "seed " + SEED);
     }
+
+    @Test
+    void mergedReservoirsKeepEveryValueBelowCapacityAndProportionalSharesAbove() {
+        SampleReservoir a = new SampleReservoir(100, SEED);
+        SampleReservoir b = new SampleReservoir(100, SEED + 1);
+        for (int i = 0; i < 30; i++) {
+            a.add(0.0);
+            b.add(1.0);
+        }
+        a.addAll(b);
+        assertTrue(a.exact());
+        assertEquals(60, a.values().length);
+        // 300 zeros against 100 ones, capacity 100: three quarters of the kept values are zeros.
+        SampleReservoir c = new SampleReservoir(100, SEED);
+        SampleReservoir d = new SampleReservoir(100, SEED + 1);
+        for (int i = 0; i < 300; i++) {
+            c.add(0.0);
+        }
+        for (int i = 0; i < 100; i++) {
+            d.add(1.0);
+        }
+        c.addAll(d);
+        assertEquals(400, c.seen());
+        assertEquals(100, c.values().length);
+        assertEquals(25.0, java.util.Arrays.stream(c.values()).sum(), 0.0);
+    }
 }
