@@ -219,8 +219,8 @@ public final class ValidateCommand implements Callable<Integer> {
         double minStableFraction = Thresholds.DEFAULT_MIN_STABLE_FRACTION;
 
         @Option(names = "--max-observable-divergence", paramLabel = "BITS", order = 41, description = "With --baseline teacher: "
-                + "largest Jensen-Shannon divergence (bits, 0 to 1) of a structural distribution of the student's MD from the "
-                + "teacher's (default: ${DEFAULT-VALUE}).")
+                + "largest Jensen-Shannon divergence (bits, 0 to 1) of every structural distribution of the student's MD from "
+                + "the teacher's (default: per kind, bonds and angles 0.1, backbone dihedrals 0.5, O-O 0.03).")
         double maxObservableDivergence = Thresholds.DEFAULT_MAX_OBSERVABLE_DIVERGENCE;
 
         Thresholds toThresholds() {

@@ -33,7 +33,7 @@ class ValidateWithStudentTest {
     void theBundledModelPassesOnWaterAgainstItsExportAndItsTeacher(@TempDir Path dir) throws Exception {
         TeacherPeer.require();
         Path out = dir.resolve("report");
-        int exit = MoltenCli.execute("validate", "--systems", "water", "--steps", "2000", "--equilibration-steps", "400",
+        int exit = MoltenCli.execute("validate", "--systems", "water", "--steps", "4000", "--equilibration-steps", "400",
                 "--replicas", "2", "--teacher-frames", "20", "--out", out.toString());
         JsonNode j = JsonReportWriter.mapper().readTree(out.resolve("report.json").toFile());
         assertEquals(0, exit, j.path("summary").toString());

@@ -128,7 +128,8 @@ public final class MarkdownReportWriter {
                 num(th.maxDriftMeVPerAtomPerPs()), num(th.maxDriftFloat32MeVPerAtomPerPs()), num(th.maxDriftToKineticSigmaRatio()),
                 num(th.maxTemperatureDeviationSigmas()), num(th.maxFluctuationDeviationSigmas()), num(th.maxBondStretchRatio()),
                 num(th.escapeMarginA()), num(th.overlapLimitA()), num(th.maxForceRmseEvPerA()),
-                num(th.maxTeacherForceMaeEvPerA()), num(th.minStableFraction()), num(th.maxObservableDivergence())));
+                num(th.maxTeacherForceMaeEvPerA()), num(th.minStableFraction()),
+                Double.isNaN(th.maxObservableDivergence()) ? "the per-kind limit (see the table)" : num(th.maxObservableDivergence())));
         md.append("| System | Run | Criterion | Value | Threshold | Result | Detail |\n");
         md.append("|---|---|---|---:|---:|---|---|\n");
         for (SystemReport sys : r.systems()) {

@@ -32,7 +32,8 @@ import org.molten.validation.metrics.StructuralIntegrity;
  *                                         all complete with the structure intact
  * @param maxObservableDivergence          teacher baseline: largest Jensen–Shannon divergence
  *                                         (bits, 0 to 1) between a structural distribution of the
- *                                         student's MD and the teacher's
+ *                                         student's MD and the teacher's, for every kind; NaN for
+ *                                         the per-kind defaults
  */
 public record Thresholds(
         double maxDriftMeVPerAtomPerPs,
@@ -70,8 +71,13 @@ public record Thresholds(
     public static final double DEFAULT_MAX_TEACHER_FORCE_MAE_EV_PER_A = 0.03;
     /** Default smallest fraction of stable replicas: all of them. */
     public static final double DEFAULT_MIN_STABLE_FRACTION = 1.0;
-    /** Default largest Jensen–Shannon divergence of a structural distribution, bits. */
-    public static final double DEFAULT_MAX_OBSERVABLE_DIVERGENCE = 0.1;
+    /**
+     * Default largest Jensen–Shannon divergence of a structural distribution: NaN, which means the
+     * per-kind defaults of {@link org.molten.validation.observables.DivergenceThresholds} (set from
+     * the spread between independent runs of one model: bonds and angles 0.1, backbone dihedrals
+     * 0.5, O–O 0.03 bits).
+     */
+    public static final double DEFAULT_MAX_OBSERVABLE_DIVERGENCE = Double.NaN;
 
     /** Limits without the teacher and replica criteria (their defaults). */
     public Thresholds(double maxDriftMeVPerAtomPerPs, double maxDriftFloat32MeVPerAtomPerPs,
@@ -101,7 +107,7 @@ public record Thresholds(
         if (!(minStableFraction >= 0 && minStableFraction <= 1)) {
             throw new IllegalArgumentException("minStableFraction must be within 0 to 1: " + minStableFraction);
         }
-        if (!(maxObservableDivergence > 0 && maxObservableDivergence <= 1)) {
+        if (!Double.isNaN(maxObservableDivergence) && !(maxObservableDivergence > 0 && maxObservableDivergence <= 1)) {
             throw new IllegalArgumentException("maxObservableDivergence must be above 0 and at most 1 bit: "
                     + maxObservableDivergence);
         }

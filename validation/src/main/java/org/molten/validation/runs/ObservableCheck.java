@@ -32,8 +32,10 @@ final class ObservableCheck {
             add(teacher, r.teacherNvt(), start);
         }
         DivergenceThresholds limits = DivergenceThresholds.defaults();
-        for (ObservableKind k : ObservableKind.values()) {
-            limits = limits.withMaxJensenShannon(k, t.maxObservableDivergence());
+        if (!Double.isNaN(t.maxObservableDivergence())) {
+            for (ObservableKind k : ObservableKind.values()) {
+                limits = limits.withMaxJensenShannon(k, t.maxObservableDivergence());
+            }
         }
         return ObservableComparison.compareAll(student, teacher, limits);
     }

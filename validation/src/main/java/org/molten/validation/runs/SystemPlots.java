@@ -76,9 +76,10 @@ final class SystemPlots {
             d.draw();
             plots.add(file);
         } catch (IOException | RuntimeException | Error e) {
-            // A missing font, display library or java.desktop module must not cost the validation its numbers.
-            if (e instanceof VirtualMachineError v) {
-                throw v;
+            // A missing font, display library or java.desktop module must not cost the validation its numbers;
+            // AWT reports missing fonts as an InternalError, itself a VirtualMachineError: only rethrow the fatal ones.
+            if (e instanceof OutOfMemoryError || e instanceof StackOverflowError) {
+                throw (Error) e;
             }
             warnings.add("plot " + file + " could not be drawn: " + e);
         }
