@@ -127,6 +127,7 @@ final class XyzFrameReader implements FrameReader {
                 }
             }
         }
+        requireFrameEnds(n, countAt, h.props.totalColumns);
         Atoms atoms;
         try {
             atoms = Atoms.of(z, m, r, v, h.cell);
@@ -144,6 +145,33 @@ final class XyzFrameReader implements FrameReader {
         previousCount = n;
         previousCountLine = countAt;
         return frame;
+    }
+
+    /**
+     * After a frame's last atom line the file must end or hold the next frame's atom count: a
+     * further atom line means the count declares too few atoms, and reading on would simulate a
+     * fragment (ASE refuses such a file too). The line looked at is handed back for the next frame.
+     */
+    private void requireFrameEnds(int n, long countAt, int columns) throws IOException {
+        String line;
+        do {
+            line = in.next();
+        } while (line != null && line.isBlank());
+        if (line == null) {
+            return;
+        }
+        String[] t = Fields.split(line);
+        boolean isCount = t.length == 1 && t[0].chars().allMatch(c -> c >= '0' && c <= '9');
+        if (!isCount) {
+            throw in.error(t.length >= Math.min(columns, 4)
+                    ? "the frame at line " + countAt + " declares " + n + (n == 1 ? " atom" : " atoms")
+                            + " but another atom line follows: '" + line.strip() + "' (is the atom count on line "
+                            + countAt + " too small?)"
+                    : "expected the next frame's atom count or the end of the file after the " + n
+                            + (n == 1 ? " atom" : " atoms") + " of the frame at line " + countAt + ", found '"
+                            + line.strip() + "'");
+        }
+        in.pushBack(line); // the next frame's count line
     }
 
     private static boolean agree(double a, double b) {
