@@ -85,7 +85,12 @@ public final class AccuracyCommand implements Callable<Integer> {
             }
             return BundledModel.baseline();
         }
-        StudentWeights w = weights == null ? BundledModel.weights() : StudentWeights.load(weights);
+        StudentWeights w;
+        try {
+            w = weights == null ? BundledModel.weights() : StudentWeights.load(weights);
+        } catch (IOException e) {
+            throw weights == null ? e : FileErrors.describe("read student weights", weights, e);
+        }
         return backend == Backend.reference ? new ReferenceStudent(w) : device.student(w);
     }
 

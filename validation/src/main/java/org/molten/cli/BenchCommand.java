@@ -128,7 +128,11 @@ public final class BenchCommand implements Callable<Integer> {
         String modelNote;
         StudentWeights weights;
         if (model != null) {
-            weights = StudentWeights.load(model);
+            try {
+                weights = StudentWeights.load(model);
+            } catch (IOException e) {
+                throw FileErrors.describe("read student weights", model, e);
+            }
             modelNote = model.toString();
         } else {
             try {

@@ -175,7 +175,7 @@ public final class RunCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Settings s = validatedSettings();
         Atoms start = loadSystem();
-        Checkpoint restart = execution.restart == null ? null : Checkpoint.read(execution.restart);
+        Checkpoint restart = execution.restart == null ? null : readCheckpoint(execution.restart);
         long seed = chooseSeed(restart);
         Integrator integrator = dynamics.integrator.create(dynamics.timestepFs, dynamics.temperatureK, s.frictionPerFs,
                 s.tauFs);
@@ -243,7 +243,22 @@ public final class RunCommand implements Callable<Integer> {
         if (source.system != null) {
             return BuiltInMolecules.load(source.system);
         }
-        return StructureFiles.read(source.structure);
+        try {
+            if (Files.isDirectory(source.structure)) {
+                throw new IOException("Is a directory"); // before the format is guessed from the name
+            }
+            return StructureFiles.read(source.structure);
+        } catch (IOException e) {
+            throw FileErrors.describe("read structure file", source.structure, e);
+        }
+    }
+
+    private static Checkpoint readCheckpoint(Path file) throws IOException {
+        try {
+            return Checkpoint.read(file);
+        } catch (IOException e) {
+            throw FileErrors.describe("read checkpoint", file, e);
+        }
     }
 
     private long chooseSeed(Checkpoint restart) {
@@ -261,14 +276,22 @@ public final class RunCommand implements Callable<Integer> {
 
     private void attachReporters(Simulation sim, Checkpoint restart) throws IOException {
         if (output.log != null) {
-            sim.addReporter(prepareOutput(output.log, "--log", restart)
-                    ? EnergyLogReporter.appending(output.log, output.reportInterval)
-                    : EnergyLogReporter.create(output.log, output.reportInterval));
+            try {
+                sim.addReporter(prepareOutput(output.log, "--log", restart)
+                        ? EnergyLogReporter.appending(output.log, output.reportInterval)
+                        : EnergyLogReporter.create(output.log, output.reportInterval));
+            } catch (IOException e) {
+                throw FileErrors.describe("write energy log", output.log, e);
+            }
         }
         if (output.trajectory != null) {
-            sim.addReporter(prepareOutput(output.trajectory, "--trajectory", restart)
-                    ? TrajectoryReporter.appending(output.trajectory, output.reportInterval)
-                    : TrajectoryReporter.create(output.trajectory, output.reportInterval));
+            try {
+                sim.addReporter(prepareOutput(output.trajectory, "--trajectory", restart)
+                        ? TrajectoryReporter.appending(output.trajectory, output.reportInterval)
+                        : TrajectoryReporter.create(output.trajectory, output.reportInterval));
+            } catch (IOException e) {
+                throw FileErrors.describe("write trajectory", output.trajectory, e);
+            }
         }
         if (output.checkpoint != null) {
             sim.addReporter(new CheckpointReporter(output.checkpoint, output.checkpointInterval));

@@ -191,6 +191,10 @@ public final class ValidateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (java.nio.file.Files.exists(out) && !java.nio.file.Files.isDirectory(out)) {
+            // checked before hours of MD, not when the first report is written
+            throw new java.io.IOException("cannot write the report to --out '" + out + "': it is a file, not a directory");
+        }
         ValidationSettings settings = settings();
         Thresholds limits = thresholds.toThresholds();
         String version = MoltenCli.class.getAnnotation(Command.class).version()[0];
