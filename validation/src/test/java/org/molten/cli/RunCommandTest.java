@@ -135,7 +135,7 @@ class RunCommandTest {
         assertTrue(r.err().contains("mutually exclusive"), r.err());
         r = run("run", "--system", "unobtainium");
         assertEquals(1, r.status());
-        assertTrue(r.err().contains("unknown built-in molecule 'unobtainium'"), r.err());
+        assertTrue(r.err().contains("unknown system 'unobtainium'"), r.err());
         Path missing = dir.resolve("nothing-here.xyz");
         r = run("run", "--structure", missing.toString());
         assertEquals(1, r.status());

@@ -282,8 +282,8 @@ class ValidateCommandTest {
         cl.setOut(new PrintWriter(out));
         assertEquals(0, cl.execute("validate", "--help"));
         String help = out.toString();
-        for (String s : List.of("--timestep=FS", "in fs", "--temperature=K", "in K", "meV/atom/ps", "eV/Å", "(default: 0.5)",
-                "(default: 300.0)", "(default: langevin)", "(default: torchscript)", "(default: cpu;", "(default: 0.05)")) {
+        for (String s : List.of("--timestep=<fs>", "in fs", "--temperature=<K>", "in K", "meV/atom/ps", "eV/Å", "(default: 0.5)",
+                "(default: 300.0)", "(default: langevin)", "(default: torchscript)", "(default: auto:", "(default: 0.05)")) {
             assertTrue(help.contains(s), "help lacks '" + s + "':\n" + help);
         }
     }
