@@ -26,6 +26,7 @@ import org.molten.integrators.reporters.CheckpointReporter;
 import org.molten.integrators.reporters.EnergyLogReporter;
 import org.molten.integrators.reporters.TrajectoryReporter;
 import org.molten.validation.ValidationSettings;
+import org.molten.validation.runs.ProgressLine;
 import org.molten.validation.runs.SystemCatalog;
 import org.molten.structures.io.StructureFiles;
 import picocli.CommandLine;
@@ -340,7 +341,7 @@ public final class RunCommand implements Callable<Integer> {
         int chunk = (int) Math.min(output.reportInterval, 1000);
         long t0 = System.nanoTime();
         try (ProgressBar bar = System.console() == null ? null : new ProgressBarBuilder().setTaskName("molten run")
-                .setInitialMax(total).startsFrom(first, java.time.Duration.ZERO).setUnit(" steps", 1).build()) {
+                .setInitialMax(total).startsFrom(first, java.time.Duration.ZERO).setRenderer(new ProgressLine("steps")).build()) {
             sim.step(0); // reports the initial state of a fresh run
             while (sim.stepCount() < total) {
                 sim.step((int) Math.min(chunk, total - sim.stepCount()));
