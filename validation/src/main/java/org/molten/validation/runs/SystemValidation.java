@@ -124,8 +124,8 @@ final class SystemValidation {
         }
         List<String> plots = new ArrayList<>();
         if (optNve != null) {
-            plot(plots, outDir, name, "nve", optNve, baseNve, n, Double.NaN, warnings);
-            plot(plots, outDir, name, "nvt", optNvt, baseNvt, n, targetK, warnings);
+            plot(plots, outDir, name, "nve", optNve, baseNve, n, Double.NaN, t.maxDriftFor(optimised.info().precision()), warnings);
+            plot(plots, outDir, name, "nvt", optNvt, baseNvt, n, targetK, Double.NaN, warnings);
             if (comparison != null) {
                 String file = name + "-divergence.png";
                 try {
@@ -133,7 +133,7 @@ final class SystemValidation {
                     plots.add(file);
                 } catch (IOException | RuntimeException | Error e) {
                     rethrowFatal(e);
-                    warnings.add("plot " + file + " could not be drawn: " + e);
+                    plotWarning(warnings, file, e);
                 }
             }
         }
@@ -211,8 +211,18 @@ final class SystemValidation {
         return out;
     }
 
+    /** One warning for a machine that cannot draw (the same for every plot), one per other failed plot. */
+    private static void plotWarning(List<String> warnings, String file, Throwable e) {
+        String w = e instanceof org.molten.validation.plots.PlotsUnavailableException ? e.getMessage()
+                : "plot " + file + " could not be drawn: " + e;
+        if (!warnings.contains(w)) {
+            warnings.add(w);
+        }
+    }
+
     private static void plot(List<String> plots, Path outDir, String name, String ensemble, RunOutcome optimised,
-                             RunOutcome baseline, int atoms, double targetK, List<String> warnings) {
+                             RunOutcome baseline, int atoms, double targetK, double maxDriftMeVPerAtomPerPs,
+                             List<String> warnings) {
         if (optimised == null) {
             return;
         }
@@ -223,12 +233,13 @@ final class SystemValidation {
             curves.add(new EnergyPlots.Curve("baseline", baseline.series()));
         }
         try {
-            EnergyPlots.writeEnergies(outDir.resolve(file), name + " " + ensemble.toUpperCase(Locale.ROOT), curves, atoms, targetK);
+            EnergyPlots.writeEnergies(outDir.resolve(file), name + " " + ensemble.toUpperCase(Locale.ROOT), curves, atoms, targetK,
+                    maxDriftMeVPerAtomPerPs);
             plots.add(file);
         } catch (IOException | RuntimeException | Error e) {
             // A missing font, display library or java.desktop module must not cost the validation its numbers.
             rethrowFatal(e);
-            warnings.add("plot " + file + " could not be drawn: " + e);
+            plotWarning(warnings, file, e);
         }
     }
 
