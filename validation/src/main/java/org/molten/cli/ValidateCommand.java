@@ -236,7 +236,9 @@ public final class ValidateCommand implements Callable<Integer> {
         for (String w : r.warnings()) {
             o.println("warning: " + w);
         }
-        o.printf(Locale.ROOT, "%s: %d of %d criteria passed in %.1f s; report in %s%n", r.summary().passed() ? "PASS" : "FAIL",
+        // prefixed with the command, so that it cannot be taken for a test framework's or a build's verdict
+        o.printf(Locale.ROOT, "molten validate: %s, %d of %d criteria passed in %.1f s; report in %s%n",
+                r.summary().passed() ? "PASS" : "FAIL",
                 r.summary().criteria() - r.summary().failed(), r.summary().criteria(), r.summary().wallSeconds(),
                 out.resolve(ValidationRunner.MARKDOWN_REPORT));
     }

@@ -267,12 +267,12 @@ class ValidateCommandTest {
         CommandLine cl = new CommandLine(new MoltenCli());
         cl.setErr(new PrintWriter(err));
         // Unknown enum values: one clear line (exit 1 from MoltenCli's handler).
-        assertEquals(1, MoltenCli.execute("validate", "--thermostat", "andersen", "--out", "/nonexistent/x"));
-        assertEquals(1, MoltenCli.execute("validate", "--systems", "water,caffeine", "--out", "/nonexistent/x"));
-        assertEquals(1, MoltenCli.execute("validate", "--timestep", "-1", "--out", "/nonexistent/x"));
-        assertEquals(1, MoltenCli.execute("validate", "--max-bond-stretch", "0.8", "--out", "/nonexistent/x"));
-        assertEquals(1, MoltenCli.execute("validate", "--systems", "water,h2o", "--out", "/nonexistent/x"));
-        assertEquals(2, MoltenCli.execute("validate", "--steps", "many"));
+        assertEquals(1, CliRun.of("validate", "--thermostat", "andersen", "--out", "/nonexistent/x").status());
+        assertEquals(1, CliRun.of("validate", "--systems", "water,caffeine", "--out", "/nonexistent/x").status());
+        assertEquals(1, CliRun.of("validate", "--timestep", "-1", "--out", "/nonexistent/x").status());
+        assertEquals(1, CliRun.of("validate", "--max-bond-stretch", "0.8", "--out", "/nonexistent/x").status());
+        assertEquals(1, CliRun.of("validate", "--systems", "water,h2o", "--out", "/nonexistent/x").status());
+        assertEquals(2, CliRun.of("validate", "--steps", "many").status());
     }
 
     @Test

@@ -31,9 +31,11 @@ class ValidateWithStudentTest {
     @Test
     void theBundledModelIsStableOnWaterAndMatchesItsTorchScriptExport(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("report");
-        int exit = MoltenCli.execute("validate", "--systems", "water", "--steps", "1000", "--equilibration-steps", "200",
+        // captured: a failing criterion's summary must not appear in the test log as if a test had failed
+        CliRun r = CliRun.of("validate", "--systems", "water", "--steps", "1000", "--equilibration-steps", "200",
                 "--out", out.toString());
-        assertTrue(exit == 0 || exit == ValidateCommand.EXIT_FAILED, "exit " + exit);
+        int exit = r.status();
+        assertTrue(exit == 0 || exit == ValidateCommand.EXIT_FAILED, "exit " + exit + "\n" + r.out() + r.err());
         JsonNode j = JsonReportWriter.mapper().readTree(out.resolve("report.json").toFile());
         assertEquals("torchscript:student-gfn2", j.path("baseline").path("name").asText(), j.path("warnings").toString());
         assertEquals(0, j.path("warnings").size(), j.path("warnings").toString());
@@ -52,9 +54,12 @@ class ValidateWithStudentTest {
     void theOptimisedStudentMatchesTheReferenceOnTheSameFrames(@TempDir Path dir) throws Exception {
         Path weights = randomWeights(dir);
         Path out = dir.resolve("report");
-        int exit = MoltenCli.execute("validate", "--weights", weights.toString(), "--baseline", "reference", "--systems", "water",
+        CliRun r = CliRun.of("validate", "--weights", weights.toString(), "--baseline", "reference", "--systems", "water",
                 "--steps", "160", "--equilibration-steps", "40", "--sample-interval", "4", "--out", out.toString());
-        assertTrue(exit == 0 || exit == ValidateCommand.EXIT_FAILED, "exit " + exit);
+        int exit = r.status();
+        assertTrue(exit == 0 || exit == ValidateCommand.EXIT_FAILED, "exit " + exit + "\n" + r.out() + r.err());
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("molten validate: PASS, ") || l.startsWith("molten validate: FAIL, ")),
+                "the verdict names the command: " + r.out());
         JsonNode j = JsonReportWriter.mapper().readTree(out.resolve("report.json").toFile());
         assertEquals("student/optimised", j.path("optimised").path("name").asText());
         assertEquals("FLOAT64", j.path("optimised").path("precision").asText());
@@ -76,7 +81,7 @@ class ValidateWithStudentTest {
     void float32IsRecordedAndJudgedWithTheFloat32DriftLimit(@TempDir Path dir) throws Exception {
         Path weights = randomWeights(dir);
         Path out = dir.resolve("report");
-        MoltenCli.execute("validate", "--weights", weights.toString(), "--precision", "float32", "--baseline", "reference",
+        CliRun.of("validate", "--weights", weights.toString(), "--precision", "float32", "--baseline", "reference",
                 "--systems", "water",
                 "--steps", "120", "--equilibration-steps", "0", "--sample-interval", "4", "--out", out.toString());
         JsonNode j = JsonReportWriter.mapper().readTree(out.resolve("report.json").toFile());

@@ -29,7 +29,7 @@ import org.molten.core.Units;
  * ≈ 10.1805 fs), so that {@code atoms.get_velocities()} of ASE returns them (multiply by
  * {@code ase.units.fs} for Å/fs). Files of older Molten versions hold a {@code velocities:R:3}
  * column in Å/fs instead; both are read. A frame holding both columns is read when they agree
- * within {@value #BOTH_VELOCITY_TOLERANCE_A_PER_FS} Å/fs (plus that fraction of the speed; the
+ * within 1e-7 Å/fs (plus that fraction of the speed; the
  * momenta win, as in ASE) and refused, naming the line, when they disagree.
  *
  * <p><b>Reading.</b> Lattice holds the vectors a, b, c in that order; pbc defaults to "T T T"

@@ -10,7 +10,7 @@ import me.tongfei.progressbar.ProgressState;
  * {@code (0:00:12 / 0:00:15)} leaves the reader guessing which is which:
  *
  * <pre>
- * validate  42% [=========>              ] 420/1000 steps | elapsed 0:00:12 | left ~0:00:17 | water NVE
+ * validate  42% [=========&gt;              ] 420/1000 steps | elapsed 0:00:12 | left ~0:00:17 | water NVE
  * </pre>
  *
  * "left" is extrapolated from the steps done since this bar started (a restarted run's earlier
