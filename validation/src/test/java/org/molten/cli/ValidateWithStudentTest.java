@@ -100,9 +100,12 @@ class ValidateWithStudentTest {
 
     @Test
     void unreadableWeightsAreOneClearError(@TempDir Path dir) throws Exception {
-        assertEquals(1, MoltenCli.execute("validate", "--weights", dir.resolve("missing.safetensors").toString(),
-                "--systems", "water", "--out", dir.resolve("r").toString()));
-        assertEquals(1, MoltenCli.execute("validate", "--precision", "float16", "--out", dir.resolve("r").toString()));
+        Path missing = dir.resolve("missing.safetensors");
+        CliRun r = CliRun.of("validate", "--weights", missing.toString(), "--systems", "water", "--out",
+                dir.resolve("r").toString());
+        assertEquals(1, r.status());
+        assertTrue(r.err().startsWith("molten validate: cannot read the student weights '" + missing + "': "), r.err());
+        assertEquals(1, CliRun.of("validate", "--precision", "float16", "--out", dir.resolve("r").toString()).status());
         // The TorchScript baseline is the bundled model's export: it cannot check other weights.
         java.io.StringWriter err = new java.io.StringWriter();
         picocli.CommandLine cl = new picocli.CommandLine(new MoltenCli());
