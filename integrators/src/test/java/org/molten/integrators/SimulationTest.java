@@ -53,8 +53,9 @@ class SimulationTest {
 
         // The log holds every good step (0 .. step-1) and nothing of the bad one; it was flushed.
         List<String> rows = Files.readAllLines(log);
-        assertEquals(EnergyLogReporter.HEADER, rows.get(0));
-        assertEquals(e.step() + 1, rows.size(), "header plus steps 0 .. " + (e.step() - 1));
+        assertTrue(rows.get(0).startsWith("# T[K]"), rows.get(0));
+        assertEquals(EnergyLogReporter.HEADER, rows.get(1));
+        assertEquals(e.step() + 2, rows.size(), "comment, header plus steps 0 .. " + (e.step() - 1));
         // The checkpoint is the last good one: the last multiple of 3 before the blow-up, sound, readable.
         Checkpoint c = Checkpoint.read(chk);
         assertEquals(3 * ((e.step() - 1) / 3), c.step());
@@ -236,11 +237,18 @@ class SimulationTest {
         sim.close();
         assertEquals(5, calls[0], "steps 0, 3, 6, 9, 12");
         List<String> rows = Files.readAllLines(log);
-        assertEquals("Time[ps],Etot[eV],Epot[eV],Ekin[eV],T[K]", rows.get(0));
-        assertEquals(5, rows.size(), "header + steps 0, 4, 8, 12");
-        String[] last = rows.get(4).split(",");
+        // ethanol with centre-of-mass momentum and rotation removed: 3N - 6 = 21 degrees of freedom
+        assertEquals("# T[K] = 2 Ekin / (dof kB) with dof = 3N - 6 = 21 (N = 9 atoms, centre-of-mass momentum and "
+                + "rotation removed); ASE's MDLogger uses 3N: T_ASE = T * 21/27", rows.get(0));
+        assertEquals("Time[ps],Etot[eV],Epot[eV],Ekin[eV],T[K]", rows.get(1));
+        assertEquals(6, rows.size(), "comment, header + steps 0, 4, 8, 12");
+        String[] last = rows.get(5).split(",");
         assertEquals(0.006, Double.parseDouble(last[0]), 1e-12, "12 steps of 0.5 fs = 0.006 ps");
         assertEquals(Double.parseDouble(last[1]), Double.parseDouble(last[2]) + Double.parseDouble(last[3]), 2e-8);
         assertEquals(sim.temperatureK(), Double.parseDouble(last[4]), 1e-3);
+        // the stated convention holds: T = 2 Ekin / (21 kB), and ASE's 3N temperature is T * 21/27
+        double ekin = Double.parseDouble(last[3]);
+        assertEquals(2 * ekin / (21 * org.molten.core.Units.BOLTZMANN_EV_PER_K), Double.parseDouble(last[4]), 2e-3);
+        assertEquals(2 * ekin / (27 * org.molten.core.Units.BOLTZMANN_EV_PER_K), Double.parseDouble(last[4]) * 21 / 27, 2e-3);
     }
 }

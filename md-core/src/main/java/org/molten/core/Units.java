@@ -4,7 +4,8 @@ package org.molten.core;
  * Molten's one internal unit system (the ASE conventions): length Å, energy eV, force eV/Å,
  * mass amu (unified atomic mass unit, Da), time fs, temperature K. Velocities are in Å/fs.
  *
- * <p>Constants are CODATA 2018 values, as used by ASE 3.22.
+ * <p>Constants are CODATA 2018 values (ASE 3.22 defaults to CODATA 2014; the two differ by
+ * parts in 10⁸, below anything written to a file).
  */
 public final class Units {
     private Units() {}
@@ -28,6 +29,14 @@ public final class Units {
 
     /** Kinetic energy in eV of 1 amu moving at 1 Å/fs, halved: {@code KE[eV] = 0.5 m v² * MV2_TO_EV}. */
     public static final double MV2_TO_EV = 1.0 / ACCEL_A_PER_FS2;
+
+    /**
+     * ASE's unit of time in fs: ASE keeps time in Å·sqrt(amu/eV) ≈ 10.1805 fs, so its momenta are
+     * in amu·Å per this unit ({@code ase.units.fs} = 1 / this). Derivation:
+     * Å·sqrt(amu/eV) = 1e-10 m · sqrt(1.66053906660e-27 kg / 1.602176634e-19 J) = 1.01805e-14 s,
+     * which is 1/sqrt({@link #ACCEL_A_PER_FS2}) fs.
+     */
+    public static final double ASE_TIME_UNIT_FS = 1.0 / Math.sqrt(ACCEL_A_PER_FS2);
 
     /** 1 Hartree in eV (CODATA 2018). */
     public static final double HARTREE_IN_EV = 27.211386245988;

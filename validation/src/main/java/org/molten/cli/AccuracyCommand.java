@@ -40,14 +40,14 @@ public final class AccuracyCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON to FILE")
     Path json;
 
-    @Option(names = "--device", defaultValue = "cpu", converter = DeviceChoiceConverter.class,
+    @Option(names = "--device", paramLabel = "DEVICE", defaultValue = "auto", converter = DeviceChoiceConverter.class,
             completionCandidates = DeviceChoiceConverter.Names.class,
             description = "where the optimised student runs: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}; auto: the GPU "
                     + "if a CUDA device works, else the CPU; cuda without a GPU warns once and uses the CPU); the reference "
                     + "and torchscript backends run on the CPU")
-    DeviceChoice device = DeviceChoice.CPU;
+    DeviceChoice device = DeviceChoice.AUTO;
 
-    @Option(names = "--backend", defaultValue = "optimised",
+    @Option(names = "--backend", paramLabel = "NAME", defaultValue = "optimised",
             description = "implementation: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}); torchscript = the "
                     + "bundled TorchScript baseline through DJL (bundled model only)")
     Backend backend;
@@ -85,7 +85,12 @@ public final class AccuracyCommand implements Callable<Integer> {
             }
             return BundledModel.baseline();
         }
-        StudentWeights w = weights == null ? BundledModel.weights() : StudentWeights.load(weights);
+        StudentWeights w;
+        try {
+            w = weights == null ? BundledModel.weights() : StudentWeights.load(weights);
+        } catch (IOException e) {
+            throw weights == null ? e : FileErrors.describe("read student weights", weights, e);
+        }
         return backend == Backend.reference ? new ReferenceStudent(w) : device.student(w);
     }
 

@@ -37,79 +37,80 @@ import java.util.concurrent.Callable;
  * cached result, forces beyond their precision's bound); 3 when {@code --compare} flagged one.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Benchmark suite: latency per energy+forces call and per MD step, throughput (ns/day at 0.5 fs),",
-                "peak memory and the force error against the float64 reference, for every path and size.",
+        description = {"Benchmark every force path: latency, throughput, memory and force error per size.",
+                "Latency per energy+forces call and per MD step, throughput (ns/day at 0.5 fs), peak memory and the",
+                "force error against the float64 reference, for every path and size.",
                 "Every timed call computes from new positions (checked). --compare flags regressions."})
 public final class BenchCommand implements Callable<Integer> {
 
     /** Where the configurations run (auto: cuda when a GPU works, else cpu). */
     enum Device { auto, cpu, cuda, all }
 
-    @Option(names = "--device", defaultValue = "cpu", description = "Device: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}); "
+    @Option(names = "--device", paramLabel = "DEVICE", defaultValue = "auto", description = "Device: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}); "
             + "auto times the CUDA paths when a GPU works, else the CPU paths; cuda without a GPU reports its "
             + "configurations as skipped.")
     Device device;
 
-    @Option(names = "--sizes", split = ",", defaultValue = "3,9,12,22,50,100,200,1500,3000",
+    @Option(names = "--sizes", paramLabel = "ATOMS", split = ",", defaultValue = "3,9,12,22,50,100,200,1500,3000",
             description = "Atom counts (default ${DEFAULT-VALUE}); 3, 9, 12, 22 are built-in molecules, "
                     + ">= 1000 a periodic water box at 1 g/cm³, others random clusters at 0.1 atoms/Å³; "
                     + "a 'w' suffix (200w) asks for a water box of about that many atoms.")
     List<String> sizes;
 
-    @Option(names = "--paths", split = ",",
+    @Option(names = "--paths", paramLabel = "PATH", split = ",",
             description = "Run the older CPU latency comparison of these paths instead of the suite ('default': per size, "
                     + "the comparisons CpuBenchmark.defaultPaths picks). Known: reference, "
                     + "optimised, optimised-f32, optimised-1thread, optimised-loops, optimised-nd4j, optimised-rebuild, "
                     + "optimised-1thread-loops, optimised-1thread-nd4j.")
     List<String> paths;
 
-    @Option(names = "--repeats", defaultValue = "20", description = "Timed calls (and MD steps; CUDA device samples of K steps) "
+    @Option(names = "--repeats", paramLabel = "N", defaultValue = "20", description = "Timed calls (and MD steps; CUDA device samples of K steps) "
             + "per measurement (default ${DEFAULT-VALUE}).")
     int repeats;
 
-    @Option(names = "--time-budget-s", defaultValue = "5",
+    @Option(names = "--time-budget-s", paramLabel = "<s>", defaultValue = "5",
             description = "Timed seconds per measurement after which it stops early, at least 3 calls (default ${DEFAULT-VALUE} s).")
     double timeBudgetS;
 
     // HotSpot's C2 needs about 2-3 s of running to compile the optimised student's loops; with 1 s the
     // first timed calls of a size still ran partly interpreted (alanine dipeptide: 6.5 ms instead of 3 ms).
-    @Option(names = "--warmup-s", defaultValue = "3", description = "Warm-up seconds per measurement, at least one call "
+    @Option(names = "--warmup-s", paramLabel = "<s>", defaultValue = "3", description = "Warm-up seconds per measurement, at least one call "
             + "(default ${DEFAULT-VALUE} s: the JIT compiler needs 2-3 s to finish the optimised paths).")
     double warmupS;
 
-    @Option(names = "--perturbation-a", defaultValue = "0.01",
+    @Option(names = "--perturbation-a", paramLabel = "<Å>", defaultValue = "0.01",
             description = "RMS displacement per coordinate applied before each energy+forces call, Å (default ${DEFAULT-VALUE} Å).")
     double perturbationA;
 
-    @Option(names = "--temperature-k", defaultValue = "300", description = "Initial temperature of the timed MD steps, K (default ${DEFAULT-VALUE} K).")
+    @Option(names = "--temperature-k", paramLabel = "<K>", defaultValue = "300", description = "Initial temperature of the timed MD steps, K (default ${DEFAULT-VALUE} K).")
     double temperatureK;
 
-    @Option(names = "--reference-max-atoms", defaultValue = "1500", description = "Largest size timed with, and checked "
+    @Option(names = "--reference-max-atoms", paramLabel = "ATOMS", defaultValue = "1500", description = "Largest size timed with, and checked "
             + "against, the all-pairs float64 reference; larger ones are checked against the optimised float64 path "
             + "(default ${DEFAULT-VALUE}: the 1,500-atom water box is the largest size whose speed-up over the "
             + "reference is reported; the reference takes ~7 s per call there).")
     int referenceMaxAtoms;
 
-    @Option(names = "--seed", defaultValue = "20261121", description = "Seed of systems, velocities and perturbations (default ${DEFAULT-VALUE}).")
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "20261121", description = "Seed of systems, velocities and perturbations (default ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--model", description = "Student weights (safetensors). Default: the bundled model.")
+    @Option(names = "--model", paramLabel = "FILE", description = "Student weights (safetensors). Default: the bundled model.")
     Path model;
 
-    @Option(names = "--json", description = "Write the results as JSON to this file.")
+    @Option(names = "--json", paramLabel = "FILE", description = "Write the results as JSON to this file.")
     Path json;
 
-    @Option(names = "--markdown", description = "Write the results as a Markdown table to this file.")
+    @Option(names = "--markdown", paramLabel = "FILE", description = "Write the results as a Markdown table to this file.")
     Path markdown;
 
-    @Option(names = "--plots", description = "Write PNG plots of median latency against size (log-log) into this folder.")
+    @Option(names = "--plots", paramLabel = "DIR", description = "Write PNG plots of median latency against size (log-log) into this folder.")
     Path plots;
 
-    @Option(names = "--compare", description = "Compare with a stored JSON result; exit status 3 if a configuration is "
+    @Option(names = "--compare", paramLabel = "FILE", description = "Compare with a stored JSON result; exit status 3 if a configuration is "
             + "slower than the tolerance or numerically different.")
     Path compare;
 
-    @Option(names = "--tolerance", defaultValue = "10", description = "Slow-down that --compare flags, percent of the "
+    @Option(names = "--tolerance", paramLabel = "<%>", defaultValue = "10", description = "Slow-down that --compare flags, percent of the "
             + "stored median (default ${DEFAULT-VALUE}).")
     double tolerancePct;
 
@@ -128,7 +129,11 @@ public final class BenchCommand implements Callable<Integer> {
         String modelNote;
         StudentWeights weights;
         if (model != null) {
-            weights = StudentWeights.load(model);
+            try {
+                weights = StudentWeights.load(model);
+            } catch (IOException e) {
+                throw FileErrors.describe("read student weights", model, e);
+            }
             modelNote = model.toString();
         } else {
             try {

@@ -27,7 +27,12 @@ enum ForceFieldChoice {
         @Override
         ForceField create(Atoms startingStructure, DeviceChoice device, Path modelFile, PrintWriter err)
                 throws IOException {
-            StudentWeights weights = modelFile == null ? BundledModel.weights() : StudentWeights.load(modelFile);
+            StudentWeights weights;
+            try {
+                weights = modelFile == null ? BundledModel.weights() : StudentWeights.load(modelFile);
+            } catch (IOException e) {
+                throw modelFile == null ? e : FileErrors.describe("read student weights", modelFile, e);
+            }
             return device.student(weights);
         }
     },

@@ -31,7 +31,12 @@ public final class InfoCommand implements Callable<Integer> {
         GpuAvailability.Probe gpu = GpuAvailability.probe();
         System.out.printf("cuda     %s%n", gpu.available() ? "available: " + gpu.device()
                 : "not used (" + gpu.reason() + "); the student runs on the CPU");
-        System.out.print(GpuStatus.snapshot().describe());
+        String status = GpuStatus.snapshot().describe();
+        if (!gpu.available()) {
+            // "graphs on" is the GPU path's setting; without CUDA nothing is captured or replayed
+            status = status.replaceFirst("(?m)^graphs   \\S+ ", "graphs   unavailable (CUDA not in use) ");
+        }
+        System.out.print(status);
         return 0;
     }
 }

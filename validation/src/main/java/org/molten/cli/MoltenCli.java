@@ -26,15 +26,33 @@ public final class MoltenCli implements Runnable {
     public static int execute(String... args) {
         CommandLine cl = new CommandLine(new MoltenCli());
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            // Bad input is reported as one clear line, not a stack trace.
+            // Bad input is reported as one clear line, not a stack trace; a file problem names the file.
             if (ex instanceof IllegalArgumentException || ex instanceof java.io.IOException
-                    || ex instanceof IllegalStateException) {
-                commandLine.getErr().println("molten " + commandLine.getCommandName() + ": " + ex.getMessage());
+                    || ex instanceof IllegalStateException || ex instanceof java.io.UncheckedIOException) {
+                Throwable cause = ex instanceof java.io.UncheckedIOException u ? u.getCause() : ex;
+                String fileProblem = FileErrors.message(cause);
+                commandLine.getErr().println("molten " + commandLine.getCommandName() + ": "
+                        + (fileProblem != null ? fileProblem : cause.getMessage()));
                 return 1;
             }
             throw ex;
         });
+        cl.setParameterExceptionHandler(MoltenCli::usageError);
         return cl.execute(args);
+    }
+
+    /**
+     * A usage error: the problem (with picocli's "did you mean" suggestions) and one line pointing
+     * to {@code --help}, not the whole help text. Exit status 2.
+     */
+    private static int usageError(CommandLine.ParameterException ex, String[] args) {
+        CommandLine cmd = ex.getCommandLine();
+        java.io.PrintWriter err = cmd.getErr();
+        err.println("molten" + (cmd.getParent() == null ? "" : " " + cmd.getCommandName()) + ": " + ex.getMessage());
+        CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
+        err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for the options.");
+        err.flush();
+        return cmd.getCommandSpec().exitCodeOnInvalidInput();
     }
 
     public static void main(String[] args) {

@@ -25,7 +25,9 @@ import org.molten.integrators.SimulationBlowUpException;
 import org.molten.integrators.reporters.CheckpointReporter;
 import org.molten.integrators.reporters.EnergyLogReporter;
 import org.molten.integrators.reporters.TrajectoryReporter;
-import org.molten.structures.BuiltInMolecules;
+import org.molten.validation.ValidationSettings;
+import org.molten.validation.runs.ProgressLine;
+import org.molten.validation.runs.SystemCatalog;
 import org.molten.structures.io.StructureFiles;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
@@ -48,10 +50,15 @@ import picocli.CommandLine.Option;
 public final class RunCommand implements Callable<Integer> {
     static final String DEFAULT_TIMESTEP_FS = "0.5";
     static final String DEFAULT_TEMPERATURE_K = "300";
-    /** Langevin friction when --friction is not given, 1/fs (10/ps). */
-    static final double DEFAULT_FRICTION_PER_FS = 0.01;
-    /** Thermostat coupling time when --tau is not given, fs. */
-    static final double DEFAULT_TAU_FS = 100.0;
+    /**
+     * Thermostat coupling time when --tau is not given, fs: the same as {@code molten validate}'s
+     * (ValidationSettings.DEFAULT_THERMOSTAT_TIME_CONSTANT_FS, where the choice is argued).
+     */
+    static final double DEFAULT_TAU_FS = ValidationSettings.DEFAULT_THERMOSTAT_TIME_CONSTANT_FS;
+    /** Langevin friction when --friction is not given, 1/fs: the inverse of the same coupling time. */
+    static final double DEFAULT_FRICTION_PER_FS = 1.0 / DEFAULT_TAU_FS;
+    /** Seed of the water box's molecule orientations: validate's default seed, so both start alike. */
+    static final long WATER_BOX_SEED = ValidationSettings.DEFAULT_SEED;
 
     /** Where the system comes from: exactly one of the two. */
     static final class SystemSource {
@@ -60,7 +67,8 @@ public final class RunCommand implements Callable<Integer> {
         Path structure;
 
         @Option(names = "--system", paramLabel = "NAME", required = true,
-                description = "A built-in molecule: water, ethanol, benzene, alanine-dipeptide, ace-ala5-nme.")
+                description = "A built-in system: water, ethanol, benzene, alanine-dipeptide, ace-ala5-nme, or water-box "
+                        + "(" + SystemCatalog.WATER_BOX_MOLECULES + " waters at 1 g/cm³, periodic; as molten validate).")
         String system;
     }
 
@@ -72,19 +80,20 @@ public final class RunCommand implements Callable<Integer> {
                         + " berendsen is not canonical.")
         IntegratorChoice integrator = IntegratorChoice.LANGEVIN;
 
-        @Option(names = "--timestep", paramLabel = "FS", defaultValue = DEFAULT_TIMESTEP_FS,
+        @Option(names = "--timestep", paramLabel = "<fs>", defaultValue = DEFAULT_TIMESTEP_FS,
                 description = "Timestep in fs (default: ${DEFAULT-VALUE}).")
         double timestepFs = Double.parseDouble(DEFAULT_TIMESTEP_FS);
 
-        @Option(names = "--temperature", paramLabel = "K", defaultValue = DEFAULT_TEMPERATURE_K,
+        @Option(names = "--temperature", paramLabel = "<K>", defaultValue = DEFAULT_TEMPERATURE_K,
                 description = "Temperature in K of the initial velocities and the thermostat (default: ${DEFAULT-VALUE}).")
         double temperatureK = Double.parseDouble(DEFAULT_TEMPERATURE_K);
 
-        @Option(names = "--friction", paramLabel = "PER_FS",
-                description = "Langevin friction in 1/fs (default: " + DEFAULT_FRICTION_PER_FS + " = 10/ps); langevin only.")
+        @Option(names = "--friction", paramLabel = "<1/fs>",
+                description = "Langevin friction in 1/fs (default: " + DEFAULT_FRICTION_PER_FS + " = 1/--tau's default); "
+                        + "langevin only.")
         Double frictionPerFs;
 
-        @Option(names = "--tau", paramLabel = "FS",
+        @Option(names = "--tau", paramLabel = "<fs>",
                 description = "Thermostat coupling time in fs (default: " + DEFAULT_TAU_FS
                         + "); nose-hoover, bussi and berendsen only.")
         Double tauFs;
@@ -143,12 +152,12 @@ public final class RunCommand implements Callable<Integer> {
                         + "the GPU if a CUDA device works, else the CPU; cuda without a GPU warns once and uses the CPU).")
         DeviceChoice device = DeviceChoice.AUTO;
 
-        @Option(names = "--max-force", paramLabel = "EV_PER_A",
+        @Option(names = "--max-force", paramLabel = "<eV/Å>",
                 defaultValue = "" + BlowUpGuard.DEFAULT_MAX_FORCE_EV_PER_A,
                 description = "Stop when any force exceeds this, in eV/Å (default: ${DEFAULT-VALUE}).")
         double maxForceEvPerA = BlowUpGuard.DEFAULT_MAX_FORCE_EV_PER_A;
 
-        @Option(names = "--max-speed", paramLabel = "A_PER_FS",
+        @Option(names = "--max-speed", paramLabel = "<Å/fs>",
                 defaultValue = "" + BlowUpGuard.DEFAULT_MAX_SPEED_A_PER_FS,
                 description = "Stop when any atom moves faster than this, in Å/fs (default: ${DEFAULT-VALUE}).")
         double maxSpeedAPerFs = BlowUpGuard.DEFAULT_MAX_SPEED_A_PER_FS;
@@ -175,7 +184,7 @@ public final class RunCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Settings s = validatedSettings();
         Atoms start = loadSystem();
-        Checkpoint restart = execution.restart == null ? null : Checkpoint.read(execution.restart);
+        Checkpoint restart = execution.restart == null ? null : readCheckpoint(execution.restart);
         long seed = chooseSeed(restart);
         Integrator integrator = dynamics.integrator.create(dynamics.timestepFs, dynamics.temperatureK, s.frictionPerFs,
                 s.tauFs);
@@ -215,7 +224,10 @@ public final class RunCommand implements Callable<Integer> {
     private Settings validatedSettings() {
         Checks.requirePositive(dynamics.timestepFs, "--timestep (fs)");
         Checks.requireNonNegative(dynamics.temperatureK, "--temperature (K)");
-        Checks.requireNonNegative(dynamics.steps, "--steps");
+        if (dynamics.steps < 1) {
+            throw new IllegalArgumentException("--steps must be at least 1 (the total steps of the run, counted from step 0): "
+                    + dynamics.steps);
+        }
         Checks.requirePositive(output.reportInterval, "--report-interval (steps)");
         Checks.requirePositive(output.checkpointInterval, "--checkpoint-interval (steps)");
         IntegratorChoice choice = dynamics.integrator;
@@ -241,9 +253,24 @@ public final class RunCommand implements Callable<Integer> {
 
     private Atoms loadSystem() throws IOException {
         if (source.system != null) {
-            return BuiltInMolecules.load(source.system);
+            return SystemCatalog.load(SystemCatalog.canonicalName(source.system), WATER_BOX_SEED);
         }
-        return StructureFiles.read(source.structure);
+        try {
+            if (Files.isDirectory(source.structure)) {
+                throw new IOException("Is a directory"); // before the format is guessed from the name
+            }
+            return StructureFiles.read(source.structure);
+        } catch (IOException e) {
+            throw FileErrors.describe("read structure file", source.structure, e);
+        }
+    }
+
+    private static Checkpoint readCheckpoint(Path file) throws IOException {
+        try {
+            return Checkpoint.read(file);
+        } catch (IOException e) {
+            throw FileErrors.describe("read checkpoint", file, e);
+        }
     }
 
     private long chooseSeed(Checkpoint restart) {
@@ -261,14 +288,22 @@ public final class RunCommand implements Callable<Integer> {
 
     private void attachReporters(Simulation sim, Checkpoint restart) throws IOException {
         if (output.log != null) {
-            sim.addReporter(prepareOutput(output.log, "--log", restart)
-                    ? EnergyLogReporter.appending(output.log, output.reportInterval)
-                    : EnergyLogReporter.create(output.log, output.reportInterval));
+            try {
+                sim.addReporter(prepareOutput(output.log, "--log", restart)
+                        ? EnergyLogReporter.appending(output.log, output.reportInterval)
+                        : EnergyLogReporter.create(output.log, output.reportInterval));
+            } catch (IOException e) {
+                throw FileErrors.describe("write energy log", output.log, e);
+            }
         }
         if (output.trajectory != null) {
-            sim.addReporter(prepareOutput(output.trajectory, "--trajectory", restart)
-                    ? TrajectoryReporter.appending(output.trajectory, output.reportInterval)
-                    : TrajectoryReporter.create(output.trajectory, output.reportInterval));
+            try {
+                sim.addReporter(prepareOutput(output.trajectory, "--trajectory", restart)
+                        ? TrajectoryReporter.appending(output.trajectory, output.reportInterval)
+                        : TrajectoryReporter.create(output.trajectory, output.reportInterval));
+            } catch (IOException e) {
+                throw FileErrors.describe("write trajectory", output.trajectory, e);
+            }
         }
         if (output.checkpoint != null) {
             sim.addReporter(new CheckpointReporter(output.checkpoint, output.checkpointInterval));
@@ -306,7 +341,7 @@ public final class RunCommand implements Callable<Integer> {
         int chunk = (int) Math.min(output.reportInterval, 1000);
         long t0 = System.nanoTime();
         try (ProgressBar bar = System.console() == null ? null : new ProgressBarBuilder().setTaskName("molten run")
-                .setInitialMax(total).startsFrom(first, java.time.Duration.ZERO).setUnit(" steps", 1).build()) {
+                .setInitialMax(total).startsFrom(first, java.time.Duration.ZERO).setRenderer(new ProgressLine("steps")).build()) {
             sim.step(0); // reports the initial state of a fresh run
             while (sim.stepCount() < total) {
                 sim.step((int) Math.min(chunk, total - sim.stepCount()));

@@ -95,10 +95,10 @@ public final class ValidateCommand implements Callable<Integer> {
                 + " with --full).")
         Long equilibrationSteps;
 
-        @Option(names = "--timestep", paramLabel = "FS", order = 5, description = "MD timestep in fs (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--timestep", paramLabel = "<fs>", order = 5, description = "MD timestep in fs (default: ${DEFAULT-VALUE}).")
         double timestepFs = ValidationSettings.DEFAULT_TIMESTEP_FS;
 
-        @Option(names = "--temperature", paramLabel = "K", order = 6,
+        @Option(names = "--temperature", paramLabel = "<K>", order = 6,
                 description = "Target temperature in K of the velocities, equilibration and NVT (default: ${DEFAULT-VALUE}).")
         double temperatureK = ValidationSettings.DEFAULT_TEMPERATURE_K;
 
@@ -106,7 +106,7 @@ public final class ValidateCommand implements Callable<Integer> {
                 description = "NVT thermostat: langevin, bussi, nose-hoover or berendsen (default: ${DEFAULT-VALUE}).")
         String thermostat = ValidationSettings.DEFAULT_THERMOSTAT.id();
 
-        @Option(names = "--thermostat-time", paramLabel = "FS", order = 8, description = "Thermostat coupling time in fs: "
+        @Option(names = "--thermostat-time", paramLabel = "<fs>", order = 8, description = "Thermostat coupling time in fs: "
                 + "1/friction for Langevin, tau for Bussi, Nose-Hoover and Berendsen (default: ${DEFAULT-VALUE}).")
         double thermostatTimeFs = ValidationSettings.DEFAULT_THERMOSTAT_TIME_CONSTANT_FS;
 
@@ -138,11 +138,22 @@ public final class ValidateCommand implements Callable<Integer> {
     }
 
     static final class ModelOptions {
-        @Option(names = "--device", paramLabel = "DEV", order = 20, converter = DeviceChoiceConverter.class,
+        @Option(names = "--device", paramLabel = "DEVICE", order = 20, converter = DeviceChoiceConverter.class,
                 completionCandidates = DeviceChoiceConverter.Names.class, description = "Where the optimised student runs: "
-                + "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}; cuda or auto without a usable GPU falls back to cpu with a "
-                + "warning in the report).")
-        DeviceChoice device = ValidationSettings.DEFAULT_DEVICE;
+                + "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}: the GPU if a CUDA device works, else the CPU; cuda without a "
+                + "usable GPU falls back to cpu with a warning in the report, which names the device used).")
+        DeviceChoice device = DeviceChoice.AUTO;
+
+        /**
+         * The device the report records: auto resolves here, to cpu where no CUDA device works, so
+         * that the default report of a machine without a GPU is the CPU report, the same everywhere.
+         */
+        DeviceChoice resolvedDevice() {
+            if (device != DeviceChoice.AUTO) {
+                return device;
+            }
+            return org.molten.forcefield.cuda.GpuAvailability.available() ? DeviceChoice.CUDA : DeviceChoice.CPU;
+        }
 
         @Option(names = "--precision", paramLabel = "P", order = 22, description = "Arithmetic of the optimised student: "
                 + "float64 or float32 (default: ${DEFAULT-VALUE}); the NVE drift limit follows it.")
@@ -174,39 +185,39 @@ public final class ValidateCommand implements Callable<Integer> {
     }
 
     static final class ThresholdOptions {
-        @Option(names = "--max-drift", paramLabel = "MEV", order = 30,
+        @Option(names = "--max-drift", paramLabel = "<meV/atom/ps>", order = 30,
                 description = "Largest |NVE total-energy drift| in meV/atom/ps for a float64 model (default: ${DEFAULT-VALUE}).")
         double maxDrift = Thresholds.DEFAULT_MAX_DRIFT_MEV_PER_ATOM_PER_PS;
 
-        @Option(names = "--max-drift-float32", paramLabel = "MEV", order = 31,
+        @Option(names = "--max-drift-float32", paramLabel = "<meV/atom/ps>", order = 31,
                 description = "Largest |NVE drift| in meV/atom/ps for a float32 model (default: ${DEFAULT-VALUE}).")
         double maxDriftFloat32 = Thresholds.DEFAULT_MAX_DRIFT_FLOAT32_MEV_PER_ATOM_PER_PS;
 
-        @Option(names = "--max-drift-ratio", paramLabel = "X", order = 32, description = "|drift x run length| / sigma(kinetic "
+        @Option(names = "--max-drift-ratio", paramLabel = "RATIO", order = 32, description = "|drift x run length| / sigma(kinetic "
                 + "energy), both in meV/atom, must stay below this pure number (default: ${DEFAULT-VALUE}).")
         double maxDriftRatio = Thresholds.DEFAULT_MAX_DRIFT_TO_KINETIC_SIGMA_RATIO;
 
-        @Option(names = "--max-temperature-sigmas", paramLabel = "X", order = 33, description = "NVT mean temperature within this "
+        @Option(names = "--max-temperature-sigmas", paramLabel = "SIGMAS", order = 33, description = "NVT mean temperature within this "
                 + "many block-averaged standard errors of the target (default: ${DEFAULT-VALUE}).")
         double maxTemperatureSigmas = Thresholds.DEFAULT_MAX_TEMPERATURE_DEVIATION_SIGMAS;
 
-        @Option(names = "--max-fluctuation-sigmas", paramLabel = "X", order = 34, description = "NVT temperature fluctuation within "
+        @Option(names = "--max-fluctuation-sigmas", paramLabel = "SIGMAS", order = 34, description = "NVT temperature fluctuation within "
                 + "this many standard errors of T*sqrt(2/dof) (canonical thermostats only; default: ${DEFAULT-VALUE}).")
         double maxFluctuationSigmas = Thresholds.DEFAULT_MAX_FLUCTUATION_DEVIATION_SIGMAS;
 
-        @Option(names = "--max-bond-stretch", paramLabel = "X", order = 35,
+        @Option(names = "--max-bond-stretch", paramLabel = "RATIO", order = 35,
                 description = "No bond longer than this multiple of its starting length (default: ${DEFAULT-VALUE}).")
         double maxBondStretch = org.molten.validation.metrics.StructuralIntegrity.DEFAULT_MAX_STRETCH_RATIO;
 
-        @Option(names = "--escape-margin", paramLabel = "ANGSTROM", order = 36, description = "Isolated molecules: no atom farther "
+        @Option(names = "--escape-margin", paramLabel = "<Å>", order = 36, description = "Isolated molecules: no atom farther "
                 + "from the centre of mass than its starting extent plus this many Å (default: ${DEFAULT-VALUE}).")
         double escapeMarginA = org.molten.validation.metrics.StructuralIntegrity.DEFAULT_ESCAPE_MARGIN_A;
 
-        @Option(names = "--overlap-limit", paramLabel = "ANGSTROM", order = 37,
+        @Option(names = "--overlap-limit", paramLabel = "<Å>", order = 37,
                 description = "No two atoms closer than this many Å (default: ${DEFAULT-VALUE}).")
         double overlapLimitA = org.molten.validation.metrics.StructuralIntegrity.DEFAULT_OVERLAP_LIMIT_A;
 
-        @Option(names = "--max-force-rmse", paramLabel = "EV_PER_A", order = 38, description = "Largest RMSE in eV/Å of the optimised "
+        @Option(names = "--max-force-rmse", paramLabel = "<eV/Å>", order = 38, description = "Largest RMSE in eV/Å of the optimised "
                 + "model's forces against the baseline's on the same frames (default: ${DEFAULT-VALUE}).")
         double maxForceRmse = Thresholds.DEFAULT_MAX_FORCE_RMSE_EV_PER_A;
 
@@ -247,13 +258,17 @@ public final class ValidateCommand implements Callable<Integer> {
         long eq = protocol.equilibrationSteps != null ? protocol.equilibrationSteps : base.equilibrationSteps();
         return new ValidationSettings(systems, protocol.temperatureK, protocol.timestepFs, eq, nve, nvt,
                 protocol.sampleInterval, ThermostatKind.parse(protocol.thermostat), protocol.thermostatTimeFs,
-                models.device, BaselineKind.parse(models.baseline), protocol.seed, protocol.full,
+                models.resolvedDevice(), BaselineKind.parse(models.baseline), protocol.seed, protocol.full,
                 protocol.replicas != null ? protocol.replicas : base.replicas(),
                 protocol.teacherFrames != null ? protocol.teacherFrames : base.teacherFramesPerRun(), structures);
     }
 
     @Override
     public Integer call() throws Exception {
+        if (java.nio.file.Files.exists(out) && !java.nio.file.Files.isDirectory(out)) {
+            // checked before hours of MD, not when the first report is written
+            throw new java.io.IOException("cannot write the report to --out '" + out + "': it is a file, not a directory");
+        }
         ValidationSettings settings = settings();
         Thresholds limits = thresholds.toThresholds();
         String version = MoltenCli.class.getAnnotation(Command.class).version()[0];
@@ -297,7 +312,9 @@ public final class ValidateCommand implements Callable<Integer> {
         for (String w : r.warnings()) {
             o.println("warning: " + w);
         }
-        o.printf(Locale.ROOT, "%s: %d of %d criteria passed%s in %.1f s; report in %s%n", r.summary().verdict(),
+        // prefixed with the command, so that it cannot be taken for a test framework's or a build's verdict
+        o.printf(Locale.ROOT, "molten validate: %s, %d of %d criteria passed%s in %.1f s; report in %s%n",
+                r.summary().verdict(),
                 r.summary().criteria() - r.summary().failed() - r.summary().skipped(), r.summary().criteria(),
                 r.summary().skipped() > 0 ? " (" + r.summary().skipped() + " skipped)" : "", r.summary().wallSeconds(),
                 out.resolve(ValidationRunner.MARKDOWN_REPORT));

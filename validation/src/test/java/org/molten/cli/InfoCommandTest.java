@@ -18,5 +18,11 @@ class InfoCommandTest {
         assertTrue(out.matches("(?s).*nd4j     (loaded|off: .+) \\(fallbacks to Java loops \\d+\\).*"), out);
         assertTrue(out.matches("(?s).*cuda     (available: .+|not used \\(.+\\); the student runs on the CPU).*"), out);
         assertTrue(out.matches("(?s).*fallbacks to CPU \\d+.*"), out);
+        if (out.contains("cuda     not used")) {
+            assertTrue(out.contains("\ngraphs   unavailable (CUDA not in use) (captures 0, replays 0"), out);
+            assertTrue(!out.contains("graphs   on") && !out.contains("graphs   off"), out);
+        } else {
+            assertTrue(out.matches("(?s).*\ngraphs   (on|off) \\(captures.*"), out);
+        }
     }
 }

@@ -36,8 +36,9 @@ class RunCommandTest {
         assertTrue(r.out().contains("| seed 7 |"), r.out());
         assertEquals(1, r.out().lines().count(), "one summary line, no progress bar in a pipe: " + r.out());
         List<String> rows = Files.readAllLines(log);
-        assertEquals(EnergyLogReporter.HEADER, rows.get(0));
-        assertEquals(6, rows.size(), "header + steps 0, 10, 20, 30, 40");
+        assertTrue(rows.get(0).startsWith("# T[K] = 2 Ekin / (dof kB) with dof = 3N - 6 = 21 (N = 9 atoms"), rows.get(0));
+        assertEquals(EnergyLogReporter.HEADER, rows.get(1));
+        assertEquals(7, rows.size(), "comment, header + steps 0, 10, 20, 30, 40");
         List<Frame> frames = StructureFiles.readAll(traj);
         assertEquals(5, frames.size());
         assertEquals("40", frames.get(4).info().get("step"));
@@ -134,7 +135,7 @@ class RunCommandTest {
         assertTrue(r.err().contains("mutually exclusive"), r.err());
         r = run("run", "--system", "unobtainium");
         assertEquals(1, r.status());
-        assertTrue(r.err().contains("unknown built-in molecule 'unobtainium'"), r.err());
+        assertTrue(r.err().contains("unknown system 'unobtainium'"), r.err());
         Path missing = dir.resolve("nothing-here.xyz");
         r = run("run", "--structure", missing.toString());
         assertEquals(1, r.status());
@@ -157,7 +158,7 @@ class RunCommandTest {
                 "--steps", "200", "--report-interval", "50", "--seed", "5", "--log", log.toString());
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().contains("H64O32, 96 atoms"), r.out());
-        assertEquals(6, Files.readAllLines(log).size());
+        assertEquals(7, Files.readAllLines(log).size(), "the T[K] comment, the header and steps 0, 50, ..., 200");
     }
 
     @Test

@@ -409,12 +409,12 @@ class ValidateCommandTest {
         CommandLine cl = new CommandLine(new MoltenCli());
         cl.setErr(new PrintWriter(err));
         // Unknown enum values: one clear line (exit 1 from MoltenCli's handler).
-        assertEquals(1, MoltenCli.execute("validate", "--thermostat", "andersen", "--out", "/nonexistent/x"));
-        assertEquals(1, MoltenCli.execute("validate", "--systems", "water,caffeine", "--out", "/nonexistent/x"));
-        assertEquals(1, MoltenCli.execute("validate", "--timestep", "-1", "--out", "/nonexistent/x"));
-        assertEquals(1, MoltenCli.execute("validate", "--max-bond-stretch", "0.8", "--out", "/nonexistent/x"));
-        assertEquals(1, MoltenCli.execute("validate", "--systems", "water,h2o", "--out", "/nonexistent/x"));
-        assertEquals(2, MoltenCli.execute("validate", "--steps", "many"));
+        assertEquals(1, CliRun.of("validate", "--thermostat", "andersen", "--out", "/nonexistent/x").status());
+        assertEquals(1, CliRun.of("validate", "--systems", "water,caffeine", "--out", "/nonexistent/x").status());
+        assertEquals(1, CliRun.of("validate", "--timestep", "-1", "--out", "/nonexistent/x").status());
+        assertEquals(1, CliRun.of("validate", "--max-bond-stretch", "0.8", "--out", "/nonexistent/x").status());
+        assertEquals(1, CliRun.of("validate", "--systems", "water,h2o", "--out", "/nonexistent/x").status());
+        assertEquals(2, CliRun.of("validate", "--steps", "many").status());
     }
 
     @Test
@@ -424,8 +424,8 @@ class ValidateCommandTest {
         cl.setOut(new PrintWriter(out));
         assertEquals(0, cl.execute("validate", "--help"));
         String help = out.toString();
-        for (String s : List.of("--timestep=FS", "in fs", "--temperature=K", "in K", "meV/atom/ps", "eV/Å", "(default: 0.5)",
-                "(default: 300.0)", "(default: langevin)", "(default: torchscript)", "(default: cpu;", "(default: 0.05)")) {
+        for (String s : List.of("--timestep=<fs>", "in fs", "--temperature=<K>", "in K", "meV/atom/ps", "eV/Å", "(default: 0.5)",
+                "(default: 300.0)", "(default: langevin)", "(default: torchscript)", "(default: auto:", "(default: 0.05)")) {
             assertTrue(help.contains(s), "help lacks '" + s + "':\n" + help);
         }
     }

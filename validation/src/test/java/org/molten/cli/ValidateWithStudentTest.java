@@ -33,8 +33,10 @@ class ValidateWithStudentTest {
     void theBundledModelPassesOnWaterAgainstItsExportAndItsTeacher(@TempDir Path dir) throws Exception {
         TeacherPeer.require();
         Path out = dir.resolve("report");
-        int exit = MoltenCli.execute("validate", "--systems", "water", "--steps", "4000", "--equilibration-steps", "400",
+        // captured: a failing criterion's summary must not appear in the test log as if a test had failed
+        CliRun r = CliRun.of("validate", "--systems", "water", "--steps", "4000", "--equilibration-steps", "400",
                 "--replicas", "2", "--teacher-frames", "20", "--out", out.toString());
+        int exit = r.status();
         JsonNode j = JsonReportWriter.mapper().readTree(out.resolve("report.json").toFile());
         assertEquals(0, exit, j.path("summary").toString());
         assertEquals("torchscript:student-gfn2", j.path("baseline").path("name").asText(), j.path("warnings").toString());
@@ -58,9 +60,9 @@ class ValidateWithStudentTest {
         TeacherPeer.require();
         Path weights = degradedBundledWeights(dir);
         Path out = dir.resolve("report");
-        int exit = MoltenCli.execute("validate", "--weights", weights.toString(), "--baseline", "teacher", "--systems", "water",
+        int exit = CliRun.of("validate", "--weights", weights.toString(), "--baseline", "teacher", "--systems", "water",
                 "--steps", "1000", "--equilibration-steps", "200", "--replicas", "2", "--teacher-frames", "20", "--out",
-                out.toString());
+                out.toString()).status();
         JsonNode j = JsonReportWriter.mapper().readTree(out.resolve("report.json").toFile());
         String failures = j.path("summary").path("failures").toString();
         assertEquals(ValidateCommand.EXIT_FAILED, exit, failures);
@@ -97,8 +99,8 @@ class ValidateWithStudentTest {
         System.setProperty("molten.xtb.library", "libxtb-that-does-not-exist.so.6");
         try {
             Path out = dir.resolve("report");
-            int exit = MoltenCli.execute("validate", "--systems", "water", "--steps", "400", "--equilibration-steps", "100",
-                    "--replicas", "1", "--baseline", "reference", "--out", out.toString());
+            int exit = CliRun.of("validate", "--systems", "water", "--steps", "400", "--equilibration-steps", "100",
+                    "--replicas", "1", "--baseline", "reference", "--out", out.toString()).status();
             JsonNode j = JsonReportWriter.mapper().readTree(out.resolve("report.json").toFile());
             assertNotEquals(0, exit);
             JsonNode sys = j.path("systems").get(0);
@@ -118,9 +120,10 @@ class ValidateWithStudentTest {
     void theOptimisedStudentMatchesTheReferenceOnTheSameFrames(@TempDir Path dir) throws Exception {
         Path weights = randomWeights(dir);
         Path out = dir.resolve("report");
-        MoltenCli.execute("validate", "--weights", weights.toString(), "--baseline", "reference", "--systems", "water",
+        CliRun r = CliRun.of("validate", "--weights", weights.toString(), "--baseline", "reference", "--systems", "water",
                 "--steps", "160", "--equilibration-steps", "40", "--sample-interval", "4", "--replicas", "1", "--teacher-frames",
                 "0", "--out", out.toString());
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("molten validate: ")), "the verdict names the command: " + r.out());
         JsonNode j = JsonReportWriter.mapper().readTree(out.resolve("report.json").toFile());
         assertEquals("student/optimised", j.path("optimised").path("name").asText());
         assertEquals("FLOAT64", j.path("optimised").path("precision").asText());
@@ -142,7 +145,7 @@ class ValidateWithStudentTest {
     void float32IsRecordedAndJudgedWithTheFloat32DriftLimit(@TempDir Path dir) throws Exception {
         Path weights = randomWeights(dir);
         Path out = dir.resolve("report");
-        MoltenCli.execute("validate", "--weights", weights.toString(), "--precision", "float32", "--baseline", "reference",
+        CliRun.of("validate", "--weights", weights.toString(), "--precision", "float32", "--baseline", "reference",
                 "--systems", "water",
                 "--steps", "120", "--equilibration-steps", "0", "--sample-interval", "4", "--replicas", "1", "--teacher-frames",
                 "0", "--out", out.toString());
@@ -159,9 +162,12 @@ class ValidateWithStudentTest {
 
     @Test
     void unreadableWeightsAreOneClearError(@TempDir Path dir) throws Exception {
-        assertEquals(1, MoltenCli.execute("validate", "--weights", dir.resolve("missing.safetensors").toString(),
-                "--systems", "water", "--out", dir.resolve("r").toString()));
-        assertEquals(1, MoltenCli.execute("validate", "--precision", "float16", "--out", dir.resolve("r").toString()));
+        Path missing = dir.resolve("missing.safetensors");
+        CliRun r = CliRun.of("validate", "--weights", missing.toString(), "--systems", "water", "--out",
+                dir.resolve("r").toString());
+        assertEquals(1, r.status());
+        assertTrue(r.err().startsWith("molten validate: cannot read the student weights '" + missing + "': "), r.err());
+        assertEquals(1, CliRun.of("validate", "--precision", "float16", "--out", dir.resolve("r").toString()).status());
         // The TorchScript baseline is the bundled model's export: it cannot check other weights.
         java.io.StringWriter err = new java.io.StringWriter();
         picocli.CommandLine cl = new picocli.CommandLine(new MoltenCli());

@@ -15,8 +15,14 @@ import org.molten.integrators.Simulation;
 
 /**
  * Energy log as CSV with the columns of ASE's MDLogger: {@value #HEADER}. Time in ps, energies
- * in eV (8 decimals), temperature in K (2 dof convention of the simulation). Buffered; flushed
- * before checkpoints, on blow-up and on close.
+ * in eV (8 decimals), temperature in K. Buffered; flushed before checkpoints, on blow-up and on
+ * close.
+ *
+ * <p>The first line is a comment ({@code #}) stating the temperature convention, written with the
+ * first row (when the simulation's degrees of freedom are known): T = 2 Ekin / (dof k_B) with the
+ * simulation's dof, 3N − 3 once the centre-of-mass momentum is removed (3N − 6 when rotation is
+ * removed too), whereas ASE's MDLogger divides by 3N; T_ASE = T · dof / 3N. Read the file with
+ * {@code pandas.read_csv(f, comment='#')} or {@code numpy.loadtxt(f, delimiter=',', skiprows=2)}.
  */
 public final class EnergyLogReporter implements Reporter {
     /** The header line. */
@@ -25,6 +31,7 @@ public final class EnergyLogReporter implements Reporter {
     private final Path file;
     private final int intervalSteps;
     private final BufferedWriter out;
+    private boolean headerPending;
 
     private EnergyLogReporter(Path file, int intervalSteps, boolean append) throws IOException {
         this.file = file.toAbsolutePath().normalize();
@@ -36,10 +43,23 @@ public final class EnergyLogReporter implements Reporter {
         boolean hasContent = append && Files.exists(this.file) && Files.size(this.file) > 0;
         this.out = Files.newBufferedWriter(this.file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE, append ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING);
-        if (!hasContent) {
-            out.write(HEADER);
-            out.newLine();
-        }
+        this.headerPending = !hasContent;
+    }
+
+    /**
+     * The comment line before {@link #HEADER}: how T[K] counts degrees of freedom, for a system of
+     * {@code atoms} atoms with {@code degreesOfFreedom} left.
+     */
+    public static String temperatureConvention(int atoms, int degreesOfFreedom) {
+        int removed = 3 * atoms - degreesOfFreedom;
+        String what = switch (removed) {
+            case 0 -> "nothing removed";
+            case 3 -> "centre-of-mass momentum removed";
+            case 6 -> "centre-of-mass momentum and rotation removed";
+            default -> removed + " constraints removed";
+        };
+        return "# T[K] = 2 Ekin / (dof kB) with dof = 3N - " + removed + " = " + degreesOfFreedom + " (N = " + atoms
+                + " atoms, " + what + "); ASE's MDLogger uses 3N: T_ASE = T * " + degreesOfFreedom + "/" + 3 * atoms;
     }
 
     /** A new log (an existing file is replaced) written every {@code intervalSteps} steps. */
@@ -62,6 +82,13 @@ public final class EnergyLogReporter implements Reporter {
 
     @Override
     public void report(Simulation sim) throws IOException {
+        if (headerPending) {
+            out.write(temperatureConvention(sim.atoms().size(), sim.degreesOfFreedom()));
+            out.newLine();
+            out.write(HEADER);
+            out.newLine();
+            headerPending = false;
+        }
         double epot = sim.potentialEnergyEv();
         double ekin = sim.kineticEnergyEv();
         out.write(String.format(Locale.ROOT, "%.6f,%.8f,%.8f,%.8f,%.3f", sim.timeFs() / 1000.0, epot + ekin, epot, ekin,

@@ -18,7 +18,8 @@ import org.molten.structures.io.VelocityColumn;
 /**
  * Extended-XYZ trajectory (readable by ASE and OVITO) written every {@code intervalSteps} steps
  * through the structures module's streaming {@link ExtendedXyzWriter}: positions (Å), velocities
- * (Å/fs), forces (eV/Å), the potential energy (eV), the cell if any, and per-frame info
+ * (as ASE's momenta, which ASE's {@code get_velocities()} returns), forces (eV/Å), the potential
+ * energy (eV), the cell if any, and per-frame info
  * {@code step}, {@code time_fs} and {@code seed}. Each frame is flushed when written, so a run
  * that dies keeps every frame before it.
  *

@@ -10,6 +10,7 @@ import java.util.Map;
 import org.molten.core.Atoms;
 import org.molten.core.Cell;
 import org.molten.core.Element;
+import org.molten.core.Units;
 
 /**
  * Extended XYZ in the dialect of ASE ({@code ase.io.extxyz}) and OVITO: the plain XYZ layout
@@ -23,27 +24,34 @@ import org.molten.core.Element;
  * </pre>
  *
  * <p><b>Units</b> (ASE's): positions and Lattice in Å, {@code energy} in eV, {@code forces} in
- * eV/Å, {@code masses} in amu. Velocities are written as a {@code velocities:R:3} column in
- * <b>Å/fs</b>; ASE reads that column as a plain array named "velocities" (ASE keeps its own
- * velocities as {@code momenta} in its internal units, so {@code atoms.get_velocities()} stays
- * empty), and OVITO as a three-component particle property of that name (not checked against
- * OVITO here). When reading, an ASE {@code momenta:R:3} column is converted to Å/fs with the masses.
+ * eV/Å, {@code masses} in amu. Velocities are written as ASE's {@code momenta:R:3} column, in
+ * ASE's units: mass (amu) × velocity in Å per ASE time unit ({@link Units#ASE_TIME_UNIT_FS}
+ * ≈ 10.1805 fs), so that {@code atoms.get_velocities()} of ASE returns them (multiply by
+ * {@code ase.units.fs} for Å/fs). Files of older Molten versions hold a {@code velocities:R:3}
+ * column in Å/fs instead; both are read. A frame holding both columns is read when they agree
+ * within 1e-7 Å/fs (plus that fraction of the speed; the
+ * momenta win, as in ASE) and refused, naming the line, when they disagree.
  *
  * <p><b>Reading.</b> Lattice holds the vectors a, b, c in that order; pbc defaults to "T T T"
  * with a Lattice and "F F F" without; Properties defaults to species:S:1:pos:R:3. Recognised
- * columns: species (or Z), pos, forces, velocities (or velo), momenta, masses; other columns are
+ * columns: species (or Z), pos, forces, momenta, velocities (or velo), masses; other columns are
  * skipped. The energy key becomes the frame's energy; every other key is kept as a string in the
  * frame's info (a key with an empty value is dropped). A comment line without '=' is a plain XYZ
  * comment (info "comment"), so plain XYZ files read too. Frames follow each other; blank lines between frames are skipped.
  *
- * <p><b>Writing.</b> Positions, forces and masses with 8 decimals, velocities with 10, the
+ * <p><b>Writing.</b> Positions, forces and masses with 8 decimals, momenta with 10, the
  * Lattice and energy with every digit of the double. A masses column is written only when some
  * mass differs from the element's standard mass. pbc is always written, as ASE does.
  */
 public final class ExtendedXyzFormat {
     static final int POSITION_DECIMALS = 8;
     static final int FORCE_DECIMALS = 8;
-    static final int VELOCITY_DECIMALS = 10;
+    static final int MOMENTUM_DECIMALS = 10;
+    /**
+     * How far (Å/fs, absolute and relative) a velocities column may differ from the momenta of
+     * the same atom line: far above the 8 decimals writers keep, far below a real disagreement.
+     */
+    static final double BOTH_VELOCITY_TOLERANCE_A_PER_FS = 1e-7;
     static final int MASS_DECIMALS = 8;
     private static final int WIDTH = 16;
 
@@ -137,7 +145,7 @@ public final class ExtendedXyzFormat {
             sb.append(":masses:R:1");
         }
         if (writeVelocities) {
-            sb.append(":velocities:R:3");
+            sb.append(":momenta:R:3");
         }
         if (frame.hasForces()) {
             sb.append(":forces:R:3");
@@ -168,9 +176,10 @@ public final class ExtendedXyzFormat {
                 FixedDecimal.append(sb, a.massAmu(i), WIDTH, MASS_DECIMALS);
             }
             if (writeVelocities) {
+                double toMomentum = a.massAmu(i) * Units.ASE_TIME_UNIT_FS; // Å/fs → amu·Å per ASE time unit
                 for (int k = 0; k < 3; k++) {
                     sb.append(' ');
-                    FixedDecimal.append(sb, v[3 * i + k], WIDTH, VELOCITY_DECIMALS);
+                    FixedDecimal.append(sb, v[3 * i + k] * toMomentum, WIDTH, MOMENTUM_DECIMALS);
                 }
             }
             if (frame.hasForces()) {

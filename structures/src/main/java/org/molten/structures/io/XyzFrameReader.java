@@ -16,8 +16,8 @@ import org.molten.core.Units;
  * a comment without '=' is a plain comment in either mode and is kept as info {@code comment}.
  */
 final class XyzFrameReader implements FrameReader {
-    /** ASE keeps momenta in amu·Å/t with t = Å·sqrt(amu/eV); v[Å/fs] = (p/m) · sqrt(ACCEL). */
-    private static final double ASE_VELOCITY_TO_A_PER_FS = Math.sqrt(Units.ACCEL_A_PER_FS2);
+    /** ASE keeps momenta in amu·Å/t with t = Å·sqrt(amu/eV); v[Å/fs] = p / (m · t[fs]). */
+    private static final double ASE_VELOCITY_TO_A_PER_FS = 1.0 / Units.ASE_TIME_UNIT_FS;
 
     private final LineSource in;
     private final boolean extended;
@@ -65,7 +65,7 @@ final class XyzFrameReader implements FrameReader {
         }
         PropertiesSpec.Column forces = h.props.find("forces", "force");
         PropertiesSpec.Column velocities = h.props.find("velocities", "velo", "vel");
-        PropertiesSpec.Column momenta = velocities == null ? h.props.find("momenta") : null;
+        PropertiesSpec.Column momenta = h.props.find("momenta");
         PropertiesSpec.Column masses = h.props.find("masses", "mass");
         requireShape(species != null ? species : numbers, species != null ? 'S' : 'I', 1, h, commentAt);
         requireShape(pos, 'R', 3, h, commentAt);
@@ -117,10 +117,17 @@ final class XyzFrameReader implements FrameReader {
             }
             if (momenta != null) {
                 for (int k = 0; k < 3; k++) {
-                    v[3 * i + k] = p[3 * i + k] / m[i] * ASE_VELOCITY_TO_A_PER_FS;
+                    double fromMomentum = p[3 * i + k] / m[i] * ASE_VELOCITY_TO_A_PER_FS;
+                    if (velocities != null && !agree(v[3 * i + k], fromMomentum)) {
+                        throw in.error(at, "atom " + (i + 1) + ": the velocities column says " + "xyz".charAt(k) + " = "
+                                + v[3 * i + k] + " Å/fs but the momenta column gives " + fromMomentum
+                                + " Å/fs (ASE units, mass " + m[i] + " amu); the file holds two different velocities");
+                    }
+                    v[3 * i + k] = fromMomentum; // the momenta win when both agree, as in ASE
                 }
             }
         }
+        requireFrameEnds(n, countAt, h.props.totalColumns);
         Atoms atoms;
         try {
             atoms = Atoms.of(z, m, r, v, h.cell);
@@ -138,6 +145,38 @@ final class XyzFrameReader implements FrameReader {
         previousCount = n;
         previousCountLine = countAt;
         return frame;
+    }
+
+    /**
+     * After a frame's last atom line the file must end or hold the next frame's atom count: a
+     * further atom line means the count declares too few atoms, and reading on would simulate a
+     * fragment (ASE refuses such a file too). The line looked at is handed back for the next frame.
+     */
+    private void requireFrameEnds(int n, long countAt, int columns) throws IOException {
+        String line;
+        do {
+            line = in.next();
+        } while (line != null && line.isBlank());
+        if (line == null) {
+            return;
+        }
+        String[] t = Fields.split(line);
+        boolean isCount = t.length == 1 && t[0].chars().allMatch(c -> c >= '0' && c <= '9');
+        if (!isCount) {
+            throw in.error(t.length >= Math.min(columns, 4)
+                    ? "the frame at line " + countAt + " declares " + n + (n == 1 ? " atom" : " atoms")
+                            + " but another atom line follows: '" + line.strip() + "' (is the atom count on line "
+                            + countAt + " too small?)"
+                    : "expected the next frame's atom count or the end of the file after the " + n
+                            + (n == 1 ? " atom" : " atoms") + " of the frame at line " + countAt + ", found '"
+                            + line.strip() + "'");
+        }
+        in.pushBack(line); // the next frame's count line
+    }
+
+    private static boolean agree(double a, double b) {
+        double tol = ExtendedXyzFormat.BOTH_VELOCITY_TOLERANCE_A_PER_FS;
+        return Math.abs(a - b) <= tol + tol * Math.max(Math.abs(a), Math.abs(b));
     }
 
     private void requireShape(PropertiesSpec.Column c, char type, int count, Header h, long line)

@@ -79,11 +79,12 @@ class ExtendedXyzFormatTest {
         ExtendedXyzFormat.write(p, List.of(frame));
         List<Frame> back = ExtendedXyzFormat.readAll(p);
         assertEquals(1, back.size());
-        // 8 decimals for positions and forces, 10 for velocities: half a unit in the last place
+        // 8 decimals for positions and forces, 10 for momenta (amu·Å/t_ASE, t_ASE ≈ 10.18 fs, m ≥ 1 amu):
+        // half a unit in the last place
         assertSameFrame(frame, back.get(0), 0.5e-8 + 1e-12, 0.5e-10 + 1e-14, 0.5e-8 + 1e-12);
         String header = Files.readAllLines(p).get(1);
         assertTrue(header.startsWith("Lattice=\"12.5 0.0 0.0 1.25 11.0 0.0 -0.5 0.75 13.125\" "
-                + "Properties=species:S:1:pos:R:3:masses:R:1:velocities:R:3:forces:R:3 energy=-1235.567890123 "), header);
+                + "Properties=species:S:1:pos:R:3:masses:R:1:momenta:R:3:forces:R:3 energy=-1235.567890123 "), header);
         assertTrue(header.endsWith(" pbc=\"T T F\""), header);
         assertTrue(header.contains(" note=\"a \\\"quoted\\\" word, a back\\\\slash and spaces\""), header);
     }
@@ -155,11 +156,42 @@ class ExtendedXyzFormatTest {
     @Test
     void velocityColumnPolicy() {
         Atoms still = org.molten.structures.BuiltInMolecules.load("water");
-        assertFalse(ExtendedXyzFormat.toString(Frame.of(still), VelocityColumn.WHEN_NONZERO).contains("velocities"));
-        assertTrue(ExtendedXyzFormat.toString(Frame.of(still), VelocityColumn.ALWAYS).contains(":velocities:R:3"));
+        assertFalse(ExtendedXyzFormat.toString(Frame.of(still), VelocityColumn.WHEN_NONZERO).contains("momenta"));
+        assertTrue(ExtendedXyzFormat.toString(Frame.of(still), VelocityColumn.ALWAYS).contains(":momenta:R:3"));
         still.velocities()[4] = 0.01;
-        assertTrue(ExtendedXyzFormat.toString(Frame.of(still), VelocityColumn.WHEN_NONZERO).contains(":velocities:R:3"));
-        assertFalse(ExtendedXyzFormat.toString(Frame.of(still), VelocityColumn.NEVER).contains("velocities"));
+        assertTrue(ExtendedXyzFormat.toString(Frame.of(still), VelocityColumn.WHEN_NONZERO).contains(":momenta:R:3"));
+        assertFalse(ExtendedXyzFormat.toString(Frame.of(still), VelocityColumn.NEVER).contains("momenta"));
+        assertFalse(ExtendedXyzFormat.toString(Frame.of(still), VelocityColumn.ALWAYS).contains("velocities"));
+    }
+
+    @Test
+    void writesMomentaInAseUnitsAndReadsTheOldVelocitiesColumn() throws IOException {
+        // one O atom at v = (0.01, 0, -0.002) Å/fs: p = m v t_ASE, t_ASE = Å sqrt(amu/eV) = 10.1805 fs
+        Atoms o = Atoms.of(new int[] {8}, new double[] {15.999}, new double[3], new double[] {0.01, 0, -0.002}, null);
+        String text = ExtendedXyzFormat.toString(Frame.of(o), VelocityColumn.ALWAYS);
+        String[] atomLine = text.lines().toList().get(2).trim().split("\\s+");
+        assertEquals(15.999 * 0.01 * 10.1805055, Double.parseDouble(atomLine[4]), 1e-6, text);
+        assertEquals(15.999 * -0.002 * 10.1805055, Double.parseDouble(atomLine[6]), 1e-6, text);
+        assertEquals(10.1805055, Units.ASE_TIME_UNIT_FS, 1e-6);
+        assertArrayEquals(o.velocities(), ExtendedXyzFormat.readAll(new StringReader(text), "m.xyz").get(0)
+                .atoms().velocities(), 1e-12);
+
+        // files of older Molten versions: a velocities column in Å/fs
+        String old = "1\nProperties=species:S:1:pos:R:3:velocities:R:3 pbc=\"F F F\"\nO 0 0 0 0.01 0 -0.002\n";
+        assertArrayEquals(o.velocities(), ExtendedXyzFormat.readAll(new StringReader(old), "old.xyz").get(0)
+                .atoms().velocities(), 1e-15);
+
+        // both columns: read when they agree (the momenta win), refused naming the line when not
+        double px = 15.999 * 0.01 * Units.ASE_TIME_UNIT_FS;
+        String both = "1\nProperties=species:S:1:pos:R:3:velocities:R:3:momenta:R:3\nO 0 0 0 0.01 0 0 " + px + " 0 0\n";
+        assertEquals(0.01, ExtendedXyzFormat.readAll(new StringReader(both), "both.xyz").get(0).atoms().velocities()[0],
+                1e-12);
+        String clash = "1\nProperties=species:S:1:pos:R:3:velocities:R:3:momenta:R:3\nO 0 0 0 0.02 0 0 " + px + " 0 0\n";
+        StructureFormatException e = assertThrows(StructureFormatException.class,
+                () -> ExtendedXyzFormat.readAll(new StringReader(clash), "clash.xyz"));
+        assertEquals(3, e.line(), e.getMessage());
+        assertTrue(e.getMessage().startsWith("clash.xyz:3: atom 1: the velocities column says x = 0.02 Å/fs but the "
+                + "momenta column gives 0.01"), e.getMessage());
     }
 
     @Test

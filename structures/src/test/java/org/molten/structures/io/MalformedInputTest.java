@@ -57,10 +57,50 @@ class MalformedInputTest {
     }
 
     @Test
+    void aCountTooSmallIsRefusedEvenWhenOnlyTheFirstFrameIsRead() throws IOException {
+        // declares 2, has 3 atom lines, then the end of the file: reading the first frame (as
+        // `molten run --structure` does) must not return the 2-atom fragment
+        String plain = "2\nwater\nO 0 0 0\nH 0.96 0 0\nH -0.24 0.93 0\n";
+        String extended = "2\n" + GOOD_HEADER + " energy=-5.0\nO 0 0 0\nH 0.96 0 0\n\nH -0.24 0.93 0\n";
+        for (String[] c : new String[][] {{"plain.xyz", plain, "5"}, {"ext.extxyz", extended, "6"},
+                {"plain.xyz.gz", plain, "5"}}) {
+            Path p = dir.resolve(c[0]);
+            if (c[0].endsWith(".gz")) {
+                try (var out = new GZIPOutputStream(Files.newOutputStream(p))) {
+                    out.write(c[1].getBytes(StandardCharsets.UTF_8));
+                }
+            } else {
+                Files.writeString(p, c[1], StandardCharsets.UTF_8);
+            }
+            StructureFormatException e = assertThrows(StructureFormatException.class, () -> StructureFiles.read(p));
+            assertEquals(p + ":" + c[2] + ": the frame at line 1 declares 2 atoms but another atom line follows: "
+                    + "'H -0.24 0.93 0' (is the atom count on line 1 too small?)", e.getMessage());
+        }
+        // multi-frame: the second frame declares too few, found while reading the file, and the
+        // last frame of a file is checked too (its surplus line is at the end of the file)
+        refused("multi.xyz", "1\nc\nAr 0 0 0\n1\nc\nAr 1 1 1\nAr 2 2 2\n1\nc\nAr 3 3 3\n", 7,
+                "the frame at line 4 declares 1 atom but another atom line follows: 'Ar 2 2 2'");
+        refused("last.xyz", "1\nc\nAr 0 0 0\n1\nc\nAr 1 1 1\nAr 2 2 2\n", 7, "the frame at line 4 declares 1 atom");
+        // a stray non-atom line after a frame is refused as well
+        refused("stray.xyz", "1\nc\nAr 0 0 0\nthe end\n", 4,
+                "expected the next frame's atom count or the end of the file after the 1 atom of the frame at line 1, "
+                        + "found 'the end'");
+        // well-formed multi-frame files, blank lines between frames, still read
+        assertEquals(2, XyzFormat.readAll(new StringReader("1\nc\nAr 0 0 0\n\n1\nc\nAr 1 1 1\n\n"), "ok").size());
+        assertEquals(18, StructureFiles.read(writeTwoFrames()).atomicNumbers()[0]);
+    }
+
+    private Path writeTwoFrames() throws IOException {
+        Path p = dir.resolve("two.xyz");
+        Files.writeString(p, "1\nc\nAr 0 0 0\n2\nc\nAr 1 1 1\nAr 2 2 2\n", StandardCharsets.UTF_8);
+        return p;
+    }
+
+    @Test
     void wrongAtomCount() throws IOException {
         // count too small: the surplus atom line stands where the next count should be
-        refused("small.xyz", "1\nc\nO 0 0 0\nH 1 0 0\n", 4, "expected the atom count", "'H 1 0 0'",
-                "frame at line 1 declare too few atoms, 1");
+        refused("small.xyz", "1\nc\nO 0 0 0\nH 1 0 0\n", 4, "the frame at line 1 declares 1 atom but another atom "
+                + "line follows: 'H 1 0 0'", "atom count on line 1 too small");
         // count too large: the next frame's count line is read as an atom
         refused("large.xyz", "3\nc\nO 0 0 0\nH 1 0 0\n3\nc\nO 0 0 0\nH 1 0 0\nH 0 1 0\n", 5,
                 "atom 3 of 3", "found 1: '3'", "atom count 3 on line 1 too large");

@@ -80,7 +80,11 @@ public final class BundledModels implements ModelProvider {
             try {
                 loaded = weights.load();
             } catch (IOException e) {
-                throw new IllegalArgumentException("cannot read the student weights " + source + ": " + e.getMessage(), e);
+                String problem = e.getMessage() == null ? e.toString() : e.getMessage();
+                if (problem.startsWith(source + ": ")) { // the file is named once, in quotes
+                    problem = problem.substring(source.length() + 2);
+                }
+                throw new IllegalArgumentException("cannot read the student weights '" + source + "': " + problem, e);
             }
         }
         return loaded;

@@ -31,9 +31,9 @@ final class SystemPlots {
         int n = r.start().size();
         if (r.nve() != null) {
             energies(plots, outDir, name, "nve", r.nve(), r.teacherNve() != null ? r.teacherNve() : r.baselineNve(), n,
-                    Double.NaN, warnings);
+                    Double.NaN, t.maxDriftFor(r.nve().spec().precision()), warnings);
             energies(plots, outDir, name, "nvt", r.nvt(), r.teacherNvt() != null ? r.teacherNvt() : r.baselineNvt(), n,
-                    s.temperatureK(), warnings);
+                    s.temperatureK(), Double.NaN, warnings);
         }
         if (comparison != null && !comparison.divergence().isEmpty()) {
             draw(plots, name + "-divergence.png", warnings,
@@ -57,7 +57,8 @@ final class SystemPlots {
     }
 
     private static void energies(List<String> plots, Path outDir, String name, String ensemble, RunOutcome student,
-                                 RunOutcome other, int atoms, double targetK, List<String> warnings) {
+                                 RunOutcome other, int atoms, double targetK, double maxDriftMeVPerAtomPerPs,
+                                 List<String> warnings) {
         if (student == null) {
             return;
         }
@@ -68,7 +69,7 @@ final class SystemPlots {
             curves.add(new EnergyPlots.Curve(other.spec().forceField().name(), other.series()));
         }
         draw(plots, file, warnings, () -> EnergyPlots.writeEnergies(outDir.resolve(file),
-                name + " " + ensemble.toUpperCase(Locale.ROOT), curves, atoms, targetK));
+                name + " " + ensemble.toUpperCase(Locale.ROOT), curves, atoms, targetK, maxDriftMeVPerAtomPerPs));
     }
 
     private static void draw(List<String> plots, String file, List<String> warnings, Drawing d) {
@@ -81,7 +82,9 @@ final class SystemPlots {
             if (e instanceof OutOfMemoryError || e instanceof StackOverflowError) {
                 throw (Error) e;
             }
-            warnings.add("plot " + file + " could not be drawn: " + e);
+            // A machine that cannot draw gives the same message for every plot: said once (PlotWarnings).
+            warnings.add(e instanceof org.molten.validation.plots.PlotsUnavailableException ? e.getMessage()
+                    : "plot " + file + " could not be drawn: " + e);
         }
     }
 }

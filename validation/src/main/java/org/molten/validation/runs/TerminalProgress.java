@@ -7,14 +7,15 @@ import me.tongfei.progressbar.ProgressBarStyle;
 /**
  * A progress bar over all MD steps of a validation (me.tongfei progressbar), drawn on stderr
  * only when a terminal is attached ({@code System.console() != null}); in a pipe or a CI log
- * {@link #create} returns {@link Progress#NONE}, so nothing is printed.
+ * {@link #create} returns {@link Progress#NONE}, so nothing is printed. Elapsed and remaining
+ * time are labelled ({@link ProgressLine}).
  */
 public final class TerminalProgress implements Progress {
     private final ProgressBar bar;
 
     private TerminalProgress(long totalSteps) {
         bar = new ProgressBarBuilder().setTaskName("validate").setInitialMax(totalSteps)
-                .setStyle(ProgressBarStyle.ASCII).setUnit(" steps", 1).setUpdateIntervalMillis(250)
+                .setStyle(ProgressBarStyle.ASCII).setRenderer(new ProgressLine("steps")).setUpdateIntervalMillis(250)
                 .continuousUpdate().build();
     }
 
