@@ -163,10 +163,10 @@ public final class ValidateCommand implements Callable<Integer> {
                 + "instead of the bundled model; the reference baseline then uses the same file.")
         Path weights;
 
-        @Option(names = "--baseline", paramLabel = "NAME", order = 21, description = "Baseline: torchscript (the TorchScript "
-                + "export run by libtorch) or reference (the plain Java float64 student), which check that the optimised code "
-                + "computes the same forces; or teacher (GFN2-xTB MD from the same states, its bond, angle, dihedral and O-O "
-                + "distributions compared with the student's; slow: ~1-10 ms per step) (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--baseline", paramLabel = "NAME", order = 21, description = "Baseline (default: ${DEFAULT-VALUE}): "
+                + "torchscript (the TorchScript export run by libtorch) or reference (the plain Java float64 student), which "
+                + "check that the optimised code computes the same forces; or teacher (GFN2-xTB MD from the same states, its "
+                + "bond, angle, dihedral and O-O distributions compared with the student's; slow: ~1-60 ms per step).")
         String baseline = ValidationSettings.DEFAULT_BASELINE.id();
 
         @Option(names = "--torchscript", paramLabel = "FILE", order = 24, description = "Your TorchScript export (.pt) as the "
@@ -221,7 +221,7 @@ public final class ValidateCommand implements Callable<Integer> {
                 + "model's forces against the baseline's on the same frames (default: ${DEFAULT-VALUE}).")
         double maxForceRmse = Thresholds.DEFAULT_MAX_FORCE_RMSE_EV_PER_A;
 
-        @Option(names = "--max-teacher-force-mae", paramLabel = "EV_PER_A", order = 39, description = "Largest force MAE in "
+        @Option(names = "--max-teacher-force-mae", paramLabel = "<eV/Å>", order = 39, description = "Largest force MAE in "
                 + "eV/Å of the student against the teacher on frames of the student's own runs (default: ${DEFAULT-VALUE}).")
         double maxTeacherForceMae = Thresholds.DEFAULT_MAX_TEACHER_FORCE_MAE_EV_PER_A;
 
@@ -229,7 +229,7 @@ public final class ValidateCommand implements Callable<Integer> {
                 + "of replicas that must complete with the structure intact (default: ${DEFAULT-VALUE}).")
         double minStableFraction = Thresholds.DEFAULT_MIN_STABLE_FRACTION;
 
-        @Option(names = "--max-observable-divergence", paramLabel = "BITS", order = 41, description = "With --baseline teacher: "
+        @Option(names = "--max-observable-divergence", paramLabel = "<bits>", order = 41, description = "With --baseline teacher: "
                 + "largest Jensen-Shannon divergence (bits, 0 to 1) of every structural distribution of the student's MD from "
                 + "the teacher's (default: per kind, bonds and angles 0.1, backbone dihedrals 0.5, O-O 0.03).")
         double maxObservableDivergence = Thresholds.DEFAULT_MAX_OBSERVABLE_DIVERGENCE;
