@@ -112,7 +112,7 @@ public final class BundledModels implements ModelProvider {
                         + "baseline");
             } else {
                 try {
-                    TorchScriptForceField ts = BundledModel.baseline();
+                    TorchScriptForceField ts = TorchScriptForceField.bundled();
                     return new Model(new ModelInfo(ts.name(), "TorchScript export (float64) run by libtorch " + libtorchVersion()
                             + " through DJL, forces by autograd", Precision.FLOAT64, "cpu",
                             TorchScriptForceField.BUNDLED_RESOURCE.substring(1), provenance(w)), ts);
