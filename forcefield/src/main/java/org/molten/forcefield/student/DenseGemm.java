@@ -49,7 +49,7 @@ public interface DenseGemm {
     interface Weight {
     }
 
-    /** One thread's buffers; the products of {@link DenseR}-style dense layers. */
+    /** One thread's buffers; the products of the dense layers, as the Java loops ({@code DenseF64}, {@code DenseF32}) compute them. */
     interface Workspace {
         /**
          * Rows {@code from..to-1}: y[i] = x[i] W + bias, or y[i] += x[i] W when {@code accumulate}.
