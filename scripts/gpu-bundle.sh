@@ -20,9 +20,9 @@ rm -f "$dest"/lib/*.jar
 deps=$(mktemp -d)
 trap 'rm -rf "$deps"' EXIT
 (cd "$root/forcefield" && mvn -o -q dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$deps" >/dev/null)
+# forcefield alone: the TorchScript baseline (DJL, libtorch, the 4.7 MB export) and the ND4J GEMMs live in the
+# optional modules forcefield-torchscript and forcefield-nd4j, which the GPU machine does not need
 cp "$root/forcefield/target/forcefield-"*.jar "$dest/lib/"
-# the TorchScript baseline model is not used on the GPU machine: 4.7 MB less to carry
-zip -q -d "$dest/lib/forcefield-"*.jar 'org/molten/forcefield/torchscript/*' >/dev/null 2>&1 || true
 for j in md-core structures jcuda-12 jna-5 jackson-core jackson-databind jackson-annotations; do
   cp "$deps/$j"*.jar "$dest/lib/"
 done

@@ -7,7 +7,7 @@ loads the TorchScript file.
 
 Writes (defaults):
   forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2.safetensors  (F32, spec names)
-  forcefield/src/main/resources/org/molten/forcefield/torchscript/student-gfn2.pt        (TorchScript, float64)
+  forcefield-torchscript/src/main/resources/org/molten/forcefield/torchscript/student-gfn2.pt        (TorchScript, float64)
 The TorchScript module holds the same float32 weight values, widened to float64, and computes in
 float64: it is the double-precision baseline the Java students are compared with.
 forward(atomic_numbers int64 [N], positions [N,3] Å) -> (energy [] eV, forces [N,3] eV/Å); forces by
@@ -30,7 +30,7 @@ from model import PaiNN, ScriptedPaiNN, spec_state  # noqa: E402
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 WEIGHTS = os.path.join(REPO, "forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2.safetensors")
-TORCHSCRIPT = os.path.join(REPO, "forcefield/src/main/resources/org/molten/forcefield/torchscript/student-gfn2.pt")
+TORCHSCRIPT = os.path.join(REPO, "forcefield-torchscript/src/main/resources/org/molten/forcefield/torchscript/student-gfn2.pt")
 TESTSET = os.path.join(REPO, "forcefield/src/main/resources/org/molten/forcefield/student/testset")
 
 

@@ -5,10 +5,10 @@ import org.molten.forcefield.safetensors.SafetensorsFile;
 import org.molten.forcefield.student.OptimisedStudent;
 import org.molten.forcefield.student.ReferenceStudent;
 import org.molten.forcefield.student.StudentWeights;
-import org.molten.forcefield.torchscript.TorchScriptForceField;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ServiceLoader;
 
 /**
  * The model that ships with Molten and the library's default force field: a PaiNN student
@@ -71,8 +71,19 @@ public final class BundledModel {
         return new ReferenceStudent(weights());
     }
 
-    /** The baseline: the same model exported to TorchScript and run by libtorch through DJL. */
-    public static TorchScriptForceField baseline() throws IOException {
-        return TorchScriptForceField.bundled();
+    /**
+     * The baseline: the same model exported to TorchScript and run by libtorch through DJL. It lives in the optional
+     * module forcefield-torchscript (DJL and ~110 MB of libtorch natives), found through {@link BundledBaseline}.
+     *
+     * @return a new baseline force field
+     * @throws IOException           when the export cannot be read
+     * @throws IllegalStateException when forcefield-torchscript is not on the class path
+     */
+    public static ForceField baseline() throws IOException {
+        for (BundledBaseline b : ServiceLoader.load(BundledBaseline.class)) {
+            return b.open();
+        }
+        throw new IllegalStateException("the TorchScript baseline is not on the class path: it needs the module "
+                + "forcefield-torchscript (org.molten:forcefield-torchscript, DJL + libtorch)");
     }
 }

@@ -32,9 +32,9 @@ public final class CudaStudent implements ForceField {
     private boolean closed;
 
     /**
-     * @throws jcuda.CudaException, UnsatisfiedLinkError, IllegalStateException when no CUDA
-     *         device can be used; IllegalArgumentException when the weights exceed the kernels'
-     *         limits (see {@link DeviceWeights#unsupportedReason})
+     * @throws RuntimeException when no CUDA device can be used ({@code jcuda.CudaException},
+     *         {@code UnsatisfiedLinkError}, {@code IllegalStateException}), or when the weights exceed
+     *         the kernels' limits ({@code IllegalArgumentException}, see {@code DeviceWeights.unsupportedReason})
      */
     public CudaStudent(StudentWeights weights, CudaOptions options) {
         this.model = new CudaModel(weights, options);

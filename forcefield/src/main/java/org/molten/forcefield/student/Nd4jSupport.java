@@ -1,22 +1,33 @@
 package org.molten.forcefield.student;
 
+import java.util.Iterator;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Whether ND4J's native backend can be used, decided once per JVM. ND4J is optional at run time:
- * if its classes or natives fail to load, or a GEMM fails, one warning is logged and the optimised
- * student uses Java loops from then on. Fallbacks are counted for {@code molten info}.
+ * Whether the optimised student's dense layers can go through a native GEMM ({@link DenseGemm}),
+ * decided once per JVM. The provider is the optional module forcefield-nd4j (ND4J/OpenBLAS),
+ * found with {@link ServiceLoader}; the name stays "Nd4j" because that is the library it brings.
+ * Without the module the loops are used quietly (a lean class path is a choice); if the module is
+ * present but its natives fail to load, or a GEMM fails, one warning is logged and the Java loops
+ * are used from then on. Fallbacks are counted for {@code molten info}.
  */
 public final class Nd4jSupport {
     private static final System.Logger LOG = System.getLogger(Nd4jSupport.class.getName());
     private static final Object LOCK = new Object();
     private static volatile Boolean available;
+    private static volatile DenseGemm gemm;
     private static volatile String reason = "not tried yet";
     private static final AtomicLong FALLBACKS = new AtomicLong();
 
     private Nd4jSupport() {}
 
-    /** True when ND4J loaded (tries to load it on the first call, which takes seconds). */
+    /**
+     * True when a GEMM provider is on the class path and loaded (tries on the first call, which takes seconds).
+     *
+     * @return whether {@link OptimisedStudent} may use native GEMMs
+     */
     public static boolean available() {
         Boolean a = available;
         if (a != null) {
@@ -24,19 +35,43 @@ public final class Nd4jSupport {
         }
         synchronized (LOCK) {
             if (available == null) {
+                DenseGemm provider = null;
                 try {
-                    Nd4jLoader.load();
+                    Iterator<DenseGemm> it = ServiceLoader.load(DenseGemm.class).iterator();
+                    provider = it.hasNext() ? it.next() : null;
+                } catch (ServiceConfigurationError e) {
+                    disable("the dense GEMM provider could not be instantiated (" + e + ")");
+                    return false;
+                }
+                if (provider == null) {
+                    reason = "not on the class path (module forcefield-nd4j)";
+                    available = Boolean.FALSE;
+                    LOG.log(System.Logger.Level.DEBUG, "no dense GEMM provider; the student's dense layers use Java loops");
+                    return false;
+                }
+                try {
+                    provider.load();
+                    gemm = provider;
                     reason = "loaded";
                     available = Boolean.TRUE;
                 } catch (Throwable t) {   // UnsatisfiedLinkError, NoClassDefFoundError, ExceptionInInitializerError
-                    disable("ND4J could not be loaded (" + t + ")");
+                    disable(provider.name() + " could not be loaded (" + t + ")");
                 }
             }
             return available;
         }
     }
 
-    /** Turns ND4J off for the rest of the run, with one warning. */
+    /** The loaded provider; only after {@link #available()} returned true. */
+    static DenseGemm gemm() {
+        DenseGemm g = gemm;
+        if (g == null) {
+            throw new IllegalStateException("no dense GEMM provider loaded: " + reason);
+        }
+        return g;
+    }
+
+    /** Turns the GEMM path off for the rest of the run, with one warning. */
     static void disable(String why) {
         synchronized (LOCK) {
             boolean first = !Boolean.FALSE.equals(available);
@@ -49,12 +84,20 @@ public final class Nd4jSupport {
         }
     }
 
-    /** How many times a requested ND4J path fell back to Java loops. */
+    /**
+     * How many times a requested GEMM path fell back to Java loops.
+     *
+     * @return the count since the JVM started
+     */
     public static long fallbackCount() {
         return FALLBACKS.get();
     }
 
-    /** "loaded", "not tried yet" or why ND4J is off. */
+    /**
+     * "loaded", "not tried yet", "not on the class path (module forcefield-nd4j)" or why the GEMM path is off.
+     *
+     * @return the state in words
+     */
     public static String status() {
         return reason;
     }
@@ -63,18 +106,8 @@ public final class Nd4jSupport {
     static void resetForTests() {
         synchronized (LOCK) {
             available = null;
+            gemm = null;
             reason = "not tried yet";
-        }
-    }
-
-    /** Touches ND4J in its own class so that nothing else links against it before the check. */
-    private static final class Nd4jLoader {
-        static void load() {
-            org.nd4j.linalg.factory.Nd4j.getEnvironment().setMaxThreads(1);
-            org.nd4j.linalg.factory.Nd4j.factory().blas().setMaxThreads(1);
-            org.nd4j.linalg.api.ndarray.INDArray a = org.nd4j.linalg.factory.Nd4j.create(
-                    org.nd4j.linalg.api.buffer.DataType.DOUBLE, new long[]{2, 2}, 'f');
-            org.nd4j.linalg.factory.Nd4j.gemm(a, a, a.dup('f'), false, false, 1.0, 0.0);
         }
     }
 }

@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.*;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The labelled data: the shipped test set and the training/validation files parse, hold the
@@ -98,7 +97,7 @@ class TestSetTest {
     /** One frame per system family recomputed with the teacher: the stored labels are xtb's, in eV and eV/Å. */
     @Test
     void teacherRecomputesStoredLabels(@TempDir Path dir) throws Exception {
-        assumeTrue(xtbAvailable(), "xtb is not installed (apt-get install xtb): teacher check skipped");
+        PeerTool.require(xtbAvailable(), "xtb on the PATH (the GFN2-xTB teacher)", "apt-get install xtb");
         for (String system : List.of("ethanol", "water-clusters")) {
             Frame f = TestSet.bundled(system).get(5);
             double[] ref = f.forcesEvPerA().orElseThrow();

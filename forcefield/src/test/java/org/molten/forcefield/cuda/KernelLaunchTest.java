@@ -48,7 +48,7 @@ class KernelLaunchTest {
 
     @Test
     void programmaticLaunchesGiveThePlainResultsBitForBit() {
-        long seed = System.nanoTime();
+        long seed = 20261202L;   // fixed: a failure names it and reruns the same atoms
         StudentWeights w = StudentWeights.random(23);
         // 30 atoms from 20 on the tiled path: K-split dense stages, warp-per-row message passes, source-edge forces
         Atoms mol = CudaTestSupport.randomAtoms(seed, 30, Math.cbrt(30 * 12.0), 1.0, null);
@@ -64,7 +64,7 @@ class KernelLaunchTest {
     @Test
     void aRefusedProgrammaticLaunchFallsBackToPlainLaunches() {
         assumeTrue(CudaTestSupport.emulated(), "needs the emulator, which can refuse cuLaunchKernelEx on request");
-        long seed = System.nanoTime();
+        long seed = 20261203L;   // fixed: a failure names it and reruns the same atoms
         StudentWeights w = StudentWeights.random(24);
         Atoms mol = CudaTestSupport.randomAtoms(seed, 26, Math.cbrt(26 * 12.0), 1.0, null);
         double[] plain = evaluate(w, mol, "plain");

@@ -7,7 +7,7 @@ package org.molten.validation.reports;
  * @param run         the run label ("optimised NVE"), or "comparison" for baseline checks
  * @param criterion   which criterion
  * @param value       the measured value (null when it could not be measured)
- * @param comparison  how value is compared with threshold ("<=", "<")
+ * @param comparison  how value is compared with threshold ({@code "<="}, {@code "<"})
  * @param threshold   the limit
  * @param unit        unit of value and threshold
  * @param passed      the verdict (false when skipped: a skip is never a pass)

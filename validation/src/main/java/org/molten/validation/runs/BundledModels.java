@@ -135,7 +135,8 @@ public final class BundledModels implements ModelProvider {
                         + "baseline");
             } else {
                 try {
-                    TorchScriptForceField ts = torchScript != null ? TorchScriptForceField.load(torchScript) : BundledModel.baseline();
+                    TorchScriptForceField ts = torchScript != null ? TorchScriptForceField.load(torchScript)
+                            : TorchScriptForceField.bundled();
                     return new Model(new ModelInfo(ts.name(), "TorchScript export (float64) run by libtorch " + libtorchVersion()
                             + " through DJL, forces by autograd", Precision.FLOAT64, "cpu",
                             torchScript != null ? torchScript.toString() : TorchScriptForceField.BUNDLED_RESOURCE.substring(1),
