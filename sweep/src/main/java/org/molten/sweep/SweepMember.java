@@ -19,8 +19,10 @@ import java.util.List;
  * @param port         first port to try (Hazelcast tries the next ones when it is taken)
  * @param join         addresses (HOST:PORT) of existing members to join; empty to start a new cluster
  * @param lite         a lite member holds no data (the coordinator of a sweep with {@code --cluster})
+ * @param standalone   a cluster of this member alone (an embedded sweep): no joining, a quick start
  */
-public record SweepMember(String clusterName, String bindAddress, int port, List<String> join, boolean lite) {
+public record SweepMember(String clusterName, String bindAddress, int port, List<String> join, boolean lite,
+                          boolean standalone) {
     /** Default cluster name. */
     public static final String DEFAULT_CLUSTER = "molten-sweep";
     /** Default first port (Hazelcast's usual one). */
@@ -44,7 +46,7 @@ public record SweepMember(String clusterName, String bindAddress, int port, List
 
     /** A member of a new, single-machine cluster on loopback. */
     public static SweepMember embedded(String clusterName, int port) {
-        return new SweepMember(clusterName, "127.0.0.1", port, List.of(), false);
+        return new SweepMember(clusterName, "127.0.0.1", port, List.of(), false, true);
     }
 
     /** The Hazelcast configuration this describes. */
@@ -68,7 +70,13 @@ public record SweepMember(String clusterName, String bindAddress, int port, List
         JoinConfig j = net.getJoin();
         j.getMulticastConfig().setEnabled(false);
         j.getAutoDetectionConfig().setEnabled(false);
-        j.getTcpIpConfig().setEnabled(true).setMembers(join.isEmpty() ? List.of(bindAddress) : join);
+        if (standalone) {
+            // No join at all: the member starts at once instead of looking for others for seconds.
+            j.getTcpIpConfig().setEnabled(false);
+        } else {
+            j.getTcpIpConfig().setEnabled(true).setConnectionTimeoutSeconds(2).setMembers(join.isEmpty() ? List.of(bindAddress) : join);
+            c.setProperty("hazelcast.wait.seconds.before.join", "1");
+        }
         // One synchronous backup of every task record and payload: a member's death loses none.
         c.addMapConfig(new MapConfig(TaskBoard.TASKS).setBackupCount(1));
         c.addMapConfig(new MapConfig(TaskBoard.RESULTS).setBackupCount(1));

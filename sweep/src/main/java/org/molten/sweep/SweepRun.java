@@ -29,9 +29,10 @@ public final class SweepRun {
      * @param slots       tasks this JVM runs at once (0 with {@code join}: coordinate only)
      * @param gpu         this JVM's member takes GPU tasks
      * @param maxAttempts attempts a throwing task gets
+     * @param plots       draw PNG plots (where fonts exist)
      */
     public record Options(Path outDir, String command, List<String> join, String clusterName, String bindAddress, int port,
-                          int slots, boolean gpu, int maxAttempts) {
+                          int slots, boolean gpu, int maxAttempts, boolean plots) {
         /** Checks the fields. */
         public Options {
             join = List.copyOf(join);
@@ -41,10 +42,15 @@ public final class SweepRun {
             }
         }
 
+        /** The same without plots. */
+        public Options withoutPlots() {
+            return new Options(outDir, command, join, clusterName, bindAddress, port, slots, gpu, maxAttempts, false);
+        }
+
         /** Embedded on loopback with {@code slots} slots. */
         public static Options embedded(Path outDir, int slots, int maxAttempts) {
             return new Options(outDir, "sweep", List.of(), SweepMember.DEFAULT_CLUSTER, "127.0.0.1", SweepMember.DEFAULT_PORT, slots,
-                    false, maxAttempts);
+                    false, maxAttempts, true);
         }
     }
 
@@ -57,8 +63,8 @@ public final class SweepRun {
         Files.createDirectories(o.outDir());
         ResultStore store = new ResultStore(o.outDir());
         SweepMember member = o.join().isEmpty()
-                ? new SweepMember(o.clusterName() + "-embedded-" + UUID.randomUUID(), o.bindAddress(), o.port(), List.of(), false)
-                : new SweepMember(o.clusterName(), o.bindAddress(), o.port(), o.join(), o.slots() == 0);
+                ? SweepMember.embedded(o.clusterName() + "-embedded-" + UUID.randomUUID(), o.port())
+                : new SweepMember(o.clusterName(), o.bindAddress(), o.port(), o.join(), o.slots() == 0, false);
         HazelcastInstance hz = member.start();
         SweepCoordinator.Counts counts;
         try (TaskWorkers workers = o.slots() > 0 ? new TaskWorkers(hz, executor, o.slots(), o.gpu()) : null) {
@@ -78,7 +84,7 @@ public final class SweepRun {
     static SweepReport report(List<TaskResult> results, int resumed, Options o, double wallSeconds) throws IOException {
         SweepSummary summary = SweepSummary.of(results);
         List<String> warnings = new ArrayList<>();
-        List<String> plots = SweepPlots.draw(summary, results, o.outDir(), warnings);
+        List<String> plots = o.plots() ? SweepPlots.draw(summary, results, o.outDir(), warnings) : List.of();
         int failed = (int) results.stream().filter(r -> !r.done()).count();
         SweepReport report = new SweepReport("molten sweep", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), o.command(),
                 results.size(), results.size() - failed, failed, resumed, wallSeconds, summary, plots, warnings, results);

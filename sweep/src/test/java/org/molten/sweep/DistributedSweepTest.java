@@ -79,7 +79,7 @@ class DistributedSweepTest {
             });
             killer.start();
             SweepRun.Options o = new SweepRun.Options(out, "sweep (test)", List.of(m.address()), m.clusterName, "127.0.0.1",
-                    m.port, 0, false, 3);
+                    m.port, 0, false, 3, false);
             SweepReport r = SweepRun.run(tasks, o, (t, d) -> {
                 throw new AssertionError("a lite coordinator runs no task");
             }, SweepProgress.quiet());
@@ -107,7 +107,7 @@ class DistributedSweepTest {
     void embeddedSweepResumesWithoutRerunningFinishedTasks(@TempDir Path out) throws Exception {
         List<SweepTask> tasks = grid(List.of("water", "ethanol"), List.of(300.0), 2);
         FakeExecutor first = new FakeExecutor(50);
-        SweepReport r1 = SweepRun.run(tasks, SweepRun.Options.embedded(out, 2, 3), first, SweepProgress.quiet());
+        SweepReport r1 = SweepRun.run(tasks, SweepRun.Options.embedded(out, 2, 3).withoutPlots(), first, SweepProgress.quiet());
         assertEquals(4, r1.tasksDone());
         assertEquals(4, first.totalStarts());
         assertTrue(Files.isRegularFile(out.resolve(SweepReportWriter.JSON)));
@@ -118,7 +118,7 @@ class DistributedSweepTest {
         }
 
         FakeExecutor second = new FakeExecutor(50);
-        SweepReport r2 = SweepRun.run(tasks, SweepRun.Options.embedded(out, 2, 3), second, SweepProgress.quiet());
+        SweepReport r2 = SweepRun.run(tasks, SweepRun.Options.embedded(out, 2, 3).withoutPlots(), second, SweepProgress.quiet());
         assertEquals(0, second.totalStarts(), "a finished sweep runs nothing again");
         assertEquals(4, r2.tasksResumed());
         assertEquals(4, r2.tasksDone());
@@ -134,6 +134,15 @@ class DistributedSweepTest {
         assertEquals(4, taskDirs(out));
         try (Stream<Path> s = Files.list(out.resolve("tasks"))) {
             assertEquals(0, s.filter(p -> p.getFileName().toString().contains(".partial-")).count(), "partials cleaned");
+        }
+        if (r3.warnings().isEmpty()) {  // fonts present: both plots drawn, none empty
+            assertEquals(List.of("plots/stable-fraction.png", "plots/drift.png"), r3.plots());
+            for (String p : r3.plots()) {
+                assertTrue(Files.size(out.resolve(p)) > 1000, p);
+            }
+        } else {
+            assertEquals(List.of(), r3.plots(), "no plot without fonts: " + r3.warnings());
+            assertFalse(Files.exists(out.resolve("plots/stable-fraction.png")));
         }
         JsonNode j = new ObjectMapper().readTree(out.resolve(SweepReportWriter.JSON).toFile());
         assertEquals(4, j.path("tasks_total").asInt());
@@ -153,7 +162,7 @@ class DistributedSweepTest {
         // water throws on every attempt, ethanol once, benzene blows up.
         List<SweepTask> tasks = grid(List.of("water", "ethanol", "benzene"), List.of(300.0), 1);
         FakeExecutor fake = new FakeExecutor(10, t -> t.system().equals("benzene"), Map.of("water", 99, "ethanol", 1));
-        SweepReport r = SweepRun.run(tasks, SweepRun.Options.embedded(out, 2, 3), fake, SweepProgress.quiet());
+        SweepReport r = SweepRun.run(tasks, SweepRun.Options.embedded(out, 2, 3).withoutPlots(), fake, SweepProgress.quiet());
         Map<String, TaskResult> bySystem = new HashMap<>();
         r.tasks().forEach(t -> bySystem.put(t.task().system(), t));
 

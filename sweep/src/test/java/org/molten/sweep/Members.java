@@ -27,7 +27,7 @@ final class Members implements AutoCloseable {
     }
 
     private HazelcastInstance start(boolean lite) {
-        HazelcastInstance hz = new SweepMember(clusterName, "127.0.0.1", port, List.of(address()), lite).start();
+        HazelcastInstance hz = new SweepMember(clusterName, "127.0.0.1", port, List.of(address()), lite, false).start();
         started.add(hz);
         return hz;
     }

@@ -129,6 +129,9 @@ public final class SweepCommand implements Callable<Integer> {
     @Option(names = "--gpu", order = 36, description = "This JVM's member takes the tasks that want a GPU.")
     boolean gpu;
 
+    @Option(names = "--no-plots", order = 37, description = "Write no PNG plots.")
+    boolean noPlots;
+
     /** Runs the tasks; tests substitute a fake. */
     TaskExecutor executor = new ValidationTaskExecutor();
 
@@ -188,7 +191,8 @@ public final class SweepCommand implements Callable<Integer> {
         List<SweepTask> tasks = grid.expand();
         int n = slots != null ? slots : cluster.isEmpty() ? Runtime.getRuntime().availableProcessors() : 0;
         String command = String.join(" ", spec.root().commandLine().getParseResult().originalArgs());
-        SweepRun.Options o = new SweepRun.Options(out, command, cluster, clusterName, bind, port, n, gpu, grid.maxAttempts);
+        SweepRun.Options o = new SweepRun.Options(out, command, cluster, clusterName, bind, port, n, gpu, grid.maxAttempts,
+                !noPlots);
         SweepReport r;
         try (SweepProgress progress = SweepProgress.auto()) {
             r = SweepRun.run(tasks, o, executor, progress);

@@ -46,7 +46,7 @@ public final class WorkerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        HazelcastInstance hz = new SweepMember(clusterName, bind, port, join, false).start();
+        HazelcastInstance hz = new SweepMember(clusterName, bind, port, join, false, false).start();
         TaskWorkers workers = new TaskWorkers(hz, new ValidationTaskExecutor(), slots, gpu);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
