@@ -1,6 +1,7 @@
 package org.molten.sweep;
 
 import com.hazelcast.config.Config;
+import com.hazelcast.config.InMemoryFormat;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.NetworkConfig;
@@ -77,8 +78,9 @@ public record SweepMember(String clusterName, String bindAddress, int port, List
             j.getTcpIpConfig().setEnabled(true).setConnectionTimeoutSeconds(2).setMembers(join.isEmpty() ? List.of(bindAddress) : join);
             c.setProperty("hazelcast.wait.seconds.before.join", "1");
         }
-        // One synchronous backup of every task record and payload: a member's death loses none.
-        c.addMapConfig(new MapConfig(TaskBoard.TASKS).setBackupCount(1));
+        // One synchronous backup of every task record and payload: a member's death loses none. Task records are
+        // kept as objects, so the board's queries (pending? done?) do not deserialize every record each time.
+        c.addMapConfig(new MapConfig(TaskBoard.TASKS).setBackupCount(1).setInMemoryFormat(InMemoryFormat.OBJECT));
         c.addMapConfig(new MapConfig(TaskBoard.RESULTS).setBackupCount(1));
         return c;
     }
