@@ -66,6 +66,8 @@ public final class SweepCoordinator {
             }
             if (!store.finished(t.id())) {
                 remaining.put(t.id(), t);
+            } else if (board.get(t.id()) != null) {
+                board.remove(t.id());  // stored by a coordinator that stopped before it could tidy the board
             }
         }
         int total = tasks.size();

@@ -29,6 +29,8 @@ import picocli.CommandLine.Command;
 public final class ValidationTaskExecutor implements TaskExecutor {
     /** The validation's default seed, the first seed of a sweep's replicas unless one is given. */
     public static final long DEFAULT_SEED = ValidationSettings.DEFAULT_SEED;
+    /** The systems of a default validation, and of a sweep that names none. */
+    public static final List<String> DEFAULT_SYSTEMS = ValidationSettings.DEFAULT_SYSTEMS;
     /** The validation's default temperature, K. */
     public static final double DEFAULT_TEMPERATURE_K = ValidationSettings.DEFAULT_TEMPERATURE_K;
 

@@ -53,7 +53,8 @@ public final class SweepCommand implements Callable<Integer> {
     List<String> weights;
 
     @Option(names = "--systems", paramLabel = "LIST", split = ",", order = 3,
-            description = "Built-in systems, comma-separated (water, ethanol, benzene, alanine-dipeptide, ace-ala5-nme, water-box).")
+            description = "Built-in systems, comma-separated (water, ethanol, benzene, alanine-dipeptide, ace-ala5-nme, water-box; "
+                    + "default: those of molten validate).")
     List<String> systems;
 
     @Option(names = "--structure", paramLabel = "FILE", arity = "1..*", order = 4, description = "Structure files to validate.")
@@ -158,7 +159,7 @@ public final class SweepCommand implements Callable<Integer> {
             s.structures = structures;
         }
         if (systems == null && structures == null) {
-            s.systems = List.of("water", "ethanol");
+            s.systems = ValidationTaskExecutor.DEFAULT_SYSTEMS;
         }
         if (temperatures != null) {
             s.temperaturesK = temperatures;
