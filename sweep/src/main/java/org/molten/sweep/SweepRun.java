@@ -1,6 +1,7 @@
 package org.molten.sweep;
 
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.partition.NoDataMemberInClusterException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,6 +70,9 @@ public final class SweepRun {
         SweepCoordinator.Counts counts;
         try (TaskWorkers workers = o.slots() > 0 ? new TaskWorkers(hz, executor, o.slots(), o.gpu()) : null) {
             counts = new SweepCoordinator(hz, store, o.maxAttempts(), progress).run(tasks);
+        } catch (NoDataMemberInClusterException e) {
+            throw new IllegalStateException("no molten worker in cluster '" + o.clusterName() + "' at " + String.join(",", o.join())
+                    + ": start one there with 'molten worker', or give this sweep --slots N to run tasks itself");
         } finally {
             progress.close();
             hz.shutdown();
