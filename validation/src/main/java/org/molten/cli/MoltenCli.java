@@ -25,6 +25,10 @@ public final class MoltenCli implements Runnable {
     /** Runs the command line and returns its exit status (0 success, 1 failure, 2 usage). */
     public static int execute(String... args) {
         CommandLine cl = new CommandLine(new MoltenCli());
+        // Subcommands of modules that are on the classpath only when installed (molten sweep, molten worker).
+        for (SubcommandProvider p : java.util.ServiceLoader.load(SubcommandProvider.class)) {
+            p.subcommands().forEach(cl::addSubcommand);
+        }
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             // Bad input is reported as one clear line, not a stack trace; a file problem names the file.
             if (ex instanceof IllegalArgumentException || ex instanceof java.io.IOException

@@ -1,0 +1,94 @@
+package org.molten.sweep;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** Writes a {@link SweepReport} as sweep-report.json and sweep-report.md (each atomically). */
+public final class SweepReportWriter {
+    /** JSON report file name in the output directory. */
+    public static final String JSON = "sweep-report.json";
+    /** Markdown report file name in the output directory. */
+    public static final String MARKDOWN = "sweep-report.md";
+
+    private SweepReportWriter() {}
+
+    /** Writes both files into {@code outDir}. */
+    public static void write(SweepReport report, Path outDir) throws IOException {
+        Path tmp = Files.createTempFile(outDir, ".sweep-report", ".json");
+        SweepJson.mapper().writeValue(tmp.toFile(), report);
+        Files.move(tmp, outDir.resolve(JSON), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        tmp = Files.createTempFile(outDir, ".sweep-report", ".md");
+        Files.writeString(tmp, markdown(report));
+        Files.move(tmp, outDir.resolve(MARKDOWN), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** The Markdown text. */
+    static String markdown(SweepReport r) {
+        StringBuilder b = new StringBuilder();
+        b.append("# molten sweep\n\n");
+        b.append(String.format(Locale.ROOT, "%s · `molten %s`%n%n", r.createdUtc(), r.command()));
+        b.append(String.format(Locale.ROOT, "%d tasks: %d ran to a result, %d failed (threw on every attempt), %d resumed "
+                + "from an earlier run; %.1f s.%n%n", r.tasksTotal(), r.tasksDone(), r.tasksFailed(), r.tasksResumed(),
+                r.wallSeconds()));
+        b.append("## Models, best first\n\n");
+        b.append("Ranked by stable fraction, then median |NVE drift|, then teacher force error; n/a: no task reported it.\n\n");
+        b.append("| rank | model | tasks | failed | stable fraction | median abs drift (meV/atom/ps) | teacher force MAE (eV/Å) |\n");
+        b.append("|---:|---|---:|---:|---:|---:|---:|\n");
+        for (SweepSummary.ModelRank m : r.summary().ranking()) {
+            b.append(String.format(Locale.ROOT, "| %d | %s | %d | %d | %s | %s | %s |%n", m.rank(), m.model(), m.tasks(), m.failed(),
+                    fmt(m.stableFraction(), "%.3f"), fmt(m.medianAbsDriftMeVPerAtomPerPs(), "%.4g"),
+                    fmt(m.meanTeacherForceMaeEvPerA(), "%.4g")));
+        }
+        b.append("\n## Per model, system and temperature\n\n");
+        b.append("| model | system | T (K) | tasks | failed | stable fraction | passed | abs drift median / p90 / max (meV/atom/ps) "
+                + "| teacher force MAE mean (eV/Å) | force RMSE vs baseline mean (eV/Å) | divergences (mean) |\n");
+        b.append("|---|---|---:|---:|---:|---:|---:|---|---:|---:|---|\n");
+        for (SweepSummary.Group g : r.summary().groups()) {
+            SweepSummary.Distribution d = g.absDriftMeVPerAtomPerPs();
+            String drift = d == null ? "n/a" : String.format(Locale.ROOT, "%.4g / %.4g / %.4g", d.median(), d.p90(), d.max());
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %d | %d | %s | %s | %s | %s | %s | %s |%n", g.model(), g.system(),
+                    fmt(g.temperatureK(), "%.0f"), g.tasks(), g.failed(), fmt(g.stableFraction(), "%.3f"),
+                    fmt(g.passedFraction(), "%.3f"), drift, fmt(mean(g.teacherForceMaeEvPerA()), "%.4g"),
+                    fmt(mean(g.forceRmseVsBaselineEvPerA()), "%.3g"), divergences(g.divergences())));
+        }
+        if (!r.plots().isEmpty()) {
+            b.append("\n## Plots\n\n");
+            for (String p : r.plots()) {
+                b.append("![").append(p).append("](").append(p).append(")\n");
+            }
+        }
+        b.append("\n## Tasks\n\nEach task's own validation report: `tasks/<id>/report/report.md`.\n\n");
+        b.append("| task | status | attempts | member | wall (s) | stable | drift (meV/atom/ps) | error |\n");
+        b.append("|---|---|---:|---|---:|---:|---:|---|\n");
+        for (TaskResult t : r.tasks()) {
+            String err = t.error() == null ? "" : t.error().lines().findFirst().orElse("").replace("|", "\\|");
+            b.append(String.format(Locale.ROOT, "| [%s](tasks/%s/report/report.md) | %s | %d | %s | %s | %s | %s | %s |%n",
+                    t.task().id(), t.task().id(), t.status(), t.attempts(), t.member() == null ? "" : t.member(),
+                    fmt(t.wallSeconds(), "%.1f"), fmt(t.metrics().stableFraction(), "%.2f"),
+                    fmt(t.metrics().driftMeVPerAtomPerPs(), "%.4g"), err));
+        }
+        if (!r.warnings().isEmpty()) {
+            b.append("\n## Warnings\n\n");
+            r.warnings().forEach(w -> b.append("- ").append(w).append('\n'));
+        }
+        return b.toString();
+    }
+
+    private static Double mean(SweepSummary.Distribution d) {
+        return d == null ? null : d.mean();
+    }
+
+    private static String divergences(Map<String, Double> d) {
+        return d.isEmpty() ? "n/a" : d.entrySet().stream()
+                .map(e -> e.getKey() + " " + String.format(Locale.ROOT, "%.3g", e.getValue())).collect(Collectors.joining(", "));
+    }
+
+    private static String fmt(Double v, String format) {
+        return v == null || !Double.isFinite(v) ? "n/a" : String.format(Locale.ROOT, format, v);
+    }
+}

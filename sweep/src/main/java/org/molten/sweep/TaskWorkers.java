@@ -1,0 +1,155 @@
+package org.molten.sweep;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceNotActiveException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The slots of one member: threads that take pending tasks from the {@link TaskBoard}, run them
+ * with a {@link TaskExecutor} in a private temporary directory and hand back the payload. A member
+ * takes a task only when it has a free slot (pull), so fast and slow members share the work by
+ * their speed.
+ */
+public final class TaskWorkers implements AutoCloseable {
+    /** Longest wait between looks at an empty board, ms. */
+    private static final long MAX_IDLE_MS = 500;
+
+    private final HazelcastInstance hz;
+    private final TaskBoard board;
+    private final TaskExecutor executor;
+    private final String memberId;
+    private final String memberName;
+    private final boolean gpu;
+    private final List<Thread> threads = new ArrayList<>();
+    private volatile boolean running = true;
+
+    /**
+     * Starts {@code slots} threads on member {@code hz}.
+     *
+     * @param slots tasks run at once on this member (for CPU tasks: its cores)
+     * @param gpu   true when this member has a GPU and takes the tasks that want one
+     */
+    public TaskWorkers(HazelcastInstance hz, TaskExecutor executor, int slots, boolean gpu) {
+        if (slots < 1) {
+            throw new IllegalArgumentException("slots must be at least 1, got " + slots);
+        }
+        this.hz = hz;
+        this.board = new TaskBoard(hz);
+        this.executor = executor;
+        this.gpu = gpu;
+        this.memberId = hz.getCluster().getLocalMember().getUuid().toString();
+        this.memberName = hz.getCluster().getLocalMember().getAddress().toString();
+        for (int i = 0; i < slots; i++) {
+            Thread t = new Thread(this::loop, "molten-sweep-slot-" + i);
+            t.setDaemon(true);
+            threads.add(t);
+            t.start();
+        }
+    }
+
+    private void loop() {
+        long idleMs = 20;
+        boolean local = !hz.getCluster().getLocalMember().isLiteMember();
+        while (running) {
+            try {
+                String id = board.pickPending(local, gpu);
+                TaskEntry claimed = id == null ? null : board.claim(id, memberId, gpu);
+                if (claimed == null) {
+                    if (id == null) {
+                        Thread.sleep(idleMs);
+                        idleMs = Math.min(MAX_IDLE_MS, idleMs * 2);
+                    }
+                    continue;
+                }
+                idleMs = 20;
+                runOne(claimed);
+            } catch (HazelcastInstanceNotActiveException | InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                if (!hz.getLifecycleService().isRunning()) {
+                    return;
+                }
+                // A migration or a member leaving made a board call fail: look again.
+                sleepQuietly(100);
+            }
+        }
+    }
+
+    private void runOne(TaskEntry claimed) {
+        SweepTask task = claimed.task();
+        Path dir = null;
+        long t0 = System.nanoTime();
+        try {
+            dir = Files.createTempDirectory("molten-task-");
+            TaskMetrics metrics = executor.execute(task, dir);
+            TaskPayload payload = TaskPayload.collect(metrics, dir, memberName, (System.nanoTime() - t0) * 1e-9);
+            board.complete(task.id(), claimed.claim(), payload);
+        } catch (HazelcastInstanceNotActiveException e) {
+            throw e;
+        } catch (Throwable e) {  // the task's failure, whatever it was, is recorded and retried (OutOfMemoryError too)
+            if (!running || !hz.getLifecycleService().isRunning()) {
+                return;  // stopped, not failed: the coordinator puts the task back when this member leaves
+            }
+            board.fail(task.id(), claimed.claim(), describe(e));
+        } finally {
+            deleteQuietly(dir);
+        }
+    }
+
+    /** The exception's class, message and first frames, for the report. */
+    static String describe(Throwable e) {
+        StringWriter w = new StringWriter();
+        e.printStackTrace(new PrintWriter(w));
+        String[] lines = w.toString().split("\\R");
+        return String.join("\n", java.util.Arrays.copyOf(lines, Math.min(lines.length, 8)));
+    }
+
+    private static void deleteQuietly(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            // A temporary directory left behind costs disk space only.
+        }
+    }
+
+    private static void sleepQuietly(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Stops taking tasks and waits up to {@code waitMs} for running ones to end. */
+    public void stop(long waitMs) {
+        running = false;
+        long deadline = System.currentTimeMillis() + waitMs;
+        for (Thread t : threads) {
+            try {
+                t.join(Math.max(1, deadline - System.currentTimeMillis()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        stop(0);
+        threads.forEach(Thread::interrupt);
+    }
+}

@@ -1,0 +1,92 @@
+package org.molten.sweep;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import org.molten.cli.MoltenCli;
+import org.molten.forcefield.student.OptimisedStudent;
+import org.molten.validation.BaselineKind;
+import org.molten.validation.DeviceChoice;
+import org.molten.validation.ThermostatKind;
+import org.molten.validation.ValidationSettings;
+import org.molten.validation.reports.Thresholds;
+import org.molten.validation.runs.BundledModels;
+import org.molten.validation.runs.ModelProvider;
+import org.molten.validation.runs.Progress;
+import org.molten.validation.runs.SystemCatalog;
+import org.molten.validation.runs.ValidationRunner;
+import picocli.CommandLine.Command;
+
+/**
+ * The sweep's one adapter to the validation module: turns a {@link SweepTask} into the
+ * {@code molten validate} run of exactly one (model, system, temperature, seed) with the sweep's
+ * protocol, writes that run's report (report.json, report.md, plots, energy logs) into the task's
+ * directory and returns its figures read back from report.json by {@link TaskReportReader}.
+ * Nothing else in the sweep module uses validation classes, so a change of the protocol is wired
+ * here.
+ */
+public final class ValidationTaskExecutor implements TaskExecutor {
+    /** The validation's default seed, the first seed of a sweep's replicas unless one is given. */
+    public static final long DEFAULT_SEED = ValidationSettings.DEFAULT_SEED;
+    /** The systems of a default validation, and of a sweep that names none. */
+    public static final List<String> DEFAULT_SYSTEMS = ValidationSettings.DEFAULT_SYSTEMS;
+    /** The validation's default temperature, K. */
+    public static final double DEFAULT_TEMPERATURE_K = ValidationSettings.DEFAULT_TEMPERATURE_K;
+
+    /**
+     * Refuses, before anything runs, a task the validation cannot run (unknown system or
+     * thermostat, too few samples, unreadable weights, a structure file while the validation
+     * has no {@code --structure}), naming the problem.
+     *
+     * @throws IllegalArgumentException with the reason
+     */
+    public static void check(SweepTask task) {
+        settings(task);
+        precision(task.protocol());
+        if (!SweepTask.BUNDLED.equals(task.model()) && !Files.isReadable(Path.of(task.model()))) {
+            throw new IllegalArgumentException("weights file " + task.model() + " cannot be read");
+        }
+    }
+
+    @Override
+    public TaskMetrics execute(SweepTask task, Path reportDir) throws Exception {
+        ValidationSettings settings = settings(task);
+        OptimisedStudent.Precision precision = precision(task.protocol());
+        ModelProvider models = SweepTask.BUNDLED.equals(task.model()) ? BundledModels.bundled(precision)
+                : BundledModels.fromFile(Path.of(task.model()), precision);
+        String version = MoltenCli.class.getAnnotation(Command.class).version()[0];
+        new ValidationRunner(settings, Thresholds.defaults(), models, reportDir, version, "sweep task " + task.id())
+                .run(Progress.NONE);
+        return TaskReportReader.read(reportDir.resolve(ValidationRunner.JSON_REPORT), settings.systems().get(0));
+    }
+
+    /** The validation settings of one task: the quick (or full) protocol with the sweep's overrides. */
+    static ValidationSettings settings(SweepTask task) {
+        if (task.structure() != null) {
+            throw new IllegalArgumentException("structure file " + task.structure() + ": this validation validates built-in "
+                    + "systems only (validate --structure is not available yet); use --systems");
+        }
+        SweepProtocol p = task.protocol();
+        ValidationSettings base = p.full() ? ValidationSettings.fullProtocol() : ValidationSettings.quickProtocol();
+        long nve = p.steps() != null ? p.steps() : base.nveSteps();
+        long nvt = p.steps() != null ? p.steps() : base.nvtSteps();
+        return new ValidationSettings(List.of(SystemCatalog.canonicalName(task.system())), task.temperatureK(),
+                p.timestepFs() != null ? p.timestepFs() : base.timestepFs(),
+                p.equilibrationSteps() != null ? p.equilibrationSteps() : base.equilibrationSteps(), nve, nvt,
+                p.sampleIntervalSteps() != null ? p.sampleIntervalSteps() : base.sampleIntervalSteps(),
+                p.thermostat() != null ? ThermostatKind.parse(p.thermostat()) : base.thermostat(),
+                p.thermostatTimeFs() != null ? p.thermostatTimeFs() : base.thermostatTimeConstantFs(),
+                p.device() != null ? DeviceChoice.parse(p.device()) : base.device(),
+                p.baseline() != null ? BaselineKind.parse(p.baseline()) : base.baseline(), task.seed(), p.full());
+    }
+
+    private static OptimisedStudent.Precision precision(SweepProtocol p) {
+        String name = p.precision() == null ? "float64" : p.precision().trim().toLowerCase(Locale.ROOT);
+        return switch (name) {
+            case "float64" -> OptimisedStudent.Precision.FLOAT64;
+            case "float32" -> OptimisedStudent.Precision.FLOAT32;
+            default -> throw new IllegalArgumentException("unknown precision '" + p.precision() + "'; choose float64 or float32");
+        };
+    }
+}

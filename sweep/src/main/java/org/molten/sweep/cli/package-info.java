@@ -1,0 +1,2 @@
+/** The {@code molten sweep} and {@code molten worker} subcommands. */
+package org.molten.sweep.cli;
