@@ -199,7 +199,28 @@ public final class ReplicaSet implements AutoCloseable {
         ReplicaStepping.advance(replicas, device, pool, steps);
     }
 
-    /** Closes every replica's reporters, the host threads and the device binding. */
+    /**
+     * Runs {@code replicas} together for {@code steps} steps with each replica's reporters
+     * ({@code reporters.apply(k)}), then closes the set (reporters flushed and closed, the final
+     * state of every replica pulled before a device is freed). For callers that need only what the
+     * reporters collected and the final states, e.g. validation statistics over R seeds.
+     *
+     * @return the replicas in index order, closed, their final state readable
+     */
+    public static List<Simulation> run(List<Simulation.Builder> replicas, String platform, int steps,
+                                       IntFunction<List<Reporter>> reporters) {
+        try (ReplicaSet set = of(replicas).platform(platform).build()) {
+            for (int k = 0; k < set.size(); k++) {
+                for (Reporter r : reporters.apply(k)) {
+                    set.replica(k).addReporter(r);
+                }
+            }
+            set.step(steps);
+            return set.replicas();
+        }
+    }
+
+    /** Closes every replica's reporters, the host threads and the device binding (after pulling the final states). */
     @Override
     public void close() {
         if (closed) {
@@ -207,6 +228,15 @@ public final class ReplicaSet implements AutoCloseable {
         }
         closed = true;
         RuntimeException first = null;
+        if (device != null) {
+            for (Simulation s : replicas) {
+                try {
+                    s.atoms();   // the final state stays readable once the device is freed
+                } catch (RuntimeException e) {
+                    first = e;
+                }
+            }
+        }
         for (Simulation s : replicas) {
             try {
                 s.close();

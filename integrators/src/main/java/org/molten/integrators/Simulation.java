@@ -168,7 +168,7 @@ public final class Simulation implements DynamicsState, AutoCloseable {
 
         /**
          * Steps between blow-up checks on a device platform (default
-         * {@value #DEFAULT_DEVICE_GUARD_INTERVAL_STEPS}; the device itself stops on non-finite
+         * {@value Simulation#DEFAULT_DEVICE_GUARD_INTERVAL_STEPS}; the device itself stops on non-finite
          * values at any step). The host checks every step whatever this is.
          */
         public Builder guardIntervalSteps(int steps) {
@@ -572,6 +572,7 @@ public final class Simulation implements DynamicsState, AutoCloseable {
             }
         }
         if (ownsDevice && !closed) {
+            sync();   // the final state stays readable once the device is freed
             device.close();
         }
         closed = true;
