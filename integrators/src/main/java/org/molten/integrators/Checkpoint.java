@@ -37,7 +37,7 @@ import org.molten.core.Cell;
  */
 public final class Checkpoint {
     private static final long MAGIC = 0x4D4F4C54454E434BL; // "MOLTENCK"
-    private static final int VERSION = 2;   // 2: the force field's parameter fingerprint
+    private static final int VERSION = 3;   // 2: the force field's parameter fingerprint; 3: the platform
 
     final int[] atomicNumbers;
     final double[] massesAmu;
@@ -46,6 +46,7 @@ public final class Checkpoint {
     final String forceFieldName;
     final String forceFieldFingerprint;   // "" when the force field has none
     final String integratorDescription;
+    final String platform;          // "host" (reference, cpu) or a device platform's name
     final int degreesOfFreedom;
     final Long seed;                // null when the run had no random stream
     final long step;
@@ -60,18 +61,18 @@ public final class Checkpoint {
     private final Path source;      // file it was read from, for messages; null when captured
 
     Checkpoint(int[] atomicNumbers, double[] massesAmu, Cell cell, String forceFieldName, String forceFieldFingerprint,
-               String integratorDescription,
+               String integratorDescription, String platform,
                int degreesOfFreedom, Long seed, long step, double timeFs, double potentialEnergyEv,
                double[] positionsA, double[] velocitiesAPerFs, double[] forcesEvPerA, long[] randomState,
                byte[] integratorState, List<OutputMark> outputs) {
         this(atomicNumbers, massesAmu, cell == null ? null : cell.matrix(), cell == null ? null : cell.pbc(),
-                forceFieldName, forceFieldFingerprint, integratorDescription, degreesOfFreedom, seed, step, timeFs,
+                forceFieldName, forceFieldFingerprint, integratorDescription, platform, degreesOfFreedom, seed, step, timeFs,
                 potentialEnergyEv, positionsA, velocitiesAPerFs, forcesEvPerA, randomState, integratorState, outputs, null);
     }
 
     private Checkpoint(int[] atomicNumbers, double[] massesAmu, double[][] cellMatrixA, boolean[] pbc,
                        String forceFieldName, String forceFieldFingerprint, String integratorDescription,
-                       int degreesOfFreedom, Long seed, long step,
+                       String platform, int degreesOfFreedom, Long seed, long step,
                        double timeFs, double potentialEnergyEv, double[] positionsA, double[] velocitiesAPerFs,
                        double[] forcesEvPerA, long[] randomState, byte[] integratorState, List<OutputMark> outputs,
                        Path source) {
@@ -82,6 +83,7 @@ public final class Checkpoint {
         this.forceFieldName = forceFieldName;
         this.forceFieldFingerprint = forceFieldFingerprint;
         this.integratorDescription = integratorDescription;
+        this.platform = platform;
         this.degreesOfFreedom = degreesOfFreedom;
         this.seed = seed;
         this.step = step;
@@ -129,6 +131,14 @@ public final class Checkpoint {
     /** The integrator's description at the time of writing. */
     public String integratorDescription() {
         return integratorDescription;
+    }
+
+    /**
+     * The platform that wrote it: "host" for reference and cpu (one host integration, so either
+     * may continue it) or a device platform's name ("cuda"). A run continues only on the same one.
+     */
+    public String platform() {
+        return platform;
     }
 
     /** The degrees of freedom of the run. */
@@ -224,6 +234,7 @@ public final class Checkpoint {
         out.writeUTF(forceFieldName);
         out.writeUTF(forceFieldFingerprint);
         out.writeUTF(integratorDescription);
+        out.writeUTF(platform);
         out.writeInt(degreesOfFreedom);
         out.writeBoolean(seed != null);
         out.writeLong(seed == null ? 0 : seed);
@@ -280,9 +291,9 @@ public final class Checkpoint {
                 throw new IOException(file + " is not a Molten checkpoint (wrong magic number)");
             }
             int version = in.readInt();
-            if (version != VERSION) {
+            if (version != VERSION && version != 2) {
                 throw new IOException("checkpoint " + file + " has format version " + version
-                        + "; this Molten reads version " + VERSION);
+                        + "; this Molten reads versions 2 and " + VERSION);
             }
             CRC32 crc = new CRC32();
             crc.update(all, 0, all.length - 8);
@@ -311,6 +322,7 @@ public final class Checkpoint {
             String ff = in.readUTF();
             String fingerprint = in.readUTF();
             String integrator = in.readUTF();
+            String platform = version >= 3 ? in.readUTF() : "host";   // version 2 was written on the host
             int dof = in.readInt();
             boolean hasSeed = in.readBoolean();
             long seedValue = in.readLong();
@@ -334,7 +346,7 @@ public final class Checkpoint {
             for (int i = 0; i < marks; i++) {
                 outputs.add(new OutputMark(Paths.get(in.readUTF()), in.readLong()));
             }
-            return new Checkpoint(z, masses, cell, pbc, ff, fingerprint, integrator, dof, hasSeed ? seedValue : null, step, time,
+            return new Checkpoint(z, masses, cell, pbc, ff, fingerprint, integrator, platform, dof, hasSeed ? seedValue : null, step, time,
                     energy, r, v, f, rng, state, outputs, file);
         } catch (EOFException e) {
             throw new IOException("checkpoint " + file + " is truncated", e);

@@ -23,6 +23,15 @@ public interface Integrator {
      */
     String description();
 
+    /**
+     * This integrator and its thermostat as plain data, so that a device platform runs the same
+     * equations of motion ({@link org.molten.core.dynamics.DynamicsSpec}); empty when it has no
+     * such description (the simulation then stays on the host).
+     */
+    default java.util.Optional<org.molten.core.dynamics.DynamicsSpec> dynamicsSpec() {
+        return java.util.Optional.empty();
+    }
+
     /** The timestep in fs. */
     double timestepFs();
 

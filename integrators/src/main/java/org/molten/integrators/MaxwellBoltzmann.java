@@ -51,8 +51,8 @@ public final class MaxwellBoltzmann {
     /**
      * Overwrites the velocities of {@code atoms} with a draw.
      *
-     * @return the number of constraints removed (3, or up to 6 with rotation); pass it to
-     *         {@link Simulation.Builder#removedConstraints(int)}
+     * @return the number of constraints removed (3, or up to 6 with rotation); a {@link Simulation}
+     *         built with {@link Simulation.Builder#temperature(double)} draws and counts them itself
      * @throws IllegalArgumentException if rotation removal is asked for a periodic system, or
      *                                  nothing would be left of the degrees of freedom
      */

@@ -5,32 +5,64 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.molten.core.Atoms;
 import org.molten.core.ForceField;
 import org.molten.core.Observables;
 import org.molten.core.RandomStream;
+import org.molten.core.dynamics.DeviceDynamics;
 
 /**
- * A running simulation, as OpenMM's Context: the {@link Atoms} (live positions and velocities),
- * a {@link ForceField}, an {@link Integrator}, a {@link RandomStream}, the forces and potential
- * energy of the current positions, a step counter and the time in fs, and the {@link Reporter}s
- * called at their intervals. {@link #step(int)} advances it, one force evaluation per step,
- * checking a {@link BlowUpGuard} after every step.
+ * A running simulation, as OpenMM's Context on a Platform: the {@link Atoms} (positions and
+ * velocities), a {@link ForceField}, an {@link Integrator}, a {@link RandomStream}, the forces and
+ * potential energy of the current positions, a step counter and the time in fs, and the
+ * {@link Reporter}s called at their intervals. {@link #step(int)} advances it.
  *
- * <p>Degrees of freedom: 3N minus the constraints removed from the velocities (3 for the
- * centre-of-mass momentum, up to 6 with rotation; {@link MaxwellBoltzmann#assign} returns the
- * number). The builder refuses a count the integrator cannot keep: a thermostat that adds
- * momentum (Langevin without drift removal) needs 0, one that thermalises rotation (Langevin)
- * or a periodic cell cannot have rotation removed.
+ * <p><b>Platforms.</b> The builder's {@link Builder#platform(String)} chooses where the steps run:
+ * <ul>
+ *   <li>{@code reference} and {@code cpu}: the host integrators of this module, in double
+ *       precision, one force evaluation per step and the {@link BlowUpGuard} after every step.
+ *       Both names mean the same host integration; which student implementation evaluates the
+ *       forces (reference or optimised) is decided by the {@link ForceField} given, not by the
+ *       platform, so a checkpoint may continue from one to the other (the force field is checked
+ *       by name and fingerprint) and does so bit for bit.</li>
+ *   <li>a device platform ({@code cuda}), found through
+ *       {@link org.molten.core.dynamics.DevicePlatform}: the whole step (forces, integrator,
+ *       thermostat) runs there, described by {@link Integrator#dynamicsSpec()}. The host copy of
+ *       the state is pulled ({@link DeviceDynamics#read}) only when a reporter, a checkpoint or the
+ *       guard (every {@link Builder#guardIntervalSteps(int)} steps) needs it; between those points
+ *       the device advances in chunks. When the platform is not installed, not available or
+ *       cannot run this force field or integrator, one warning names the reason and the host
+ *       runs instead.</li>
+ *   <li>{@code auto} (default): {@code cuda} when it is available and supports the force field
+ *       and integrator, else {@code cpu}, without a warning.</li>
+ * </ul>
+ *
+ * <p><b>Velocities and degrees of freedom.</b> With {@link Builder#temperature(double)} the
+ * velocities are drawn from Maxwell–Boltzmann at that temperature from the seed's stream,
+ * rescaled to exactly that temperature, with the centre-of-mass motion removed when the
+ * integrator keeps the momentum, and the rotation too for an isolated molecule whose integrator
+ * conserves angular momentum. Without it the given velocities are kept. The degrees of freedom are
+ * derived: 3N minus 3 when the integrator keeps the total momentum and it is zero, minus the
+ * rotational constraints (3, 2 for a linear molecule) when the system is isolated, the integrator
+ * conserves angular momentum and it is zero.
+ *
+ * <p>Several systems advanced together, on host cores or in one device binding, are a
+ * {@link ReplicaSet}; a simulation is one member of it or stands alone.
  *
  * <p>The simulation does not own the force field (close it yourself); {@link #close()} flushes
- * and closes the reporters. Not thread-safe.
+ * and closes the reporters (and frees a device binding it owns). I/O failures of reporters are
+ * thrown as {@link UncheckedIOException}. Not thread-safe.
  */
 public final class Simulation implements DynamicsState, AutoCloseable {
+    /** Default number of steps between blow-up checks on a device platform (the host checks every step). */
+    public static final int DEFAULT_DEVICE_GUARD_INTERVAL_STEPS = 100;
+
     private final Atoms atoms;
     private final ForceField forceField;
     private final Integrator integrator;
@@ -38,35 +70,39 @@ public final class Simulation implements DynamicsState, AutoCloseable {
     private final Long seed;
     private final int degreesOfFreedom;
     private final BlowUpGuard guard;
+    private final int guardIntervalSteps;
     private final double[] forces;
     private final List<Reporter> reporters = new ArrayList<>();
+    private final String platformName;
+    private final DeviceDynamics device;   // null on the host
+    private final int replicaIndex;        // index in the device binding
+    private final boolean ownsDevice;
     private double potentialEnergyEv;
     private long step;
     private boolean initialStateReported;
+    private boolean stale;
+    private boolean closed;                 // device path: the host copy is behind the device
 
-    private Simulation(Builder b) {
-        this.atoms = b.atoms;
-        this.forceField = b.forceField;
-        this.integrator = b.integrator;
-        this.random = b.random;
-        this.seed = b.seed;
-        this.guard = b.guard;
-        int n = atoms.size();
-        if (b.removedConstraints >= 4 && !integrator.conservesAngularMomentum()) {
-            throw new IllegalArgumentException(integrator.name() + " does not conserve angular momentum (it thermalises"
-                    + " rotation): remove at most the 3 centre-of-mass constraints, not " + b.removedConstraints);
+    Simulation(Prepared p, String platformName, DeviceDynamics device, int replicaIndex, boolean ownsDevice) {
+        this.atoms = p.atoms;
+        this.forceField = p.forceField;
+        this.integrator = p.integrator;
+        this.random = p.random;
+        this.seed = p.seed;
+        this.degreesOfFreedom = p.degreesOfFreedom;
+        this.guard = p.guard;
+        this.guardIntervalSteps = p.guardIntervalSteps;
+        this.platformName = platformName;
+        this.device = device;
+        this.replicaIndex = replicaIndex;
+        this.ownsDevice = ownsDevice;
+        this.forces = new double[3 * atoms.size()];
+        if (device == null) {
+            this.potentialEnergyEv = forceField.energyAndForces(atoms, forces);
+        } else {
+            this.stale = true;
+            sync();
         }
-        if (b.removedConstraints >= 4 && atoms.cell().map(c -> c.anyPeriodic()).orElse(false)) {
-            throw new IllegalArgumentException("rotation is not a constant of motion under periodic boundaries:"
-                    + " remove at most the 3 centre-of-mass constraints, not " + b.removedConstraints);
-        }
-        if (b.removedConstraints >= 1 && !integrator.conservesLinearMomentum()) {
-            throw new IllegalArgumentException(integrator.name() + " does not keep the total momentum at zero:"
-                    + " all 3N degrees of freedom are thermalised, so remove 0 constraints, not " + b.removedConstraints);
-        }
-        this.degreesOfFreedom = Observables.degreesOfFreedom(n, b.removedConstraints);
-        this.forces = new double[3 * n];
-        this.potentialEnergyEv = forceField.energyAndForces(atoms, forces);
         guard.check(0, 0.0, atoms, forces, potentialEnergyEv);
     }
 
@@ -75,15 +111,18 @@ public final class Simulation implements DynamicsState, AutoCloseable {
         return new Builder(atoms, forceField, integrator);
     }
 
-    /** Settings of a simulation; {@link #build()} evaluates the initial forces. */
+    /** Settings of a simulation; {@link #build()} draws the velocities and evaluates the initial forces. */
     public static final class Builder {
-        private final Atoms atoms;
-        private final ForceField forceField;
-        private final Integrator integrator;
+        final Atoms atoms;
+        final ForceField forceField;
+        final Integrator integrator;
         private RandomStream random;
         private Long seed;
-        private int removedConstraints;
+        private double temperatureK = Double.NaN;
         private BlowUpGuard guard = BlowUpGuard.defaults();
+        private int guardIntervalSteps = DEFAULT_DEVICE_GUARD_INTERVAL_STEPS;
+        private String platform = PlatformBinding.AUTO;
+        private Consumer<String> warnings = w -> System.err.println("molten: " + w);
 
         private Builder(Atoms atoms, ForceField forceField, Integrator integrator) {
             this.atoms = Objects.requireNonNull(atoms, "atoms");
@@ -91,14 +130,17 @@ public final class Simulation implements DynamicsState, AutoCloseable {
             this.integrator = Objects.requireNonNull(integrator, "integrator");
         }
 
-        /** A fresh random stream from {@code seed} (recorded in checkpoints). */
+        /**
+         * The seed of the simulation's random stream (initial velocities, thermostat noise;
+         * recorded in checkpoints). A replica k of a {@link ReplicaSet} is usually given seed + k.
+         */
         public Builder seed(long seed) {
             return random(new RandomStream(seed), seed);
         }
 
         /**
-         * A random stream created from {@code seed} and possibly already used (for the initial
-         * velocities, say); the seed is recorded, the stream's state is what continues.
+         * Advanced: a random stream created from {@code seed} and possibly already used (by an
+         * earlier stage of the same run); the seed is recorded, the stream's state continues.
          */
         public Builder random(RandomStream stream, long seed) {
             this.random = Objects.requireNonNull(stream, "stream");
@@ -107,15 +149,14 @@ public final class Simulation implements DynamicsState, AutoCloseable {
         }
 
         /**
-         * Constraints removed from the velocities: 0 (default, all 3N degrees of freedom),
-         * 3 (centre-of-mass momentum) or up to 6 (rotation too); see
-         * {@link MaxwellBoltzmann#assign}.
+         * Draws the initial velocities from Maxwell–Boltzmann at {@code temperatureK} (K) with the
+         * seed's stream (see the class comment); without this call the atoms' velocities are kept.
          */
-        public Builder removedConstraints(int count) {
-            if (count < 0 || count > 6) {
-                throw new IllegalArgumentException("removed constraints must be 0 to 6: " + count);
+        public Builder temperature(double temperatureK) {
+            if (!(temperatureK >= 0) || Double.isInfinite(temperatureK)) {
+                throw new IllegalArgumentException("temperature must be finite and >= 0 K: " + temperatureK);
             }
-            this.removedConstraints = count;
+            this.temperatureK = temperatureK;
             return this;
         }
 
@@ -126,14 +167,78 @@ public final class Simulation implements DynamicsState, AutoCloseable {
         }
 
         /**
-         * Builds the simulation and evaluates the forces of the initial positions.
+         * Steps between blow-up checks on a device platform (default
+         * {@value Simulation#DEFAULT_DEVICE_GUARD_INTERVAL_STEPS}; the device itself stops on non-finite
+         * values at any step). The host checks every step whatever this is.
+         */
+        public Builder guardIntervalSteps(int steps) {
+            if (steps < 1) {
+                throw new IllegalArgumentException("guard interval must be at least 1 step: " + steps);
+            }
+            this.guardIntervalSteps = steps;
+            return this;
+        }
+
+        /**
+         * Where the steps run: {@code reference}, {@code cpu}, {@code cuda} (or another installed
+         * device platform) or {@code auto} (default); see the class comment.
+         */
+        public Builder platform(String name) {
+            this.platform = PlatformBinding.requireKnown(name);
+            return this;
+        }
+
+        /** Where the one warning of a platform fallback goes (default: standard error). */
+        public Builder warnings(Consumer<String> sink) {
+            this.warnings = Objects.requireNonNull(sink, "sink");
+            return this;
+        }
+
+        String platform() {
+            return platform;
+        }
+
+        Consumer<String> warnings() {
+            return warnings;
+        }
+
+        /** Draws or keeps the velocities and derives the degrees of freedom; no force evaluation. */
+        Prepared prepare() {
+            boolean draw = !Double.isNaN(temperatureK);
+            if (draw && random == null) {
+                throw new IllegalArgumentException("drawing velocities at " + temperatureK + " K needs a seed: call seed(...)");
+            }
+            int removed = draw ? DegreesOfFreedom.draw(atoms, integrator, temperatureK, random)
+                    : DegreesOfFreedom.ofGivenVelocities(atoms, integrator);
+            int dof = Observables.degreesOfFreedom(atoms.size(), removed);
+            return new Prepared(atoms, forceField, integrator, random, seed, dof, guard, guardIntervalSteps);
+        }
+
+        /**
+         * Builds the simulation: draws or keeps the velocities, binds it to its platform and
+         * evaluates the forces of the initial positions.
          *
-         * @throws IllegalArgumentException for an inconsistent degrees-of-freedom count
+         * @throws IllegalArgumentException for a stochastic integrator without a seed, or a state the
+         *                                  device platform refuses
          * @throws SimulationBlowUpException if the initial state already breaks the guard
          */
         public Simulation build() {
-            return new Simulation(this);
+            Prepared p = prepare();
+            PlatformBinding.Bound bound = PlatformBinding.bind(platform, List.of(p), warnings);
+            try {
+                return new Simulation(p, bound.platformName(), bound.device(), 0, bound.device() != null);
+            } catch (RuntimeException e) {
+                if (bound.device() != null) {
+                    bound.device().close();
+                }
+                throw e;
+            }
         }
+    }
+
+    /** A builder's settings after the velocities were drawn or kept and the degrees of freedom derived. */
+    record Prepared(Atoms atoms, ForceField forceField, Integrator integrator, RandomStream random, Long seed,
+                    int degreesOfFreedom, BlowUpGuard guard, int guardIntervalSteps) {
     }
 
     /** Attaches a reporter; it is first called for the initial state if the run has not started. */
@@ -151,30 +256,71 @@ public final class Simulation implements DynamicsState, AutoCloseable {
      * Advances {@code steps} steps, calling the reporters at their intervals. A fresh simulation
      * reports its initial state (step 0) first.
      *
-     * @throws SimulationBlowUpException when the guard trips; reporters are flushed first and the
-     *                                   bad state is neither reported nor checkpointed
-     * @throws IOException               when a reporter cannot write
+     * @throws SimulationBlowUpException when the guard trips (or the device finds non-finite
+     *                                   values); reporters are flushed first and the bad state
+     *                                   is neither reported nor checkpointed
+     * @throws UncheckedIOException      when a reporter cannot write
      */
-    public void step(int steps) throws IOException {
-        if (steps < 0) {
-            throw new IllegalArgumentException("number of steps must be zero or positive: " + steps);
+    public void step(int steps) {
+        if (device != null && !ownsDevice) {
+            throw new IllegalStateException("this simulation is replica " + replicaIndex
+                    + " of a replica set bound to " + platformName + ": advance the set, not one replica");
         }
-        try {
-            if (!initialStateReported) {
-                initialStateReported = true;
-                report(true);
-            }
-            double dt = integrator.timestepFs();
-            for (int k = 0; k < steps; k++) {
-                potentialEnergyEv = integrator.step(this);
-                step++;
-                guard.check(step, step * dt, atoms, forces, potentialEnergyEv);
-                report(false);
-            }
-        } catch (RuntimeException | IOException e) {
-            flushQuietly(e);
-            throw e;
+        ReplicaStepping.advance(List.of(this), device, null, steps);
+    }
+
+    // ---- used by ReplicaStepping ----
+
+    void reportInitialStateOnce() throws IOException {
+        if (!initialStateReported) {
+            initialStateReported = true;
+            report(true);
         }
+    }
+
+    /** One host step with the guard after it. */
+    void hostStep() {
+        potentialEnergyEv = integrator.step(this);
+        step++;
+        guard.check(step, step * integrator.timestepFs(), atoms, forces, potentialEnergyEv);
+    }
+
+    /** The device advanced {@code steps}: the host copy is now behind. */
+    void deviceAdvanced(int steps) {
+        step += steps;
+        stale = true;
+    }
+
+    /** Device path: pulls the state if a reporter or the guard needs it at this step, and checks it. */
+    void pullIfDue() {
+        boolean due = step % guardIntervalSteps == 0;
+        for (Reporter r : reporters) {
+            due |= step % r.intervalSteps() == 0;
+        }
+        if (due) {
+            sync();
+            guard.check(step, timeFs(), atoms, forces, potentialEnergyEv);
+        }
+    }
+
+    /** The next step after {@code from} at which a reporter (or, on a device, the guard) acts. */
+    long nextStop(long from) {
+        long next = Long.MAX_VALUE;
+        for (Reporter r : reporters) {
+            next = Math.min(next, (from / r.intervalSteps() + 1) * r.intervalSteps());
+        }
+        if (device != null) {
+            next = Math.min(next, (from / guardIntervalSteps + 1) * guardIntervalSteps);
+        }
+        return next;
+    }
+
+    void reportDue() throws IOException {
+        report(false);
+    }
+
+    int replicaIndex() {
+        return replicaIndex;
     }
 
     private void report(boolean all) throws IOException {
@@ -187,14 +333,30 @@ public final class Simulation implements DynamicsState, AutoCloseable {
         }
     }
 
-    /** Flushes every reporter. */
-    public void flushReporters() throws IOException {
-        for (Reporter r : reporters) {
-            r.flush();
+    /** Device path: copies the device state of this replica into the host atoms and forces. */
+    private void sync() {
+        if (stale) {
+            potentialEnergyEv = device.read(replicaIndex, atoms, forces);
+            stale = false;
         }
     }
 
-    private void flushQuietly(Exception cause) {
+    /**
+     * Flushes every reporter.
+     *
+     * @throws UncheckedIOException when one cannot write
+     */
+    public void flushReporters() {
+        try {
+            for (Reporter r : reporters) {
+                r.flush();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    void flushQuietly(Exception cause) {
         for (Reporter r : reporters) {
             try {
                 r.flush();
@@ -205,26 +367,44 @@ public final class Simulation implements DynamicsState, AutoCloseable {
     }
 
     /** The flushed output files of the reporters, for a checkpoint. */
-    public List<OutputMark> outputMarks() throws IOException {
+    public List<OutputMark> outputMarks() {
         List<OutputMark> marks = new ArrayList<>();
-        for (Reporter r : reporters) {
-            r.flush();
-            Optional<OutputMark> m = r.outputMark();
-            m.ifPresent(marks::add);
+        try {
+            for (Reporter r : reporters) {
+                r.flush();
+                Optional<OutputMark> m = r.outputMark();
+                m.ifPresent(marks::add);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         return marks;
     }
 
-    /** A checkpoint of the current state, recording where the reporters' files stand. */
-    public Checkpoint checkpoint() throws IOException {
-        ByteArrayOutputStream state = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(state)) {
-            integrator.writeState(out);
+    /**
+     * A checkpoint of the current state, recording the platform and where the reporters' files
+     * stand. On a device the state is pulled first and the integrator state comes from the device
+     * ({@link DeviceDynamics#integratorState}); the format is the same on every platform.
+     */
+    public Checkpoint checkpoint() {
+        sync();
+        byte[] integratorState;
+        if (device == null) {
+            ByteArrayOutputStream state = new ByteArrayOutputStream();
+            try (DataOutputStream out = new DataOutputStream(state)) {
+                integrator.writeState(out);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            integratorState = state.toByteArray();
+        } else {
+            integratorState = device.integratorState(replicaIndex);
         }
         return new Checkpoint(atoms.atomicNumbers(), atoms.massesAmu(), atoms.cellOrNull(), forceField.name(),
-                forceField.parametersFingerprint(), integrator.description(), degreesOfFreedom, seed, step, timeFs(), potentialEnergyEv,
+                forceField.parametersFingerprint(), integrator.description(), PlatformBinding.checkpointKind(platformName),
+                degreesOfFreedom, seed, step, timeFs(), potentialEnergyEv,
                 atoms.positions().clone(), atoms.velocities().clone(), forces.clone(),
-                random == null ? null : random.state(), state.toByteArray(), outputMarks());
+                random == null || device != null ? null : random.state(), integratorState, outputMarks());
     }
 
     /**
@@ -234,52 +414,67 @@ public final class Simulation implements DynamicsState, AutoCloseable {
      *
      * @throws IllegalArgumentException naming the checkpoint and both values when it belongs to
      *                                  another system (atoms, masses, cell), force field (name or
-     *                                  parameters, e.g. another weight file),
-     *                                  integrator (description) or degrees of freedom
+     *                                  parameters, e.g. another weight file), integrator
+     *                                  (description), degrees of freedom or platform
      */
-    public void restore(Checkpoint c) throws IOException {
+    public void restore(Checkpoint c) {
         c.requireSameSystem(atoms);
-        requireSame(c, "force field", c.forceFieldName, forceField.name());
+        requireSame(c, "platform", c.platform, PlatformBinding.checkpointKind(platformName),
+                " (a run continues bit for bit only where it ran: restart it with the same platform)");
+        requireSame(c, "force field", c.forceFieldName, forceField.name(), "");
         // the same name with other parameters (another weight file) would silently change the physics
-        requireSame(c, "force-field parameter set", c.forceFieldFingerprint, forceField.parametersFingerprint());
-        requireSame(c, "integrator", c.integratorDescription, integrator.description());
-        requireSame(c, "degrees of freedom", Integer.toString(c.degreesOfFreedom), Integer.toString(degreesOfFreedom));
-        if ((c.randomState == null) != (random == null)) {
-            throw new IllegalArgumentException("checkpoint " + c.sourceName() + (c.randomState == null
-                    ? " has no random stream state but this run has a seed" : " has a random stream state but this run has no seed"));
-        }
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(c.integratorState))) {
-            integrator.readState(in);
-            if (in.available() != 0) {
-                throw new IOException("checkpoint " + c.sourceName() + ": " + in.available()
-                        + " bytes of integrator state left unread");
+        requireSame(c, "force-field parameter set", c.forceFieldFingerprint, forceField.parametersFingerprint(), "");
+        requireSame(c, "integrator", c.integratorDescription, integrator.description(), "");
+        requireSame(c, "degrees of freedom", Integer.toString(c.degreesOfFreedom), Integer.toString(degreesOfFreedom), "");
+        if (device != null) {
+            Atoms state = c.atoms();
+            device.restore(replicaIndex, state, c.forcesEvPerA, c.potentialEnergyEv, c.integratorState, c.step);
+        } else {
+            if ((c.randomState == null) != (random == null)) {
+                throw new IllegalArgumentException("checkpoint " + c.sourceName() + (c.randomState == null
+                        ? " has no random stream state but this run has a seed" : " has a random stream state but this run has no seed"));
             }
-        }
-        if (random != null) {
-            random.restore(c.randomState);
+            try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(c.integratorState))) {
+                integrator.readState(in);
+                if (in.available() != 0) {
+                    throw new IllegalArgumentException("checkpoint " + c.sourceName() + ": " + in.available()
+                            + " bytes of integrator state left unread");
+                }
+            } catch (IOException e) {
+                throw new IllegalArgumentException("checkpoint " + c.sourceName() + ": integrator state unreadable: "
+                        + e.getMessage(), e);
+            }
+            if (random != null) {
+                random.restore(c.randomState);
+            }
         }
         System.arraycopy(c.positionsA, 0, atoms.positions(), 0, forces.length);
         System.arraycopy(c.velocitiesAPerFs, 0, atoms.velocities(), 0, forces.length);
         System.arraycopy(c.forcesEvPerA, 0, forces, 0, forces.length);
         potentialEnergyEv = c.potentialEnergyEv;
         step = c.step;
+        stale = false;
         initialStateReported = true;
     }
 
-    private static void requireSame(Checkpoint c, String what, String theirs, String ours) {
+    private static void requireSame(Checkpoint c, String what, String theirs, String ours, String hint) {
         if (!theirs.equals(ours)) {
             throw new IllegalArgumentException("checkpoint " + c.sourceName() + " was written for another " + what
-                    + ": '" + theirs + "', this run uses '" + ours + "'");
+                    + ": '" + theirs + "', this run uses '" + ours + "'" + hint);
         }
     }
 
+    /** The atoms (on a device, pulled from it first). */
     @Override
     public Atoms atoms() {
+        sync();
         return atoms;
     }
 
+    /** Forces at the current positions, eV/Å (on a device, pulled from it first). */
     @Override
     public double[] forces() {
+        sync();
         return forces;
     }
 
@@ -310,6 +505,11 @@ public final class Simulation implements DynamicsState, AutoCloseable {
         return integrator;
     }
 
+    /** The platform the steps run on: "reference", "cpu" or a device platform's name ("cuda"). */
+    public String platformName() {
+        return platformName;
+    }
+
     /** The seed, if the simulation has a random stream. */
     public Optional<Long> seed() {
         return Optional.ofNullable(seed);
@@ -327,32 +527,38 @@ public final class Simulation implements DynamicsState, AutoCloseable {
 
     /** Potential energy of the current positions, eV. */
     public double potentialEnergyEv() {
+        sync();
         return potentialEnergyEv;
     }
 
     /** Kinetic energy, eV. */
     public double kineticEnergyEv() {
-        return Observables.kineticEnergyEv(atoms);
+        return Observables.kineticEnergyEv(atoms());
     }
 
     /** Total energy E_kin + E_pot, eV. */
     public double totalEnergyEv() {
-        return kineticEnergyEv() + potentialEnergyEv;
+        return kineticEnergyEv() + potentialEnergyEv();
     }
 
     /** Total energy plus the energy the thermostat took out, eV: constant up to integration error. */
     public double conservedEnergyEv() {
-        return totalEnergyEv() + integrator.bathEnergyEv(degreesOfFreedom);
+        double bath = device == null ? integrator.bathEnergyEv(degreesOfFreedom) : device.bathEnergyEv(replicaIndex);
+        return totalEnergyEv() + bath;
     }
 
     /** Instantaneous temperature 2 E_kin / (dof k_B), K. */
     public double temperatureK() {
-        return Observables.temperatureK(atoms, degreesOfFreedom);
+        return Observables.temperatureK(atoms(), degreesOfFreedom);
     }
 
-    /** Flushes and closes every reporter. */
+    /**
+     * Flushes and closes every reporter, and frees the device binding if this simulation owns it.
+     *
+     * @throws UncheckedIOException when a reporter cannot be closed
+     */
     @Override
-    public void close() throws IOException {
+    public void close() {
         IOException first = null;
         for (Reporter r : reporters) {
             try {
@@ -365,8 +571,13 @@ public final class Simulation implements DynamicsState, AutoCloseable {
                 }
             }
         }
+        if (ownsDevice && !closed) {
+            sync();   // the final state stays readable once the device is freed
+            device.close();
+        }
+        closed = true;
         if (first != null) {
-            throw first;
+            throw new UncheckedIOException(first);
         }
     }
 }

@@ -18,7 +18,9 @@ public final class SimulationBlowUpException extends IllegalStateException {
         NON_FINITE_FORCE("force is not finite"),
         NON_FINITE_ENERGY("potential energy is not finite"),
         FORCE_TOO_LARGE("force exceeds the bound"),
-        SPEED_TOO_LARGE("speed exceeds the bound");
+        SPEED_TOO_LARGE("speed exceeds the bound"),
+        /** Found by a device platform inside a chunk of steps: positions or forces not finite. */
+        NON_FINITE_ON_DEVICE("positions or forces became non-finite on the device");
 
         private final String text;
 
@@ -47,6 +49,16 @@ public final class SimulationBlowUpException extends IllegalStateException {
         this.element = element;
         this.cause = cause;
         this.value = value;
+    }
+
+    /** A device's blow-up in the terms of the host guard: the replica is named in the message. */
+    static SimulationBlowUpException fromDevice(org.molten.core.dynamics.DeviceBlowUpException e, Element element,
+                                                double timestepFs, String platform, int replicas) {
+        String where = replicas > 1 ? " (replica " + e.replica() + " on " + platform + ": " : " (on " + platform + ": ";
+        SimulationBlowUpException s = new SimulationBlowUpException(e.step(), e.step() * timestepFs, e.atom(), element,
+                Cause.NON_FINITE_ON_DEVICE, Double.NaN, where + e.getMessage() + ")");
+        s.initCause(e);
+        return s;
     }
 
     /** The step at which the state was found bad. */

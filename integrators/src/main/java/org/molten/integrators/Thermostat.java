@@ -28,6 +28,12 @@ public interface Thermostat {
         MID_DRIFT
     }
 
+    /**
+     * This thermostat with its exact parameters as plain data for a device platform, combined with
+     * velocity Verlet at {@code timestepFs} (fs).
+     */
+    org.molten.core.dynamics.DynamicsSpec dynamicsSpec(double timestepFs);
+
     /** Where this thermostat acts. */
     Placement placement();
 

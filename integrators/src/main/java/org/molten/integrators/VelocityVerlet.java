@@ -4,9 +4,11 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.util.Locale;
+import java.util.Optional;
 import org.molten.core.Atoms;
 import org.molten.core.Checks;
 import org.molten.core.Units;
+import org.molten.core.dynamics.DynamicsSpec;
 
 /**
  * Velocity Verlet (Swope, Andersen, Berens and Wilson, J. Chem. Phys. 76, 637 (1982)), optionally
@@ -60,6 +62,12 @@ public final class VelocityVerlet implements Integrator {
     public String description() {
         String base = String.format(Locale.ROOT, "velocity-verlet(dt=%s fs)", timestepFs);
         return thermostat == null ? base : base + " + " + thermostat.description();
+    }
+
+    @Override
+    public Optional<DynamicsSpec> dynamicsSpec() {
+        return Optional.of(thermostat == null ? new DynamicsSpec.VelocityVerlet(timestepFs)
+                : thermostat.dynamicsSpec(timestepFs));
     }
 
     @Override

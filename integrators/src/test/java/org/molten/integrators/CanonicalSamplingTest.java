@@ -38,11 +38,9 @@ class CanonicalSamplingTest {
 
     private static Result run(Thermostat thermostat, boolean isotropicRescaling) throws IOException {
         Atoms a = TestSystems.argon13(1);
-        RandomStream rng = new RandomStream(2024);
-        MaxwellBoltzmann mb = MaxwellBoltzmann.at(T);
-        int removed = (isotropicRescaling ? mb.removingRotation() : mb).assign(a, rng);
         Simulation sim = Simulation.builder(a, TestSystems.argonLj(), new VelocityVerlet(DT_FS, thermostat))
-                .random(rng, 2024).removedConstraints(removed).build();
+                .seed(2024).temperature(T).build();
+        assertEquals(3 * a.size() - (isotropicRescaling ? 6 : 3), sim.degreesOfFreedom(), "derived degrees of freedom");
         sim.step(5000);
         KineticEnergyStatistics stats = new KineticEnergyStatistics(50, STEPS);
         double c0 = sim.conservedEnergyEv();

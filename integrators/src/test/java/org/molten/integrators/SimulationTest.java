@@ -26,10 +26,8 @@ class SimulationTest {
 
     private static Simulation ethanolRun(double dtFs, Thermostat thermostat, long seed) {
         Atoms eth = TestSystems.ethanol();
-        RandomStream rng = new RandomStream(seed);
-        int removed = MaxwellBoltzmann.at(300).removingRotation().assign(eth, rng);
         return Simulation.builder(eth, ClassicalReferencePotential.inferredFrom(eth), new VelocityVerlet(dtFs, thermostat))
-                .random(rng, seed).removedConstraints(removed).build();
+                .seed(seed).temperature(300).build();
     }
 
     @Test
@@ -108,16 +106,14 @@ class SimulationTest {
         assertTrue(e.getMessage().contains(chk.toString()), "names the file: " + e.getMessage());
 
         Atoms water = Atoms.of(new int[] {8, 1, 1}, new double[] {0, 0, 0, 0.96, 0, 0, -0.24, 0.93, 0}, null);
-        MaxwellBoltzmann.at(300).assign(water, new RandomStream(1));
         Simulation otherSystem = Simulation.builder(water, ClassicalReferencePotential.inferredFrom(water),
-                new VelocityVerlet(0.5, new BussiThermostat(300, 50))).seed(1).removedConstraints(3).build();
+                new VelocityVerlet(0.5, new BussiThermostat(300, 50))).seed(1).temperature(300).build();
         e = assertThrows(IllegalArgumentException.class, () -> otherSystem.restore(c));
         assertTrue(e.getMessage().contains("is for another system: 9 atoms C2H6O, this run has 3 atoms H2O"), e.getMessage());
 
         Atoms boxed = TestSystems.ethanol().withCell(Cell.orthorhombic(20, 20, 20));
-        MaxwellBoltzmann.at(300).assign(boxed, new RandomStream(1));
         Simulation otherCell = Simulation.builder(boxed, ClassicalReferencePotential.inferredFrom(TestSystems.ethanol()),
-                new VelocityVerlet(0.5, new BussiThermostat(300, 50))).seed(1).removedConstraints(3).build();
+                new VelocityVerlet(0.5, new BussiThermostat(300, 50))).seed(1).temperature(300).build();
         e = assertThrows(IllegalArgumentException.class, () -> otherCell.restore(c));
         assertTrue(e.getMessage().contains("is for another cell: no cell"), e.getMessage());
 
@@ -139,7 +135,7 @@ class SimulationTest {
         java.nio.ByteBuffer.wrap(v1).putInt(8, 1);
         Files.write(bad, v1);
         io = assertThrows(IOException.class, () -> Checkpoint.read(bad));
-        assertEquals("checkpoint " + bad + " has format version 1; this Molten reads version 2", io.getMessage());
+        assertEquals("checkpoint " + bad + " has format version 1; this Molten reads versions 2 and 3", io.getMessage());
     }
 
     @Test
@@ -154,8 +150,7 @@ class SimulationTest {
              ForceField sameWeights = new org.molten.forcefield.student.ReferenceStudent(w1)) {
             assertEquals(a.name(), b.name(), "the case this guards: same name, other parameters");
             Atoms eth = TestSystems.ethanol();
-            MaxwellBoltzmann.at(300).assign(eth, new RandomStream(3));
-            Simulation sim = Simulation.builder(eth, a, new VelocityVerlet(0.5, null)).build();
+            Simulation sim = Simulation.builder(eth, a, new VelocityVerlet(0.5, null)).seed(3).temperature(300).build();
             sim.step(3);
             sim.checkpoint().writeAtomically(chk);
             Checkpoint c = Checkpoint.read(chk);
@@ -171,7 +166,7 @@ class SimulationTest {
             assertTrue(e.getMessage().contains("written for another force field: 'student/optimised'"), e.getMessage());
             // and the same weights again are accepted
             try (ForceField again = new org.molten.forcefield.student.OptimisedStudent(w1)) {
-                Simulation same = Simulation.builder(TestSystems.ethanol(), again, new VelocityVerlet(0.5, null)).build();
+                Simulation same = Simulation.builder(TestSystems.ethanol(), again, new VelocityVerlet(0.5, null)).seed(3).build();
                 same.restore(c);
                 assertEquals(3, same.stepCount());
             }
@@ -179,23 +174,32 @@ class SimulationTest {
     }
 
     @Test
-    void degreesOfFreedomMustMatchWhatTheIntegratorConserves() {
-        Atoms eth = TestSystems.ethanol();
-        ForceField ff = ClassicalReferencePotential.inferredFrom(eth);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Simulation.builder(eth, ff,
-                new VelocityVerlet(0.5, LangevinThermostat.of(300, 0.01))).seed(1).removedConstraints(6).build());
-        assertTrue(e.getMessage().contains("does not conserve angular momentum"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> Simulation.builder(eth, ff,
-                new VelocityVerlet(0.5, LangevinThermostat.of(300, 0.01).keepingCentreOfMassMotion()))
-                .seed(1).removedConstraints(3).build());
-        assertTrue(e.getMessage().contains("remove 0 constraints"), e.getMessage());
-        Atoms boxed = eth.withCell(Cell.orthorhombic(20, 20, 20));
-        e = assertThrows(IllegalArgumentException.class,
-                () -> Simulation.builder(boxed, ff, new VelocityVerlet(0.5)).removedConstraints(6).build());
-        assertTrue(e.getMessage().contains("periodic"), e.getMessage());
-        Simulation ok = Simulation.builder(eth, ff, new VelocityVerlet(0.5, new NoseHooverChain(300, 50)))
-                .removedConstraints(6).build();
-        assertEquals(21, ok.degreesOfFreedom());
+    void degreesOfFreedomAreDerivedFromWhatTheIntegratorConserves() {
+        ForceField ff = ClassicalReferencePotential.inferredFrom(TestSystems.ethanol());
+        // Langevin thermalises rotation, keeps the momentum at zero: 3N - 3.
+        assertEquals(24, Simulation.builder(TestSystems.ethanol(), ff, new VelocityVerlet(0.5, LangevinThermostat.of(300, 0.01)))
+                .seed(1).temperature(300).build().degreesOfFreedom());
+        // Langevin without drift removal thermalises every degree of freedom: 3N.
+        assertEquals(27, Simulation.builder(TestSystems.ethanol(), ff,
+                new VelocityVerlet(0.5, LangevinThermostat.of(300, 0.01).keepingCentreOfMassMotion())).seed(1).temperature(300)
+                .build().degreesOfFreedom());
+        // A deterministic thermostat on an isolated molecule keeps both momenta: 3N - 6, and they are removed.
+        Simulation nhc = Simulation.builder(TestSystems.ethanol(), ff, new VelocityVerlet(0.5, new NoseHooverChain(300, 50)))
+                .seed(1).temperature(300).build();
+        assertEquals(21, nhc.degreesOfFreedom());
+        assertEquals(0, org.molten.core.Observables.angularMomentum(nhc.atoms())[2], 1e-12);
+        // A periodic cell has no rotation to remove: 3N - 3.
+        assertEquals(24, Simulation.builder(TestSystems.ethanol().withCell(Cell.orthorhombic(20, 20, 20)), ff,
+                new VelocityVerlet(0.5)).seed(1).temperature(300).build().degreesOfFreedom());
+        // Given velocities are kept; what they satisfy counts: a net momentum leaves all 3N.
+        Atoms moving = TestSystems.ethanol();
+        java.util.Arrays.fill(moving.velocities(), 0.001);
+        Simulation kept = Simulation.builder(moving, ff, new VelocityVerlet(0.5)).build();
+        assertEquals(27, kept.degreesOfFreedom());
+        assertEquals(0.001, kept.atoms().velocities()[5], 0.0, "velocities kept");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Simulation.builder(
+                TestSystems.ethanol(), ff, new VelocityVerlet(0.5)).temperature(300).build());
+        assertTrue(e.getMessage().contains("needs a seed"), e.getMessage());
     }
 
     @Test
@@ -203,14 +207,13 @@ class SimulationTest {
         Atoms eth = TestSystems.ethanol();
         ForceField ff = ClassicalReferencePotential.inferredFrom(eth);
         MaxwellBoltzmann.at(300).assign(eth, new RandomStream(4));
-        Simulation noSeed = Simulation.builder(eth, ff, new VelocityVerlet(0.5, LangevinThermostat.of(300, 0.01)))
-                .removedConstraints(3).build();
+        Simulation noSeed = Simulation.builder(eth, ff, new VelocityVerlet(0.5, LangevinThermostat.of(300, 0.01))).build();
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> noSeed.step(1));
         assertTrue(e.getMessage().contains("give the simulation a seed"), e.getMessage());
 
         Atoms still = TestSystems.ethanol();
         Simulation atRest = Simulation.builder(still, ff, new VelocityVerlet(0.5, new BussiThermostat(300, 50)))
-                .seed(3).removedConstraints(3).build();
+                .seed(3).build();
         e = assertThrows(IllegalStateException.class, () -> atRest.step(1));
         assertTrue(e.getMessage().contains("cannot thermostat a system at rest"), e.getMessage());
     }

@@ -17,9 +17,8 @@ class VelocityVerletTest {
     /** Standard deviation of the total energy (eV) of an NVE run of the argon cluster for 20 ps. */
     private static double energyFluctuation(double dtFs) throws IOException {
         Atoms a = TestSystems.argon13(1);
-        int removed = MaxwellBoltzmann.at(20).removingRotation().rescaledExactly().assign(a, new RandomStream(5));
-        Simulation sim = Simulation.builder(a, TestSystems.argonLj(), new VelocityVerlet(dtFs))
-                .removedConstraints(removed).build();
+        Simulation sim = Simulation.builder(a, TestSystems.argonLj(), new VelocityVerlet(dtFs)).seed(5).temperature(20)
+                .build();
         int n = (int) Math.round(20000 / dtFs);
         double s = 0, s2 = 0;
         for (int k = 0; k < n; k++) {
@@ -47,8 +46,7 @@ class VelocityVerletTest {
     void nveHasNoSecularDriftForAMoleculeWithStiffBonds() throws IOException {
         Atoms eth = TestSystems.ethanol();
         ForceField ff = ClassicalReferencePotential.inferredFrom(eth);
-        int removed = MaxwellBoltzmann.at(300).removingRotation().assign(eth, new RandomStream(11));
-        Simulation sim = Simulation.builder(eth, ff, new VelocityVerlet(0.25)).removedConstraints(removed).build();
+        Simulation sim = Simulation.builder(eth, ff, new VelocityVerlet(0.25)).seed(11).temperature(300).build();
         int n = 20000;
         double e0 = sim.totalEnergyEv();
         double firstHalf = 0, secondHalf = 0, maxDev = 0;
@@ -128,8 +126,7 @@ class VelocityVerletTest {
         Atoms a = TestSystems.argon13(1);
         MaxwellBoltzmann.at(20).assign(a, new RandomStream(1));
         Simulation sim = Simulation.builder(a, counting,
-                new VelocityVerlet(5, new org.molten.integrators.thermostats.NoseHooverChain(20, 100)))
-                .removedConstraints(3).build();
+                new VelocityVerlet(5, new org.molten.integrators.thermostats.NoseHooverChain(20, 100))).build();
         sim.step(37);
         assertEquals(38, calls[0], "one evaluation at build time, then one per step");
     }

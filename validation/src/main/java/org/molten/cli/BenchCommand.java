@@ -26,6 +26,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import org.molten.bench.ReplicaBench;
+import org.molten.core.Checks;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -97,6 +99,15 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--model", paramLabel = "FILE", description = "Student weights (safetensors). Default: the bundled model.")
     Path model;
 
+    @Option(names = "--replicas", split = ",", paramLabel = "R",
+            description = "Replica throughput instead of the suite: each size's system R times in one simulation"
+                    + " (Langevin 300 K, 0.5 fs, seeds S ... S+R-1), printing replica-steps/s; a list (1,2) times each R.")
+    List<Integer> replicas;
+
+    @Option(names = "--replica-steps", paramLabel = "N", defaultValue = "200",
+            description = "Timed MD steps per replica with --replicas, after as many warm-up steps (default ${DEFAULT-VALUE}).")
+    int replicaSteps;
+
     @Option(names = "--json", paramLabel = "FILE", description = "Write the results as JSON to this file.")
     Path json;
 
@@ -148,6 +159,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (paths != null) {
             return legacy(weights, modelNote);
+        }
+        if (replicas != null) {
+            return replicaThroughput(weights, modelNote);
         }
         Map<String, String> context = new LinkedHashMap<>(MachineInfo.describe());
         context.put("command", "molten " + String.join(" ", commandLineArgs()));
@@ -215,6 +229,25 @@ public final class BenchCommand implements Callable<Integer> {
     private List<String> commandLineArgs() {
         return spec == null || spec.commandLine().getParseResult() == null ? List.of()
                 : spec.commandLine().getParseResult().originalArgs();
+    }
+
+    private Integer replicaThroughput(StudentWeights weights, String modelNote) {
+        Checks.requirePositive(replicaSteps, "--replica-steps");
+        // cpu: the host platform, one single-threaded optimised student per replica, one thread per core.
+        String platform = device == Device.cpu ? "cpu" : device == Device.all ? "auto" : device.name();
+        int cores = Runtime.getRuntime().availableProcessors();
+        System.out.printf("molten bench --replicas %s --device %s (%s; %d cores; load average %s)%n", replicas, device,
+                modelNote, cores, MachineInfo.loadAverage());
+        for (String token : sizes) {
+            BenchSystems.Named system = BenchSystems.forToken(token, seed);
+            for (int r : replicas) {
+                Checks.requirePositive(r, "--replicas");
+                ReplicaBench.run(system.description(), system.atoms(),
+                        () -> new OptimisedStudent(weights, OptimisedStudent.Options.defaults().withThreads(1)), r, platform,
+                        cores, seed, replicaSteps, replicaSteps, System.out);
+            }
+        }
+        return 0;
     }
 
     private Integer legacy(StudentWeights weights, String modelNote) throws IOException {

@@ -6,6 +6,8 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -14,12 +16,12 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import org.molten.core.Atoms;
 import org.molten.core.Checks;
 import org.molten.core.ForceField;
-import org.molten.core.RandomStream;
+import org.molten.core.dynamics.DevicePlatform;
 import org.molten.integrators.BlowUpGuard;
 import org.molten.integrators.Checkpoint;
 import org.molten.integrators.Integrator;
-import org.molten.integrators.MaxwellBoltzmann;
 import org.molten.integrators.OutputMark;
+import org.molten.integrators.ReplicaSet;
 import org.molten.integrators.Simulation;
 import org.molten.integrators.SimulationBlowUpException;
 import org.molten.integrators.reporters.CheckpointReporter;
@@ -152,6 +154,12 @@ public final class RunCommand implements Callable<Integer> {
                         + "the GPU if a CUDA device works, else the CPU; cuda without a GPU warns once and uses the CPU).")
         DeviceChoice device = DeviceChoice.AUTO;
 
+        @Option(names = "--replicas", paramLabel = "N", defaultValue = "1",
+                description = "Independent copies of the system run together (default: ${DEFAULT-VALUE}), seeds S ... S+N-1;"
+                        + " each writes its own log, trajectory and checkpoint, named with .rK before the extension"
+                        + " (energy.r0.csv); --restart run.chk continues run.r0.chk ... run.rN-1.chk.")
+        int replicas = 1;
+
         @Option(names = "--max-force", paramLabel = "<eV/Å>",
                 defaultValue = "" + BlowUpGuard.DEFAULT_MAX_FORCE_EV_PER_A,
                 description = "Stop when any force exceeds this, in eV/Å (default: ${DEFAULT-VALUE}).")
@@ -184,36 +192,64 @@ public final class RunCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Settings s = validatedSettings();
         Atoms start = loadSystem();
-        Checkpoint restart = execution.restart == null ? null : readCheckpoint(execution.restart);
-        long seed = chooseSeed(restart);
-        Integrator integrator = dynamics.integrator.create(dynamics.timestepFs, dynamics.temperatureK, s.frictionPerFs,
-                s.tauFs);
-        try (ForceField ff = dynamics.forceField.create(start.copy(), execution.device, dynamics.modelFile, err)) {
-            Atoms atoms = start.copy();
-            RandomStream rng = new RandomStream(seed);
-            int removed;
-            if (restart == null) {
-                boolean isolated = atoms.cell().map(c -> !c.anyPeriodic()).orElse(true);
-                MaxwellBoltzmann mb = MaxwellBoltzmann.at(dynamics.temperatureK).rescaledExactly();
-                if (isolated && integrator.conservesAngularMomentum() && atoms.size() > 1) {
-                    mb = mb.removingRotation();
-                }
-                removed = mb.assign(atoms, rng);
-            } else {
-                restart.requireSameSystem(atoms);
-                removed = 3 * atoms.size() - restart.degreesOfFreedom();
+        int replicas = execution.replicas;
+        List<Checkpoint> restarts = new ArrayList<>();
+        if (execution.restart != null) {
+            for (int k = 0; k < replicas; k++) {
+                restarts.add(readCheckpoint(ReplicaFiles.of(execution.restart, k, replicas)));
             }
-            Simulation sim = Simulation.builder(atoms, ff, integrator).random(rng, seed).removedConstraints(removed)
-                    .guard(BlowUpGuard.of(execution.maxForceEvPerA, execution.maxSpeedAPerFs)).build();
-            if (restart != null) {
-                sim.restore(restart);
-                if (sim.stepCount() > dynamics.steps) {
-                    throw new IllegalArgumentException("checkpoint " + execution.restart + " is at step " + sim.stepCount()
-                            + ", beyond --steps " + dynamics.steps + " (--steps counts from the start of the run)");
+        }
+        long seed = chooseSeed(restarts.isEmpty() ? null : restarts.get(0));
+        // A device platform runs whole steps from the host student (its twin); without one installed the
+        // student's own device choice evaluates the forces and the steps stay on the host.
+        boolean devicePlatform = execution.device != DeviceChoice.CPU && DevicePlatform.named("cuda").isPresent();
+        DeviceChoice forceDevice = devicePlatform ? DeviceChoice.CPU : execution.device;
+        List<ForceField> forceFields = new ArrayList<>();
+        try {
+            List<Simulation.Builder> builders = new ArrayList<>();
+            for (int k = 0; k < replicas; k++) {
+                ForceField ff = dynamics.forceField.create(start.copy(), forceDevice, dynamics.modelFile, err);
+                forceFields.add(ff);
+                Atoms atoms = start.copy();
+                if (!restarts.isEmpty()) {
+                    Checkpoint c = restarts.get(k);
+                    c.requireSameSystem(atoms);
+                    if (c.seed().isPresent() && c.seed().get() != seed + k) {
+                        throw new IllegalArgumentException("checkpoint " + c.sourceName() + " has seed " + c.seed().get()
+                                + ", replica " + k + " of this run needs seed " + (seed + k)
+                                + " (replica k runs with seed S+k): give the checkpoints of one replica run");
+                    }
                 }
+                Integrator integrator = dynamics.integrator.create(dynamics.timestepFs, dynamics.temperatureK,
+                        s.frictionPerFs, s.tauFs);
+                builders.add(Simulation.builder(atoms, ff, integrator).seed(seed + k).temperature(dynamics.temperatureK)
+                        .guard(BlowUpGuard.of(execution.maxForceEvPerA, execution.maxSpeedAPerFs))
+                        .platform(devicePlatform ? execution.device.id() : "cpu")
+                        .warnings(w -> {
+                            err.println("molten run: warning: " + w);
+                            err.flush();
+                        }));
             }
-            attachReporters(sim, restart);
-            return runAndSummarise(sim, out, err, seed, start, restart != null);
+            try (ReplicaSet set = ReplicaSet.of(builders).build()) {
+                for (int k = 0; k < replicas; k++) {
+                    Simulation sim = set.replica(k);
+                    Checkpoint restart = restarts.isEmpty() ? null : restarts.get(k);
+                    if (restart != null) {
+                        sim.restore(restart);
+                        if (sim.stepCount() > dynamics.steps) {
+                            throw new IllegalArgumentException("checkpoint " + restart.sourceName() + " is at step "
+                                    + sim.stepCount() + ", beyond --steps " + dynamics.steps
+                                    + " (--steps counts from the start of the run)");
+                        }
+                    }
+                    attachReporters(sim, restart, k, replicas);
+                }
+                return runAndSummarise(set, out, err, seed, start, !restarts.isEmpty());
+            }
+        } finally {
+            for (ForceField ff : forceFields) {
+                ff.close();
+            }
         }
     }
 
@@ -230,6 +266,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         Checks.requirePositive(output.reportInterval, "--report-interval (steps)");
         Checks.requirePositive(output.checkpointInterval, "--checkpoint-interval (steps)");
+        Checks.requirePositive(execution.replicas, "--replicas");
         IntegratorChoice choice = dynamics.integrator;
         if (dynamics.frictionPerFs != null && choice.coupling != IntegratorChoice.Coupling.FRICTION) {
             throw new IllegalArgumentException("--friction applies to langevin only, not " + choice
@@ -286,27 +323,30 @@ public final class RunCommand implements Callable<Integer> {
         return execution.seed != null ? execution.seed : new SecureRandom().nextLong();
     }
 
-    private void attachReporters(Simulation sim, Checkpoint restart) throws IOException {
-        if (output.log != null) {
+    private void attachReporters(Simulation sim, Checkpoint restart, int k, int replicas) throws IOException {
+        Path log = ReplicaFiles.of(output.log, k, replicas);
+        Path trajectory = ReplicaFiles.of(output.trajectory, k, replicas);
+        Path checkpoint = ReplicaFiles.of(output.checkpoint, k, replicas);
+        if (log != null) {
             try {
-                sim.addReporter(prepareOutput(output.log, "--log", restart)
-                        ? EnergyLogReporter.appending(output.log, output.reportInterval)
-                        : EnergyLogReporter.create(output.log, output.reportInterval));
-            } catch (IOException e) {
-                throw FileErrors.describe("write energy log", output.log, e);
+                sim.addReporter(prepareOutput(log, "--log", restart)
+                        ? EnergyLogReporter.appending(log, output.reportInterval)
+                        : EnergyLogReporter.create(log, output.reportInterval));
+            } catch (java.io.UncheckedIOException e) {
+                throw FileErrors.describe("write energy log", log, e.getCause());
             }
         }
-        if (output.trajectory != null) {
+        if (trajectory != null) {
             try {
-                sim.addReporter(prepareOutput(output.trajectory, "--trajectory", restart)
-                        ? TrajectoryReporter.appending(output.trajectory, output.reportInterval)
-                        : TrajectoryReporter.create(output.trajectory, output.reportInterval));
-            } catch (IOException e) {
-                throw FileErrors.describe("write trajectory", output.trajectory, e);
+                sim.addReporter(prepareOutput(trajectory, "--trajectory", restart)
+                        ? TrajectoryReporter.appending(trajectory, output.reportInterval)
+                        : TrajectoryReporter.create(trajectory, output.reportInterval));
+            } catch (java.io.UncheckedIOException e) {
+                throw FileErrors.describe("write trajectory", trajectory, e.getCause());
             }
         }
-        if (output.checkpoint != null) {
-            sim.addReporter(new CheckpointReporter(output.checkpoint, output.checkpointInterval));
+        if (checkpoint != null) {
+            sim.addReporter(new CheckpointReporter(checkpoint, output.checkpointInterval));
         }
     }
 
@@ -328,48 +368,62 @@ public final class RunCommand implements Callable<Integer> {
                     + " restart; name a new file (nothing was overwritten)");
         }
         if (Files.exists(file) && Files.size(file) > 0) {
-            throw new IllegalArgumentException(option + " " + file + " exists but checkpoint " + execution.restart
+            throw new IllegalArgumentException(option + " " + file + " exists but checkpoint " + restart.sourceName()
                     + " did not record it; name a new file or remove it (nothing was overwritten)");
         }
         return false;
     }
 
-    private int runAndSummarise(Simulation sim, PrintWriter out, PrintWriter err, long seed, Atoms start,
+    private int runAndSummarise(ReplicaSet set, PrintWriter out, PrintWriter err, long seed, Atoms start,
                                 boolean restarted) throws IOException {
-        long first = sim.stepCount();
+        long first = set.stepCount();
         long total = dynamics.steps;
         int chunk = (int) Math.min(output.reportInterval, 1000);
         long t0 = System.nanoTime();
         try (ProgressBar bar = System.console() == null ? null : new ProgressBarBuilder().setTaskName("molten run")
                 .setInitialMax(total).startsFrom(first, java.time.Duration.ZERO).setRenderer(new ProgressLine("steps")).build()) {
-            sim.step(0); // reports the initial state of a fresh run
-            while (sim.stepCount() < total) {
-                sim.step((int) Math.min(chunk, total - sim.stepCount()));
+            set.step(0); // reports the initial state of a fresh run
+            while (set.stepCount() < total) {
+                set.step((int) Math.min(chunk, total - set.stepCount()));
                 if (bar != null) {
-                    bar.stepTo(sim.stepCount());
+                    bar.stepTo(set.stepCount());
                 }
             }
         } catch (SimulationBlowUpException e) {
-            sim.close();
-            if (output.checkpoint != null && Files.exists(output.checkpoint)) {
-                err.println("molten run: the last good checkpoint is " + output.checkpoint + " (step "
-                        + Checkpoint.read(output.checkpoint).step() + ")");
+            set.close();
+            for (int k = 0; k < set.size(); k++) {
+                Path checkpoint = ReplicaFiles.of(output.checkpoint, k, set.size());
+                if (checkpoint != null && Files.exists(checkpoint)) {
+                    err.println("molten run: the last good checkpoint is " + checkpoint + " (step "
+                            + Checkpoint.read(checkpoint).step() + ")");
+                }
             }
             throw e;
         }
         double seconds = (System.nanoTime() - t0) * 1e-9;
-        if (output.checkpoint != null) {
-            sim.checkpoint().writeAtomically(output.checkpoint); // the final state, whatever the interval
+        for (int k = 0; k < set.size(); k++) {
+            Path checkpoint = ReplicaFiles.of(output.checkpoint, k, set.size());
+            if (checkpoint != null) {
+                set.replica(k).checkpoint().writeAtomically(checkpoint); // the final state, whatever the interval
+            }
         }
-        sim.close();
-        long ran = sim.stepCount() - first;
-        out.println(String.format(Locale.ROOT,
-                "molten run: %d steps (%s) to step %d, t = %.1f fs | %s, %d atoms | %s | %s | %s"
-                        + " | Etot %.6f eV, T %.1f K | seed %d | %.0f steps/s",
-                ran, restarted ? "restarted at step " + first : "fresh start", sim.stepCount(), sim.timeFs(),
-                start.formula(), start.size(), sim.integrator().name(), sim.forceField().name(),
-                sim.forceField().name().endsWith("/cuda") ? "cuda" : "cpu",
-                sim.totalEnergyEv(), sim.temperatureK(), seed, seconds > 0 ? ran / seconds : 0.0));
+        set.close();
+        long ran = set.stepCount() - first;
+        for (int k = 0; k < set.size(); k++) {
+            Simulation sim = set.replica(k);
+            String platform = sim.forceField().name().endsWith("/cuda") ? "cuda forces" : sim.platformName();
+            out.println(String.format(Locale.ROOT,
+                    "molten run: %s%d steps (%s) to step %d, t = %.1f fs | %s, %d atoms | %s | %s | %s"
+                            + " | Etot %.6f eV, T %.1f K | seed %d | %.0f steps/s",
+                    set.size() > 1 ? "replica " + k + ": " : "",
+                    ran, restarted ? "restarted at step " + first : "fresh start", sim.stepCount(), sim.timeFs(),
+                    start.formula(), start.size(), sim.integrator().name(), sim.forceField().name(), platform,
+                    sim.totalEnergyEv(), sim.temperatureK(), seed + k, seconds > 0 ? ran / seconds : 0.0));
+        }
+        if (set.size() > 1) {
+            out.println(String.format(Locale.ROOT, "molten run: %d replicas on %s, %.0f replica-steps/s", set.size(),
+                    set.platformName(), seconds > 0 ? set.size() * ran / seconds : 0.0));
+        }
         out.flush();
         return 0;
     }

@@ -76,6 +76,51 @@ class RunCommandTest {
     }
 
     @Test
+    void replicasWriteOneSetOfFilesEachEqualToTheirRunAloneAndRestartTogether(@TempDir Path dir) throws IOException {
+        String[] common = {"run", "--system", "ethanol", "--integrator", "langevin", "--seed", "20",
+                "--report-interval", "5", "--checkpoint-interval", "20"};
+        Path log = dir.resolve("e.csv"), traj = dir.resolve("t.xyz"), chk = dir.resolve("c.chk");
+        CliRun r = run(concat(common, "--replicas", "3", "--steps", "40", "--log", log.toString(), "--trajectory",
+                traj.toString(), "--checkpoint", chk.toString()));
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains("molten run: replica 2: 40 steps (fresh start)"), r.out());
+        assertTrue(r.out().contains("| seed 22 |"), r.out());
+        assertTrue(r.out().contains("molten run: 3 replicas on cpu, "), r.out());
+        for (int k = 0; k < 3; k++) {
+            assertTrue(Files.exists(dir.resolve("e.r" + k + ".csv")) && Files.exists(dir.resolve("t.r" + k + ".xyz"))
+                    && Files.exists(dir.resolve("c.r" + k + ".chk")), "replica " + k + "'s files");
+            assertEquals(20L + k, Checkpoint.read(dir.resolve("c.r" + k + ".chk")).seed().orElseThrow());
+        }
+        assertFalse(Files.exists(log), "no unnumbered file with replicas");
+        // Replica 1 is the same run alone with seed 21, bit for bit (its log and trajectory).
+        Path alone = dir.resolve("alone.csv"), aloneTraj = dir.resolve("alone.xyz");
+        String[] single = common.clone();
+        single[6] = "21";
+        assertEquals(0, run(concat(single, "--steps", "40", "--log", alone.toString(), "--trajectory",
+                aloneTraj.toString())).status());
+        assertEquals(Files.readString(alone), Files.readString(dir.resolve("e.r1.csv")));
+        assertEquals(Files.readString(aloneTraj), Files.readString(dir.resolve("t.r1.xyz")));
+        // The set stopped at 20 and restarted continues every replica exactly.
+        Path logB = dir.resolve("b.csv"), chkB = dir.resolve("b.chk");
+        assertEquals(0, run(concat(common, "--replicas", "3", "--steps", "20", "--log", logB.toString(),
+                "--checkpoint", chkB.toString())).status());
+        r = run(concat(common, "--replicas", "3", "--steps", "40", "--log", logB.toString(), "--checkpoint",
+                chkB.toString(), "--restart", chkB.toString()));
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains("replica 0: 20 steps (restarted at step 20) to step 40"), r.out());
+        for (int k = 0; k < 3; k++) {
+            assertEquals(Files.readString(dir.resolve("e.r" + k + ".csv")), Files.readString(dir.resolve("b.r" + k + ".csv")),
+                    "replica " + k + " log after the restart");
+        }
+        // A checkpoint of another replica in replica 1's place is refused, naming the replica.
+        Files.copy(dir.resolve("b.r0.chk"), dir.resolve("b.r1.chk"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        r = run("run", "--system", "ethanol", "--integrator", "langevin", "--replicas", "3", "--steps", "60",
+                "--restart", chkB.toString());
+        assertNotEquals(0, r.status());
+        assertTrue(r.err().contains("replica 1 of this run needs seed 21"), r.err());
+    }
+
+    @Test
     void restartRefusesAnotherIntegratorOrSystem(@TempDir Path dir) {
         Path chk = dir.resolve("run.chk");
         assertEquals(0, run("run", "--system", "water", "--integrator", "bussi", "--steps", "10", "--seed", "1",

@@ -190,11 +190,15 @@ final class StudentEngineF64 implements StudentEngine {
         }
         pool.run(threads, forcePhase);
         pool.run(threads, forceReducePhase);
+        // Summed in atom index order, not in the processing (Morton) order, which is recomputed at each
+        // neighbour-list rebuild: the energy of a state then does not depend on the list's history, so a
+        // run restarted from a checkpoint logs the same energies bit for bit as the one that wrote it.
         double energy = 0.0;
-        for (int k = 0; k < n; k++) {
+        for (int a = 0; a < n; a++) {
+            int k = rank[a];
             energy += atomEnergy[k];
             if (perAtom != null) {
-                perAtom[order[k]] = atomEnergy[k];
+                perAtom[a] = atomEnergy[k];
             }
         }
         dirty = false;

@@ -148,6 +148,61 @@ class OptimisedStudentTest extends StudentForceFieldContract {
         }
     }
 
+    /**
+     * The energy is the sum of the per-atom energies in atom index order, not in the processing
+     * (space-filling-curve) order that is recomputed at each neighbour-list rebuild, so that it does
+     * not depend on where the list was last built. Checked on a box whose list and order were built
+     * at translated positions (the list is reused) and on a fresh instance, in float64 and float32.
+     * (Mutation checked: summing in processing order fails it.) The per-atom energies and forces
+     * themselves still accumulate their pair terms in list order; their differences between the two
+     * histories are printed, not asserted (ulps, see the engine-host report).
+     */
+    @Test
+    void energyIsTheIndexOrderSumOfThePerAtomEnergiesWhateverTheListHistory() {
+        StudentWeights w = StudentWeights.random(38);
+        RandomStream rng = new RandomStream(206);
+        Atoms box = StudentFixtures.periodic(rng, 96, Cell.orthorhombic(12.4, 12.4, 12.4), 1.0);   // full 1 A skin
+        for (Precision p : Precision.values()) {
+            try (OptimisedStudent used = new OptimisedStudent(w, threaded().withPrecision(p));
+                 OptimisedStudent fresh = new OptimisedStudent(w, threaded().withPrecision(p))) {
+                Atoms moving = box.copy();
+                double[] r = moving.positions();
+                for (int i = 0; i < box.size(); i++) {   // 0.42 A: within half the 1 A skin, so the list is reused
+                    r[3 * i] -= 0.30;
+                    r[3 * i + 1] -= 0.23;
+                    r[3 * i + 2] -= 0.17;
+                }
+                used.evaluate(moving);
+                System.arraycopy(box.positions(), 0, r, 0, r.length);
+                double[] fu = new double[3 * box.size()], ff = new double[3 * box.size()];
+                double[] eu = new double[box.size()], ef = new double[box.size()];
+                double energyUsed = used.energyAndForces(moving, fu, eu);
+                assertEquals(1, used.neighbourListRebuilds(), p + ": the list built at the other positions was reused");
+                double energyFresh = fresh.energyAndForces(box, ff, ef);
+                assertEquals(indexOrderSum(eu), energyUsed, 0.0, p + ": energy after a list built elsewhere");
+                assertEquals(indexOrderSum(ef), energyFresh, 0.0, p + ": energy with a fresh list");
+                System.out.printf(java.util.Locale.ROOT, "%s: list history changes per-atom energies by up to %.3g eV,"
+                        + " forces by up to %.3g eV/A%n", p, maxDifference(eu, ef), maxDifference(fu, ff));
+            }
+        }
+    }
+
+    private static double indexOrderSum(double[] perAtom) {
+        double s = 0.0;
+        for (double e : perAtom) {
+            s += e;
+        }
+        return s;
+    }
+
+    private static double maxDifference(double[] a, double[] b) {
+        double m = 0;
+        for (int i = 0; i < a.length; i++) {
+            m = Math.max(m, Math.abs(a[i] - b[i]));
+        }
+        return m;
+    }
+
     @Test
     void followsAMovingSystemThroughNeighbourListReuse() {
         StudentWeights w = StudentFixtures.smallWeights(36, 3.0);

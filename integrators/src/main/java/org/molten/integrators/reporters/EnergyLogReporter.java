@@ -2,6 +2,7 @@ package org.molten.integrators.reporters;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,17 +63,25 @@ public final class EnergyLogReporter implements Reporter {
                 + " atoms, " + what + "); ASE's MDLogger uses 3N: T_ASE = T * " + degreesOfFreedom + "/" + 3 * atoms;
     }
 
-    /** A new log (an existing file is replaced) written every {@code intervalSteps} steps. */
-    public static EnergyLogReporter create(Path file, int intervalSteps) throws IOException {
-        return new EnergyLogReporter(file, intervalSteps, false);
+    /** A new log (an existing file is replaced) written every {@code intervalSteps} steps; {@link UncheckedIOException} if it cannot be opened. */
+    public static EnergyLogReporter create(Path file, int intervalSteps) {
+        return open(file, intervalSteps, false);
     }
 
     /**
      * A log that continues {@code file} (after a restart, once the file was rewound to the
      * checkpoint's mark); a header is written only if the file is empty or missing.
      */
-    public static EnergyLogReporter appending(Path file, int intervalSteps) throws IOException {
-        return new EnergyLogReporter(file, intervalSteps, true);
+    public static EnergyLogReporter appending(Path file, int intervalSteps) {
+        return open(file, intervalSteps, true);
+    }
+
+    private static EnergyLogReporter open(Path file, int intervalSteps, boolean append) {
+        try {
+            return new EnergyLogReporter(file, intervalSteps, append);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open " + file + ": " + e.getMessage(), e);
+        }
     }
 
     @Override

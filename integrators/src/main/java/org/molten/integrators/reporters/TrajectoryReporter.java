@@ -1,6 +1,7 @@
 package org.molten.integrators.reporters;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -42,9 +43,9 @@ public final class TrajectoryReporter implements Reporter {
                 : ExtendedXyzWriter.create(this.file, VelocityColumn.ALWAYS);
     }
 
-    /** A new trajectory (an existing file is replaced), a frame every {@code intervalSteps} steps. */
-    public static TrajectoryReporter create(Path file, int intervalSteps) throws IOException {
-        return new TrajectoryReporter(file, intervalSteps, false);
+    /** A new trajectory (an existing file is replaced), a frame every {@code intervalSteps} steps; {@link UncheckedIOException} if it cannot be opened. */
+    public static TrajectoryReporter create(Path file, int intervalSteps) {
+        return open(file, intervalSteps, false);
     }
 
     /**
@@ -52,17 +53,25 @@ public final class TrajectoryReporter implements Reporter {
      *
      * @throws IllegalArgumentException for a gzip-compressed file, which cannot be continued
      */
-    public static TrajectoryReporter appending(Path file, int intervalSteps) throws IOException {
+    public static TrajectoryReporter appending(Path file, int intervalSteps) {
         if (isCompressed(file)) {
             throw new IllegalArgumentException("the compressed trajectory " + file + " cannot be continued after a"
                     + " restart; name a new trajectory file");
         }
-        return new TrajectoryReporter(file, intervalSteps, true);
+        return open(file, intervalSteps, true);
     }
 
     /** True for a gzip-compressed name ({@code .gz}). */
     public static boolean isCompressed(Path file) {
         return file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".gz");
+    }
+
+    private static TrajectoryReporter open(Path file, int intervalSteps, boolean append) {
+        try {
+            return new TrajectoryReporter(file, intervalSteps, append);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open " + file + ": " + e.getMessage(), e);
+        }
     }
 
     @Override

@@ -8,6 +8,7 @@ import org.molten.core.Atoms;
 import org.molten.core.Checks;
 import org.molten.core.Observables;
 import org.molten.core.Units;
+import org.molten.core.dynamics.DynamicsSpec;
 import org.molten.integrators.DynamicsState;
 import org.molten.integrators.Thermostat;
 
@@ -41,6 +42,11 @@ public final class BerendsenThermostat implements Thermostat {
     /** Coupling time τ in fs. */
     public double tauFs() {
         return tauFs;
+    }
+
+    @Override
+    public DynamicsSpec dynamicsSpec(double timestepFs) {
+        return new DynamicsSpec.Berendsen(timestepFs, temperatureK, tauFs);
     }
 
     @Override

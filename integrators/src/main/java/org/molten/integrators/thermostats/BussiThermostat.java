@@ -9,6 +9,7 @@ import org.molten.core.Checks;
 import org.molten.core.Observables;
 import org.molten.core.RandomStream;
 import org.molten.core.Units;
+import org.molten.core.dynamics.DynamicsSpec;
 import org.molten.integrators.DynamicsState;
 import org.molten.integrators.Thermostat;
 
@@ -42,6 +43,11 @@ public final class BussiThermostat implements Thermostat {
     /** Relaxation time τ in fs. */
     public double tauFs() {
         return tauFs;
+    }
+
+    @Override
+    public DynamicsSpec dynamicsSpec(double timestepFs) {
+        return new DynamicsSpec.Bussi(timestepFs, temperatureK, tauFs);
     }
 
     @Override

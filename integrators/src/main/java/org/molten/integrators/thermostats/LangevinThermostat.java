@@ -9,6 +9,7 @@ import org.molten.core.Checks;
 import org.molten.core.Observables;
 import org.molten.core.RandomStream;
 import org.molten.core.Units;
+import org.molten.core.dynamics.DynamicsSpec;
 import org.molten.integrators.DynamicsState;
 import org.molten.integrators.Thermostat;
 
@@ -70,6 +71,11 @@ public final class LangevinThermostat implements Thermostat {
     /** True when the centre-of-mass velocity is removed after each O step. */
     public boolean removesCentreOfMassDrift() {
         return removeCentreOfMassDrift;
+    }
+
+    @Override
+    public DynamicsSpec dynamicsSpec(double timestepFs) {
+        return new DynamicsSpec.Langevin(timestepFs, temperatureK, frictionPerFs, removeCentreOfMassDrift);
     }
 
     @Override

@@ -9,6 +9,7 @@ import org.molten.core.Atoms;
 import org.molten.core.Checks;
 import org.molten.core.Observables;
 import org.molten.core.Units;
+import org.molten.core.dynamics.DynamicsSpec;
 import org.molten.integrators.DynamicsState;
 import org.molten.integrators.Thermostat;
 
@@ -112,6 +113,12 @@ public final class NoseHooverChain implements Thermostat {
     /** Chain velocities v_ξk in 1/fs, a copy. */
     public double[] velocities() {
         return vxi.clone();
+    }
+
+    @Override
+    public DynamicsSpec dynamicsSpec(double timestepFs) {
+        return new DynamicsSpec.NoseHooverChain(timestepFs, temperatureK, tauFs, xi.length, multipleTimeSteps,
+                weights.length);
     }
 
     @Override

@@ -26,14 +26,19 @@ final class ProductionRun {
         double dt = spec.integrator().timestepFs();
         Simulation sim;
         try {
-            Simulation.Builder b = Simulation.builder(atoms, spec.forceField(), spec.integrator())
-                    .removedConstraints(spec.removedConstraints());
+            // The start's velocities are kept; the force field given is what runs (host platform).
+            Simulation.Builder b = Simulation.builder(atoms, spec.forceField(), spec.integrator()).platform("cpu");
             if (spec.random() != null) {
                 b.random(spec.random(), spec.seed());
             } else if (spec.seed() != null) {
                 b.seed(spec.seed());
             }
             sim = b.build();
+            int expected = 3 * atoms.size() - spec.removedConstraints();
+            if (sim.degreesOfFreedom() != expected) {
+                throw new IllegalStateException(spec.label() + ": the simulation derived " + sim.degreesOfFreedom()
+                        + " degrees of freedom from the start, the run expects " + expected);
+            }
         } catch (SimulationBlowUpException e) {
             progress.advance(spec.steps());
             return new RunOutcome(spec, collector.series(), collector.frames(), collector.frameSteps(),

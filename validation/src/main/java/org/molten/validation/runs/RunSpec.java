@@ -21,7 +21,8 @@ import org.molten.validation.metrics.StructuralIntegrity;
  * @param forceField         the model (not closed by the run)
  * @param precision          its arithmetic precision
  * @param integrator         a fresh integrator for this run
- * @param removedConstraints constraints removed from the velocities (3: centre-of-mass momentum)
+ * @param removedConstraints constraints the start satisfies (3: zero centre-of-mass momentum); the simulation
+ *                           derives its degrees of freedom and the run checks they agree
  * @param seed               seed of the run's random stream (NVT), or null for none
  * @param random             an already-started stream created from {@code seed} to continue, or
  *                           null for a fresh {@code RandomStream(seed)}

@@ -47,9 +47,9 @@ class SameModelSpreadMeasurement {
                 for (int r = 0; r < replicas; r++) {
                     Atoms a = start.copy();
                     RandomStream rng = new RandomStream(base + r);
-                    int removed = MaxwellBoltzmann.at(300).assign(a, rng);
+                    MaxwellBoltzmann.at(300).assign(a, rng);
                     VelocityVerlet vv = new VelocityVerlet(0.5, LangevinThermostat.of(300, 0.01));
-                    try (Simulation sim = Simulation.builder(a, ff, vv).removedConstraints(removed).random(rng, base + r).build()) {
+                    try (Simulation sim = Simulation.builder(a, ff, vv).random(rng, base + r).build()) {
                         sim.step(200);   // 100 fs to leave the minimum
                         for (int s = 0; s < steps; s += every) {
                             sim.step(every);
