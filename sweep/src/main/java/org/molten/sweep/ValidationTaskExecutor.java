@@ -58,27 +58,32 @@ public final class ValidationTaskExecutor implements TaskExecutor {
         String version = MoltenCli.class.getAnnotation(Command.class).version()[0];
         new ValidationRunner(settings, Thresholds.defaults(), models, reportDir, version, "sweep task " + task.id())
                 .run(Progress.NONE);
-        return TaskReportReader.read(reportDir.resolve(ValidationRunner.JSON_REPORT), settings.systems().get(0));
+        String system = settings.systems().isEmpty()
+                ? org.molten.validation.runs.SystemSource.file(settings.structures().get(0)).name() : settings.systems().get(0);
+        return TaskReportReader.read(reportDir.resolve(ValidationRunner.JSON_REPORT), system);
     }
 
-    /** The validation settings of one task: the quick (or full) protocol with the sweep's overrides. */
+    /**
+     * The validation settings of one task: the quick (or full) protocol with the sweep's overrides,
+     * for one replica (the sweep's replicas are tasks with seeds S ... S+N-1, and replica k of a
+     * validation equals a single run with seed S+k).
+     */
     static ValidationSettings settings(SweepTask task) {
-        if (task.structure() != null) {
-            throw new IllegalArgumentException("structure file " + task.structure() + ": this validation validates built-in "
-                    + "systems only (validate --structure is not available yet); use --systems");
-        }
         SweepProtocol p = task.protocol();
         ValidationSettings base = p.full() ? ValidationSettings.fullProtocol() : ValidationSettings.quickProtocol();
         long nve = p.steps() != null ? p.steps() : base.nveSteps();
         long nvt = p.steps() != null ? p.steps() : base.nvtSteps();
-        return new ValidationSettings(List.of(SystemCatalog.canonicalName(task.system())), task.temperatureK(),
+        List<String> systems = task.structure() != null ? List.of() : List.of(SystemCatalog.canonicalName(task.system()));
+        List<Path> structures = task.structure() != null ? List.of(Path.of(task.structure())) : List.of();
+        return new ValidationSettings(systems, task.temperatureK(),
                 p.timestepFs() != null ? p.timestepFs() : base.timestepFs(),
                 p.equilibrationSteps() != null ? p.equilibrationSteps() : base.equilibrationSteps(), nve, nvt,
                 p.sampleIntervalSteps() != null ? p.sampleIntervalSteps() : base.sampleIntervalSteps(),
                 p.thermostat() != null ? ThermostatKind.parse(p.thermostat()) : base.thermostat(),
                 p.thermostatTimeFs() != null ? p.thermostatTimeFs() : base.thermostatTimeConstantFs(),
                 p.device() != null ? DeviceChoice.parse(p.device()) : base.device(),
-                p.baseline() != null ? BaselineKind.parse(p.baseline()) : base.baseline(), task.seed(), p.full());
+                p.baseline() != null ? BaselineKind.parse(p.baseline()) : base.baseline(), task.seed(), p.full(), 1,
+                base.teacherFramesPerRun(), structures);
     }
 
     private static OptimisedStudent.Precision precision(SweepProtocol p) {
