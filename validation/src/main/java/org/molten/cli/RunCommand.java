@@ -9,6 +9,7 @@ import java.security.SecureRandom;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.LongConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import org.molten.core.Atoms;
@@ -169,8 +170,21 @@ public final class RunCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Stops the run between steps; null: SIGINT and SIGTERM do (tests substitute a manual one). */
+    StopRequest stopRequest;
+
+    /** Called with the step count after every step (tests use it to request a stop mid-run). */
+    LongConsumer afterStep = step -> { };
+
     @Override
     public Integer call() throws IOException {
+        try (StopRequest stop = stopRequest != null ? stopRequest : StopRequest.onSignals(System.err)) {
+            stopRequest = stop;
+            return runWithStopRequest();
+        }
+    }
+
+    private int runWithStopRequest() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Settings s = validatedSettings();
@@ -308,9 +322,11 @@ public final class RunCommand implements Callable<Integer> {
         try (ProgressBar bar = System.console() == null ? null : new ProgressBarBuilder().setTaskName("molten run")
                 .setInitialMax(total).startsFrom(first, java.time.Duration.ZERO).setUnit(" steps", 1).build()) {
             sim.step(0); // reports the initial state of a fresh run
-            while (sim.stepCount() < total) {
-                sim.step((int) Math.min(chunk, total - sim.stepCount()));
-                if (bar != null) {
+            // One step at a time, so that Ctrl-C (or SIGTERM) stops at the next step boundary.
+            while (sim.stepCount() < total && !stopRequest.requested()) {
+                sim.step(1);
+                afterStep.accept(sim.stepCount());
+                if (bar != null && (sim.stepCount() % chunk == 0 || sim.stepCount() == total)) {
                     bar.stepTo(sim.stepCount());
                 }
             }
@@ -323,6 +339,10 @@ public final class RunCommand implements Callable<Integer> {
             throw e;
         }
         double seconds = (System.nanoTime() - t0) * 1e-9;
+        if (sim.stepCount() < total) {
+            return new InterruptedRun(sim, output.checkpoint, output.log, output.trajectory, output.reportInterval)
+                    .finish(stopRequest.cause(), total, spec, err);
+        }
         if (output.checkpoint != null) {
             sim.checkpoint().writeAtomically(output.checkpoint); // the final state, whatever the interval
         }
