@@ -742,12 +742,20 @@ final class StudentEngineF64 implements StudentEngine {
             return;
         }
         int c = Math.max(atoms, cap + cap / 4);
-        s = rows(c, f); sMid = rows(c, f); gS = rows(c, f); gSmid = rows(c, f); h = rows(c, f);
+        releaseAtoms();   // the old buffers must not stay reachable while the larger ones are allocated
+        // Memory (StudentMemory mirrors this): the mid-block features sMid, vMid are read only by the
+        // forward update and their gradients gSmid, gVmid only by the backward pass, so each pair
+        // shares its rows. Rows a block never reads or writes -- v entering block 0 (zero),
+        // phi_vv of block 0 and a_vv of the last block -- all point at one shared row of zeros.
+        s = rows(c, f); sMid = rows(c, f); gS = rows(c, f); gSmid = sMid; h = rows(c, f);
         g1 = rows(c, f); g2 = rows(c, f); g3 = rows(c, f); g4 = rows(c, f); pre5 = rows(c, fh); g5 = rows(c, fh);
-        vMid = rows(3 * c, f); gV = rows(3 * c, f); gVmid = rows(3 * c, f); gUv = rows(3 * c, f); gVv = rows(3 * c, f);
-        vIn = perLayer(3 * c); uv = perLayer(3 * c); vv = perLayer(3 * c);
-        phiPre = perLayer(c); phiSig = perLayer(c); pre3Sig = perLayer(c); phiVV = perLayer(c); phiS = perLayer(c); phiVS = perLayer(c);
-        nrm = perLayer(c); pre3 = perLayer(c); avv = perLayer(c); asv = perLayer(c); sp = perLayer(c);
+        vMid = rows(3 * c, f); gV = rows(3 * c, f); gVmid = vMid; gUv = rows(3 * c, f); gVv = rows(3 * c, f);
+        double[] zeros = new double[f];
+        vIn = perLayer(3 * c, 0, zeros); uv = perLayer(3 * c, -1, null); vv = perLayer(3 * c, -1, null);
+        phiPre = perLayer(c, -1, null); phiSig = perLayer(c, -1, null); pre3Sig = perLayer(c, -1, null);
+        phiVV = perLayer(c, 0, zeros); phiS = perLayer(c, -1, null); phiVS = perLayer(c, -1, null);
+        nrm = perLayer(c, -1, null); pre3 = perLayer(c, -1, null); avv = perLayer(c, layers - 1, zeros);
+        asv = perLayer(c, -1, null); sp = perLayer(c, -1, null);
         atomEnergy = new double[c];
         species = new int[c];
         order = new int[c];
@@ -792,12 +800,29 @@ final class StudentEngineF64 implements StudentEngine {
         }
     }
 
-    private double[][][] perLayer(int rowCount) {
+    /**
+     * One buffer per block; the buffer of block {@code unusedLayer} (or none, -1) is
+     * {@code rowCount} references to the shared row {@code zeros}, for a block that never touches it.
+     */
+    private double[][][] perLayer(int rowCount, int unusedLayer, double[] zeros) {
         double[][][] x = new double[layers][][];
         for (int l = 0; l < layers; l++) {
-            x[l] = rows(rowCount, f);
+            if (l == unusedLayer) {
+                x[l] = new double[rowCount][];
+                Arrays.fill(x[l], zeros);
+            } else {
+                x[l] = rows(rowCount, f);
+            }
         }
         return x;
+    }
+
+    private void releaseAtoms() {
+        s = sMid = gS = gSmid = h = g1 = g2 = g3 = g4 = pre5 = g5 = null;
+        vMid = gV = gVmid = gUv = gVv = null;
+        vIn = uv = vv = phiPre = phiSig = pre3Sig = phiVV = phiS = phiVS = nrm = pre3 = avv = asv = sp = null;
+        acc1 = acc2 = acc3 = acc4 = null;
+        forceAcc = null;
     }
 
     private static double[][] rows(int count, int width) {
