@@ -3,6 +3,7 @@ package org.molten.forcefield.student;
 import org.molten.core.Atoms;
 import org.molten.core.Checks;
 import org.molten.core.ForceField;
+import org.molten.core.HeapBudget;
 import org.molten.forcefield.neighbours.EdgeList;
 import org.molten.forcefield.neighbours.VerletList;
 
@@ -115,6 +116,7 @@ public final class OptimisedStudent implements ForceField {
     private long orderBuiltAt = -1;
     private boolean lastUsedNd4j;
     private boolean closed;
+    private long budgetedBytes;   // heap already checked against the limit (StudentMemory's estimate)
 
     /** An optimised student with {@link Options#defaults()}. */
     public OptimisedStudent(StudentWeights weights) {
@@ -190,7 +192,11 @@ public final class OptimisedStudent implements ForceField {
                 throw new IllegalArgumentException("atom " + i + ": " + e.getMessage(), e);
             }
         }
+        // Refuse a system too large for the heap before the buffers are allocated: first with the
+        // pairs of a liquid (before the neighbour search allocates), then with the pairs found.
+        requireHeap(n, StudentMemory.pairsAtDensity(n, weights.cutoffA(), StudentMemory.CONDENSED_ATOMS_PER_A3));
         neighbours.search(atoms, weights.cutoffA(), edges);
+        requireHeap(n, edges.size() / 2);
         // Process large systems along a space-filling curve (renewed with the neighbour list).
         if (n < SPATIAL_ORDER_MIN_ATOMS || n >= 1 << 21) {
             order = null;
@@ -215,6 +221,14 @@ public final class OptimisedStudent implements ForceField {
         }
         lastUsedNd4j = false;
         return engine.evaluate(n, speciesRows, order, edges, forces, perAtomEnergiesEv, pool, threads, false);
+    }
+
+    private void requireHeap(int atoms, long pairs) {
+        long estimate = StudentMemory.optimisedBytes(weights, options, atoms, pairs);
+        if (estimate > budgetedBytes) {
+            HeapBudget.require(name(), atoms, estimate - budgetedBytes);
+            budgetedBytes = estimate;
+        }
     }
 
     @Override
