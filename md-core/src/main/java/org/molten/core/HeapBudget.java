@@ -13,6 +13,17 @@ public final class HeapBudget {
 
     private HeapBudget() {}
 
+    /** Whether {@code bytes} more fit under the heap limit beside what is in use (after a GC if they seem not to). */
+    public static boolean fits(long bytes) {
+        Runtime rt = Runtime.getRuntime();
+        long max = rt.maxMemory();
+        if (max == Long.MAX_VALUE || bytes <= max - (rt.totalMemory() - rt.freeMemory())) {
+            return true;
+        }
+        System.gc();
+        return bytes <= max - (rt.totalMemory() - rt.freeMemory());
+    }
+
     /**
      * Refuses {@code estimateBytes} of new heap for {@code atoms} atoms when it does not fit under
      * this JVM's limit beside the heap in use (a garbage collection is asked for before refusing).

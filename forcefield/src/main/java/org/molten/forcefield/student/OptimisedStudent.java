@@ -117,6 +117,7 @@ public final class OptimisedStudent implements ForceField {
     private boolean lastUsedNd4j;
     private boolean closed;
     private long budgetedBytes;   // heap already checked against the limit (StudentMemory's estimate)
+    private boolean memorySaving;
 
     /** An optimised student with {@link Options#defaults()}. */
     public OptimisedStudent(StudentWeights weights) {
@@ -223,12 +224,36 @@ public final class OptimisedStudent implements ForceField {
         return engine.evaluate(n, speciesRows, order, edges, forces, perAtomEnergiesEv, pool, threads, false);
     }
 
+    /**
+     * Checks the heap the buffers need; when the fast layout does not fit, switches (for good) to
+     * the memory-saving one, which recomputes each block's forward state in the backward pass.
+     */
     private void requireHeap(int atoms, long pairs) {
-        long estimate = StudentMemory.optimisedBytes(weights, options, atoms, pairs);
+        long fast = StudentMemory.optimisedBytes(weights, options, atoms, pairs, false);
+        if (!memorySaving && fast > budgetedBytes && !HeapBudget.fits(fast - budgetedBytes)) {
+            useMemorySavingLayout();
+        }
+        long estimate = StudentMemory.optimisedBytes(weights, options, atoms, pairs, memorySaving);
         if (estimate > budgetedBytes) {
-            HeapBudget.require(name(), atoms, estimate - budgetedBytes);
+            HeapBudget.require(name() + (memorySaving ? " (memory-saving layout)" : ""), atoms, estimate - budgetedBytes);
             budgetedBytes = estimate;
         }
+    }
+
+    /**
+     * From the next call on, the memory-saving layout: the interaction blocks share one set of
+     * per-block buffers (at F = 128, T = 3 in float64 about 30 KB per atom less) and the backward
+     * pass recomputes each block's forward state, about a third more work, the same forces bit for bit.
+     * Chosen by itself when the fast layout does not fit the heap.
+     */
+    public void useMemorySavingLayout() {
+        memorySaving = true;
+        engine.setRecompute(true);
+    }
+
+    /** Whether the memory-saving layout is in use. */
+    public boolean memorySavingLayout() {
+        return memorySaving;
     }
 
     @Override

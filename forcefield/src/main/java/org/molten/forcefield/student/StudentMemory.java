@@ -26,6 +26,16 @@ public final class StudentMemory {
      * undirected pairs within the cutoff.
      */
     public static long optimisedBytes(StudentWeights w, OptimisedStudent.Options o, long atoms, long pairs) {
+        return optimisedBytes(w, o, atoms, pairs, false);
+    }
+
+    /**
+     * As {@link #optimisedBytes(StudentWeights, OptimisedStudent.Options, long, long)}, in the
+     * memory-saving layout when {@code recompute} (the blocks share one set of per-block buffers and
+     * only each block's input features are kept).
+     */
+    public static long optimisedBytes(StudentWeights w, OptimisedStudent.Options o, long atoms, long pairs,
+                                      boolean recompute) {
         int real = o.precision() == OptimisedStudent.Precision.FLOAT64 ? 8 : 4;
         int f = w.hidden();
         int fh = w.readoutHidden();
@@ -36,8 +46,11 @@ public final class StudentMemory {
         // s, sMid = gSmid, gS, h, g1..g4; vMid = gVmid, gV, gUv, gVv (3 rows each); per block
         // v_in, U v, V v (3 rows each) and 11 scalar rows, less the 5 rows no block touches;
         // per thread the message accumulators (1 + 3 + 1 + 1 rows).
-        long rowsF = 8 + 12 + 20L * layers - 5 + 6L * threads;
-        long perAtom = rowsF * rowF + 5L * REFERENCE + 2 * rowFh
+        // In the memory-saving layout: one set of the 17 per-block rows, v_in of blocks 1.. and s_in
+        // of all blocks but the last.
+        long rowsF = recompute ? 8 + 12 + 17 + 4L * (layers - 1) + 6L * threads
+                : 8 + 12 + 20L * layers - 5 + 6L * threads;
+        long perAtom = rowsF * rowF + (recompute ? 3 : 5) * REFERENCE + 2 * rowFh
                 + 3 * 4 + 8 + 24L * threads          // species, order, rank; atom energies; force accumulators
                 + 4 + 36 + 24 + 36;                  // species rows; spatial order; Verlet reference; cell list
         // Pairs: 4 ints and 10 doubles of geometry and gradients, the radial basis; the directed
@@ -60,7 +73,7 @@ public final class StudentMemory {
      * @throws HeapBudget.InsufficientHeapException naming the atoms, the estimate and the -Xmx to use
      */
     public static void requireHeapFor(String what, StudentWeights w, OptimisedStudent.Options o, long atoms, long pairs) {
-        HeapBudget.require(what, atoms, optimisedBytes(w, o, atoms, pairs));
+        HeapBudget.require(what, atoms, optimisedBytes(w, o, atoms, pairs, true));
     }
 
     private static long align(long bytes) {

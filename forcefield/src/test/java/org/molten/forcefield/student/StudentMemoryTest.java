@@ -41,18 +41,54 @@ class StudentMemoryTest {
         new VerletList(0).search(atoms, w.cutoffA(), edges);
         long pairs = edges.size() / 2;
         for (OptimisedStudent.Precision p : OptimisedStudent.Precision.values()) {
-            OptimisedStudent.Options o = OptimisedStudent.Options.defaults().withPrecision(p).withThreads(2);
-            double[] f = new double[3 * n];
-            long before = usedAfterGc();
-            try (OptimisedStudent ff = new OptimisedStudent(w, o)) {
-                ff.energyAndForces(atoms, f);
-                long retained = usedAfterGc() - before;
-                long estimate = StudentMemory.optimisedBytes(w, o, n, pairs);
-                double ratio = (double) retained / estimate;
-                String what = String.format("%s (ND4J %b), %d atoms, %d pairs: retained %.1f KB/atom, estimate %.1f KB/atom", p, ff.lastCallUsedNd4j(), n,
-                        pairs, retained / 1024.0 / n, estimate / 1024.0 / n);
-                System.out.println("StudentMemoryTest: " + what);
-                assertTrue(ratio > 0.93 && ratio < 1.08, what);
+            for (boolean saving : new boolean[]{false, true}) {
+                OptimisedStudent.Options o = OptimisedStudent.Options.defaults().withPrecision(p).withThreads(2);
+                double[] f = new double[3 * n];
+                long before = usedAfterGc();
+                try (OptimisedStudent ff = new OptimisedStudent(w, o)) {
+                    if (saving) {
+                        ff.useMemorySavingLayout();
+                    }
+                    ff.energyAndForces(atoms, f);
+                    long retained = usedAfterGc() - before;
+                    long estimate = StudentMemory.optimisedBytes(w, o, n, pairs, saving);
+                    double ratio = (double) retained / estimate;
+                    String what = String.format("%s%s (ND4J %b), %d atoms, %d pairs: retained %.1f KB/atom, estimate %.1f KB/atom",
+                            p, saving ? " memory-saving" : "", ff.lastCallUsedNd4j(), n, pairs, retained / 1024.0 / n,
+                            estimate / 1024.0 / n);
+                    System.out.println("StudentMemoryTest: " + what);
+                    assertTrue(ratio > 0.93 && ratio < 1.08, what);
+                }
+            }
+        }
+    }
+
+    /**
+     * The memory-saving layout recomputes each block's forward state with the same phases, inputs
+     * and thread split: energies, forces and per-atom energies identical bit for bit, with ND4J
+     * (a periodic 400-atom water box) and with the Java loops (a 40-atom cluster), float64 and float32.
+     */
+    @Test
+    void theMemorySavingLayoutGivesTheSameBits() throws Exception {
+        StudentWeights w = BundledModel.weights();
+        for (Atoms atoms : new Atoms[]{WaterBox.forAtomCount(400, 11), StudentFixtures.cluster(new org.molten.core.RandomStream(5), 40, 0.95)}) {
+            int n = atoms.size();
+            for (OptimisedStudent.Precision p : OptimisedStudent.Precision.values()) {
+                OptimisedStudent.Options o = OptimisedStudent.Options.defaults().withPrecision(p).withThreads(2)
+                        .withParallelMinAtoms(0);
+                double[] f1 = new double[3 * n], f2 = new double[3 * n], e1 = new double[n], e2 = new double[n];
+                try (OptimisedStudent fast = new OptimisedStudent(w, o); OptimisedStudent saving = new OptimisedStudent(w, o)) {
+                    saving.useMemorySavingLayout();
+                    for (int call = 0; call < 2; call++) {   // the second call reuses the buffers
+                        double a = fast.energyAndForces(atoms, f1, e1);
+                        double b = saving.energyAndForces(atoms, f2, e2);
+                        String what = p + ", " + n + " atoms, call " + call;
+                        assertEquals(Double.doubleToLongBits(a), Double.doubleToLongBits(b), what + ": energy");
+                        assertArrayEquals(f1, f2, 0.0, what + ": forces");
+                        assertArrayEquals(e1, e2, 0.0, what + ": per-atom energies");
+                    }
+                    assertTrue(saving.memorySavingLayout() && !fast.memorySavingLayout());
+                }
             }
         }
     }
