@@ -33,7 +33,7 @@ class RunHeapLimitTest {
         assertEquals(1, p.exitValue(), text);
         assertFalse(text.contains("OutOfMemoryError"), text);
         String line = text.lines().filter(l -> l.startsWith("molten run: ")).findFirst().orElse("");
-        assertTrue(line.matches("molten run: student/optimised needs about \\d+ MB of Java heap for 3,000 atoms \\(estimate,"
+        assertTrue(line.matches("molten run: student/optimised( \\(memory-saving layout\\))? needs about \\d+ MB of Java heap for 3,000 atoms \\(estimate,"
                 + " \\d+ KB per atom\\), but this JVM's heap limit is 128 MB with \\d+ MB in use; give it more with -Xmx1g"
                 + " \\(for ./molten: MOLTEN_JAVA_OPTS=-Xmx1g ./molten ...\\) or simulate fewer atoms"), text);
     }

@@ -28,8 +28,8 @@ interface StudentEngine extends AutoCloseable {
 
     /**
      * Memory-saving layout on or off: the interaction blocks share one set of per-block buffers
-     * and the backward pass recomputes each block's forward state (about a third more work at
-     * T = 3, the same results bit for bit). Takes effect at the next call.
+     * and the backward pass recomputes each block's forward state (the forward
+     * of T - 1 blocks twice, the same results bit for bit). Takes effect at the next call.
      */
     void setRecompute(boolean on);
 
