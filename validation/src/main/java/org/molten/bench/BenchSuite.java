@@ -167,7 +167,7 @@ public final class BenchSuite {
                         acc.forceRmseEvPerA(), acc.reference(), c.precision(), acc.boundEvPerA());
             }
             return new ConfigResult(c.device(), c.id(), c.precision(), n, sys.description(), periodic, st, reason,
-                    m.ef, m.md, sps, asps, nsd, peakHeap, m.deviceMemMiB, acc.reference(),
+                    m.ef, m.md, sps, asps, nsd, peakHeap, m.heapKbPerAtom, m.deviceMemMiB, acc.reference(),
                     acc.energyDiffEv(), acc.forceRmseEvPerA(), acc.referenceRmsEvPerA(), acc.boundEvPerA(), m.freshCalls);
         } catch (StaleResultException e) {
             return ConfigResult.notRun(c.device(), c.id(), c.precision(), n, sys.description(), periodic,
@@ -194,12 +194,14 @@ public final class BenchSuite {
         double energyEv;
         double[] forces;
         Double deviceMemMiB;
+        Double heapKbPerAtom;
         long freshCalls;
     }
 
     private Measurement hostDriven(SuiteConfig c, Atoms system) throws Exception {
         int n = system.size();
         Measurement m = new Measurement();
+        long heapBefore = HostMemory.usedAfterGcBytes();
         try (ForceField ff = c.factory().create(weights)) {
             Atoms atoms = system.copy();
             double[] base = atoms.positions().clone();
@@ -255,6 +257,8 @@ public final class BenchSuite {
             m.md = SampleStats.of(us, k);
             m.deviceMemMiB = c.device().equals("cuda") ? DeviceMemory.usedMiB() : null;
             m.freshCalls = guard.calls() + mdGuard.calls();
+            // the model is alive and has evaluated this system: what it keeps (plus the few arrays of this loop)
+            m.heapKbPerAtom = (HostMemory.usedAfterGcBytes() - heapBefore) / 1024.0 / n;
         }
         return m;
     }

@@ -21,6 +21,9 @@ package org.molten.bench;
  * @param atomStepsPerSecond     atoms × steps per second
  * @param nsPerDay               simulated ns per day at {@link BenchSuite#MD_DT_FS} fs
  * @param peakHeapMiB            peak Java heap (sum of the heap pools' peaks since this configuration began)
+ * @param heapKbPerAtom          Java heap the model keeps (live after a full GC, with it evaluated and
+ *                               its buffers grown, minus before it was built), KB per atom (for small systems mostly the weights);
+ *                               null where not measured (device MD)
  * @param deviceMemoryUsedMiB    device memory in use at the end of the run (cuMemGetInfo, whole device), or null
  * @param accuracyReference      what the forces were compared with
  * @param energyDiffEv           |E − E_ref| on the same positions
@@ -32,7 +35,7 @@ package org.molten.bench;
 public record ConfigResult(String device, String config, Precision precision, int atoms, String system, boolean periodic,
                            Status status, String reason, SampleStats energyForces, SampleStats mdStep,
                            Double stepsPerSecond, Double atomStepsPerSecond, Double nsPerDay,
-                           Double peakHeapMiB, Double deviceMemoryUsedMiB, String accuracyReference,
+                           Double peakHeapMiB, Double heapKbPerAtom, Double deviceMemoryUsedMiB, String accuracyReference,
                            Double energyDiffEv, Double forceRmseEvPerA, Double referenceForceRmsEvPerA,
                            Double forceRmseBoundEvPerA, long freshInputCalls) {
 
@@ -43,7 +46,7 @@ public record ConfigResult(String device, String config, Precision precision, in
     public static ConfigResult notRun(String device, String config, Precision precision, int atoms, String system,
                                       boolean periodic, Status status, String reason) {
         return new ConfigResult(device, config, precision, atoms, system, periodic, status, reason, null, null,
-                null, null, null, null, null, null, null, null, null, null, 0);
+                null, null, null, null, null, null, null, null, null, null, null, 0);
     }
 
     /** Key that identifies the configuration across runs: device/config/atoms. */

@@ -95,20 +95,20 @@ public final class SuiteReport {
     public static String markdown(List<ConfigResult> results) {
         StringBuilder sb = new StringBuilder();
         sb.append("| atoms | system | device | config | status | e+f median µs | e+f mean ± sd [min, max] | MD step median µs "
-                + "| MD step mean ± sd [min, max] | steps/s | atom-steps/s | ns/day (0.5 fs) | peak heap MiB | device MiB "
+                + "| MD step mean ± sd [min, max] | steps/s | atom-steps/s | ns/day (0.5 fs) | peak heap MiB | heap KB/atom | device MiB "
                 + "| ΔE eV | force RMSE eV/Å (bound) | vs | speed-up vs reference (e+f / MD step) |\n");
-        sb.append("|---:|---|---|---|---|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---|---|---|\n");
+        sb.append("|---:|---|---|---|---|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|\n");
         for (ConfigResult r : results) {
             if (r.status() == ConfigResult.Status.ok || r.energyForces() != null) {
                 double[] up = speedupVsReference(r, results);
-                sb.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s (%s) | %s | %s / %s |%n",
+                sb.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s (%s) | %s | %s / %s |%n",
                         r.atoms(), r.system(), r.device(), r.config(), r.status(), med(r.energyForces()), spread(r.energyForces()),
                         med(r.mdStep()), spread(r.mdStep()), num(r.stepsPerSecond(), "%.3g"), num(r.atomStepsPerSecond(), "%.3g"),
-                        num(r.nsPerDay(), "%.3g"), num(r.peakHeapMiB(), "%.0f"), num(r.deviceMemoryUsedMiB(), "%.0f"),
+                        num(r.nsPerDay(), "%.3g"), num(r.peakHeapMiB(), "%.0f"), num(r.heapKbPerAtom(), "%.1f"), num(r.deviceMemoryUsedMiB(), "%.0f"),
                         num(r.energyDiffEv(), "%.1e"), num(r.forceRmseEvPerA(), "%.1e"), num(r.forceRmseBoundEvPerA(), "%.0e"),
                         r.accuracyReference() == null ? "n/a" : r.accuracyReference(), ratio(up[0]), ratio(up[1])));
             } else {
-                sb.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s: %s | | | | | | | | | | | | | |%n",
+                sb.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s: %s | | | | | | | | | | | | | | |%n",
                         r.atoms(), r.system(), r.device(), r.config(), r.status(), r.reason().replace('|', '/')));
             }
         }

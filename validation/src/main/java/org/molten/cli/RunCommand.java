@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.LongConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import org.molten.core.Atoms;
@@ -186,8 +187,21 @@ public final class RunCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Stops the run between steps; null: SIGINT and SIGTERM do (tests substitute a manual one). */
+    StopRequest stopRequest;
+
+    /** Called with the step count after every step (tests use it to request a stop mid-run). */
+    LongConsumer afterStep = step -> { };
+
     @Override
     public Integer call() throws IOException {
+        try (StopRequest stop = stopRequest != null ? stopRequest : StopRequest.onSignals(System.err)) {
+            stopRequest = stop;
+            return runWithStopRequest();
+        }
+    }
+
+    private int runWithStopRequest() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Settings s = validatedSettings();
@@ -383,9 +397,13 @@ public final class RunCommand implements Callable<Integer> {
         try (ProgressBar bar = System.console() == null ? null : new ProgressBarBuilder().setTaskName("molten run")
                 .setInitialMax(total).startsFrom(first, java.time.Duration.ZERO).setRenderer(new ProgressLine("steps")).build()) {
             set.step(0); // reports the initial state of a fresh run
-            while (set.stepCount() < total) {
-                set.step((int) Math.min(chunk, total - set.stepCount()));
-                if (bar != null) {
+            // On the host one step at a time, so that Ctrl-C (or SIGTERM) stops at the next step boundary; on a
+            // device a report interval at a time (its steps run in graph launches, the state comes back at reports).
+            int stride = set.platformName().equals("cuda") ? chunk : 1;
+            while (set.stepCount() < total && !stopRequest.requested()) {
+                set.step((int) Math.min(stride, total - set.stepCount()));
+                afterStep.accept(set.stepCount());
+                if (bar != null && (set.stepCount() % chunk == 0 || set.stepCount() == total)) {
                     bar.stepTo(set.stepCount());
                 }
             }
@@ -401,6 +419,27 @@ public final class RunCommand implements Callable<Integer> {
             throw e;
         }
         double seconds = (System.nanoTime() - t0) * 1e-9;
+        if (set.stepCount() < total) {
+            if (set.size() == 1) {
+                return new InterruptedRun(set.replica(0), output.checkpoint, output.log, output.trajectory,
+                        output.reportInterval).finish(stopRequest.cause(), total, spec, err);
+            }
+            Path base = output.checkpoint != null ? output.checkpoint
+                    : InterruptedRun.defaultCheckpoint(output.trajectory != null ? output.trajectory : output.log);
+            for (int k = 0; k < set.size(); k++) {
+                Simulation sim = set.replica(k);
+                sim.flushReporters();
+                sim.checkpoint().writeAtomically(ReplicaFiles.of(base, k, set.size()));
+            }
+            set.close();
+            err.println(String.format(Locale.ROOT, "molten run: stopped by %s at step %d of %d; logs and trajectories of the "
+                    + "%d replicas end at step %d; checkpoints %s at step %d; continue with: %s", stopRequest.cause(),
+                    set.stepCount(), total, set.size(), set.stepCount() - set.stepCount() % output.reportInterval,
+                    ReplicaFiles.of(base, 0, set.size()) + " ... " + ReplicaFiles.of(base, set.size() - 1, set.size()),
+                    set.stepCount(), InterruptedRun.restartCommand(spec, base)));
+            err.flush();
+            return StopRequest.EXIT_STATUS;
+        }
         for (int k = 0; k < set.size(); k++) {
             Path checkpoint = ReplicaFiles.of(output.checkpoint, k, set.size());
             if (checkpoint != null) {

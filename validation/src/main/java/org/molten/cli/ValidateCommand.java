@@ -15,7 +15,6 @@ import org.molten.validation.reports.Thresholds;
 import org.molten.validation.reports.ValidationReport;
 import org.molten.validation.runs.BundledModels;
 import org.molten.validation.runs.ModelProvider;
-import org.molten.validation.runs.Progress;
 import org.molten.validation.runs.SystemCatalog;
 import org.molten.validation.runs.TerminalProgress;
 import org.molten.validation.runs.ValidationRunner;
@@ -73,6 +72,9 @@ public final class ValidateCommand implements Callable<Integer> {
 
     /** Where the models come from; null for {@link BundledModels} per the options; tests substitute their own. */
     ModelProvider modelProvider;
+
+    /** Stops the validation at its next progress update; null: SIGINT and SIGTERM do (tests substitute their own). */
+    StopRequest stopRequest;
 
     static final class ProtocolOptions {
         @Option(names = "--systems", paramLabel = "LIST", split = ",", order = 1,
@@ -283,8 +285,17 @@ public final class ValidateCommand implements Callable<Integer> {
             runner.exportHardFrames(hardFrames, hardFramesPerSystem);
         }
         ValidationReport report;
-        try (Progress progress = TerminalProgress.create(runner.totalSteps())) {
-            report = runner.run(progress);
+        StoppableProgress progress = null;
+        try (StopRequest stop = stopRequest != null ? stopRequest : StopRequest.onSignals(System.err);
+             StoppableProgress p = new StoppableProgress(TerminalProgress.create(runner.totalSteps()), stop)) {
+            progress = p;
+            report = runner.run(p);
+        } catch (StopRequest.Stopped e) {
+            spec.commandLine().getErr().println("molten validate: " + e.getMessage() + " during " + progress.phase()
+                    + "; the energy logs written so far are in " + out + " (flushed); no report was written, the"
+                    + " validation did not finish");
+            spec.commandLine().getErr().flush();
+            return StopRequest.EXIT_STATUS;
         }
         printSummary(report);
         return switch (report.summary().verdict()) {

@@ -34,7 +34,7 @@ class BenchSuiteTest {
         SampleStats s = new SampleStats(5, mdMedianUs, mdMedianUs, 1.0, mdMedianUs - 2, mdMedianUs + 2);
         double sps = 1e6 / mdMedianUs;
         return new ConfigResult("cpu", config, Precision.FLOAT64, 22, "alanine-dipeptide", false, ConfigResult.Status.ok, "",
-                s, s, sps, 22 * sps, sps * 0.5e-6 * 86400, 50.0, null, "reference (float64, all pairs)", 1e-12, forceRmse,
+                s, s, sps, 22 * sps, sps * 0.5e-6 * 86400, 50.0, 80.0, null, "reference (float64, all pairs)", 1e-12, forceRmse,
                 1.0, 1e-9, 10);
     }
 
@@ -175,6 +175,7 @@ class BenchSuiteTest {
             assertTrue(c.accurate(), c.config() + " RMSE " + c.forceRmseEvPerA());
             assertTrue(c.freshInputCalls() >= 6);
             assertNull(c.deviceMemoryUsedMiB());
+            assertTrue(c.heapKbPerAtom() != null && !c.heapKbPerAtom().isNaN(), c.config() + ": heap per atom measured");
         }
         Path f = dir.resolve("run.json");
         new SuiteJson(SuiteJson.FORMAT, "now", Map.of(), r).write(f);
@@ -183,7 +184,7 @@ class BenchSuiteTest {
         for (JsonNode c : conf) {
             for (String field : List.of("device", "config", "precision", "atoms", "system", "status", "energy_forces",
                     "md_step", "steps_per_second", "atom_steps_per_second", "ns_per_day", "peak_heap_mi_b",
-                    "device_memory_used_mi_b", "accuracy_reference", "energy_diff_ev", "force_rmse_ev_per_a",
+                    "heap_kb_per_atom", "device_memory_used_mi_b", "accuracy_reference", "energy_diff_ev", "force_rmse_ev_per_a",
                     "force_rmse_bound_ev_per_a", "fresh_input_calls")) {
                 assertTrue(c.has(field), field);
             }

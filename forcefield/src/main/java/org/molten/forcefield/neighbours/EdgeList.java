@@ -19,6 +19,29 @@ public final class EdgeList {
     private double[] vector = new double[48];
     private double[] distance = new double[16];
     private int currentRow;
+    private final boolean geometry;
+
+    /** An empty list that stores the displacements and distances of its edges. */
+    public EdgeList() {
+        this(true);
+    }
+
+    private EdgeList(boolean geometry) {
+        this.geometry = geometry;
+        if (!geometry) {
+            vector = new double[0];
+            distance = new double[0];
+        }
+    }
+
+    /**
+     * An empty list that keeps only which atoms are neighbours (a Verlet list's candidates, whose
+     * geometry is measured again at every search): 4 bytes per edge instead of 36. Its
+     * {@link #vector}, {@link #distance} and their arrays are not available.
+     */
+    public static EdgeList indicesOnly() {
+        return new EdgeList(false);
+    }
 
     /** Empties the list for a system of {@code atomCount} atoms. */
     public void reset(int atomCount) {
@@ -49,14 +72,18 @@ public final class EdgeList {
         if (count == neighbour.length) {
             int cap = neighbour.length * 2;
             neighbour = Arrays.copyOf(neighbour, cap);
-            distance = Arrays.copyOf(distance, cap);
-            vector = Arrays.copyOf(vector, 3 * cap);
+            if (geometry) {
+                distance = Arrays.copyOf(distance, cap);
+                vector = Arrays.copyOf(vector, 3 * cap);
+            }
         }
         neighbour[count] = j;
-        vector[3 * count] = x;
-        vector[3 * count + 1] = y;
-        vector[3 * count + 2] = z;
-        distance[count] = d;
+        if (geometry) {
+            vector[3 * count] = x;
+            vector[3 * count + 1] = y;
+            vector[3 * count + 2] = z;
+            distance[count] = d;
+        }
         count++;
     }
 

@@ -21,7 +21,7 @@ public final class VerletList implements NeighbourSearch {
 
     private final double skinA;
     private final CellList cellList = new CellList();
-    private final EdgeList candidates = new EdgeList();
+    private final EdgeList candidates = EdgeList.indicesOnly();   // measured again at every search
     private double[] reference = new double[0];   // positions at the last build, Å
     private int builtAtoms = -1;
     private Cell builtCell;

@@ -26,6 +26,13 @@ interface StudentEngine extends AutoCloseable {
     double evaluate(int atoms, int[] species, int[] order, EdgeList edges, double[] forces, double[] perAtom,
                     PhasePool pool, int threads, boolean useNd4j);
 
+    /**
+     * Memory-saving layout on or off: the interaction blocks share one set of per-block buffers
+     * and the backward pass recomputes each block's forward state (the forward
+     * of T - 1 blocks twice, the same results bit for bit). Takes effect at the next call.
+     */
+    void setRecompute(boolean on);
+
     /** Releases ND4J buffers, if any were made. */
     @Override
     void close();

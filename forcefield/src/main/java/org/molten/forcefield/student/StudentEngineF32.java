@@ -83,6 +83,10 @@ final class StudentEngineF32 implements StudentEngine {
     private double[][] forceAcc;
     private final PairScratch[] scratch;
     private boolean dirty;
+    // Memory-saving layout: the blocks share one set of per-block buffers; the backward pass
+    // recomputes each block's forward state from its saved input features (sIn, vIn) first.
+    private boolean recompute;
+    private float[][][] sIn;
 
     // ---- pairs (i < j), capacity pairCap
     private int pairCap;
@@ -106,6 +110,7 @@ final class StudentEngineF32 implements StudentEngine {
     private final int[] pairStart;
     private final IntConsumer geometryPhase = this::geometry;
     private final IntConsumer phiPhase = this::phi;
+    private final IntConsumer restoreInputPhase = this::restoreInput;
     private final IntConsumer messagePhase = this::messages;
     private final IntConsumer updatePhase = this::update;
     private final IntConsumer readoutPhase = this::readout;
@@ -149,6 +154,15 @@ final class StudentEngineF32 implements StudentEngine {
     // ================================================================== entry point
 
     @Override
+    public void setRecompute(boolean on) {
+        if (on != recompute) {
+            recompute = on;
+            releaseAtoms();
+            cap = 0;   // the buffers are laid out again on the next call
+        }
+    }
+
+    @Override
     public double evaluate(int atoms, int[] speciesRows, int[] processingOrder, EdgeList edges, double[] forces,
                            double[] perAtom, PhasePool pool, int threadCount, boolean nd4j) {
         this.n = atoms;
@@ -182,6 +196,13 @@ final class StudentEngineF32 implements StudentEngine {
         }
         pool.run(threads, readoutPhase);
         for (t = layers - 1; t >= 0; t--) {
+            if (recompute && t < layers - 1) {
+                // Same phases on the same inputs and the same thread split: the same bits.
+                pool.run(threads, restoreInputPhase);
+                pool.run(threads, phiPhase);
+                pool.run(threads, messagePhase);
+                pool.run(threads, updatePhase);
+            }
             pool.run(threads, updateBackPhase);
             pool.run(threads, messageBackPhase);
             if (t > 0) {
@@ -291,6 +312,13 @@ final class StudentEngineF32 implements StudentEngine {
 
     // ================================================================== forward
 
+    /** The scalar features entering block t, saved by its forward pass (memory-saving layout). */
+    private void restoreInput(int th) {
+        for (int i = atomStart[th]; i < atomStart[th + 1]; i++) {
+            System.arraycopy(sIn[t][i], 0, s[i], 0, f);
+        }
+    }
+
     /** phi(s) = Linear2(SiLU(Linear1(s))) for the atoms of thread th (and the embedding at t = 0). */
     private void phi(int th) {
         int a0 = atomStart[th];
@@ -303,6 +331,11 @@ final class StudentEngineF32 implements StudentEngine {
             float[][] v0 = vIn[0];
             for (int r = 3 * a0; r < 3 * a1; r++) {
                 Arrays.fill(v0[r], 0, f, 0);
+            }
+        }
+        if (recompute && t < layers - 1) {
+            for (int i = a0; i < a1; i++) {
+                System.arraycopy(s[i], 0, sIn[t][i], 0, f);
             }
         }
         lin(th, S_W1, 0, s, L.w1T, f, f, L.b1, phiPre[t], a0, a1, false);
@@ -749,12 +782,26 @@ final class StudentEngineF32 implements StudentEngine {
             return;
         }
         int c = Math.max(atoms, cap + cap / 4);
-        s = rows(c, f); sMid = rows(c, f); gS = rows(c, f); gSmid = rows(c, f); h = rows(c, f);
+        releaseAtoms();   // the old buffers must not stay reachable while the larger ones are allocated
+        // Memory (StudentMemory mirrors this): the mid-block features sMid, vMid are read only by the
+        // forward update and their gradients gSmid, gVmid only by the backward pass, so each pair
+        // shares its rows. Rows a block never reads or writes -- v entering block 0 (zero),
+        // phi_vv of block 0 and a_vv of the last block -- all point at one shared row of zeros.
+        s = rows(c, f); sMid = rows(c, f); gS = rows(c, f); gSmid = sMid; h = rows(c, f);
         g1 = rows(c, f); g2 = rows(c, f); g3 = rows(c, f); g4 = rows(c, f); pre5 = rows(c, fh); g5 = rows(c, fh);
-        vMid = rows(3 * c, f); gV = rows(3 * c, f); gVmid = rows(3 * c, f); gUv = rows(3 * c, f); gVv = rows(3 * c, f);
-        vIn = perLayer(3 * c); uv = perLayer(3 * c); vv = perLayer(3 * c);
-        phiPre = perLayer(c); phiSig = perLayer(c); pre3Sig = perLayer(c); phiVV = perLayer(c); phiS = perLayer(c); phiVS = perLayer(c);
-        nrm = perLayer(c); pre3 = perLayer(c); avv = perLayer(c); asv = perLayer(c); sp = perLayer(c);
+        vMid = rows(3 * c, f); gV = rows(3 * c, f); gVmid = vMid; gUv = rows(3 * c, f); gVv = rows(3 * c, f);
+        float[] zeros = new float[f];
+        vIn = perLayer(3 * c, 0, zeros, true); uv = perLayer(3 * c, -1, null); vv = perLayer(3 * c, -1, null);
+        phiPre = perLayer(c, -1, null); phiSig = perLayer(c, -1, null); pre3Sig = perLayer(c, -1, null);
+        phiVV = perLayer(c, 0, zeros); phiS = perLayer(c, -1, null); phiVS = perLayer(c, -1, null);
+        nrm = perLayer(c, -1, null); pre3 = perLayer(c, -1, null); avv = perLayer(c, layers - 1, zeros);
+        asv = perLayer(c, -1, null); sp = perLayer(c, -1, null);
+        if (recompute) {
+            sIn = new float[layers][][];
+            for (int l = 0; l + 1 < layers; l++) {
+                sIn[l] = rows(c, f);
+            }
+        }
         atomEnergy = new double[c];
         species = new int[c];
         order = new int[c];
@@ -799,12 +846,39 @@ final class StudentEngineF32 implements StudentEngine {
         }
     }
 
-    private float[][][] perLayer(int rowCount) {
+    /**
+     * One buffer per block; the buffer of block {@code unusedLayer} (or none, -1) is
+     * {@code rowCount} references to the shared row {@code zeros}, for a block that never touches it.
+     */
+    private float[][][] perLayer(int rowCount, int unusedLayer, float[] zeros) {
+        return perLayer(rowCount, unusedLayer, zeros, false);
+    }
+
+    /** As above; in the memory-saving layout the blocks share one buffer unless {@code kept}. */
+    private float[][][] perLayer(int rowCount, int unusedLayer, float[] zeros, boolean kept) {
         float[][][] x = new float[layers][][];
+        if (recompute && !kept) {
+            Arrays.fill(x, rows(rowCount, f));
+            return x;
+        }
         for (int l = 0; l < layers; l++) {
-            x[l] = rows(rowCount, f);
+            if (l == unusedLayer) {
+                x[l] = new float[rowCount][];
+                Arrays.fill(x[l], zeros);
+            } else {
+                x[l] = rows(rowCount, f);
+            }
         }
         return x;
+    }
+
+    private void releaseAtoms() {
+        s = sMid = gS = gSmid = h = g1 = g2 = g3 = g4 = pre5 = g5 = null;
+        vMid = gV = gVmid = gUv = gVv = null;
+        vIn = uv = vv = phiPre = phiSig = pre3Sig = phiVV = phiS = phiVS = nrm = pre3 = avv = asv = sp = null;
+        acc1 = acc2 = acc3 = acc4 = null;
+        forceAcc = null;
+        sIn = null;
     }
 
     private static float[][] rows(int count, int width) {

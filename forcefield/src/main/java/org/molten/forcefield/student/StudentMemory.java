@@ -1,0 +1,86 @@
+package org.molten.forcefield.student;
+
+import org.molten.core.HeapBudget;
+
+/**
+ * Estimate of the Java heap the optimised student ({@link OptimisedStudent}) keeps for a system,
+ * counted from the buffers it allocates (StudentEngineR.java.template, the neighbour lists), so
+ * that a system too large for the heap is refused before anything is allocated
+ * ({@link HeapBudget}). Per atom at F = 128, T = 3 in float64 about 85 KB plus 6 F-wide rows per
+ * thread (the per-thread message accumulators), and per neighbour pair within the cutoff about
+ * 0.4 KB (pair geometry and radial basis, the directed edges and the Verlet candidates). ND4J's
+ * GEMM buffers (10 F + 2 F_h values per atom) live outside the heap and are not counted.
+ */
+public final class StudentMemory {
+    /** Atoms per Å³ of liquid water at 1 g/cm³: the densest common case, for estimates before a neighbour search. */
+    public static final double CONDENSED_ATOMS_PER_A3 = 0.1003;
+
+    private static final int ARRAY_HEADER = 16;
+    private static final int REFERENCE = 4;          // compressed references (heaps under 32 GB)
+    private static final int EDGE_BYTES = 4 + 24 + 8; // EdgeList: neighbour, vector, distance
+    private static final int CANDIDATE_BYTES = 4;     // the Verlet list's candidates: the neighbour only
+    private static final double SLACK = 1.05;
+
+    private StudentMemory() {}
+
+    /**
+     * Heap bytes of an optimised student's buffers for {@code atoms} atoms with {@code pairs}
+     * undirected pairs within the cutoff.
+     */
+    public static long optimisedBytes(StudentWeights w, OptimisedStudent.Options o, long atoms, long pairs) {
+        return optimisedBytes(w, o, atoms, pairs, false);
+    }
+
+    /**
+     * As {@link #optimisedBytes(StudentWeights, OptimisedStudent.Options, long, long)}, in the
+     * memory-saving layout when {@code recompute} (the blocks share one set of per-block buffers and
+     * only each block's input features are kept).
+     */
+    public static long optimisedBytes(StudentWeights w, OptimisedStudent.Options o, long atoms, long pairs,
+                                      boolean recompute) {
+        int real = o.precision() == OptimisedStudent.Precision.FLOAT64 ? 8 : 4;
+        int f = w.hidden();
+        int fh = w.readoutHidden();
+        int layers = w.layers();
+        int threads = o.threads();
+        long rowF = ARRAY_HEADER + align(f * (long) real) + REFERENCE;
+        long rowFh = ARRAY_HEADER + align(fh * (long) real) + REFERENCE;
+        // s, sMid = gSmid, gS, h, g1..g4; vMid = gVmid, gV, gUv, gVv (3 rows each); per block
+        // v_in, U v, V v (3 rows each) and 11 scalar rows, less the 5 rows no block touches;
+        // per thread the message accumulators (1 + 3 + 1 + 1 rows).
+        // In the memory-saving layout: one set of the 17 per-block rows, v_in of blocks 1.. and s_in
+        // of all blocks but the last.
+        long rowsF = recompute ? 8 + 12 + 17 + 4L * (layers - 1) + 6L * threads
+                : 8 + 12 + 20L * layers - 5 + 6L * threads;
+        long perAtom = rowsF * rowF + (recompute ? 3 : 5) * REFERENCE + 2 * rowFh
+                + 3 * 4 + 8 + 24L * threads          // species, order, rank; atom energies; force accumulators
+                + 4 + 36 + 24 + 36;                  // species rows; spatial order; Verlet reference; cell list
+        // Pairs: 4 ints and 10 doubles of geometry and gradients, the radial basis; the directed
+        // edges (2 per pair, capacity grown by doubling: up to 2 times, the worst case taken) and the Verlet candidates
+        // within cutoff + skin, as many more as the volume ratio says.
+        double skin = (w.cutoffA() + o.skinA()) / w.cutoffA();
+        double perPair = 16 + 80 + (double) w.nRbf() * real + 2 * 2.0 * (EDGE_BYTES + CANDIDATE_BYTES * skin * skin * skin);
+        // G1 gives an array of half a region or more whole regions, and the collector needs some room:
+        // measured on a 3000-atom water box, the live heap is 3-8% above the sum of the arrays.
+        return (long) Math.ceil(SLACK * (atoms * perAtom + pairs * perPair));
+    }
+
+    /** Undirected pairs within {@code cutoffA} of {@code atoms} atoms at a uniform density (atoms per Å³), at most all pairs. */
+    public static long pairsAtDensity(long atoms, double cutoffA, double atomsPerA3) {
+        long dense = (long) Math.ceil(0.5 * atoms * atomsPerA3 * 4.0 / 3.0 * Math.PI * cutoffA * cutoffA * cutoffA);
+        return Math.min(dense, atoms * (atoms - 1) / 2);
+    }
+
+    /**
+     * Refuses (before allocating) a system whose buffers would not fit the heap.
+     *
+     * @throws HeapBudget.InsufficientHeapException naming the atoms, the estimate and the -Xmx to use
+     */
+    public static void requireHeapFor(String what, StudentWeights w, OptimisedStudent.Options o, long atoms, long pairs) {
+        HeapBudget.require(what, atoms, optimisedBytes(w, o, atoms, pairs, true));
+    }
+
+    private static long align(long bytes) {
+        return (bytes + 7) & ~7L;
+    }
+}
