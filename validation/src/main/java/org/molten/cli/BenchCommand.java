@@ -90,6 +90,11 @@ public final class BenchCommand implements Callable<Integer> {
             + "reference is reported; the reference takes ~7 s per call there).")
     int referenceMaxAtoms;
 
+    @Option(names = "--replicas", split = ",", description = "Replica throughput on the GPU instead of the suite: R copies"
+            + " of each --sizes system advanced together (Langevin, 0.5 fs), for each R given (e.g. 1,64,1024): us per"
+            + " step, replica-steps/s and the fraction of the card's FP32 rate. Needs --device cuda.")
+    List<Integer> replicas;
+
     @Option(names = "--seed", defaultValue = "20261121", description = "Seed of systems, velocities and perturbations (default ${DEFAULT-VALUE}).")
     long seed;
 
@@ -143,6 +148,19 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (paths != null) {
             return legacy(weights, modelNote);
+        }
+        if (replicas != null) {
+            if (device == Device.cpu || device == Device.all) {
+                throw new IllegalArgumentException("--replicas times the CUDA platform; use --device cuda");
+            }
+            if (!org.molten.forcefield.cuda.GpuAvailability.available()) {
+                throw new IllegalStateException("--replicas needs a GPU: " + org.molten.forcefield.cuda.GpuAvailability
+                        .probe().reason());
+            }
+            System.out.printf("molten bench --device cuda --replicas %s (sizes %s; model %s)%n", replicas, sizes, modelNote);
+            org.molten.bench.ReplicaBench.run(weights, sizes, replicas, seed, temperatureK, Math.max(3, Math.min(repeats, 7)),
+                    System.out);
+            return 0;
         }
         Map<String, String> context = new LinkedHashMap<>(MachineInfo.describe());
         context.put("command", "molten " + String.join(" ", commandLineArgs()));
