@@ -213,8 +213,9 @@ public final class ReplicaCheck {
                 elOk &= Math.abs(got - expect) < 0.05 * expect;
                 per.append(String.format(Locale.ROOT, " Z=%d %.5f/%.5f", z, got, expect));
             }
-            // Berendsen is not canonical: its mean only, to 5 %; its variance is printed (below the canonical one)
-            boolean meanOk = Math.abs(mean - 0.5 * dof * kT) < (canonical ? 0.02 : 0.05) * 0.5 * dof * kT;
+            // 3 %: the full-step velocities carry the Verlet splitting's O(dt^2) bias (~1 % for the H stretch at
+            // 0.5 fs), the statistics ~0.3 %. Berendsen is not canonical: its mean only, to 5 %, its variance printed.
+            boolean meanOk = Math.abs(mean - 0.5 * dof * kT) < (canonical ? 0.03 : 0.05) * 0.5 * dof * kT;
             boolean varOk = !canonical || Math.abs(var - 0.5 * dof * kT * kT) < 0.1 * 0.5 * dof * kT * kT;
             verdict(meanOk && varOk && (elOk || !canonical), String.format(Locale.ROOT, "%s, %d ethanols x %d samples:"
                             + " <K> %.5f eV (dof/2 kT %.5f), var %.3e (canonical %.3e%s), per element%s;"
