@@ -31,7 +31,7 @@ done
   && zip -q -r "$dest/lib/jcuda-natives-driver-only.jar" .)
 # the replica check and bench (scripts/gpu-replicas-run.sh) run molten bench: the CLI and its parser too
 cp "$root/validation/target/validation-"*.jar "$root/integrators/target/integrators-"*.jar "$dest/lib/"
-cp "$(ls ~/.m2/repository/info/picocli/picocli/*/picocli-*.jar | grep -v sources | tail -1)" "$dest/lib/"
+cp ~/.m2/repository/info/picocli/picocli/4.7.6/picocli-4.7.6.jar "$dest/lib/"  # the version of the parent pom
 cp "$root/scripts/gpu-check.sh" "$root/scripts/gpu-replicas-run.sh" "$root/scripts/torch_painn_bench.py" "$dest/"
 # CPU reference trajectories of the NVE check (GpuCheck cpuref), made here: the reference student
 # needs ~0.1 s per force evaluation, minutes of device time for 2 x 1,000 steps
