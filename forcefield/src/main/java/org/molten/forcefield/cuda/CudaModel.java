@@ -117,7 +117,8 @@ final class CudaModel implements AutoCloseable {
 
     /**
      * A device system holding the replicas {@code parts} (their atoms one after the other, sharing
-     * {@code cell}), with a neighbour capacity from the largest count of any replica's own atoms.
+     * {@code cell}), with a neighbour capacity from the largest count of any replica's own atoms;
+     * {@code mode} null: the mode {@link #resolve} picks for that many atoms.
      */
     DeviceSystem newReplicaSystem(java.util.List<Atoms> parts, Cell cell, CudaOptions.Mode mode,
                                   ReplicaBuffers replicas) {
@@ -128,7 +129,8 @@ final class CudaModel implements AutoCloseable {
             max = Math.max(max, maxNeighbours(a));
             atoms += a.size();
         }
-        return new DeviceSystem(cx, dw, weightBuffer, atoms, cell, capacityFor(max), mode, clusterKernel(), options,
+        CudaOptions.Mode resolved = mode != null ? mode : resolve(atoms);
+        return new DeviceSystem(cx, dw, weightBuffer, atoms, cell, capacityFor(max), resolved, clusterKernel(), options,
                 replicas);
     }
 
