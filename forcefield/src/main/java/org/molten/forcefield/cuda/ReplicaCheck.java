@@ -31,7 +31,14 @@ public final class ReplicaCheck {
 
     private ReplicaCheck(boolean quick) throws java.io.IOException {
         this.quick = quick;
-        this.w = BundledModel.weights();
+        StudentWeights bundled;
+        try {
+            bundled = BundledModel.weights();
+        } catch (IllegalStateException notInThisBuild) {
+            bundled = StudentWeights.random(20261121L);
+            System.out.println("replica check: no bundled model in this build, random weights (seed 20261121)");
+        }
+        this.w = bundled;
     }
 
     /** Runs the checks; {@code quick} shortens them. */
@@ -84,7 +91,7 @@ public final class ReplicaCheck {
 
     /** A batch of 8 ethanols and 4 alanine dipeptides under NVE Verlet against CPU Verlet with the reference student. */
     private void verletAgainstCpu() {
-        int steps = quick ? 50 : 200;
+        int steps = quick ? 50 : 100;  // the random-weight model is chaotic: ~1e-5 Å at 100 steps, 5e-4 at 200
         for (String name : new String[] {"ethanol", "alanine-dipeptide"}) {
             int count = name.equals("ethanol") ? 8 : 4;
             List<ReplicaStart> starts = batch(name, new DynamicsSpec.VelocityVerlet(0.5), count, 31);
@@ -134,27 +141,49 @@ public final class ReplicaCheck {
         return dev;
     }
 
-    /** Replica k of 64 (Langevin and Bussi) against the same system run alone with seed + k, 1,000 steps. */
+    /**
+     * Replica k of 64 (Langevin and Bussi) against the same system run alone with seed + k, at 100
+     * and 1,000 steps. The batch runs other kernel variants than one small molecule (tiled layers,
+     * K splits), so the two differ by float32 rounding, which the chaotic dynamics amplify about
+     * tenfold per 100 steps (docs/benchmarks.md, NVE against the CPU): the yardstick at 1,000 steps is
+     * the same system alone started 1e-7 Å away.
+     */
     private void independence() {
-        int steps = 1000;
         for (DynamicsSpec d : new DynamicsSpec[] {new DynamicsSpec.Langevin(0.5, T, 0.01, true),
             new DynamicsSpec.Bussi(0.5, T, 50)}) {
             for (String name : new String[] {"ethanol", "alanine-dipeptide"}) {
                 List<ReplicaStart> starts = batch(name, d, 64, 100);
                 int k = 17;
-                Atoms together = starts.get(k).atoms().copy();
+                Atoms[] together = {starts.get(k).atoms().copy(), starts.get(k).atoms().copy()};
                 try (CudaMdEngine md = new CudaMdEngine(w, starts, CudaOptions.defaults())) {
-                    md.advance(steps);
-                    md.read(k, together, null);
+                    md.advance(100);
+                    md.read(k, together[0], null);
+                    md.advance(900);
+                    md.read(k, together[1], null);
                 }
-                Atoms alone = starts.get(k).atoms().copy();
+                Atoms[] alone = {starts.get(k).atoms().copy(), starts.get(k).atoms().copy()};
                 try (CudaMdEngine md = new CudaMdEngine(w, List.of(starts.get(k)), CudaOptions.defaults())) {
-                    md.advance(steps);
-                    md.read(0, alone, null);
+                    md.advance(100);
+                    md.read(0, alone[0], null);
+                    md.advance(900);
+                    md.read(0, alone[1], null);
                 }
-                double dev = maxDeviation(alone, together);
-                verdict(dev < 1e-2, String.format(Locale.ROOT, "%s %s: replica %d of 64 vs alone with seed %d, %d steps:"
-                        + " max deviation %.2e Å (< 1e-2, float32 rounding)", name, d.name(), k, 100 + k, steps, dev));
+                Atoms nudged = starts.get(k).atoms().copy();
+                nudged.positions()[0] += 1e-7;
+                Atoms yard = nudged.copy();
+                ReplicaStart s = starts.get(k);
+                try (CudaMdEngine md = new CudaMdEngine(w, List.of(new ReplicaStart(nudged, d, s.seed(),
+                        s.degreesOfFreedom())), CudaOptions.defaults())) {
+                    md.advance(1000);
+                    md.read(0, yard, null);
+                }
+                double d100 = maxDeviation(alone[0], together[0]);
+                double d1000 = maxDeviation(alone[1], together[1]);
+                double chaos = maxDeviation(alone[1], yard);
+                verdict(d100 < 1e-3 && d1000 < Math.max(1e-2, 10 * chaos), String.format(Locale.ROOT,
+                        "%s %s: replica %d of 64 vs alone with seed %d: max deviation %.2e Å at step 100 (< 1e-3), %.2e Å"
+                                + " at step 1000 (alone vs alone 1e-7 Å away: %.2e Å)", name, d.name(), k, 100 + k, d100,
+                        d1000, chaos));
             }
         }
     }
