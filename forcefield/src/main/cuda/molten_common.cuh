@@ -33,6 +33,16 @@ namespace cg = cooperative_groups;
 #define MOLTEN_INT_VERLET 1
 #define MOLTEN_INT_BAOAB 2
 
+// Thermostats of the stage path (Net.thermostat; molten_thermostat.cuh), per replica
+#define MOLTEN_TS_NONE 0
+#define MOLTEN_TS_LANGEVIN 1      // O step of BAOAB in its own stage (split_o), bath and drift removal
+#define MOLTEN_TS_BUSSI 2         // around the Verlet step, dt/2 each
+#define MOLTEN_TS_NHC 3
+#define MOLTEN_TS_BERENDSEN 4
+#define MOLTEN_RPAR 4             // Net.rpar per replica: kT (eV), degrees of freedom, friction (1/fs), tau (fs)
+#define MOLTEN_MAXCHAIN 10        // Nose-Hoover chain length
+#define MOLTEN_RVAR 24            // Net.rvar per replica: bath (eV), xi[MAXCHAIN], v_xi[MAXCHAIN] (1/fs)
+
 // Net.flags[] slots (int)
 #define MOLTEN_FLAG_OVERFLOW 0    // number of atoms whose neighbour count exceeded cap
 #define MOLTEN_FLAG_MAXCOUNT 1    // largest neighbour count seen
@@ -89,7 +99,7 @@ struct Net {
     const int* species;     // [n] embedding row
     float* force;           // [n][3] eV/Å
     double* e_atom;         // [n] eV
-    double* energy;         // [1] eV, written by the energy reduction
+    double* energy;         // [R] eV per replica, written by the energy reduction
     unsigned long long* step;  // [1] MD step counter (RNG counter)
     int* flags;             // MOLTEN_FLAG_*
     // ---- neighbours
@@ -118,6 +128,20 @@ struct Net {
     float* kpart;
     int* kcount;
     long long filter_shared;  // 1: the warp-per-row message passes share filter-weight loads across slots
+    // ---- replicas and thermostats (molten_thermostat.cuh). R independent systems share the atom
+    // arrays, replica r owning atoms [rep_start[r], rep_start[r + 1]); the neighbour search pairs only
+    // atoms of one replica. rep == nullptr: one replica, every atom (force evaluations of CudaStudent).
+    long long replicas;     // R
+    long long thermostat;   // MOLTEN_TS_*
+    long long split_o;      // 1: k_integrate1 does B A(dt/2) only; O is k_thermostat(2), the second A k_drift
+    long long com_drift;    // 1: Langevin removes each replica's centre-of-mass velocity after O
+    long long nhc_m, nhc_nc, nhc_nys;  // chain length, multiple time steps, Suzuki-Yoshida weights
+    double sy_w[7];         // the Suzuki-Yoshida weights
+    const int* rep;         // [n] replica of each atom
+    const int* rep_start;   // [R + 1] first atom of each replica
+    const unsigned long long* rseed;  // [R] seed of each replica's random numbers
+    const double* rpar;     // [R][MOLTEN_RPAR]
+    double* rvar;           // [R][MOLTEN_RVAR]
 };
 
 #define FULLMASK 0xffffffffu

@@ -9,6 +9,7 @@
 // in the shared memory of a 16-block cluster (molten_small.cuh).
 #include "molten_small.cuh"
 #include "molten_msg_rows.cuh"
+#include "molten_thermostat.cuh"
 
 #define KERNEL extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS)
 #ifdef MOLTEN_EMU
@@ -39,6 +40,10 @@ KERNEL_ROWS k_msg_bwd_rs2(const Net n, int t) { stage_entry(); SMEM_DECL; st_msg
 KERNEL k_forces(const Net n) { stage_entry(); st_forces(n, blockIdx.x, gridDim.x); }
 KERNEL k_forces_rs(const Net n) { stage_entry(); st_forces<true>(n, blockIdx.x, gridDim.x); }
 KERNEL k_energy(const Net n) { stage_entry(); SMEM_DECL; st_energy(n, blockIdx.x, sm); }
+// Per-replica stages (molten_thermostat.cuh): one block per replica.
+KERNEL k_thermostat(const Net n, int stage) { stage_entry(); SMEM_DECL; st_thermostat(n, stage, blockIdx.x, gridDim.x, sm); }
+KERNEL k_drift(const Net n) { stage_entry(); st_drift(n, blockIdx.x, gridDim.x); }
+KERNEL k_energy_rep(const Net n) { stage_entry(); SMEM_DECL; st_energy_rep(n, blockIdx.x, gridDim.x, sm); }
 
 // Dense stages, warp variant (_w), tiled variant (_t) and narrow tiles (_n, see molten_layers.cuh); at most 128 registers, so that two
 // blocks (16 warps) share a multiprocessor and hide each other's memory latency. s: K splits of the tiled

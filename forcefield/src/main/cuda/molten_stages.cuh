@@ -42,9 +42,11 @@ __device__ __forceinline__ void philox4x32(unsigned int c[4], unsigned int k0, u
     }
 }
 
-__device__ __forceinline__ void gaussian3(const Net& n, int atom, unsigned long long step, double g[3]) {
+// atom: the index within its replica; seed: the replica's, so that a replica's noise does not depend
+// on the batch it runs in.
+__device__ __forceinline__ void gaussian3_seeded(unsigned long long seed, int atom, unsigned long long step, double g[3]) {
     unsigned int c[4] = {(unsigned int)atom, (unsigned int)step, (unsigned int)(step >> 32), 0x6d6f6c74u};
-    philox4x32(c, (unsigned int)n.seed, (unsigned int)(n.seed >> 32));
+    philox4x32(c, (unsigned int)seed, (unsigned int)(seed >> 32));
     const double two32 = 4294967296.0, twopi = 6.283185307179586;
     const double u0 = ((double)c[0] + 0.5) / two32, u1 = ((double)c[1] + 0.5) / two32;
     const double u2 = ((double)c[2] + 0.5) / two32, u3 = ((double)c[3] + 0.5) / two32;
@@ -52,6 +54,10 @@ __device__ __forceinline__ void gaussian3(const Net& n, int atom, unsigned long 
     g[0] = r0 * cos(twopi * u1);
     g[1] = r0 * sin(twopi * u1);
     g[2] = r1 * cos(twopi * u3);
+}
+
+__device__ __forceinline__ void gaussian3(const Net& n, int atom, unsigned long long step, double g[3]) {
+    gaussian3_seeded(n.seed, atom, step, g);
 }
 
 __device__ __forceinline__ double state_round(const Net& n, double x) {
@@ -95,6 +101,15 @@ __device__ void st_integrate1(const Net& n, int wi, int wn) {
             const double im = n.inv_mass[a];
             const double half = 0.5 * n.dt * n.accel * im;
             for (int k = 0; k < 3; ++k) v[k] += half * (double)lda(n.force + 3 * a + k);
+            if (n.split_o) {
+                // B A(dt/2): the O step (k_thermostat) and the second half drift (k_drift, which also
+                // counts the cells) follow as their own stages
+                for (int k = 0; k < 3; ++k) {
+                    n.pos[3 * a + k] = state_round(n, x[k] + 0.5 * n.dt * v[k]);
+                    n.vel[3 * a + k] = state_round(n, v[k]);
+                }
+                continue;
+            }
             integrate1_atom(n, a, step, im, x, v);
             for (int k = 0; k < 3; ++k) {
                 n.pos[3 * a + k] = x[k];
@@ -213,7 +228,12 @@ __device__ void st_neighbours(const Net& n, int wi, int wn, float* sm) {
     const double rc2 = n.cutoff * n.cutoff;
     for (int a = wi * MOLTEN_WARPS + warp; a < n.n; a += wn * MOLTEN_WARPS) {
         const double xa = ldad(n.pos + 3 * a), ya = ldad(n.pos + 3 * a + 1), za = ldad(n.pos + 3 * a + 2);
-        int total = (int)n.n, count = 0;
+        int total = (int)n.n, count = 0, first = 0;
+        if (n.rep != nullptr) {  // replicas: the candidates are the atoms of a's replica (no cell list)
+            const int r = __ldg(n.rep + a);
+            first = __ldg(n.rep_start + r);
+            total = __ldg(n.rep_start + r + 1) - first;
+        }
         if (n.search == 1) {
             const int c = ldai(n.atom_cell + a);
             const int nx = (int)n.ncell[0], ny = (int)n.ncell[1], nz = (int)n.ncell[2];
@@ -250,7 +270,7 @@ __device__ void st_neighbours(const Net& n, int wi, int wn, float* sm) {
                             if (lo + step < 27 && cr[32 + lo + step] <= e) lo += step;
                         b = ldai(n.cell_atoms + cr[lo] + (e - cr[32 + lo]));
                     } else {
-                        b = e;
+                        b = first + e;
                     }
                 }
                 bq[u] = b;

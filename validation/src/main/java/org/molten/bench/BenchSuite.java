@@ -4,7 +4,7 @@ import org.molten.core.Atoms;
 import org.molten.core.ForceField;
 import org.molten.core.RandomStream;
 import org.molten.core.Units;
-import org.molten.forcefield.cuda.CudaIntegrator;
+import org.molten.core.dynamics.DynamicsSpec;
 import org.molten.forcefield.cuda.CudaMdEngine;
 import org.molten.forcefield.cuda.GpuAvailability;
 import org.molten.forcefield.student.Nd4jSupport;
@@ -268,7 +268,7 @@ public final class BenchSuite {
         Measurement m = new Measurement();
         Atoms start = system.copy();
         maxwellBoltzmann(start, s.temperatureK(), new RandomStream(s.seed() + n));
-        try (CudaMdEngine md = new CudaMdEngine(weights, start.copy(), CudaIntegrator.velocityVerlet(MD_DT_FS), c.cuda())) {
+        try (CudaMdEngine md = CudaMdEngine.single(weights, start.copy(), new DynamicsSpec.VelocityVerlet(MD_DT_FS), 0, c.cuda())) {
             long end = System.nanoTime() + (long) (s.warmupS() * 1e9);
             do {
                 md.runSteps(c.cuda().stepsPerLaunch());

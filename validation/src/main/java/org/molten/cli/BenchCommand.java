@@ -101,7 +101,9 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--replicas", split = ",", paramLabel = "R",
             description = "Replica throughput instead of the suite: each size's system R times in one simulation"
-                    + " (Langevin 300 K, 0.5 fs, seeds S ... S+R-1), printing replica-steps/s; a list (1,2) times each R.")
+                    + " (Langevin 300 K, 0.5 fs, seeds S ... S+R-1), printing replica-steps/s; a list (1,2) times each R."
+                    + " With --device cuda all R advance on the GPU in one batched evaluation per step (us per step of the"
+                    + " batch, replica-steps/s and the fraction of the card's FP32 rate).")
     List<Integer> replicas;
 
     @Option(names = "--replica-steps", paramLabel = "N", defaultValue = "200",
@@ -161,6 +163,17 @@ public final class BenchCommand implements Callable<Integer> {
             return legacy(weights, modelNote);
         }
         if (replicas != null) {
+            if (device == Device.cuda) {
+                // device-resident replicas timed with device events (one batched evaluation per step)
+                if (!org.molten.forcefield.cuda.GpuAvailability.available()) {
+                    throw new IllegalStateException("--device cuda --replicas needs a GPU: "
+                            + org.molten.forcefield.cuda.GpuAvailability.probe().reason());
+                }
+                System.out.printf("molten bench --device cuda --replicas %s (sizes %s; model %s)%n", replicas, sizes, modelNote);
+                org.molten.bench.DeviceReplicaBench.run(weights, sizes, replicas, seed, temperatureK,
+                        Math.max(3, Math.min(repeats, 7)), System.out);
+                return 0;
+            }
             return replicaThroughput(weights, modelNote);
         }
         Map<String, String> context = new LinkedHashMap<>(MachineInfo.describe());

@@ -2,6 +2,7 @@ package org.molten.forcefield.cuda;
 
 import java.util.Locale;
 import org.molten.core.Atoms;
+import org.molten.core.dynamics.DynamicsSpec;
 import org.molten.core.Checks;
 import org.molten.forcefield.student.StudentWeights;
 
@@ -53,7 +54,7 @@ public final class CudaBenchmark {
      */
     public static Result time(StudentWeights weights, Atoms atoms, int steps, CudaOptions options) {
         Checks.requirePositive(steps, "steps");
-        try (CudaMdEngine md = new CudaMdEngine(weights, atoms.copy(), CudaIntegrator.velocityVerlet(DT_FS), options)) {
+        try (CudaMdEngine md = CudaMdEngine.single(weights, atoms.copy(), new DynamicsSpec.VelocityVerlet(DT_FS), 0, options)) {
             int k = options.stepsPerLaunch();
             int launches = Math.max(1, steps / (SAMPLES * k));
             double[] us = md.timeSteps(SAMPLES, launches);

@@ -51,6 +51,7 @@ final class CudaContext implements AutoCloseable {
     private final List<CUdeviceptr> allocations = new ArrayList<>();
     private final String deviceName;
     private final int multiprocessors;
+    private final int clockKHz;
     private final int maxSharedOptin;
     private final boolean clusterLaunch;
     private final boolean cooperativeLaunch;
@@ -80,6 +81,7 @@ final class CudaContext implements AutoCloseable {
         }
         deviceName = new String(name, 0, len, StandardCharsets.UTF_8);
         multiprocessors = attribute(device, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+        clockKHz = attribute(device, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
         maxSharedOptin = attribute(device, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
         clusterLaunch = attribute(device, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH) != 0;
         cooperativeLaunch = attribute(device, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH) != 0;
@@ -126,6 +128,14 @@ final class CudaContext implements AutoCloseable {
 
     int multiprocessors() {
         return multiprocessors;
+    }
+
+    /**
+     * The card's FP32 arithmetic rate without tensor cores, FLOP/s: multiprocessors x 128 FP32 lanes
+     * (sm_90) x 2 (a fused multiply-add) x the peak clock; NaN where the driver reports no clock.
+     */
+    double fp32PeakFlops() {
+        return clockKHz > 0 ? multiprocessors * 128.0 * 2.0 * clockKHz * 1e3 : Double.NaN;
     }
 
     boolean clusterLaunch() {

@@ -112,7 +112,26 @@ final class CudaModel implements AutoCloseable {
         NeighbourSearch.requireCutoffFits(cell, dw.cutoffA);
         int cap = capacityFor(maxNeighbours(atoms));
         CudaOptions.Mode mode = forced != null ? forced : resolve(atoms.size());
-        return new DeviceSystem(cx, dw, weightBuffer, atoms.size(), cell, cap, mode, clusterKernel(), options);
+        return new DeviceSystem(cx, dw, weightBuffer, atoms.size(), cell, cap, mode, clusterKernel(), options, null);
+    }
+
+    /**
+     * A device system holding the replicas {@code parts} (their atoms one after the other, sharing
+     * {@code cell}), with a neighbour capacity from the largest count of any replica's own atoms;
+     * {@code mode} null: the mode {@link #resolve} picks for that many atoms.
+     */
+    DeviceSystem newReplicaSystem(java.util.List<Atoms> parts, Cell cell, CudaOptions.Mode mode,
+                                  ReplicaBuffers replicas) {
+        int max = 0;
+        int atoms = 0;
+        for (Atoms a : parts) {
+            NeighbourSearch.requireCutoffFits(a.cellOrNull(), dw.cutoffA);
+            max = Math.max(max, maxNeighbours(a));
+            atoms += a.size();
+        }
+        CudaOptions.Mode resolved = mode != null ? mode : resolve(atoms);
+        return new DeviceSystem(cx, dw, weightBuffer, atoms, cell, capacityFor(max), resolved, clusterKernel(), options,
+                replicas);
     }
 
     /** Largest neighbour count of any atom, from a CPU cell-list search. */

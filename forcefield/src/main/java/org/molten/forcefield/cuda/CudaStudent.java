@@ -56,6 +56,16 @@ public final class CudaStudent implements ForceField {
         return "student-weights sha256:" + weightsFingerprint;
     }
 
+    /** The weights this instance evaluates (what {@link CudaPlatform} binds). */
+    public StudentWeights weights() {
+        return model.weights;
+    }
+
+    /** The options it runs with. */
+    public CudaOptions options() {
+        return model.options;
+    }
+
     /** The device this instance runs on. */
     public String deviceName() {
         return model.cx.deviceName();

@@ -74,6 +74,8 @@ final class DeviceSystem implements AutoCloseable {
     final int search;                 // 0 all pairs, 1 cell list
     private final int[] ncell = {1, 1, 1};
     private final Cell cell;
+    private final ReplicaBuffers replicas;  // null: one system (force evaluations)
+    final int replicaCount;
     private final List<DevicePointer> own = new ArrayList<>();
 
     // buffers
@@ -87,8 +89,10 @@ final class DeviceSystem implements AutoCloseable {
      * @param megaKernel the megakernel to use in CLUSTER mode (k_mega_c16 or k_mega_c8)
      */
     DeviceSystem(CudaContext cx, DeviceWeights dw, DevicePointer weights, int atoms, Cell cell, int cap,
-                 CudaOptions.Mode mode, String megaKernel, CudaOptions opt) {
+                 CudaOptions.Mode mode, String megaKernel, CudaOptions opt, ReplicaBuffers replicas) {
         this.cx = cx;
+        this.replicas = replicas;
+        this.replicaCount = replicas == null ? 1 : replicas.count;
         this.dw = dw;
         this.weights = weights;
         this.n = atoms;
@@ -129,7 +133,8 @@ final class DeviceSystem implements AutoCloseable {
         this.launcher = new KernelLauncher(cx, mode == CudaOptions.Mode.STAGES ? choices.launch() : KernelChoices.Launch.PLAIN,
                 THREADS);
         this.groups = lanesChannels / mg;
-        this.search = useCellList(cell, atoms, dw.cutoffA, opt, mode) ? 1 : 0;
+        // the cell list does not separate replicas: several replicas search their own atoms, all pairs
+        this.search = replicaCount == 1 && useCellList(cell, atoms, dw.cutoffA, opt, mode) ? 1 : 0;
         if (search == 1) {
             for (int k = 0; k < 3; k++) {
                 ncell[k] = (int) Math.floor(cell.vector(k)[k] / dw.cutoffA);
@@ -142,7 +147,7 @@ final class DeviceSystem implements AutoCloseable {
         species = alloc(4L * n);
         force = alloc(12L * n);
         eAtom = alloc(8L * n);
-        energy = alloc(8);
+        energy = alloc(8L * replicaCount);
         step = alloc(8);
         flags = alloc(4L * NFLAGS);
         nbrCount = alloc(4L * n);
@@ -310,6 +315,11 @@ final class DeviceSystem implements AutoCloseable {
                 .set("cell_atoms", ptr(cellAtoms)).set("atom_cell", ptr(atomCell)).set("act", ptr(act))
                 .set("kpart", kpart == null ? 0 : ptr(kpart)).set("kcount", kcount == null ? 0 : ptr(kcount))
                 .set("filter_shared", choices.filterLoads() == KernelChoices.FilterLoads.SHARED ? 1 : 0);
+        if (replicas != null) {
+            replicas.describe(b);
+        } else {
+            b.set("replicas", 1);
+        }
         layoutActivations(b);
     }
 
@@ -320,12 +330,10 @@ final class DeviceSystem implements AutoCloseable {
     /**
      * The parameter block for a force evaluation ({@code integrator == null}) or for MD steps.
      */
-    byte[] net(CudaIntegrator integrator, boolean fp32State) {
+    byte[] net(org.molten.core.dynamics.DynamicsSpec dynamics, boolean fp32State) {
         NetLayout.Builder b = base.copy();
-        if (integrator == null) {
-            b.set("integrator", 0);
-        } else {
-            integrator.describe(b);
+        DeviceIntegrator.describe(dynamics, b);
+        if (dynamics != null) {
             b.set("fp32_state", fp32State ? 1 : 0);
         }
         return b.bytes();
@@ -425,6 +433,9 @@ final class DeviceSystem implements AutoCloseable {
         cuMemcpyDtoDAsync(into.vel, vel, 24L * n, cx.stream());
         cuMemcpyDtoDAsync(into.force, force, 12L * n, cx.stream());
         cuMemcpyDtoDAsync(into.step, step, 8, cx.stream());
+        if (replicas != null) {
+            cuMemcpyDtoDAsync(into.rvar, replicas.var, 8L * ReplicaBuffers.RVAR * replicaCount, cx.stream());
+        }
     }
 
     void restoreStateFrom(Snapshot from) {
@@ -432,6 +443,9 @@ final class DeviceSystem implements AutoCloseable {
         cuMemcpyDtoDAsync(vel, from.vel, 24L * n, cx.stream());
         cuMemcpyDtoDAsync(force, from.force, 12L * n, cx.stream());
         cuMemcpyDtoDAsync(step, from.step, 8, cx.stream());
+        if (replicas != null) {
+            cuMemcpyDtoDAsync(replicas.var, from.rvar, 8L * ReplicaBuffers.RVAR * replicaCount, cx.stream());
+        }
     }
 
     /** Device memory holding a copy of the integrator state. */
@@ -440,6 +454,7 @@ final class DeviceSystem implements AutoCloseable {
         final DevicePointer vel = alloc(24L * n);
         final DevicePointer force = alloc(12L * n);
         final DevicePointer step = alloc(8);
+        final DevicePointer rvar = alloc(8L * ReplicaBuffers.RVAR * replicaCount);
     }
 
     Snapshot newSnapshot() {
@@ -456,7 +471,17 @@ final class DeviceSystem implements AutoCloseable {
             return;
         }
         emitStageStep(net);
-        launch("k_energy", 1, THREADS * 8, new KernelArgs(net));
+        launchEnergies(net);
+    }
+
+    /** Potential energy per replica (k_energy_rep, one block per replica). */
+    private void launchEnergies(byte[] net) {
+        launch("k_energy_rep", replicaCount, THREADS * 8, new KernelArgs(net));
+    }
+
+    /** A per-replica thermostat stage (k_thermostat: 0 before the first kick, 1 after the second, 2 the O step). */
+    private void thermostat(byte[] net, int stage) {
+        launch("k_thermostat", replicaCount, (THREADS + 2) * 8, new KernelArgs(net, stage));
     }
 
     /** {@code steps} MD steps on the stream (no host synchronisation); the energy of the last one is summed. */
@@ -468,7 +493,7 @@ final class DeviceSystem implements AutoCloseable {
         for (int s = 0; s < steps; s++) {
             emitStageStep(net);
         }
-        launch("k_energy", 1, THREADS * 8, new KernelArgs(net));
+        launchEnergies(net);
     }
 
     private void launchMega(byte[] net, int steps) {
@@ -552,7 +577,17 @@ final class DeviceSystem implements AutoCloseable {
         lastT = -1;
         KernelArgs pn = new KernelArgs(net);
         int f = dw.f, t = dw.layers;
+        long ts = NetLayout.get(net, "thermostat");
+        boolean around = ts == DeviceIntegrator.TS_BUSSI || ts == DeviceIntegrator.TS_NHC
+                || ts == DeviceIntegrator.TS_BERENDSEN;
+        if (around) {
+            thermostat(net, 0);
+        }
         launch("k_integrate1", blocks(n, THREADS), 0, pn);
+        if (NetLayout.get(net, "split_o") == 1) {
+            thermostat(net, 2);
+            launch("k_drift", blocks(n, THREADS), 0, pn);
+        }
         if (search == 1) {
             launch("k_cell_scan", 1, THREADS * 4, pn);
         }
@@ -581,6 +616,9 @@ final class DeviceSystem implements AutoCloseable {
         }
         lastT = -1;
         launch(sourceEdges ? "k_forces_rs" : "k_forces", blocks(n, WARPS), 0, pn);
+        if (around) {
+            thermostat(net, 1);
+        }
     }
 
     private static int blocks(int items, int per) {

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.molten.core.Atoms;
+import org.molten.core.dynamics.DynamicsSpec;
 import org.molten.core.Observables;
 import org.molten.core.RandomStream;
 import org.molten.core.Units;
@@ -337,7 +338,7 @@ public final class GpuCheck {
             double egpu;
             int[] marks = {100, 200, 500, 1000};
             double[] devGpu = new double[marks.length];
-            try (CudaMdEngine md = new CudaMdEngine(weights, start, CudaIntegrator.velocityVerlet(dt),
+            try (CudaMdEngine md = CudaMdEngine.single(weights, start, new DynamicsSpec.VelocityVerlet(dt), 0,
                     CudaOptions.defaults())) {
                 double g0 = md.fetchState(gpu) + Observables.kineticEnergyEv(gpu);
                 for (int s = 0; s < steps; s += 10) {
@@ -422,7 +423,7 @@ public final class GpuCheck {
                 continue;
             }
             Atoms eq = start.copy();
-            try (CudaMdEngine md = new CudaMdEngine(weights, start, CudaIntegrator.langevin(0.5, 300, 0.02, 7),
+            try (CudaMdEngine md = CudaMdEngine.single(weights, start, new DynamicsSpec.Langevin(0.5, 300, 0.02, false), 7,
                     CudaOptions.defaults().withStepsPerLaunch(50))) {
                 md.runSteps(4000);
                 md.fetchState(eq);
@@ -437,7 +438,7 @@ public final class GpuCheck {
                 long t = System.nanoTime();
                 String mode;
                 double tk = 0;
-                try (CudaMdEngine md = new CudaMdEngine(weights, eq, CudaIntegrator.velocityVerlet(dt),
+                try (CudaMdEngine md = CudaMdEngine.single(weights, eq, new DynamicsSpec.VelocityVerlet(dt), 0,
                         CudaOptions.defaults().withFp32State(fp32).withStepsPerLaunch(50))) {
                     etot[0] = md.fetchState(a) + Observables.kineticEnergyEv(a);
                     for (int b = 1; b <= blocks; b++) {
@@ -572,7 +573,7 @@ public final class GpuCheck {
 
     /** Median microseconds per MD step (velocity Verlet, 0.5 fs). */
     private double time(Atoms a, CudaOptions opt) {
-        try (CudaMdEngine md = new CudaMdEngine(weights, a, CudaIntegrator.velocityVerlet(0.5), opt)) {
+        try (CudaMdEngine md = CudaMdEngine.single(weights, a, new DynamicsSpec.VelocityVerlet(0.5), 0, opt)) {
             double[] probe = md.timeSteps(1, 1);
             int k = opt.stepsPerLaunch();
             int launches = (int) Math.max(1, Math.ceil(3000.0 / (probe[0] * k)));  // about 3 ms per sample

@@ -24,6 +24,8 @@ public final class GpuStatus {
     private static final AtomicLong PROGRAMMATIC = new AtomicLong();
     private static final AtomicLong PROGRAMMATIC_FALLBACKS = new AtomicLong();
     private static final AtomicReference<String> LAST_PROGRAMMATIC_FALLBACK = new AtomicReference<>("");
+    private static final AtomicLong BINDINGS = new AtomicLong();
+    private static final AtomicLong REPLICAS_BOUND = new AtomicLong();
 
     private GpuStatus() {
     }
@@ -43,10 +45,13 @@ public final class GpuStatus {
      * @param programmaticLaunches kernels launched as programmatic dependents of the kernel before them
      * @param programmaticFallbacks device systems that launched plainly instead (no cuLaunchKernelEx, or refused)
      * @param lastProgrammaticFallback why, the last time ("" if never)
+     * @param dynamicsBindings  MD bindings made by the CUDA platform (CudaPlatform.bind)
+     * @param replicasBound     replicas in them, all together
      */
     public record Snapshot(String device, boolean graphs, long captures, long replays, long eagerLaunches,
                            long overflows, long captureFailures, long fallbacks, String lastFallbackReason,
-                           long programmaticLaunches, long programmaticFallbacks, String lastProgrammaticFallback) {
+                           long programmaticLaunches, long programmaticFallbacks, String lastProgrammaticFallback,
+                           long dynamicsBindings, long replicasBound) {
         /** Lines for {@code molten info}. */
         public String describe() {
             StringBuilder sb = new StringBuilder();
@@ -56,6 +61,7 @@ public final class GpuStatus {
             sb.append(String.format("programmatic dependent launches %d (plain instead %d%s)%n", programmaticLaunches,
                     programmaticFallbacks, programmaticFallbacks > 0 ? ", last: " + lastProgrammaticFallback : ""));
             sb.append(String.format("neighbour-list overflows %d%n", overflows));
+            sb.append(String.format("device MD bindings %d (replicas %d)%n", dynamicsBindings, replicasBound));
             sb.append(String.format("fallbacks to CPU %d%s%n", fallbacks,
                     fallbacks > 0 ? " (last: " + lastFallbackReason + ")" : ""));
             return sb.toString();
@@ -65,7 +71,12 @@ public final class GpuStatus {
     public static Snapshot snapshot() {
         return new Snapshot(DEVICE.get(), graphsEnabled, CAPTURES.get(), REPLAYS.get(), EAGER.get(), OVERFLOWS.get(),
                 CAPTURE_FAILURES.get(), FALLBACKS.get(), LAST_FALLBACK.get(), PROGRAMMATIC.get(),
-                PROGRAMMATIC_FALLBACKS.get(), LAST_PROGRAMMATIC_FALLBACK.get());
+                PROGRAMMATIC_FALLBACKS.get(), LAST_PROGRAMMATIC_FALLBACK.get(), BINDINGS.get(), REPLICAS_BOUND.get());
+    }
+
+    static void bound(int replicas) {
+        BINDINGS.incrementAndGet();
+        REPLICAS_BOUND.addAndGet(replicas);
     }
 
     static void device(String name) {

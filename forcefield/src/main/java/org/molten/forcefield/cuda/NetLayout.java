@@ -51,6 +51,9 @@ final class NetLayout {
         }
         longs(f, "o_z5", "o_gs", "o_gv", "o_gz3", "o_gs1", "o_gn", "o_gv1", "o_gphi", "o_gq");
         longs(f, "kpart", "kcount", "filter_shared");
+        longs(f, "replicas", "thermostat", "split_o", "com_drift", "nhc_m", "nhc_nc", "nhc_nys");
+        f.add(new Field("sy_w", 7, true));
+        longs(f, "rep", "rep_start", "rseed", "rpar", "rvar");
         FIELDS = Collections.unmodifiableList(f);
         int off = 0;
         for (Field x : FIELDS) {
@@ -83,6 +86,11 @@ final class NetLayout {
     /** Size of the block in bytes (kernel parameters are limited to 4 KiB). */
     static int size() {
         return SIZE;
+    }
+
+    /** The 64-bit integer field {@code name} of a parameter block's bytes. */
+    static long get(byte[] net, String name) {
+        return ByteBuffer.wrap(net).order(ByteOrder.LITTLE_ENDIAN).getLong(OFFSET.get(name));
     }
 
     /** A parameter block under construction; unset fields are zero. */

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.molten.core.Atoms;
 import org.molten.core.Units;
+import org.molten.core.dynamics.DynamicsSpec;
 import org.molten.forcefield.student.ReferenceStudent;
 import org.molten.forcefield.student.StudentWeights;
 
@@ -51,7 +52,8 @@ class CudaMdEngineTest {
     @Test
     void verletTrajectoryFollowsTheCpuOne() {
         StudentWeights w = weights(21);
-        Atoms start = CudaTestSupport.randomAtoms(20261125L, 9, 4.5, 1.1, null);
+        long seed = 20;  // fixed; printed in every failure message
+        Atoms start = CudaTestSupport.randomAtoms(seed, 9, 4.5, 1.1, null);
         int steps = CudaTestSupport.emulated() ? 20 : 200;
         CudaOptions d = CudaOptions.defaults().withStepsPerLaunch(7);
         // the stage kernels of small systems, those of large ones (warp-per-row message passes whose force stage
@@ -65,7 +67,7 @@ class CudaMdEngineTest {
             Atoms cpu = start.copy();
             double ecpu = cpuVerlet(w, cpu, 0.1, steps);
             Atoms gpu = start.copy();
-            try (CudaMdEngine md = new CudaMdEngine(w, start, CudaIntegrator.velocityVerlet(0.1), v.getValue())) {
+            try (CudaMdEngine md = CudaMdEngine.single(w, start, new DynamicsSpec.VelocityVerlet(0.1), 0, v.getValue())) {
                 md.runSteps(steps / 2);
                 md.runSteps(steps - steps / 2);
                 double egpu = md.fetchState(gpu);
@@ -73,8 +75,8 @@ class CudaMdEngineTest {
                 for (int i = 0; i < gpu.positions().length; i++) {
                     maxDev = Math.max(maxDev, Math.abs(gpu.positions()[i] - cpu.positions()[i]));
                 }
-                assertTrue(maxDev < 1e-4, mode + ": positions drift from the CPU trajectory by " + maxDev + " Å");
-                assertTrue(Math.abs(egpu - ecpu) < 1e-5 * Math.abs(ecpu), mode + ": energy " + egpu + " vs " + ecpu);
+                assertTrue(maxDev < 1e-4, mode + " (seed " + seed + "): positions drift from the CPU trajectory by " + maxDev + " Å");
+                assertTrue(Math.abs(egpu - ecpu) < 1e-5 * Math.abs(ecpu), mode + " (seed " + seed + "): energy " + egpu + " vs " + ecpu);
             }
         }
     }
@@ -83,22 +85,21 @@ class CudaMdEngineTest {
     void langevinIsReproducibleAndIndependentOfLaunchGrouping() {
         StudentWeights w = weights(22);
         Atoms start = CudaTestSupport.randomAtoms(3, 9, 4.5, 1.1, null);
-        CudaIntegrator baoab = CudaIntegrator.langevin(0.5, 300, 0.01, 1234);
+        DynamicsSpec baoab = new DynamicsSpec.Langevin(0.5, 300, 0.01, false);
         Atoms a = start.copy();
         Atoms b = start.copy();
-        try (CudaMdEngine x = new CudaMdEngine(w, start, baoab, CudaOptions.defaults().withStepsPerLaunch(5));
-             CudaMdEngine y = new CudaMdEngine(w, start, baoab, CudaOptions.defaults().withStepsPerLaunch(3))) {
+        try (CudaMdEngine x = CudaMdEngine.single(w, start, baoab, 1234, CudaOptions.defaults().withStepsPerLaunch(5));
+             CudaMdEngine y = CudaMdEngine.single(w, start, baoab, 1234, CudaOptions.defaults().withStepsPerLaunch(3))) {
             x.runSteps(12);
             y.runSteps(4);
             y.runSteps(8);
             x.fetchState(a);
             y.fetchState(b);
         }
-        assertArrayEquals(a.positions(), b.positions());
-        assertArrayEquals(a.velocities(), b.velocities());
+        assertArrayEquals(a.positions(), b.positions(), "positions, structure seed 3, noise seed 1234");
+        assertArrayEquals(a.velocities(), b.velocities(), "velocities, structure seed 3, noise seed 1234");
         Atoms c = start.copy();
-        try (CudaMdEngine z = new CudaMdEngine(w, start, CudaIntegrator.langevin(0.5, 300, 0.01, 99),
-                CudaOptions.defaults())) {
+        try (CudaMdEngine z = CudaMdEngine.single(w, start, baoab, 99, CudaOptions.defaults())) {
             z.runSteps(12);
             z.fetchState(c);
         }
@@ -106,7 +107,7 @@ class CudaMdEngineTest {
         for (int i = 0; i < c.velocities().length; i++) {
             differs |= c.velocities()[i] != a.velocities()[i];
         }
-        assertTrue(differs, "another seed must give another trajectory");
+        assertTrue(differs, "another seed (99 vs 1234) must give another trajectory");
     }
 
     @Test

@@ -1,0 +1,248 @@
+// Per-replica stages of the MD step: thermostats, the second half drift of a split BAOAB step and
+// the potential energy of each replica. One block per replica (grid-stride over replicas); every
+// reduction over a replica's atoms is a fixed-order tree in shared memory, so results do not
+// depend on timing, on the other replicas or on how steps are grouped into launches.
+//
+// The definitions are those of the host integrators (integrators/.../VelocityVerlet.java and
+// thermostats/*.java), term for term:
+//   Bussi:      K' = c K + (1 - c) K0 (r1^2 + S) / dof + 2 r1 sqrt(c (1 - c) K K0 / dof),
+//               c = exp(-h / tau), K0 = dof kT / 2, S ~ chi^2(dof - 1); alpha = sign * sqrt(K'/K).
+//   NHC:        MTK 1996 Trotter propagation, n_c multiple time steps x n_ys Suzuki-Yoshida weights.
+//   Berendsen:  lambda = sqrt(1 + h/tau (T0/T - 1)) clamped to [0.8, 1.25].
+//   Langevin O: v = c v + sqrt((1 - c^2) kT / m) xi, c = exp(-gamma dt); optional removal of the
+//               centre-of-mass velocity; bath += K_before - K_after.
+// Units: Å, fs, eV, amu; accel = Å/fs^2 per eV/Å/amu, so K = m v^2 / (2 accel).
+#pragma once
+#include "molten_stages.cuh"
+
+#define MOLTEN_TS_BEFORE 0   // k_thermostat stage: dt/2 before the first half kick
+#define MOLTEN_TS_AFTER 1    // dt/2 after the second half kick
+#define MOLTEN_TS_MID 2      // the O step of BAOAB, dt
+
+// Sum over the block in a fixed order (every thread gets it). sm: MOLTEN_THREADS doubles.
+__device__ double block_sum_d(double x, double* sm) {
+    sm[threadIdx.x] = x;
+    __syncthreads();
+    for (int w = MOLTEN_THREADS / 2; w > 0; w >>= 1) {
+        if (threadIdx.x < w) sm[threadIdx.x] += sm[threadIdx.x + w];
+        __syncthreads();
+    }
+    const double r = sm[0];
+    __syncthreads();
+    return r;
+}
+
+// Kinetic energy of atoms [lo, hi), eV.
+__device__ double replica_kinetic(const Net& n, int lo, int hi, double* sm) {
+    double s = 0.0;
+    for (int a = lo + threadIdx.x; a < hi; a += MOLTEN_THREADS) {
+        const double m = 1.0 / n.inv_mass[a];
+        const double* v = n.vel + 3 * a;
+        s += m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    }
+    return 0.5 * block_sum_d(s, sm) / n.accel;
+}
+
+__device__ void replica_scale(const Net& n, int lo, int hi, double f) {
+    for (int a = lo + threadIdx.x; a < hi; a += MOLTEN_THREADS)
+        for (int k = 0; k < 3; ++k) n.vel[3 * a + k] = state_round(n, n.vel[3 * a + k] * f);
+}
+
+// A replica's own random numbers for the thermostat (Bussi): Philox4x32-10 keyed by the replica's
+// seed, counted by (draw, step, stage); the tag keeps them apart from the Langevin noise.
+struct ReplicaRandom {
+    unsigned long long seed, step;
+    unsigned int stage, draw;
+    __device__ double uniform() {  // in (0, 1), 53 bits
+        unsigned int c[4] = {draw++, (unsigned int)step, (unsigned int)(step >> 32), 0x42550000u | stage};
+        philox4x32(c, (unsigned int)seed, (unsigned int)(seed >> 32));
+        const unsigned long long m = ((unsigned long long)(c[0] >> 5) << 26) | (c[1] >> 6);
+        return ((double)m + 0.5) / 9007199254740992.0;
+    }
+    __device__ double gaussian() {  // Box-Muller, one of the pair
+        const double u1 = uniform(), u2 = uniform();
+        return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+    }
+    // Gamma(shape, 1): Marsaglia and Tsang (2000), the boost U^(1/a) below 1 (as ChiSquared.java)
+    __device__ double gamma(double shape) {
+        double boost = 1.0;
+        if (shape < 1.0) {
+            boost = pow(uniform(), 1.0 / shape);
+            shape += 1.0;
+        }
+        const double d = shape - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
+        while (true) {
+            double x, v;
+            do {
+                x = gaussian();
+                v = 1.0 + c * x;
+            } while (v <= 0.0);
+            v = v * v * v;
+            const double u = uniform(), x2 = x * x;
+            if (u < 1.0 - 0.0331 * x2 * x2) return boost * d * v;
+            if (log(u) < 0.5 * x2 + d * (1.0 - v + log(v))) return boost * d * v;
+        }
+    }
+    __device__ double chi_squared(int k) {  // sum of k squared standard normals
+        if (k <= 0) return 0.0;
+        if (k == 1) { const double g = gaussian(); return g * g; }
+        return 2.0 * gamma(0.5 * k);
+    }
+};
+
+// Bussi for h: the new kinetic energy's scale factor; bath += K - K'. K == 0: no change (the host
+// refuses a system at rest before binding).
+__device__ double bussi_factor(const Net& n, int r, double K, double h, int stage, double* bath) {
+    if (!(K > 0.0)) return 1.0;
+    const double kT = n.rpar[MOLTEN_RPAR * r], dof = n.rpar[MOLTEN_RPAR * r + 1], tau = n.rpar[MOLTEN_RPAR * r + 3];
+    ReplicaRandom rng{n.rseed[r], *(volatile unsigned long long*)n.step, (unsigned int)stage, 0u};
+    const double target = 0.5 * dof * kT;
+    const double c = exp(-h / tau);
+    const double r1 = rng.gaussian();
+    const double sum = rng.chi_squared((int)dof - 1);
+    const double kNew = c * K + (1.0 - c) * target * (r1 * r1 + sum) / dof + 2.0 * r1 * sqrt(c * (1.0 - c) * K * target / dof);
+    double alpha = sqrt(kNew / K);
+    if (r1 + sqrt(c * dof * K / ((1.0 - c) * target)) < 0.0) alpha = -alpha;
+    *bath += K - kNew;
+    return alpha;
+}
+
+__device__ double berendsen_factor(const Net& n, int r, double K, double h, double* bath) {
+    if (!(K > 0.0)) return 1.0;
+    const double kT = n.rpar[MOLTEN_RPAR * r], dof = n.rpar[MOLTEN_RPAR * r + 1], tau = n.rpar[MOLTEN_RPAR * r + 3];
+    const double ratio = dof * kT / (2.0 * K);  // T0 / T
+    const double l2 = 1.0 + h / tau * (ratio - 1.0);
+    const double l = fmin(1.25, fmax(0.8, sqrt(fmax(0.0, l2))));
+    *bath += K * (1.0 - l * l);
+    return l;
+}
+
+// Nose-Hoover chain for h (NoseHooverChain.apply): chain variables in rvar, Q1 = dof kT tau^2,
+// Qk = kT tau^2; returns the velocity scale factor. The bath energy of the chain is computed from
+// xi and v_xi when read (CudaMdEngine), so rvar[0] is not used.
+__device__ double nhc_factor(const Net& n, int r, double K, double h_total) {
+    const double kT = n.rpar[MOLTEN_RPAR * r], dof = n.rpar[MOLTEN_RPAR * r + 1], tau = n.rpar[MOLTEN_RPAR * r + 3];
+    double* xi = n.rvar + MOLTEN_RVAR * r + 1;
+    double* vxi = xi + MOLTEN_MAXCHAIN;
+    const int m = (int)n.nhc_m;
+    double q[MOLTEN_MAXCHAIN], g[MOLTEN_MAXCHAIN];
+    q[0] = dof * kT * tau * tau;
+    for (int k = 1; k < m; ++k) q[k] = kT * tau * tau;
+    double scale = 1.0;
+    for (int c = 0; c < (int)n.nhc_nc; ++c) {
+        for (int w = 0; w < (int)n.nhc_nys; ++w) {
+            const double h = n.sy_w[w] * h_total / (double)n.nhc_nc;
+            const double qq = 0.25 * h;
+            g[0] = (2.0 * K - dof * kT) / q[0];
+            for (int k = 1; k < m; ++k) g[k] = (q[k - 1] * vxi[k - 1] * vxi[k - 1] - kT) / q[k];
+            vxi[m - 1] += 0.5 * h * g[m - 1];
+            for (int k = m - 2; k >= 0; --k) {
+                const double e = exp(-qq * vxi[k + 1]);
+                vxi[k] = (vxi[k] * e + 0.5 * h * g[k]) * e;
+            }
+            const double f = exp(-h * vxi[0]);
+            scale *= f;
+            K *= f * f;
+            for (int k = 0; k < m; ++k) xi[k] += h * vxi[k];
+            g[0] = (2.0 * K - dof * kT) / q[0];
+            for (int k = 0; k < m - 1; ++k) {
+                const double e = exp(-qq * vxi[k + 1]);
+                vxi[k] = (vxi[k] * e + 0.5 * h * g[k]) * e;
+                g[k + 1] = (q[k] * vxi[k] * vxi[k] - kT) / q[k + 1];
+            }
+            vxi[m - 1] += 0.5 * h * g[m - 1];
+        }
+    }
+    return scale;
+}
+
+// Langevin O step of replica r (atoms [lo, hi)), with the bath energy and the drift removal.
+__device__ void langevin_o(const Net& n, int r, int lo, int hi, double* sm) {
+    const double kT = n.rpar[MOLTEN_RPAR * r], friction = n.rpar[MOLTEN_RPAR * r + 2];
+    const double c1 = exp(-friction * n.dt);
+    const double c2 = sqrt(1.0 - c1 * c1);
+    const unsigned long long seed = n.rseed[r];
+    const unsigned long long step = *(volatile unsigned long long*)n.step;
+    const double before = replica_kinetic(n, lo, hi, sm);
+    double px = 0.0, py = 0.0, pz = 0.0, mt = 0.0;
+    for (int a = lo + threadIdx.x; a < hi; a += MOLTEN_THREADS) {
+        const double im = n.inv_mass[a];
+        double g[3];
+        gaussian3_seeded(seed, a - lo, step, g);
+        const double sig = c2 * sqrt(kT * n.accel * im);
+        const double m = 1.0 / im;
+        for (int k = 0; k < 3; ++k) n.vel[3 * a + k] = c1 * n.vel[3 * a + k] + sig * g[k];
+        px += m * n.vel[3 * a]; py += m * n.vel[3 * a + 1]; pz += m * n.vel[3 * a + 2]; mt += m;
+    }
+    if (n.com_drift) {
+        px = block_sum_d(px, sm); py = block_sum_d(py, sm); pz = block_sum_d(pz, sm); mt = block_sum_d(mt, sm);
+        const double ux = px / mt, uy = py / mt, uz = pz / mt;
+        for (int a = lo + threadIdx.x; a < hi; a += MOLTEN_THREADS) {
+            n.vel[3 * a] -= ux; n.vel[3 * a + 1] -= uy; n.vel[3 * a + 2] -= uz;
+        }
+    }
+    for (int a = lo + threadIdx.x; a < hi; a += MOLTEN_THREADS)
+        for (int k = 0; k < 3; ++k) n.vel[3 * a + k] = state_round(n, n.vel[3 * a + k]);
+    __syncthreads();
+    const double after = replica_kinetic(n, lo, hi, sm);
+    if (threadIdx.x == 0) n.rvar[MOLTEN_RVAR * r] += before - after;
+}
+
+__device__ __forceinline__ int replica_lo(const Net& n, int r) { return n.rep_start == nullptr ? 0 : n.rep_start[r]; }
+__device__ __forceinline__ int replica_hi(const Net& n, int r) { return n.rep_start == nullptr ? (int)n.n : n.rep_start[r + 1]; }
+
+__device__ void st_thermostat(const Net& n, int stage, int wi, int wn, float* smf) {
+    double* sm = reinterpret_cast<double*>(smf);   // [MOLTEN_THREADS] reduction, [2] broadcast
+    for (int r = wi; r < (int)n.replicas; r += wn) {
+        const int lo = replica_lo(n, r), hi = replica_hi(n, r);
+        if (n.thermostat == MOLTEN_TS_LANGEVIN) {
+            if (stage == MOLTEN_TS_MID) langevin_o(n, r, lo, hi, sm);
+            continue;
+        }
+        if (stage == MOLTEN_TS_MID) continue;
+        const double K = replica_kinetic(n, lo, hi, sm);
+        if (threadIdx.x == 0) {
+            const double h = 0.5 * n.dt;
+            double* bath = n.rvar + MOLTEN_RVAR * r;
+            double f = 1.0;
+            if (n.thermostat == MOLTEN_TS_BUSSI) f = bussi_factor(n, r, K, h, stage, bath);
+            else if (n.thermostat == MOLTEN_TS_BERENDSEN) f = berendsen_factor(n, r, K, h, bath);
+            else if (n.thermostat == MOLTEN_TS_NHC) f = nhc_factor(n, r, K, h);
+            sm[MOLTEN_THREADS] = f;
+        }
+        __syncthreads();
+        const double f = sm[MOLTEN_THREADS];
+        __syncthreads();
+        replica_scale(n, lo, hi, f);
+    }
+}
+
+// Second half drift of a split BAOAB step (x += dt/2 v), and the cell counting of k_integrate1.
+__device__ void st_drift(const Net& n, int wi, int wn) {
+    for (int a = wi * MOLTEN_THREADS + threadIdx.x; a < n.n; a += wn * MOLTEN_THREADS) {
+        double x[3];
+        for (int k = 0; k < 3; ++k) {
+            x[k] = state_round(n, n.pos[3 * a + k] + 0.5 * n.dt * n.vel[3 * a + k]);
+            n.pos[3 * a + k] = x[k];
+        }
+        if (n.search == 1) {
+            const int c = cell_of(n, x[0], x[1], x[2]);
+            n.atom_cell[a] = c;
+            atomicAdd(n.cell_count + c, 1);
+        }
+    }
+}
+
+// Potential energy of each replica (float64, fixed summation order), energy[r].
+__device__ void st_energy_rep(const Net& n, int wi, int wn, float* smf) {
+    double* sm = reinterpret_cast<double*>(smf);
+    const int reps = n.replicas < 1 ? 1 : (int)n.replicas;
+    for (int r = wi; r < reps; r += wn) {
+        const int lo = replica_lo(n, r), hi = replica_hi(n, r);
+        double s = 0.0;
+        for (int a = lo + threadIdx.x; a < hi; a += MOLTEN_THREADS) s += ldad(n.e_atom + a);
+        s = block_sum_d(s, sm);
+        if (threadIdx.x == 0) n.energy[r] = s;
+        __syncthreads();
+    }
+}
