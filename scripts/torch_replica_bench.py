@@ -4,8 +4,8 @@
 The same model as scripts/torch_painn_bench.py (docs/model.md), float32, TF32 off, autograd forces,
 velocity-Verlet steps; the R replicas are independent (edges only within a replica, built once
 with the cutoff + 1 Å skin, as in torch_painn_bench.py). For each R: eager, the step captured as a
-CUDA graph, and torch.compile (mode "max-autotune-no-cudagraphs") captured as a CUDA graph when
-torch.compile works here. Prints replica-steps per second (R / seconds per step).
+CUDA graph, and torch.compile (mode from TORCH_COMPILE_MODE, default "default"; TORCH_COMPILE=0 skips it) captured
+as a CUDA graph when torch.compile works here. Prints replica-steps per second (R / seconds per step).
 
     python3 scripts/torch_replica_bench.py WEIGHTS.safetensors MOLECULE.xyz R1,R2,... [OUT_TSV]
 """
@@ -126,7 +126,7 @@ def main():
         compiled_us = float("nan")
         if os.environ.get("TORCH_COMPILE", "1") == "1":
             try:
-                compiled = torch.compile(energy, mode="max-autotune-no-cudagraphs", dynamic=False)
+                compiled = torch.compile(energy, mode=os.environ.get("TORCH_COMPILE_MODE", "default"), dynamic=False)
                 _, cstep = make_step(compiled)
                 for _ in range(3):
                     cstep()
