@@ -87,7 +87,7 @@ class CheckpointRestartTest {
         assertArrayEquals(a.forces(), resumed.forces(), 0.0, name + ": forces");
         assertEquals(a.conservedEnergyEv(), resumed.conservedEnergyEv(), 0.0, name + ": bath energy");
         assertEquals(Files.readString(logA), Files.readString(logB), name + ": energy log continues exactly");
-        assertEquals(32, Files.readAllLines(logB).size(), "header + steps 0, 10, ..., 300");
+        assertEquals(33, Files.readAllLines(logB).size(), "temperature-convention comment, header + steps 0, 10, ..., 300");
         assertEquals(Files.readString(trajA), Files.readString(trajB), name + ": trajectory continues exactly");
         List<Frame> frames = StructureFiles.readAll(trajB);
         assertEquals(13, frames.size(), "steps 0, 25, ..., 300");

@@ -132,7 +132,7 @@ class DevicePlatformPathTest {
         for (double x : sim.atoms().positions()) {
             assertTrue(Double.isFinite(x), "the last good state is read back");
         }
-        assertTrue(read(log).startsWith(EnergyLogReporter.HEADER), "the log was flushed");
+        assertTrue(read(log).contains(EnergyLogReporter.HEADER), "the log was flushed");
     }
 
     @Test
@@ -141,7 +141,9 @@ class DevicePlatformPathTest {
         Simulation s = ethanol("cuda", new VelocityVerlet(0.5), 1, w);
         assertEquals("cpu", s.platformName());
         assertEquals(1, w.size());
-        assertTrue(w.get(0).contains("cuda is not installed"), w.get(0));
+        // not installed (integrators alone) or installed without a GPU (the CUDA platform of forcefield on the test class path)
+        assertTrue(w.get(0).startsWith("cuda is not installed") || w.get(0).startsWith("cuda is not available"), w.get(0));
+        assertTrue(w.get(0).endsWith("running on the cpu platform instead"), w.get(0));
         w.clear();
         FakeDevicePlatform.unavailable = "no card in this test";
         s = ethanol("fake", new VelocityVerlet(0.5), 1, w);

@@ -64,7 +64,7 @@ class ValidateInterruptTest {
         int exit = cl.execute("validate", "--systems", "H2O", "--steps", "2000", "--equilibration-steps", "400",
                 "--sample-interval", "10", "--seed", "7", "--out", dir.toString());
         assertEquals(130, exit, out + "\n" + err);
-        assertEquals("molten validate: stopped by SIGINT during water: optimised NVE; the energy logs written so far are in "
+        assertEquals("molten validate: stopped by SIGINT during water: replica 0 optimised NVE; the energy logs written so far are in "
                 + dir + " (flushed); no report was written, the validation did not finish", err.toString().strip());
         assertFalse(Files.exists(dir.resolve("report.json")));
         List<String> nve = Files.readAllLines(dir.resolve("water-optimised-nve.csv"));
