@@ -404,6 +404,30 @@ class ValidateCommandTest {
     }
 
     @Test
+    void aStructureWithAnElementTheStudentLacksIsRefusedNamingTheAtomAndElement(@TempDir Path dir) throws Exception {
+        Path xyz = dir.resolve("h2s.xyz");
+        Files.writeString(xyz, "3\nhydrogen sulfide\nS 0.0 0.0 0.1\nH 0.0 0.96 -0.8\nH 0.0 -0.96 -0.8\n");
+        CliRun r = CliRun.of("validate", "--structure", xyz.toString(), "--steps", "200", "--replicas", "1", "--out",
+                dir.resolve("out").toString());
+        assertEquals(1, r.status(), r.out() + r.err());
+        assertTrue(r.err().contains("structure " + xyz) && r.err().contains("atom 0") && r.err().contains("element S"),
+                r.err());
+        assertTrue(r.err().contains("supports H, C, N, O"), r.err());
+    }
+
+    @Test
+    void aUsersStructureIsValidatedUnderItsFileName(@TempDir Path dir) throws Exception {
+        Path xyz = dir.resolve("my-water.xyz");
+        org.molten.structures.io.StructureFiles.write(xyz, BuiltInMolecules.load("water"));
+        Result r = run(new SpringModels(20, 20), dir.resolve("out"), "--structure", xyz.toString(), "--steps", "400",
+                "--equilibration-steps", "100", "--replicas", "1");
+        JsonNode sys = r.json().path("systems").get(0);
+        assertEquals("my-water", sys.path("name").asText());
+        assertEquals(xyz.toString(), sys.path("source").asText());
+        assertEquals(1, r.json().path("systems").size(), "with --structure and no --systems only the file");
+    }
+
+    @Test
     void badOptionsAreRefusedWithTheValueNamed() {
         StringWriter err = new StringWriter();
         CommandLine cl = new CommandLine(new MoltenCli());

@@ -45,7 +45,7 @@ final class ReplicaRun {
     /** Langevin friction of the equilibration, 1/fs (relaxation time 50 fs). */
     static final double EQUILIBRATION_FRICTION_PER_FS = 0.02;
     /** Most frames per production run on which the optimised and the baseline model are compared. */
-    static final int MAX_COMPARISON_FRAMES_PER_RUN = 100;
+    static final int MAX_COMPARISON_FRAMES_PER_RUN = 50;
     /** Constraints removed from the velocities: the centre-of-mass momentum. */
     static final int REMOVED_CONSTRAINTS = 3;
 
