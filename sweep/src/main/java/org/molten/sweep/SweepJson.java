@@ -4,14 +4,10 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
 
 /**
  * The JSON of the sweep's own files (result.json, sweep-report.json): snake_case keys whose unit
@@ -37,33 +33,8 @@ final class SweepJson {
         };
         finite.addSerializer(Double.class, nullIfNotFinite);
         finite.addSerializer(double.class, nullIfNotFinite);
-        return new ObjectMapper().setPropertyNamingStrategy(new UnitNames()).registerModule(finite)
+        return new ObjectMapper().setPropertyNamingStrategy(new org.molten.validation.reports.JsonReportWriter.UnitAwareSnakeCase()).registerModule(finite)
                 .enable(SerializationFeature.INDENT_OUTPUT)
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-    }
-
-    /** camelCase to snake_case keeping the unit tokens meV, eV, A and K in their case. */
-    static final class UnitNames extends PropertyNamingStrategies.NamingBase {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public String translate(String name) {
-            String[] raw = name.split("(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])");
-            List<String> out = new ArrayList<>();
-            for (int i = 0; i < raw.length; i++) {
-                String t = raw[i];
-                if (t.equals("Me") && i + 1 < raw.length && raw[i + 1].equals("V")) {
-                    out.add("meV");
-                    i++;
-                } else if (t.equals("Ev")) {
-                    out.add("eV");
-                } else if (t.equals("A") || t.equals("K")) {
-                    out.add(t);
-                } else {
-                    out.add(t.toLowerCase(Locale.ROOT));
-                }
-            }
-            return String.join("_", out);
-        }
     }
 }
