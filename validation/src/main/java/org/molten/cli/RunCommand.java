@@ -245,6 +245,10 @@ public final class RunCommand implements Callable<Integer> {
                         }));
             }
             try (ReplicaSet set = ReplicaSet.of(builders).build()) {
+                if (execution.device == DeviceChoice.CUDA && !set.platformName().equals("cuda")) {
+                    org.molten.forcefield.cuda.CudaPlatform.countHostFallback("molten run --device cuda ran on "
+                            + set.platformName());
+                }
                 for (int k = 0; k < replicas; k++) {
                     Simulation sim = set.replica(k);
                     Checkpoint restart = restarts.isEmpty() ? null : restarts.get(k);

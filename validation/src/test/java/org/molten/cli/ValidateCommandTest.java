@@ -184,7 +184,7 @@ class ValidateCommandTest {
                 "force_relative_rmse", "energy_max_abs_error_meV_per_atom");
         // Identical models on the same frames: the same forces.
         assertEquals(0.0, cmp.path("forces").path("force_rmse_eV_per_A").asDouble());
-        assertTrue(cmp.path("forces").path("frames").asInt() > 100);
+        assertTrue(cmp.path("forces").path("frames").asInt() >= 80, "up to 50 frames of each of replica 0's runs");
 
         List<String> ids = sys.path("criteria").findValuesAsText("criterion");
         for (String c : List.of("run-completed", "energy-drift", "drift-to-kinetic-sigma", "mean-temperature",

@@ -61,15 +61,15 @@ class ValidateInterruptTest {
         StringWriter out = new StringWriter(), err = new StringWriter();
         cl.setOut(new PrintWriter(out));
         cl.setErr(new PrintWriter(err));
-        int exit = cl.execute("validate", "--systems", "H2O", "--steps", "2000", "--equilibration-steps", "400",
+        int exit = cl.execute("validate", "--systems", "H2O", "--replicas", "1", "--steps", "2000", "--equilibration-steps", "400",
                 "--sample-interval", "10", "--seed", "7", "--out", dir.toString());
         assertEquals(130, exit, out + "\n" + err);
         assertEquals("molten validate: stopped by SIGINT during water: replica 0 optimised NVE; the energy logs written so far are in "
                 + dir + " (flushed); no report was written, the validation did not finish", err.toString().strip());
         assertFalse(Files.exists(dir.resolve("report.json")));
-        List<String> nve = Files.readAllLines(dir.resolve("water-optimised-nve.csv"));
+        List<String> nve = Files.readAllLines(dir.resolve("water-r0-optimised-nve.csv"));
         // Steps 0, 10, ..., 300 (the stop is honoured at the end of the 100-step chunk holding step 299).
-        assertEquals(1 + 31, nve.size(), "header + rows flushed up to the stop: " + nve.size());
-        assertEquals(1 + 41, Files.readAllLines(dir.resolve("water-equilibration.csv")).size());
+        assertEquals(2 + 31, nve.size(), "T convention comment, header + rows flushed up to the stop: " + nve.size());
+        assertEquals(2 + 41, Files.readAllLines(dir.resolve("water-r0-equilibration.csv")).size());
     }
 }

@@ -31,6 +31,14 @@ public final class CudaPlatform implements DevicePlatform {
         return "cuda";
     }
 
+    /**
+     * Counts, for {@code molten info}, a run that asked for this platform and ran on the host
+     * instead (the simulation has already said why, once).
+     */
+    public static void countHostFallback(String reason) {
+        GpuStatus.fallback(reason);
+    }
+
     @Override
     public Optional<String> unavailableReason() {
         GpuAvailability.Probe p = GpuAvailability.probe();

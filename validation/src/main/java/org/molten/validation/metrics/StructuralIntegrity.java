@@ -142,11 +142,6 @@ public final class StructuralIntegrity {
         for (int k = 0; k < hydrogens.length; k++) {
             int h = hydrogens[k];
             double own = atoms.distance(h, hydrogenPartner[k]);
-            if (own > MAX_HYDROGEN_DISTANCE_A && ok) {
-                ok = violate(IntegrityViolation.Kind.HYDROGEN_FAR, step, timeFs, h, String.format(
-                        "hydrogen %s is %.3f Å from its bonded %s (limit %.1f Å)",
-                        labels[h], own, labels[hydrogenPartner[k]], MAX_HYDROGEN_DISTANCE_A));
-            }
             for (int a : heavy) {
                 if (a != hydrogenPartner[k] && atoms.distance(h, a) < own && ok) {
                     ok = violate(IntegrityViolation.Kind.HYDROGEN_DETACHED, step, timeFs, h, String.format(
@@ -162,6 +157,16 @@ public final class StructuralIntegrity {
                 int who = farthestFromCom(atoms);
                 ok = violate(IntegrityViolation.Kind.ATOM_ESCAPED, step, timeFs, who, String.format(
                         "atom %s is %.2f Å from the centre of mass (limit %.2f Å)", labels[who], far, escapeLimitA));
+            }
+        }
+        // After the escape check, so that an atom flying off is reported as such, not as a far hydrogen.
+        for (int k = 0; k < hydrogens.length; k++) {
+            int h = hydrogens[k];
+            double own = atoms.distance(h, hydrogenPartner[k]);
+            if (own > MAX_HYDROGEN_DISTANCE_A && ok) {
+                ok = violate(IntegrityViolation.Kind.HYDROGEN_FAR, step, timeFs, h, String.format(
+                        "hydrogen %s is %.3f Å from its bonded %s (limit %.1f Å)",
+                        labels[h], own, labels[hydrogenPartner[k]], MAX_HYDROGEN_DISTANCE_A));
             }
         }
         int n = atoms.size();

@@ -132,7 +132,12 @@ public final class ValidationRunner {
             try {
                 models.requireSupported(first);
             } catch (IllegalArgumentException e) {
+                // an element the model lacks ("atom 3: element S ...") is named with its system; other refusals
+                // (unreadable weights) are about the model and stand as they are
                 SystemSource src = systems.get(i);
+                if (e.getMessage() == null || !e.getMessage().startsWith("atom ")) {
+                    throw e;
+                }
                 throw new IllegalArgumentException((src.file() == null ? "system " + src.name() : "structure " + src.file())
                         + ": " + e.getMessage(), e);
             }

@@ -88,6 +88,22 @@ class IntegrityTest {
         assertTrue(s.result().maxDistanceFromComA() > s.result().escapeLimitA());
     }
 
+    /** MLIPAudit's rule: a hydrogen more than 2.5 Å from its partner is dissociated, whatever the stretch limit. */
+    @Test
+    void aHydrogenFartherThanTwoAndAHalfAngstromFromItsPartnerIsDissociated() {
+        Atoms start = Atoms.of(new int[] {8, 1, 1}, new double[] {0, 0, 0, 0.957, 0, 0, -0.24, 0.927, 0}, null);
+        StructuralIntegrity s = StructuralIntegrity.of(start, 1000, 50, 0.5);
+        Atoms a = start.copy();
+        a.positions()[3] = 2.4;    // H1 at 2.4 Å: still bonded
+        assertTrue(s.check(1, 0.5, a));
+        a.positions()[3] = 2.6;    // 2.6 Å
+        assertFalse(s.check(2, 1.0, a));
+        IntegrityViolation v = s.result().firstViolation();
+        assertEquals(IntegrityViolation.Kind.HYDROGEN_FAR, v.kind());
+        assertEquals(1, v.atom());
+        assertTrue(v.description().contains("2.600 Å from its bonded O0"), v.description());
+    }
+
     @Test
     void nonFiniteCoordinatesAndOverlapsAreCaught() {
         StructuralIntegrity s = StructuralIntegrity.of(waterAndOxygen());
