@@ -22,7 +22,8 @@ import java.util.Map;
  *       {@code stable_fraction}; else 1 when every run of {@code system.runs[]} with
  *       {@code role} OPTIMISED has {@code blow_up} null and {@code steps_completed ==
  *       steps_requested}, 0 when one has not</li>
- *   <li>drift: {@code system.drift_meV_per_atom_per_ps}, {@code
+ *   <li>drift: {@code system.nve_drift.mean} (the student's NVE drift over the task's replicas),
+ *       {@code system.drift_meV_per_atom_per_ps}, {@code
  *       system.comparison.optimised_drift_meV_per_atom_per_ps}, else the mean of {@code
  *       runs[].energy.drift_meV_per_atom_per_ps} over OPTIMISED PRODUCTION NVE runs</li>
  *   <li>teacher error: {@code teacher_force_mae_eV_per_A} (any letter case) in the system, in
@@ -52,7 +53,7 @@ public final class TaskReportReader {
         if (stable == null) {
             stable = stableFromRuns(system.path("runs"));
         }
-        Double drift = firstNumber(system.path("drift_meV_per_atom_per_ps"),
+        Double drift = firstNumber(system.path("nve_drift").path("mean"), system.path("drift_meV_per_atom_per_ps"),
                 system.path("comparison").path("optimised_drift_meV_per_atom_per_ps"));
         if (drift == null) {
             drift = meanProductionDrift(system.path("runs"));
