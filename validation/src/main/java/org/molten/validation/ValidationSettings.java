@@ -64,28 +64,26 @@ public record ValidationSettings(
     /** Default steps between samples. */
     public static final int DEFAULT_SAMPLE_INTERVAL_STEPS = 5;
     /**
-     * Quick protocol: equilibration steps per replica (0.1 ps at 0.5 fs: two relaxation times of the
-     * equilibration's Langevin friction, after which the velocities are rescaled to the target).
+     * Quick protocol: equilibration steps per replica (0.15 ps at 0.5 fs: three relaxation times of
+     * the equilibration's Langevin friction, after which the velocities are rescaled to the target).
      */
-    public static final long QUICK_EQUILIBRATION_STEPS = 200;
+    public static final long QUICK_EQUILIBRATION_STEPS = 300;
     /**
      * Quick protocol: NVE steps per replica (1.7 ps at 0.5 fs). The drift criterion takes the mean
      * of the four replicas' slopes, whose scatter from the energy oscillation and slow motions falls
      * as (run length)^-1.5 per run and as 1/sqrt(4) over the replicas: 0.64 times that of the single
      * 2 ps run of the quick protocol before replicas. Much shorter runs measure the drift too poorly
-     * even in the mean (over 1 ps two water replicas gave +0.081 meV/atom/ps against the 0.05 limit);
-     * at 2 ps the default run took 15 s more than the 3 minutes it is meant to take on 2 cores.
+     * even in the mean (over 1 ps two water replicas gave +0.081 meV/atom/ps against the 0.05 limit).
      */
     public static final long QUICK_NVE_STEPS = 3400;
     /**
-     * Quick protocol: NVT steps per replica (0.5 ps at 0.5 fs); the temperature criteria pool the
-     * replicas' series: four replicas hold about 40 temperature correlation times at the default
-     * coupling, close to the 50 that kept the block-averaged error bars at their nominal
-     * false-alarm rate (measured on a test molecule: 1 of 40 seeds with a correct Langevin
-     * thermostat failed a temperature criterion at 2 ps of one run, none at 3 ps). Shorter than
-     * NVE, whose drift needs 2 ps per replica, so that the default run fits in 3 minutes on 2 cores.
+     * Quick protocol: NVT steps per replica (0.75 ps at 0.5 fs); the temperature criteria pool the
+     * replicas' series, about 60 temperature correlation times at the default coupling. Each
+     * replica's NVT starts at exactly the target temperature, which holds the first ~0.1 ps of its
+     * series near it: with 0.5 ps per replica that alone pulled ethanol's pooled σ_T to 0.89 of the
+     * canonical value and failed the fluctuation criterion.
      */
-    public static final long QUICK_NVT_STEPS = 1000;
+    public static final long QUICK_NVT_STEPS = 1500;
     /** Full protocol: equilibration steps (2 ps at 0.5 fs). */
     public static final long FULL_EQUILIBRATION_STEPS = 4000;
     /** Full protocol: NVE and NVT steps per model (10 ps each at 0.5 fs). */
