@@ -160,18 +160,41 @@ public final class ValidationRunner {
                 th.setDaemon(true);
                 return th;
             });
+            // When one task fails, the others stop at their next progress update (every 100 steps) and the pool is
+            // waited for, so that nothing writes into the output directory after run() has returned.
+            java.util.concurrent.atomic.AtomicBoolean cancelled = new java.util.concurrent.atomic.AtomicBoolean();
+            Progress stoppable = new Progress() {
+                @Override
+                public void phase(String text) {
+                    progress.phase(text);
+                }
+
+                @Override
+                public void advance(long steps) {
+                    if (cancelled.get()) {
+                        throw new java.util.concurrent.CancellationException("another replica of the validation failed");
+                    }
+                    progress.advance(steps);
+                }
+            };
             try {
                 List<Future<ReplicaOutcome>> futures = new ArrayList<>();
                 for (Task task : order) {
                     futures.add(pool.submit(() -> ReplicaRun.run(task.source(), task.replica(), settings, thresholds, perThread,
-                            outDir, progress)));
+                            outDir, stoppable)));
                 }
                 for (int i = 0; i < order.size(); i++) {
                     Task task = order.get(i);
-                    outcomes[task.system()][task.replica()] = await(futures.get(i), pool);
+                    outcomes[task.system()][task.replica()] = await(futures.get(i), pool, cancelled);
                 }
             } finally {
+                cancelled.set(true);
                 pool.shutdownNow();
+                try {
+                    pool.awaitTermination(5, java.util.concurrent.TimeUnit.MINUTES);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
             optimisedInfo = perThread.firstOptimisedInfo();
             baselineInfo = settings.baseline() == BaselineKind.TEACHER ? perThread.firstTeacherInfo()
@@ -216,14 +239,17 @@ public final class ValidationRunner {
         return report;
     }
 
-    private static ReplicaOutcome await(Future<ReplicaOutcome> f, ExecutorService pool) throws IOException {
+    private static ReplicaOutcome await(Future<ReplicaOutcome> f, ExecutorService pool,
+                                        java.util.concurrent.atomic.AtomicBoolean cancelled) throws IOException {
         try {
             return f.get();
         } catch (InterruptedException e) {
+            cancelled.set(true);
             pool.shutdownNow();
             Thread.currentThread().interrupt();
             throw new IllegalStateException("validation interrupted", e);
         } catch (ExecutionException e) {
+            cancelled.set(true);
             pool.shutdownNow();
             Throwable c = e.getCause();
             if (c instanceof IOException io) {
