@@ -82,6 +82,35 @@ public sealed interface DynamicsSpec {
         public String name() {
             return "velocity-verlet + nose-hoover-chain";
         }
+
+        /**
+         * The Suzuki–Yoshida weights of a thermostat sub-step (1, 3, 5 or 7 of them): the one
+         * definition the host chain and the device chain both use.
+         *
+         * @throws IllegalArgumentException for another count
+         */
+        public static double[] suzukiYoshidaWeights(int n) {
+            switch (n) {
+                case 1:
+                    return new double[] {1.0};
+                case 3: {
+                    double w = 1.0 / (2.0 - Math.cbrt(2.0));
+                    return new double[] {w, 1 - 2 * w, w};
+                }
+                case 5: {
+                    double w = 1.0 / (4.0 - Math.cbrt(4.0));
+                    return new double[] {w, w, 1 - 4 * w, w, w};
+                }
+                case 7: {
+                    // Yoshida, Phys. Lett. A 150, 262 (1990), sixth-order solution A.
+                    double w1 = 0.784513610477560, w2 = 0.235573213359357, w3 = -1.17767998417887;
+                    double w0 = 1 - 2 * (w1 + w2 + w3);
+                    return new double[] {w1, w2, w3, w0, w3, w2, w1};
+                }
+                default:
+                    throw new IllegalArgumentException("suzuki_yoshida_weights must be 1, 3, 5 or 7: " + n);
+            }
+        }
     }
 
     /** Berendsen weak coupling (not canonical), applied for dt/2 around the Verlet step. */
