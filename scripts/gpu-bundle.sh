@@ -8,7 +8,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dest=${1:-/work/main/.device/gpu}
 jdk=${JLINK_JDK:-/usr/lib/jvm/temurin-25-jdk-amd64}
-(cd "$root" && mvn -o -q -DskipTests -pl forcefield,validation -am install)
+(cd "$root" && mvn -o -q -DskipTests -pl forcefield,validation,bench,cli -am install)
 mkdir -p "$dest/lib"
 if [[ ! -x "$dest/jre/bin/java" ]]; then
   "$jdk/bin/jlink" --add-modules java.base,java.logging,jdk.unsupported \
@@ -30,7 +30,8 @@ done
 (cd "$deps" && mkdir nat && cd nat && unzip -q ../jcuda-natives-*-linux-x86_64.jar 'lib/libJCudaDriver-*' 'META-INF/MANIFEST.MF' \
   && zip -q -r "$dest/lib/jcuda-natives-driver-only.jar" .)
 # the replica check and bench (scripts/gpu-replicas-run.sh) run molten bench: the CLI and its parser too
-cp "$root/validation/target/validation-"*.jar "$root/integrators/target/integrators-"*.jar "$dest/lib/"
+cp "$root/validation/target/validation-"*.jar "$root/bench/target/bench-"*.jar "$root/cli/target/cli-"*.jar \
+  "$root/integrators/target/integrators-"*.jar "$dest/lib/"
 cp ~/.m2/repository/info/picocli/picocli/4.7.6/picocli-4.7.6.jar "$dest/lib/"  # the version of the parent pom
 cp "$root/scripts/gpu-check.sh" "$root/scripts/gpu-replicas-run.sh" "$root/scripts/torch_painn_bench.py" "$dest/"
 # CPU reference trajectories of the NVE check (GpuCheck cpuref), made here: the reference student

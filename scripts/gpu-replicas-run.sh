@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On the GPU machine (device tool, carry [".device/gpu"], command ".device/gpu/gpu-replicas-run.sh"):
 # the device check and the timings of the replica MD stack (issue 18). Builds nothing: the bundle
-# comes from scripts/gpu-bundle.sh (it copies this script, the validation jar and picocli too).
+# comes from scripts/gpu-bundle.sh (it copies this script, the validation, bench and cli jars and picocli too).
 #   1. ReplicaCheck: batched NVE Verlet against the CPU reference student, replica k of 64 against
 #      the same system alone with seed + k over 1,000 steps, canonical kinetic-energy statistics of
 #      every thermostat over 256 ethanols, E_kin + E_pot + bath, restart bit for bit (PASS/FAIL lines).

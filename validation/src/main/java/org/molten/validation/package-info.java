@@ -3,6 +3,6 @@
  * protocol that runs NVE and NVT with the optimised student and a baseline model from one
  * starting state ({@code runs}), pass/fail criteria and the JSON/Markdown reports
  * ({@code reports}) and the energy plots ({@code plots}). The command line is
- * {@code molten validate} ({@link org.molten.cli.ValidateCommand}).
+ * {@code molten validate}, in the cli module ({@code org.molten.cli.ValidateCommand}).
  */
 package org.molten.validation;
