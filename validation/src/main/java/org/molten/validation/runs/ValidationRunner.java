@@ -47,6 +47,8 @@ public final class ValidationRunner {
     private final String moltenVersion;
     private final String commandLine;
     private int threads = Runtime.getRuntime().availableProcessors();
+    /** Threads in all (replica workers times each model's threads); null: the available processors. */
+    private Integer cores;
     private Path hardFramesFile;
     private int hardFramesPerSystem = HardFrames.DEFAULT_PER_SYSTEM;
 
@@ -75,6 +77,39 @@ public final class ValidationRunner {
         }
         this.threads = n;
         return this;
+    }
+
+    /**
+     * The cores this validation may use in all: at most {@code n} replica workers, and each worker's
+     * models get {@code n / workers} threads, so a sweep slot of a member with S slots stays within
+     * its share (cores / S) instead of oversubscribing the machine. Default: the available
+     * processors (and as many workers as {@link #threads} allows).
+     */
+    public ValidationRunner cores(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("cores must be at least 1: " + n);
+        }
+        this.cores = n;
+        return this;
+    }
+
+    /** The cores this validation may use in all (see {@link #cores(int)}). */
+    public int cores() {
+        return cores != null ? cores : Runtime.getRuntime().availableProcessors();
+    }
+
+    /** Replica workers for {@code tasks} tasks: the threads, at most one per task and, with {@link #cores(int)}, per core. */
+    int workers(int tasks) {
+        int n = Math.min(threads, tasks);
+        if (cores != null) {
+            n = Math.min(n, cores);
+        }
+        return Math.max(1, n);
+    }
+
+    /** Threads of each worker's models: the cores shared among the workers. */
+    int threadsPerModel(int workers) {
+        return Math.max(1, cores() / workers);
     }
 
     /** Also writes the {@code perSystem} frames of every system with the largest teacher force error to {@code file}. */
@@ -149,8 +184,8 @@ public final class ValidationRunner {
         // Longest first, so that the last task to finish is a short one.
         List<Task> order = new ArrayList<>(tasks);
         order.sort(Comparator.comparingLong(Task::cost).reversed());
-        int workers = Math.max(1, Math.min(threads, tasks.size()));
-        int threadsPerModel = Math.max(1, Runtime.getRuntime().availableProcessors() / workers);
+        int workers = workers(tasks.size());
+        int threadsPerModel = threadsPerModel(workers);
         ReplicaOutcome[][] outcomes = new ReplicaOutcome[systems.size()][settings.replicas()];
         ModelInfo optimisedInfo;
         ModelInfo baselineInfo;
