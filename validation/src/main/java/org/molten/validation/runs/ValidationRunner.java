@@ -146,6 +146,7 @@ public final class ValidationRunner {
         return settings.systemCount() * perSystem;
     }
 
+    /** One replica on the host, or (replica -1) every replica of a system as one device batch. */
     private record Task(int system, SystemSource source, int replica, long cost) {
     }
 
@@ -162,6 +163,8 @@ public final class ValidationRunner {
         List<SystemSource> systems = systems();
         List<String> warnings = Collections.synchronizedList(new ArrayList<>());
         List<Task> tasks = new ArrayList<>();
+        // With a usable device, a system's replicas are one batch on it (one task per system), else one host task each.
+        java.util.Optional<String> batchPlatform = DeviceReplicas.platformFor(settings);
         for (int i = 0; i < systems.size(); i++) {
             org.molten.core.Atoms first = systems.get(i).load(settings.replicaSeed(0));
             try {
@@ -177,8 +180,12 @@ public final class ValidationRunner {
                         + ": " + e.getMessage(), e);
             }
             long atoms = first.size();
-            for (int k = 0; k < settings.replicas(); k++) {
-                tasks.add(new Task(i, systems.get(i), k, atoms * atoms * ReplicaRun.totalSteps(settings, k)));
+            if (batchPlatform.isPresent()) {
+                tasks.add(new Task(i, systems.get(i), -1, atoms * atoms * totalSteps() / settings.systemCount()));
+            } else {
+                for (int k = 0; k < settings.replicas(); k++) {
+                    tasks.add(new Task(i, systems.get(i), k, atoms * atoms * ReplicaRun.totalSteps(settings, k)));
+                }
             }
         }
         // Longest first, so that the last task to finish is a short one.
@@ -213,14 +220,19 @@ public final class ValidationRunner {
                 }
             };
             try {
-                List<Future<ReplicaOutcome>> futures = new ArrayList<>();
+                List<Future<List<ReplicaOutcome>>> futures = new ArrayList<>();
                 for (Task task : order) {
-                    futures.add(pool.submit(() -> ReplicaRun.run(task.source(), task.replica(), settings, thresholds, perThread,
-                            outDir, stoppable)));
+                    futures.add(pool.submit(() -> task.replica() < 0
+                            ? DeviceReplicas.run(task.source(), batchPlatform.orElseThrow(), settings, thresholds, perThread,
+                            outDir, stoppable, warnings::add)
+                            : List.of(ReplicaRun.run(task.source(), task.replica(), settings, thresholds, perThread, outDir,
+                            stoppable))));
                 }
                 for (int i = 0; i < order.size(); i++) {
                     Task task = order.get(i);
-                    outcomes[task.system()][task.replica()] = await(futures.get(i), pool, cancelled);
+                    for (ReplicaOutcome o : await(futures.get(i), pool, cancelled)) {
+                        outcomes[task.system()][o.replica()] = o;
+                    }
                 }
             } finally {
                 cancelled.set(true);
@@ -274,7 +286,7 @@ public final class ValidationRunner {
         return report;
     }
 
-    private static ReplicaOutcome await(Future<ReplicaOutcome> f, ExecutorService pool,
+    private static <T> T await(Future<T> f, ExecutorService pool,
                                         java.util.concurrent.atomic.AtomicBoolean cancelled) throws IOException {
         try {
             return f.get();
