@@ -36,6 +36,14 @@ public final class MarkdownReportWriter {
         md.append(String.format(Locale.ROOT, "**Verdict: %s** — %d of %d criteria passed%s over %d system(s); wall time %s.%n%n",
                 sum.verdict(), sum.criteria() - sum.failed() - sum.skipped(), sum.criteria(),
                 sum.skipped() > 0 ? ", " + sum.skipped() + " skipped" : "", r.systems().size(), duration(sum.wallSeconds())));
+        if (sum.interrupted() != null) {
+            md.append("**Partial report: the validation was stopped by ").append(sum.interrupted())
+                    .append(" before it finished.** The systems below cover only the replicas that finished; not finished:\n\n");
+            for (String u : sum.unfinished()) {
+                md.append("- ").append(u).append('\n');
+            }
+            md.append('\n');
+        }
         verdictTable(md, r);
         md.append("- Command: `molten ").append(r.command()).append("`\n");
         md.append("- Date (UTC): ").append(r.createdUtc()).append('\n');

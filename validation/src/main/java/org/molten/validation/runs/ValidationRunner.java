@@ -196,6 +196,7 @@ public final class ValidationRunner {
         ReplicaOutcome[][] outcomes = new ReplicaOutcome[systems.size()][settings.replicas()];
         ModelInfo optimisedInfo;
         ModelInfo baselineInfo;
+        ValidationStop stop = null;
         try (WorkerModels perThread = new WorkerModels(models, settings, threadsPerModel, warnings)) {
             ExecutorService pool = Executors.newFixedThreadPool(workers, r -> {
                 Thread th = new Thread(r, "molten-validate");
@@ -230,7 +231,25 @@ public final class ValidationRunner {
                 }
                 for (int i = 0; i < order.size(); i++) {
                     Task task = order.get(i);
-                    for (ReplicaOutcome o : await(futures.get(i), pool, cancelled)) {
+                    List<ReplicaOutcome> done;
+                    try {
+                        done = await(futures.get(i), pool, cancelled);
+                    } catch (ValidationStop s) {
+                        // Ctrl-C: the replicas running stop at their next progress update, those not started never
+                        // start; what finished is kept for the partial report.
+                        if (stop == null) {
+                            stop = s;
+                            cancelled.set(true);
+                            futures.forEach(f -> f.cancel(false));
+                        }
+                        continue;
+                    } catch (java.util.concurrent.CancellationException e) {
+                        if (stop == null) {
+                            throw e;
+                        }
+                        continue;
+                    }
+                    for (ReplicaOutcome o : done) {
                         outcomes[task.system()][o.replica()] = o;
                     }
                 }
@@ -250,12 +269,21 @@ public final class ValidationRunner {
         }
         List<SystemReport> reports = new ArrayList<>();
         List<String> plotWarnings = new ArrayList<>();
+        List<String> unfinished = new ArrayList<>();
         for (int i = 0; i < systems.size(); i++) {
-            reports.add(SystemValidation.aggregate(systems.get(i), List.of(outcomes[i]), settings, thresholds, outDir,
-                    plotWarnings));
+            // After a stop a system is reported over the replicas that finished, or listed as not run.
+            List<ReplicaOutcome> finished = java.util.Arrays.stream(outcomes[i]).filter(java.util.Objects::nonNull).toList();
+            if (finished.size() < settings.replicas()) {
+                unfinished.add(unfinishedLine(systems.get(i).name(), outcomes[i]));
+            }
+            if (!finished.isEmpty()) {
+                reports.add(SystemValidation.aggregate(systems.get(i), finished, settings, thresholds, outDir, plotWarnings));
+            }
         }
         warnings.addAll(PlotWarnings.condense(plotWarnings));
-        if (hardFramesFile != null) {
+        if (hardFramesFile != null && stop != null) {
+            warnings.add("--export-hard-frames: not written, the validation was " + stop.getMessage());
+        } else if (hardFramesFile != null) {
             int written = HardFrames.write(hardFramesFile, systems, outcomes, hardFramesPerSystem);
             if (written == 0) {
                 warnings.add("--export-hard-frames: no frame was evaluated by the teacher, " + hardFramesFile + " is empty");
@@ -276,14 +304,33 @@ public final class ValidationRunner {
                 }
             }
         }
-        Summary summary = new Summary(failures.isEmpty() && skips.isEmpty(), count, failures.size(), failures, wall,
-                skips.size(), skips);
+        Summary summary = new Summary(failures.isEmpty() && skips.isEmpty() && stop == null, count, failures.size(), failures,
+                wall, skips.size(), skips, stop == null ? null : stop.reason(), List.copyOf(unfinished));
         ValidationReport report = new ValidationReport("molten validate",
                 Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), commandLine, Environment.current(moltenVersion),
                 settings, thresholds, optimisedInfo, baselineInfo, reports, summary, List.copyOf(new LinkedHashSet<>(warnings)));
         JsonReportWriter.write(report, outDir.resolve(JSON_REPORT));
         MarkdownReportWriter.write(report, outDir.resolve(MARKDOWN_REPORT));
+        if (stop != null) {
+            stop.partialReport(report);
+            throw stop;
+        }
         return report;
+    }
+
+    /** "ethanol: replicas 1, 3 of 4 did not finish" or "ethanol: no replica finished". */
+    private static String unfinishedLine(String system, ReplicaOutcome[] outcomes) {
+        List<Integer> missing = new ArrayList<>();
+        for (int k = 0; k < outcomes.length; k++) {
+            if (outcomes[k] == null) {
+                missing.add(k);
+            }
+        }
+        if (missing.size() == outcomes.length) {
+            return system + ": no replica finished";
+        }
+        return system + ": " + (missing.size() == 1 ? "replica " : "replicas ")
+                + String.join(", ", missing.stream().map(String::valueOf).toList()) + " of " + outcomes.length + " did not finish";
     }
 
     private static <T> T await(Future<T> f, ExecutorService pool,
@@ -296,9 +343,14 @@ public final class ValidationRunner {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("validation interrupted", e);
         } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof ValidationStop || c instanceof java.util.concurrent.CancellationException) {
+                // a stop: the other tasks end at their next progress update, uninterrupted (their logs are flushed)
+                cancelled.set(true);
+                throw (RuntimeException) c;
+            }
             cancelled.set(true);
             pool.shutdownNow();
-            Throwable c = e.getCause();
             if (c instanceof IOException io) {
                 throw io;
             }
