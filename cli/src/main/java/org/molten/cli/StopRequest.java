@@ -96,12 +96,12 @@ public final class StopRequest implements AutoCloseable {
     }
 
     /** Thrown out of a long computation (a validation's progress callback) when a stop was requested. */
-    public static final class Stopped extends RuntimeException {
+    public static final class Stopped extends org.molten.validation.runs.ValidationStop {
         private static final long serialVersionUID = 1L;
 
         /** A stop caused by {@code cause} (a signal name). */
         public Stopped(String cause) {
-            super("stopped by " + cause);
+            super(cause);
         }
     }
 }

@@ -291,9 +291,18 @@ public final class ValidateCommand implements Callable<Integer> {
             progress = p;
             report = runner.run(p);
         } catch (StopRequest.Stopped e) {
-            spec.commandLine().getErr().println("molten validate: " + e.getMessage() + " during " + progress.phase()
-                    + "; the energy logs written so far are in " + out + " (flushed); no report was written, the"
-                    + " validation did not finish");
+            ValidationReport partial = e.partialReport();
+            if (partial == null) {
+                spec.commandLine().getErr().println("molten validate: " + e.getMessage() + " during " + progress.phase()
+                        + "; the energy logs written so far are in " + out + " (flushed); no report was written, the"
+                        + " validation did not finish");
+            } else {
+                int replicas = settings.replicas() * settings.systemCount();
+                int finished = partial.systems().stream().mapToInt(s -> s.replicas().size()).sum();
+                spec.commandLine().getErr().println("molten validate: " + e.getMessage() + " during " + progress.phase()
+                        + "; partial report (verdict " + partial.summary().verdict() + ", " + finished + " of " + replicas
+                        + " replicas finished) in " + out.resolve(ValidationRunner.MARKDOWN_REPORT) + "; energy logs flushed");
+            }
             spec.commandLine().getErr().flush();
             return StopRequest.EXIT_STATUS;
         }

@@ -18,4 +18,13 @@ public interface TaskExecutor {
      *                   sweep retries it a bounded number of times and then reports the error
      */
     TaskMetrics execute(SweepTask task, Path reportDir) throws Exception;
+
+    /**
+     * This executor with each task limited to {@code cores} threads in all (its models and its
+     * replica workers): a member with S slots gives each slot cores / S, so that its slots together
+     * use the machine's cores once, not S times. The default ignores the limit (test fakes).
+     */
+    default TaskExecutor sharing(int cores) {
+        return this;
+    }
 }

@@ -43,7 +43,7 @@ public final class TaskWorkers implements AutoCloseable {
         }
         this.hz = hz;
         this.board = new TaskBoard(hz);
-        this.executor = executor;
+        this.executor = executor.sharing(coresPerSlot(Runtime.getRuntime().availableProcessors(), slots));
         this.gpu = gpu;
         this.memberId = hz.getCluster().getLocalMember().getUuid().toString();
         this.memberName = hz.getCluster().getLocalMember().getAddress().toString();
@@ -53,6 +53,16 @@ public final class TaskWorkers implements AutoCloseable {
             threads.add(t);
             t.start();
         }
+    }
+
+    /** The cores of one slot: the member's cores shared by its slots, at least one. */
+    static int coresPerSlot(int cores, int slots) {
+        return Math.max(1, cores / slots);
+    }
+
+    /** The executor the slots run tasks with (limited to {@link #coresPerSlot} threads per task). */
+    TaskExecutor executor() {
+        return executor;
     }
 
     private void loop() {

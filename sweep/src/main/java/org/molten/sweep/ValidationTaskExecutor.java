@@ -34,6 +34,26 @@ public final class ValidationTaskExecutor implements TaskExecutor {
     /** The validation's default temperature, K. */
     public static final double DEFAULT_TEMPERATURE_K = ValidationSettings.DEFAULT_TEMPERATURE_K;
 
+    /** Threads a task may use in all; null: the validation's default (the available processors). */
+    private final Integer cores;
+
+    /** Tasks use the validation's default: every core. */
+    public ValidationTaskExecutor() {
+        this(null);
+    }
+
+    private ValidationTaskExecutor(Integer cores) {
+        this.cores = cores;
+    }
+
+    @Override
+    public ValidationTaskExecutor sharing(int cores) {
+        if (cores < 1) {
+            throw new IllegalArgumentException("cores per task must be at least 1: " + cores);
+        }
+        return new ValidationTaskExecutor(cores);
+    }
+
     /**
      * Refuses, before anything runs, a task the validation cannot run (unknown system or
      * thermostat, too few samples, unreadable weights, a structure file while the validation
@@ -52,15 +72,22 @@ public final class ValidationTaskExecutor implements TaskExecutor {
     @Override
     public TaskMetrics execute(SweepTask task, Path reportDir) throws Exception {
         ValidationSettings settings = settings(task);
+        runner(task, reportDir).run(Progress.NONE);
+        String system = settings.systems().isEmpty()
+                ? org.molten.validation.runs.SystemSource.file(settings.structures().get(0)).name() : settings.systems().get(0);
+        return TaskReportReader.read(reportDir.resolve(ValidationRunner.JSON_REPORT), system);
+    }
+
+    /** The validation of one task, writing into {@code reportDir}, within this executor's cores. */
+    ValidationRunner runner(SweepTask task, Path reportDir) {
+        ValidationSettings settings = settings(task);
         OptimisedStudent.Precision precision = precision(task.protocol());
         ModelProvider models = SweepTask.BUNDLED.equals(task.model()) ? BundledModels.bundled(precision)
                 : BundledModels.fromFile(Path.of(task.model()), precision);
         String version = MoltenCli.class.getAnnotation(Command.class).version()[0];
-        new ValidationRunner(settings, Thresholds.defaults(), models, reportDir, version, "sweep task " + task.id())
-                .run(Progress.NONE);
-        String system = settings.systems().isEmpty()
-                ? org.molten.validation.runs.SystemSource.file(settings.structures().get(0)).name() : settings.systems().get(0);
-        return TaskReportReader.read(reportDir.resolve(ValidationRunner.JSON_REPORT), system);
+        ValidationRunner runner = new ValidationRunner(settings, Thresholds.defaults(), models, reportDir, version,
+                "sweep task " + task.id());
+        return cores == null ? runner : runner.cores(cores);
     }
 
     /**

@@ -36,6 +36,14 @@ public final class MarkdownReportWriter {
         md.append(String.format(Locale.ROOT, "**Verdict: %s** — %d of %d criteria passed%s over %d system(s); wall time %s.%n%n",
                 sum.verdict(), sum.criteria() - sum.failed() - sum.skipped(), sum.criteria(),
                 sum.skipped() > 0 ? ", " + sum.skipped() + " skipped" : "", r.systems().size(), duration(sum.wallSeconds())));
+        if (sum.interrupted() != null) {
+            md.append("**Partial report: the validation was stopped by ").append(sum.interrupted())
+                    .append(" before it finished.** The systems below cover only the replicas that finished; not finished:\n\n");
+            for (String u : sum.unfinished()) {
+                md.append("- ").append(u).append('\n');
+            }
+            md.append('\n');
+        }
         verdictTable(md, r);
         md.append("- Command: `molten ").append(r.command()).append("`\n");
         md.append("- Date (UTC): ").append(r.createdUtc()).append('\n');
@@ -86,7 +94,7 @@ public final class MarkdownReportWriter {
                 TemperatureStatistics t = run.temperature();
                 boolean runPassed = sys.criteria().stream().filter(c -> c.run().equals(run.label())).allMatch(CriterionResult::passed);
                 md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
-                        sys.name(), sys.atoms(), run.label(), run.model(),
+                        sys.name(), sys.atoms(), run.label(), run.model() + whereRan(run),
                         d == null ? "–" : sig(d.driftMeVPerAtomPerPs(), 3) + " ± " + sig(d.driftStandardErrorMeVPerAtomPerPs(), 2),
                         d == null ? "–" : sig(d.driftToKineticSigmaRatio(), 3),
                         d == null ? "–" : sig(d.maxExcursionMeVPerAtom(), 3),
@@ -248,5 +256,13 @@ public final class MarkdownReportWriter {
         }
         return s.nveSteps() == ValidationSettings.QUICK_NVE_STEPS && s.nvtSteps() == ValidationSettings.QUICK_NVT_STEPS
                 && s.equilibrationSteps() == ValidationSettings.QUICK_EQUILIBRATION_STEPS ? "quick" : "custom";
+    }
+
+    /** " [cuda, batch of 4]" for a run whose steps ran on a device platform; nothing on the host. */
+    private static String whereRan(RunReport run) {
+        if (run.platform() == null || run.platform().equals("cpu") || run.platform().equals("reference")) {
+            return "";
+        }
+        return " [" + run.platform() + (run.batchedReplicas() > 1 ? ", batch of " + run.batchedReplicas() : "") + "]";
     }
 }

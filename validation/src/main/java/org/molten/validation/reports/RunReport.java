@@ -31,12 +31,27 @@ import org.molten.validation.metrics.TemperatureStatistics;
  * @param performance       speed
  * @param blowUp            why the run stopped early, or null when it completed
  * @param seriesFile        CSV file with the sampled series (ASE MDLogger columns), relative to the report
+ * @param platform          where the steps ran: "cpu" (host integrator, whatever device the forces used) or a
+ *                          device platform ("cuda": whole steps on the GPU)
+ * @param batchedReplicas   replicas advanced together in one device binding, this run's replica among them
+ *                          (1: alone)
  */
 public record RunReport(
         String label, RunPhase phase, ModelRole role, Ensemble ensemble, String model, Precision precision, String integrator,
         double timestepFs, long stepsRequested, long stepsCompleted, int sampleIntervalSteps, double simulatedPs,
         int degreesOfFreedom, EnergyDrift energy, EnergyDrift conservedEnergy, TemperatureStatistics temperature, IntegrityResult integrity,
-        Performance performance, BlowUp blowUp, String seriesFile) {
+        Performance performance, BlowUp blowUp, String seriesFile, String platform, int batchedReplicas) {
+
+    /** A run alone on the host platform. */
+    public RunReport(String label, RunPhase phase, ModelRole role, Ensemble ensemble, String model, Precision precision,
+                     String integrator, double timestepFs, long stepsRequested, long stepsCompleted, int sampleIntervalSteps,
+                     double simulatedPs, int degreesOfFreedom, EnergyDrift energy, EnergyDrift conservedEnergy,
+                     TemperatureStatistics temperature, IntegrityResult integrity, Performance performance, BlowUp blowUp,
+                     String seriesFile) {
+        this(label, phase, role, ensemble, model, precision, integrator, timestepFs, stepsRequested, stepsCompleted,
+                sampleIntervalSteps, simulatedPs, degreesOfFreedom, energy, conservedEnergy, temperature, integrity, performance,
+                blowUp, seriesFile, "cpu", 1);
+    }
 
     /** True when the run did all its steps. */
     public boolean completed() {

@@ -21,13 +21,24 @@ final class ProductionRun {
     private ProductionRun() {}
 
     static RunOutcome run(RunSpec spec, Atoms start, Progress progress) throws IOException {
+        return run(spec, start, progress, "cpu", w -> { });
+    }
+
+    /**
+     * As {@link #run(RunSpec, Atoms, Progress)} on {@code platform}: "cpu" (the host integrator) or a
+     * device platform ("cuda", whole steps on the device, the state pulled at the sample interval);
+     * a device that cannot run it leaves it on the host and says why to {@code warnings}.
+     */
+    static RunOutcome run(RunSpec spec, Atoms start, Progress progress, String platform,
+                          java.util.function.Consumer<String> warnings) throws IOException {
         Atoms atoms = start.copy();
         SampleCollector collector = new SampleCollector(spec.sampleIntervalSteps(), spec.integrity(), spec.keepFrames());
         double dt = spec.integrator().timestepFs();
         Simulation sim;
         try {
-            // The start's velocities are kept; the force field given is what runs (host platform).
-            Simulation.Builder b = Simulation.builder(atoms, spec.forceField(), spec.integrator()).platform("cpu");
+            // The start's velocities are kept; the force field given is what runs (on the host by default).
+            Simulation.Builder b = Simulation.builder(atoms, spec.forceField(), spec.integrator()).platform(platform)
+                    .warnings(warnings);
             if (spec.random() != null) {
                 b.random(spec.random(), spec.seed());
             } else if (spec.seed() != null) {
@@ -42,7 +53,8 @@ final class ProductionRun {
         } catch (SimulationBlowUpException e) {
             progress.advance(spec.steps());
             return new RunOutcome(spec, collector.series(), collector.frames(), collector.frameSteps(),
-                    collector.frameForces(), collector.frameEnergies(), collector.integrity().result(), 0, 0, 0, new BlowUp(0, 0, e.atom(), e.getMessage()), atoms.copy());
+                    collector.frameForces(), collector.frameEnergies(), collector.integrity().result(), 0, 0, 0, new BlowUp(0, 0, e.atom(), e.getMessage()), atoms.copy(),
+                    platform, 1);
         }
         sim.addReporter(collector);
         sim.addReporter(EnergyLogReporter.create(spec.energyLog(), spec.sampleIntervalSteps()));
@@ -74,6 +86,7 @@ final class ProductionRun {
         }
         double wall = (System.nanoTime() - t0) * 1e-9;
         return new RunOutcome(spec, collector.series(), collector.frames(), collector.frameSteps(),
-                collector.frameForces(), collector.frameEnergies(), collector.integrity().result(), done, wall, sim.degreesOfFreedom(), blowUp, atoms.copy());
+                collector.frameForces(), collector.frameEnergies(), collector.integrity().result(), done, wall, sim.degreesOfFreedom(), blowUp, atoms.copy(),
+                sim.platformName(), 1);
     }
 }

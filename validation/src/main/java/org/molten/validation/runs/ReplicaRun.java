@@ -67,46 +67,88 @@ final class ReplicaRun {
         return system.name() + "-r" + replica;
     }
 
-    static ReplicaOutcome run(SystemSource system, int k, ValidationSettings s, Thresholds t, WorkerModels models,
-                              Path outDir, Progress progress) throws IOException {
+    /**
+     * A replica's start: its seed, the structure with Maxwell–Boltzmann velocities, and the state
+     * of its stream after drawing them (the host equilibration continues that stream).
+     */
+    record Start(SystemSource system, int replica, long seed, Atoms atoms, long[] streamAfterVelocities) {
+    }
+
+    /** Replica k's start: velocities from {@code RandomStream(seed + k)}, centre-of-mass motion removed. */
+    static Start start(SystemSource system, int k, ValidationSettings s) {
         long seed = s.replicaSeed(k);
         Atoms start = system.load(seed);
-        double targetK = s.temperatureK();
-        double dt = s.timestepFs();
-        String who = prefix(system, k);
         RandomStream rng = new RandomStream(seed);
-        int removed = MaxwellBoltzmann.at(targetK).assign(start, rng);
+        int removed = MaxwellBoltzmann.at(s.temperatureK()).assign(start, rng);
         if (removed != REMOVED_CONSTRAINTS) {
             throw new IllegalStateException("Maxwell-Boltzmann velocities removed " + removed + " constraints, expected 3");
         }
+        return new Start(system, k, seed, start, rng.state());
+    }
+
+    /** The student's Langevin equilibration of a replica: a fresh spec (integrator, integrity, stream) each call. */
+    static RunSpec equilibrationSpec(Start st, ValidationSettings s, Thresholds t, ModelProvider.Model optimised, Path outDir) {
+        double targetK = s.temperatureK();
+        VelocityVerlet eq = new VelocityVerlet(s.timestepFs(), LangevinThermostat.of(targetK, EQUILIBRATION_FRICTION_PER_FS));
+        return new RunSpec("replica " + st.replica() + " optimised equilibration", RunPhase.EQUILIBRATION,
+                ModelRole.OPTIMISED, Ensemble.NVT, optimised.forceField(), optimised.info().precision(), eq, REMOVED_CONSTRAINTS,
+                st.seed(), RandomStream.fromState(st.streamAfterVelocities()), s.equilibrationSteps(), s.sampleIntervalSteps(),
+                integrity(st.atoms(), t), false, outDir.resolve(prefix(st.system(), st.replica()) + "-equilibration.csv"));
+    }
+
+    /** The student's NVE or NVT production run of a replica: a fresh spec each call. */
+    static RunSpec studentProductionSpec(Start st, Ensemble ensemble, ValidationSettings s, Thresholds t,
+                                         ModelProvider.Model optimised, Path outDir) {
+        String who = prefix(st.system(), st.replica());
+        return productionSpec("replica " + st.replica() + " optimised " + ensemble.name(), ModelRole.OPTIMISED, ensemble,
+                optimised, s, t, ensemble == Ensemble.NVT ? nvtSeed(st.seed()) : null, st.atoms(),
+                outDir.resolve(who + "-optimised-" + ensemble.name().toLowerCase(java.util.Locale.ROOT) + ".csv"));
+    }
+
+    /** Runs replica k on the host: equilibration, the student's production runs, then {@link #complete}. */
+    static ReplicaOutcome run(SystemSource system, int k, ValidationSettings s, Thresholds t, WorkerModels models,
+                              Path outDir, Progress progress) throws IOException {
+        Start st = start(system, k, s);
         ModelProvider.Model optimised = models.optimised();
-        String label = "replica " + k + " ";
         RunOutcome equilibration = null;
-        Atoms state0 = start;
+        Atoms state0 = st.atoms();
         if (s.equilibrationSteps() > 0) {
             progress.phase(system.name() + " r" + k + ": equilibration");
-            VelocityVerlet eq = new VelocityVerlet(dt, LangevinThermostat.of(targetK, EQUILIBRATION_FRICTION_PER_FS));
-            RunSpec spec = new RunSpec(label + "optimised equilibration", RunPhase.EQUILIBRATION, ModelRole.OPTIMISED,
-                    Ensemble.NVT, optimised.forceField(), optimised.info().precision(), eq, REMOVED_CONSTRAINTS, seed, rng,
-                    s.equilibrationSteps(), s.sampleIntervalSteps(), integrity(start, t), false,
-                    outDir.resolve(who + "-equilibration.csv"));
-            equilibration = ProductionRun.run(spec, start, progress);
+            equilibration = ProductionRun.run(equilibrationSpec(st, s, t, optimised, outDir), st.atoms(), progress);
             state0 = equilibration.finalState();
         }
-        List<String> notes = new ArrayList<>();
-        boolean equilibrated = equilibration == null || equilibration.blowUp() == null;
-        if (!equilibrated) {
-            progress.advance(productionSteps(s, k));
-            return new ReplicaOutcome(k, seed, start, state0, equilibration, null, null, null, null, null, null,
-                    List.of(), null, null, notes);
+        if (equilibration != null && equilibration.blowUp() != null) {
+            return unequilibrated(st, s, equilibration, progress);
         }
-        rescaleTo(state0, targetK);
-        long nvtSeed = nvtSeed(seed);
-        RunOutcome nve = production(label + "optimised NVE", ModelRole.OPTIMISED, Ensemble.NVE, optimised, s, t, null,
-                start, state0, outDir.resolve(who + "-optimised-nve.csv"), progress, system, k);
-        RunOutcome nvt = production(label + "optimised NVT", ModelRole.OPTIMISED, Ensemble.NVT, optimised, s, t, nvtSeed,
-                start, state0, outDir.resolve(who + "-optimised-nvt.csv"), progress, system, k);
+        rescaleTo(state0, s.temperatureK());
+        RunOutcome nve = production(studentProductionSpec(st, Ensemble.NVE, s, t, optimised, outDir), state0, progress, system);
+        RunOutcome nvt = production(studentProductionSpec(st, Ensemble.NVT, s, t, optimised, outDir), state0, progress, system);
+        return complete(st, s, t, models, outDir, progress, equilibration, state0, nve, nvt);
+    }
 
+    /** A replica whose equilibration blew up: no production runs (their steps counted as done for the progress bar). */
+    static ReplicaOutcome unequilibrated(Start st, ValidationSettings s, RunOutcome equilibration, Progress progress) {
+        progress.advance(productionSteps(s, st.replica()));
+        return new ReplicaOutcome(st.replica(), st.seed(), st.atoms(), equilibration.finalState(), equilibration, null, null,
+                null, null, null, null, List.of(), null, null, new ArrayList<>());
+    }
+
+    /**
+     * The rest of a replica once the student's production runs are done (on the host or in a
+     * device batch): the teacher on their frames, the teacher's own runs with
+     * {@code --baseline teacher}, and for replica 0 the implementation baseline.
+     */
+    static ReplicaOutcome complete(Start st, ValidationSettings s, Thresholds t, WorkerModels models, Path outDir,
+                                   Progress progress, RunOutcome equilibration, Atoms state0, RunOutcome nve, RunOutcome nvt)
+            throws IOException {
+        SystemSource system = st.system();
+        int k = st.replica();
+        long seed = st.seed();
+        Atoms start = st.atoms();
+        String who = prefix(system, k);
+        String label = "replica " + k + " ";
+        long nvtSeed = nvtSeed(seed);
+        List<String> notes = new ArrayList<>();
         boolean periodic = start.cell().map(c -> c.anyPeriodic()).orElse(false);
         ModelProvider.Teacher teacher = s.teacherFramesPerRun() > 0 || s.baseline() == BaselineKind.TEACHER
                 ? models.teacher(periodic) : ModelProvider.Teacher.unavailable("teacher checks switched off (0 frames per run)");
@@ -121,10 +163,10 @@ final class ReplicaRun {
         if (s.baseline() == BaselineKind.TEACHER) {
             if (teacher.available()) {
                 ModelProvider.Model m = teacher.model();
-                teacherNve = production(label + "teacher NVE", ModelRole.BASELINE, Ensemble.NVE, m, s, t, null, start,
-                        state0, outDir.resolve(who + "-teacher-nve.csv"), progress, system, k);
-                teacherNvt = production(label + "teacher NVT", ModelRole.BASELINE, Ensemble.NVT, m, s, t, nvtSeed, start,
-                        state0, outDir.resolve(who + "-teacher-nvt.csv"), progress, system, k);
+                teacherNve = production(productionSpec(label + "teacher NVE", ModelRole.BASELINE, Ensemble.NVE, m, s, t, null,
+                        start, outDir.resolve(who + "-teacher-nve.csv")), state0, progress, system);
+                teacherNvt = production(productionSpec(label + "teacher NVT", ModelRole.BASELINE, Ensemble.NVT, m, s, t, nvtSeed,
+                        start, outDir.resolve(who + "-teacher-nvt.csv")), state0, progress, system);
             } else {
                 progress.advance(s.nveSteps() + s.nvtSteps());
             }
@@ -143,10 +185,10 @@ final class ReplicaRun {
             agreementSkipped = c.skipped;
             agreementSkip = c.reason;
             if (s.full()) {
-                baseNve = production("replica 0 baseline NVE", ModelRole.BASELINE, Ensemble.NVE, base, s, t, null, start,
-                        state0, outDir.resolve(who + "-baseline-nve.csv"), progress, system, k);
-                baseNvt = production("replica 0 baseline NVT", ModelRole.BASELINE, Ensemble.NVT, base, s, t, nvtSeed, start,
-                        state0, outDir.resolve(who + "-baseline-nvt.csv"), progress, system, k);
+                baseNve = production(productionSpec("replica 0 baseline NVE", ModelRole.BASELINE, Ensemble.NVE, base, s, t, null,
+                        start, outDir.resolve(who + "-baseline-nve.csv")), state0, progress, system);
+                baseNvt = production(productionSpec("replica 0 baseline NVT", ModelRole.BASELINE, Ensemble.NVT, base, s, t,
+                        nvtSeed, start, outDir.resolve(who + "-baseline-nvt.csv")), state0, progress, system);
             }
         }
         return new ReplicaOutcome(k, seed, start, state0, equilibration, nve, nvt, teacherNve, teacherNvt, baseNve, baseNvt,
@@ -168,18 +210,22 @@ final class ReplicaRun {
         return s.equilibrationSteps() + productionSteps(s, k);
     }
 
-    private static RunOutcome production(String label, ModelRole role, Ensemble ensemble, ModelProvider.Model m,
-                                         ValidationSettings s, Thresholds t, Long nvtSeed, Atoms start, Atoms state0, Path log,
-                                         Progress progress, SystemSource system, int k) throws IOException {
-        progress.phase(system.name() + ": " + label);
+    private static RunOutcome production(RunSpec spec, Atoms state0, Progress progress, SystemSource system)
+            throws IOException {
+        progress.phase(system.name() + ": " + spec.label());
+        return ProductionRun.run(spec, state0, progress);
+    }
+
+    /** A production run's spec: velocity Verlet (NVE) or with the chosen thermostat (NVT, noise from {@code nvtSeed}). */
+    static RunSpec productionSpec(String label, ModelRole role, Ensemble ensemble, ModelProvider.Model m, ValidationSettings s,
+                                  Thresholds t, Long nvtSeed, Atoms start, Path log) {
         VelocityVerlet integrator = ensemble == Ensemble.NVE ? new VelocityVerlet(s.timestepFs())
                 : new VelocityVerlet(s.timestepFs(), Thermostats.create(s.thermostat(), s.temperatureK(),
                 s.thermostatTimeConstantFs()));
         long steps = ensemble == Ensemble.NVE ? s.nveSteps() : s.nvtSteps();
         Precision precision = m.info().precision();
-        return ProductionRun.run(new RunSpec(label, RunPhase.PRODUCTION, role, ensemble, m.forceField(), precision, integrator,
-                REMOVED_CONSTRAINTS, nvtSeed, null, steps, s.sampleIntervalSteps(), integrity(start, t), true, log), state0,
-                progress);
+        return new RunSpec(label, RunPhase.PRODUCTION, role, ensemble, m.forceField(), precision, integrator,
+                REMOVED_CONSTRAINTS, nvtSeed, null, steps, s.sampleIntervalSteps(), integrity(start, t), true, log);
     }
 
     /** Scales the velocities so that the instantaneous temperature (3N − 3 dof) is exactly {@code targetK}. */

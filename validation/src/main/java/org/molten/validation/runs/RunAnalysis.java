@@ -39,6 +39,6 @@ final class RunAnalysis {
         return new RunReport(s.label(), s.phase(), s.role(), s.ensemble(), s.forceField().name(), s.precision(),
                 s.integrator().description(), dt, s.steps(), o.stepsCompleted(), s.sampleIntervalSteps(),
                 o.stepsCompleted() * dt / 1000.0, o.degreesOfFreedom(), energy, conserved, temperature, o.integrity(), perf,
-                o.blowUp(), s.energyLog().getFileName().toString());
+                o.blowUp(), s.energyLog().getFileName().toString(), o.platform(), o.batchedReplicas());
     }
 }

@@ -20,8 +20,11 @@ import org.molten.validation.reports.BlowUp;
  * @param degreesOfFreedom dof of the temperature
  * @param blowUp           why it stopped early, or null
  * @param finalState       the state at the end (a copy)
+ * @param platform         where the steps ran: "cpu" (host integrator) or a device platform ("cuda")
+ * @param batchedReplicas  replicas advanced together in that platform's one binding (1: alone)
  */
 record RunOutcome(RunSpec spec, EnergySeries series, List<double[]> frames, List<Long> frameSteps,
                   List<double[]> frameForces, List<Double> frameEnergies, IntegrityResult integrity,
-                  long stepsCompleted, double wallSeconds, int degreesOfFreedom, BlowUp blowUp, Atoms finalState) {
+                  long stepsCompleted, double wallSeconds, int degreesOfFreedom, BlowUp blowUp, Atoms finalState,
+                  String platform, int batchedReplicas) {
 }

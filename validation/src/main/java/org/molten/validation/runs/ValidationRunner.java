@@ -47,6 +47,8 @@ public final class ValidationRunner {
     private final String moltenVersion;
     private final String commandLine;
     private int threads = Runtime.getRuntime().availableProcessors();
+    /** Threads in all (replica workers times each model's threads); null: the available processors. */
+    private Integer cores;
     private Path hardFramesFile;
     private int hardFramesPerSystem = HardFrames.DEFAULT_PER_SYSTEM;
 
@@ -75,6 +77,39 @@ public final class ValidationRunner {
         }
         this.threads = n;
         return this;
+    }
+
+    /**
+     * The cores this validation may use in all: at most {@code n} replica workers, and each worker's
+     * models get {@code n / workers} threads, so a sweep slot of a member with S slots stays within
+     * its share (cores / S) instead of oversubscribing the machine. Default: the available
+     * processors (and as many workers as {@link #threads} allows).
+     */
+    public ValidationRunner cores(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("cores must be at least 1: " + n);
+        }
+        this.cores = n;
+        return this;
+    }
+
+    /** The cores this validation may use in all (see {@link #cores(int)}). */
+    public int cores() {
+        return cores != null ? cores : Runtime.getRuntime().availableProcessors();
+    }
+
+    /** Replica workers for {@code tasks} tasks: the threads, at most one per task and, with {@link #cores(int)}, per core. */
+    int workers(int tasks) {
+        int n = Math.min(threads, tasks);
+        if (cores != null) {
+            n = Math.min(n, cores);
+        }
+        return Math.max(1, n);
+    }
+
+    /** Threads of each worker's models: the cores shared among the workers. */
+    int threadsPerModel(int workers) {
+        return Math.max(1, cores() / workers);
     }
 
     /** Also writes the {@code perSystem} frames of every system with the largest teacher force error to {@code file}. */
@@ -111,6 +146,7 @@ public final class ValidationRunner {
         return settings.systemCount() * perSystem;
     }
 
+    /** One replica on the host, or (replica -1) every replica of a system as one device batch. */
     private record Task(int system, SystemSource source, int replica, long cost) {
     }
 
@@ -127,6 +163,8 @@ public final class ValidationRunner {
         List<SystemSource> systems = systems();
         List<String> warnings = Collections.synchronizedList(new ArrayList<>());
         List<Task> tasks = new ArrayList<>();
+        // With a usable device, a system's replicas are one batch on it (one task per system), else one host task each.
+        java.util.Optional<String> batchPlatform = DeviceReplicas.platformFor(settings);
         for (int i = 0; i < systems.size(); i++) {
             org.molten.core.Atoms first = systems.get(i).load(settings.replicaSeed(0));
             try {
@@ -142,18 +180,23 @@ public final class ValidationRunner {
                         + ": " + e.getMessage(), e);
             }
             long atoms = first.size();
-            for (int k = 0; k < settings.replicas(); k++) {
-                tasks.add(new Task(i, systems.get(i), k, atoms * atoms * ReplicaRun.totalSteps(settings, k)));
+            if (batchPlatform.isPresent()) {
+                tasks.add(new Task(i, systems.get(i), -1, atoms * atoms * totalSteps() / settings.systemCount()));
+            } else {
+                for (int k = 0; k < settings.replicas(); k++) {
+                    tasks.add(new Task(i, systems.get(i), k, atoms * atoms * ReplicaRun.totalSteps(settings, k)));
+                }
             }
         }
         // Longest first, so that the last task to finish is a short one.
         List<Task> order = new ArrayList<>(tasks);
         order.sort(Comparator.comparingLong(Task::cost).reversed());
-        int workers = Math.max(1, Math.min(threads, tasks.size()));
-        int threadsPerModel = Math.max(1, Runtime.getRuntime().availableProcessors() / workers);
+        int workers = workers(tasks.size());
+        int threadsPerModel = threadsPerModel(workers);
         ReplicaOutcome[][] outcomes = new ReplicaOutcome[systems.size()][settings.replicas()];
         ModelInfo optimisedInfo;
         ModelInfo baselineInfo;
+        ValidationStop stop = null;
         try (WorkerModels perThread = new WorkerModels(models, settings, threadsPerModel, warnings)) {
             ExecutorService pool = Executors.newFixedThreadPool(workers, r -> {
                 Thread th = new Thread(r, "molten-validate");
@@ -178,14 +221,37 @@ public final class ValidationRunner {
                 }
             };
             try {
-                List<Future<ReplicaOutcome>> futures = new ArrayList<>();
+                List<Future<List<ReplicaOutcome>>> futures = new ArrayList<>();
                 for (Task task : order) {
-                    futures.add(pool.submit(() -> ReplicaRun.run(task.source(), task.replica(), settings, thresholds, perThread,
-                            outDir, stoppable)));
+                    futures.add(pool.submit(() -> task.replica() < 0
+                            ? DeviceReplicas.run(task.source(), batchPlatform.orElseThrow(), settings, thresholds, perThread,
+                            outDir, stoppable, warnings::add)
+                            : List.of(ReplicaRun.run(task.source(), task.replica(), settings, thresholds, perThread, outDir,
+                            stoppable))));
                 }
                 for (int i = 0; i < order.size(); i++) {
                     Task task = order.get(i);
-                    outcomes[task.system()][task.replica()] = await(futures.get(i), pool, cancelled);
+                    List<ReplicaOutcome> done;
+                    try {
+                        done = await(futures.get(i), pool, cancelled);
+                    } catch (ValidationStop s) {
+                        // Ctrl-C: the replicas running stop at their next progress update, those not started never
+                        // start; what finished is kept for the partial report.
+                        if (stop == null) {
+                            stop = s;
+                            cancelled.set(true);
+                            futures.forEach(f -> f.cancel(false));
+                        }
+                        continue;
+                    } catch (java.util.concurrent.CancellationException e) {
+                        if (stop == null) {
+                            throw e;
+                        }
+                        continue;
+                    }
+                    for (ReplicaOutcome o : done) {
+                        outcomes[task.system()][o.replica()] = o;
+                    }
                 }
             } finally {
                 cancelled.set(true);
@@ -203,12 +269,21 @@ public final class ValidationRunner {
         }
         List<SystemReport> reports = new ArrayList<>();
         List<String> plotWarnings = new ArrayList<>();
+        List<String> unfinished = new ArrayList<>();
         for (int i = 0; i < systems.size(); i++) {
-            reports.add(SystemValidation.aggregate(systems.get(i), List.of(outcomes[i]), settings, thresholds, outDir,
-                    plotWarnings));
+            // After a stop a system is reported over the replicas that finished, or listed as not run.
+            List<ReplicaOutcome> finished = java.util.Arrays.stream(outcomes[i]).filter(java.util.Objects::nonNull).toList();
+            if (finished.size() < settings.replicas()) {
+                unfinished.add(unfinishedLine(systems.get(i).name(), outcomes[i]));
+            }
+            if (!finished.isEmpty()) {
+                reports.add(SystemValidation.aggregate(systems.get(i), finished, settings, thresholds, outDir, plotWarnings));
+            }
         }
         warnings.addAll(PlotWarnings.condense(plotWarnings));
-        if (hardFramesFile != null) {
+        if (hardFramesFile != null && stop != null) {
+            warnings.add("--export-hard-frames: not written, the validation was " + stop.getMessage());
+        } else if (hardFramesFile != null) {
             int written = HardFrames.write(hardFramesFile, systems, outcomes, hardFramesPerSystem);
             if (written == 0) {
                 warnings.add("--export-hard-frames: no frame was evaluated by the teacher, " + hardFramesFile + " is empty");
@@ -229,17 +304,36 @@ public final class ValidationRunner {
                 }
             }
         }
-        Summary summary = new Summary(failures.isEmpty() && skips.isEmpty(), count, failures.size(), failures, wall,
-                skips.size(), skips);
+        Summary summary = new Summary(failures.isEmpty() && skips.isEmpty() && stop == null, count, failures.size(), failures,
+                wall, skips.size(), skips, stop == null ? null : stop.reason(), List.copyOf(unfinished));
         ValidationReport report = new ValidationReport("molten validate",
                 Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), commandLine, Environment.current(moltenVersion),
                 settings, thresholds, optimisedInfo, baselineInfo, reports, summary, List.copyOf(new LinkedHashSet<>(warnings)));
         JsonReportWriter.write(report, outDir.resolve(JSON_REPORT));
         MarkdownReportWriter.write(report, outDir.resolve(MARKDOWN_REPORT));
+        if (stop != null) {
+            stop.partialReport(report);
+            throw stop;
+        }
         return report;
     }
 
-    private static ReplicaOutcome await(Future<ReplicaOutcome> f, ExecutorService pool,
+    /** "ethanol: replicas 1, 3 of 4 did not finish" or "ethanol: no replica finished". */
+    private static String unfinishedLine(String system, ReplicaOutcome[] outcomes) {
+        List<Integer> missing = new ArrayList<>();
+        for (int k = 0; k < outcomes.length; k++) {
+            if (outcomes[k] == null) {
+                missing.add(k);
+            }
+        }
+        if (missing.size() == outcomes.length) {
+            return system + ": no replica finished";
+        }
+        return system + ": " + (missing.size() == 1 ? "replica " : "replicas ")
+                + String.join(", ", missing.stream().map(String::valueOf).toList()) + " of " + outcomes.length + " did not finish";
+    }
+
+    private static <T> T await(Future<T> f, ExecutorService pool,
                                         java.util.concurrent.atomic.AtomicBoolean cancelled) throws IOException {
         try {
             return f.get();
@@ -249,9 +343,14 @@ public final class ValidationRunner {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("validation interrupted", e);
         } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof ValidationStop || c instanceof java.util.concurrent.CancellationException) {
+                // a stop: the other tasks end at their next progress update, uninterrupted (their logs are flushed)
+                cancelled.set(true);
+                throw (RuntimeException) c;
+            }
             cancelled.set(true);
             pool.shutdownNow();
-            Throwable c = e.getCause();
             if (c instanceof IOException io) {
                 throw io;
             }
