@@ -161,8 +161,9 @@ __device__ __forceinline__ float warp_sum(float x) {
 #endif
 }
 
-// Activations written by other blocks earlier in the same kernel (cluster and grid kernels) are
-// read through L2 only (ld.global.cg), never from a possibly stale L1 line.
+// Activations read through L2 only (ld.global.cg), never from a possibly stale L1 line: needed where
+// other blocks of the same kernel wrote them (the former cluster and grid megakernels); the stage
+// kernels kept these loads (whether the read-only path is faster there has not been measured).
 __device__ __forceinline__ float lda(const float* p) { return __ldcg(p); }
 __device__ __forceinline__ int ldai(const int* p) { return __ldcg(p); }
 __device__ __forceinline__ double ldad(const double* p) { return __ldcg(p); }
