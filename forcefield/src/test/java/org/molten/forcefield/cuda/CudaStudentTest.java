@@ -124,6 +124,21 @@ class CudaStudentTest {
         }
     }
 
+    /**
+     * Widths whose channel groups do not split into up to four per lane (F = 32: one group; F = 160: five) run the
+     * block-per-row message passes with one channel per lane (mg = 1) through the _m4 entries, whose template holds
+     * up to four: against the reference on the small-system path.
+     */
+    @Test
+    void oneChannelPerLaneOnTheSmallSystemPathMatchesTheReference() {
+        long seed = 20261127L;   // fixed: a failure names it and reruns the same atoms
+        Atoms mol = CudaTestSupport.randomAtoms(seed, 12, Math.cbrt(12 * 12.0), 1.0, null);
+        for (int f : new int[] {32, 160}) {
+            StudentWeights w = StudentWeights.random(26, new int[] {1, 6, 7, 8}, f, 2, 12, 4.5, 12.0);
+            check(w, mol, CudaOptions.defaults(), CudaOptions.Mode.STAGES, "F = " + f + ", mg = 1 (seed " + seed + ")");
+        }
+    }
+
     @Test
     void tiledKernelsForLargeSystemsMatchTheReference() {
         StudentWeights w = StudentWeights.random(12);
