@@ -35,7 +35,7 @@
 typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
 enum {
-    CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1, CUDA_ERROR_NO_DEVICE = 100, CUDA_ERROR_INVALID_IMAGE = 200,
+    CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1, CUDA_ERROR_NO_DEVICE = 100, CUDA_ERROR_INVALID_IMAGE = 200, CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
     CUDA_ERROR_INVALID_HANDLE = 400, CUDA_ERROR_NOT_FOUND = 500, CUDA_ERROR_LAUNCH_FAILED = 719,
     CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE = 720, CUDA_ERROR_NOT_SUPPORTED = 801,
     CUDA_ERROR_STREAM_CAPTURE_INVALIDATED = 901, CUDA_ERROR_INVALID_CLUSTER_SIZE = 912
@@ -398,8 +398,9 @@ static CUresult submit(void* stream, Op&& op) {
     return execute(op);
 }
 
+
 // The emulated GPU's compute capability (default 9.0, an H100): emu_set_compute_capability(8, 0) makes it an A100,
-// without clusters; launching a cluster kernel (the fatbin's sm_80 code of it is a trap) or a programmatic dependent
+// without clusters (7.5, a T4: the module load fails, as the fatbin has no image for it); launching a cluster kernel (the fatbin's sm_80 code of it is a trap) or a programmatic dependent
 // (griddepcontrol is not compiled below sm_90) then fails, so a host that chooses them there is caught.
 static std::atomic<int> g_cc_major{9}, g_cc_minor{0};
 extern "C" __attribute__((visibility("default"))) void emu_set_compute_capability(int major, int minor) {
@@ -486,6 +487,7 @@ EMU_API CUresult cuCtxPopCurrent_v2(void** ctx) { if (ctx) *ctx = g_current_ctx;
 EMU_API CUresult cuCtxGetDevice(int* d) { *d = 0; return CUDA_SUCCESS; }
 EMU_API CUresult cuCtxSynchronize() { return CUDA_SUCCESS; }
 
+
 // The host loads the committed fatbin (compressed machine code and PTX, which the emulator cannot run): the image
 // must start with the fatbin magic, and the module then holds every kernel compiled into the emulator, looked up by
 // name. That the fatbin's entries and the emulator's registry are the same list is KernelImageTest's check.
@@ -496,6 +498,8 @@ static CUresult load_module(void** mod, const void* image) {
         std::fprintf(stderr, "emu: module image is not a fatbin (magic 0x%08X)\n", magic);
         return CUDA_ERROR_INVALID_IMAGE;
     }
+    // the fatbin holds machine code from sm_80 on and compute_90 PTX: an older GPU gets no image of it
+    if (g_cc_major * 10 + g_cc_minor < 80) return CUDA_ERROR_NO_BINARY_FOR_GPU;
     *mod = new Module();
     return CUDA_SUCCESS;
 }

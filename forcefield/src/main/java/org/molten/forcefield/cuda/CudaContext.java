@@ -102,7 +102,8 @@ final class CudaContext implements AutoCloseable {
                 JCudaDriver.cuDriverGetVersion(driver);
                 throw new IllegalStateException("the driver loads none of the kernels' images for " + deviceName
                         + " (sm_" + computeMajor + computeMinor + ", driver CUDA " + driver[0] / 1000 + "."
-                        + driver[0] % 1000 / 10 + "): " + e.getMessage() + "; " + KernelImage.describe(), e);
+                        + driver[0] % 1000 / 10 + "): " + e.getMessage() + "; " + KernelImage.describe());
+                // no cause: GpuAvailability.describe reports the root cause, and this message is the one to read
             }
             ok = true;
         } finally {

@@ -33,7 +33,28 @@ class OlderGpuTest {
     void backToSm90() {
         if (emu != null) {
             emu.getFunction("emu_set_compute_capability").invokeVoid(new Object[] {9, 0});
+            GpuAvailability.resetForTests();
         }
+    }
+
+    /**
+     * A GPU the fatbin has no image for (sm_75, a T4: machine code starts at sm_80 and its compute_90 PTX cannot be
+     * compiled for it): the driver refuses the module, and the factory gives the CPU student with a reason that
+     * names the GPU's architecture and the images the jar holds, as for any other unusable GPU.
+     */
+    @Test
+    void aGpuBelowSm80FallsBackToTheCpuNamingItsArchitecture() {
+        emu.getFunction("emu_set_compute_capability").invokeVoid(new Object[] {7, 5});
+        GpuAvailability.resetForTests();
+        long before = GpuStatus.snapshot().fallbacks();
+        StudentWeights w = StudentWeights.random(27);
+        try (org.molten.core.ForceField ff = GpuAvailability.studentForceField(w)) {
+            assertTrue(!(ff instanceof CudaStudent), ff.getClass().getName());
+        }
+        GpuStatus.Snapshot s = GpuStatus.snapshot();
+        assertEquals(before + 1, s.fallbacks());
+        String why = s.lastFallbackReason();
+        assertTrue(why.contains("(sm_75") && why.contains("sm_80, sm_86, sm_89, sm_90") && why.contains("compute_90"), why);
     }
 
     @Test
