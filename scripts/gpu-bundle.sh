@@ -2,13 +2,16 @@
 # Builds what scripts/gpu-check.sh needs on the GPU machine (which has no Java and no Maven) into
 # DEST (default: the lead's checkout, /work/main/.device/gpu, git-ignored there): a jlinked
 # Temurin 25 runtime, the runtime jars of the GPU path (JCuda's natives cut down to the driver
-# binding), the check script and the PyTorch baseline. Call the device tool with carry
-# [".device/gpu"] and command ".device/gpu/gpu-check.sh".
+# binding), the device tools (GpuCheck, ReplicaCheck, FirstStep: forcefield's test classes, as molten-tools.jar),
+# the check scripts and the PyTorch baseline. Call the device tool with carry [".device/gpu"] and command
+# ".device/gpu/gpu-check.sh", or pack it (tar -C .device -cJf .device/gpu.tar.xz gpu) and carry only the archive.
+# Builds with `mvn package`, never install (the shared ~/.m2 stays as it is): the project's own jars come from
+# the modules' target folders.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dest=${1:-/work/main/.device/gpu}
 jdk=${JLINK_JDK:-/usr/lib/jvm/temurin-25-jdk-amd64}
-(cd "$root" && mvn -o -q -DskipTests -pl forcefield,validation,bench,cli -am install)
+(cd "$root" && mvn -o -q -DskipTests -pl forcefield,validation,bench,cli -am package)
 mkdir -p "$dest/lib"
 if [[ ! -x "$dest/jre/bin/java" ]]; then
   "$jdk/bin/jlink" --add-modules java.base,java.logging,jdk.unsupported \
@@ -22,8 +25,11 @@ trap 'rm -rf "$deps"' EXIT
 (cd "$root/forcefield" && mvn -o -q dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$deps" >/dev/null)
 # forcefield alone: the TorchScript baseline (DJL, libtorch, the 4.7 MB export) and the ND4J GEMMs live in the
 # optional modules forcefield-torchscript and forcefield-nd4j, which the GPU machine does not need
-cp "$root/forcefield/target/forcefield-"*.jar "$dest/lib/"
-for j in md-core structures jcuda-12 jna-5 jackson-core jackson-databind jackson-annotations; do
+cp "$root/forcefield/target/forcefield-"*[0-9T].jar "$root/md-core/target/md-core-"*[0-9T].jar \
+  "$root/structures/target/structures-"*[0-9T].jar "$dest/lib/"
+# the device tools live in forcefield's test sources (not in the jar users get)
+(cd "$root/forcefield/target/test-classes" && zip -q -r "$dest/lib/molten-tools.jar" org/molten/forcefield/cuda)
+for j in jcuda-12 jna-5 jackson-core jackson-databind jackson-annotations; do
   cp "$deps/$j"*.jar "$dest/lib/"
 done
 # only the driver binding of JCuda's natives travels (the runtime/NVRTC ones are not used)
@@ -33,16 +39,19 @@ done
 cp "$root/validation/target/validation-"*.jar "$root/bench/target/bench-"*.jar "$root/cli/target/cli-"*.jar \
   "$root/integrators/target/integrators-"*.jar "$dest/lib/"
 cp ~/.m2/repository/info/picocli/picocli/4.7.6/picocli-4.7.6.jar "$dest/lib/"  # the version of the parent pom
-cp "$root/scripts/gpu-check.sh" "$root/scripts/gpu-replicas-run.sh" "$root/scripts/torch_painn_bench.py" "$dest/"
+cp "$root/scripts/gpu-check.sh" "$root/scripts/gpu-replicas-run.sh" "$root/scripts/gpu-startup-run.sh" \
+  "$root/scripts/torch_painn_bench.py" "$dest/"
 # CPU reference trajectories of the NVE check (GpuCheck cpuref), made here: the reference student
 # needs ~0.1 s per force evaluation, minutes of device time for 2 x 1,000 steps
+# (GPUCHECK_REF=0 skips them: runs without GpuCheck's nve section, e.g. scripts/gpu-startup-run.sh)
 ref="$root/forcefield/target/gpucheck-ref"
-if [[ ! -f "$ref/alanine-dipeptide.nve.txt" ]]; then
+if [[ "${GPUCHECK_REF:-1}" == 1 && ! -f "$ref/alanine-dipeptide.nve.txt" ]]; then
   (cd "$root/forcefield" && mvn -o -q dependency:build-classpath -Dmdep.outputFile="$deps/cp.txt" >/dev/null)
-  java -Xmx4g -cp "$root/forcefield/target/classes:$(cat "$deps/cp.txt")" org.molten.forcefield.cuda.GpuCheck cpuref "$ref"
+  java -Xmx4g -cp "$root/forcefield/target/classes:$root/forcefield/target/test-classes:$(cat "$deps/cp.txt")" \
+    org.molten.forcefield.cuda.GpuCheck cpuref "$ref"
 fi
 mkdir -p "$dest/ref"
-cp "$ref"/*.nve.txt "$dest/ref/"
+if [[ -f "$ref/alanine-dipeptide.nve.txt" ]]; then cp "$ref"/*.nve.txt "$dest/ref/"; fi
 du -sh "$dest/jre" "$dest/lib"
 bundle=$(du -sb "$dest" | cut -f1)
 main=$(cd "$(dirname "$dest")/.." && git ls-files -z 2>/dev/null | xargs -0 du -cb 2>/dev/null | tail -1 | cut -f1 || echo 0)

@@ -3,10 +3,10 @@
 # "label=JVM options" of VARIANTS ('|'-separated), GpuCheck's timing section (and, for the labels in
 # PROFILE, its per-stage profile) on the systems in SYSTEMS, restricted to the GpuCheck modes in MODES;
 # then, unless CHECK=0, GpuCheck's correctness section with the default options.
-#   BUNDLE=<unpacked bundle> VARIANTS='block=-Dmolten.cuda.messagePass=block|rows=' \
-#     SYSTEMS=water-201,water-3000 MODES=stages-warp,stages-tiled PROFILE='block rows' bash gpu-variants-run.sh
+#   BUNDLE=<unpacked bundle> VARIANTS='narrow=-Dmolten.cuda.denseTiles=narrow|wide=-Dmolten.cuda.denseTiles=wide' \
+#     SYSTEMS=water-201,water-3000 MODES=stages-tiled PROFILE='narrow wide' bash gpu-variants-run.sh
 # With NCU_KERNELS (a regex of kernel names) and ncu on the machine: one Nsight Compute profile of each
-# matching kernel (one launch each, on NCU_SYSTEM) with the line-info PTX of $BUNDLE/li if present.
+# matching kernel (one launch each, on NCU_SYSTEM) with the line-info build of $BUNDLE/li if present.
 # Expects the bundle (jlinked JRE in jre/, runtime jars in lib/) unpacked into BUNDLE; results under $OUT.
 set -uo pipefail
 B=${BUNDLE:-/tmp/g}

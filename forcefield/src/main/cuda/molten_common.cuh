@@ -24,7 +24,6 @@ namespace cg = cooperative_groups;
 #define MOLTEN_MAXCAP 512     // neighbour slots per atom
 #define MOLTEN_MG_SMALL 4     // channels per lane in the message stages of small systems (mg <= 4)
 #define MOLTEN_SU_SMALL 2      // neighbour slots a warp loads at once, small systems (mg > 1)
-#define MOLTEN_SU_LARGE 4      // ... large systems (mg == 1)
 #define MOLTEN_STAGE_BATCH 16 // prologue elements a thread loads at once when staging rows
 #define MOLTEN_RBS 16         // rows staged per work item in the warp-per-output dense layers
 
@@ -127,7 +126,6 @@ struct Net {
     // number of splits done (zero between launches)
     float* kpart;
     int* kcount;
-    long long filter_shared;  // 1: the warp-per-row message passes share filter-weight loads across slots
     // ---- replicas and thermostats (molten_thermostat.cuh). R independent systems share the atom
     // arrays, replica r owning atoms [rep_start[r], rep_start[r + 1]); the neighbour search pairs only
     // atoms of one replica. rep == nullptr: one replica, every atom (force evaluations of CudaStudent).
@@ -163,8 +161,9 @@ __device__ __forceinline__ float warp_sum(float x) {
 #endif
 }
 
-// Activations written by other blocks earlier in the same kernel (cluster and grid kernels) are
-// read through L2 only (ld.global.cg), never from a possibly stale L1 line.
+// Activations read through L2 only (ld.global.cg), never from a possibly stale L1 line: needed where
+// other blocks of the same kernel wrote them (the former cluster and grid megakernels); the stage
+// kernels kept these loads (whether the read-only path is faster there has not been measured).
 __device__ __forceinline__ float lda(const float* p) { return __ldcg(p); }
 __device__ __forceinline__ int ldai(const int* p) { return __ldcg(p); }
 __device__ __forceinline__ double ldad(const double* p) { return __ldcg(p); }
@@ -187,8 +186,10 @@ __device__ __forceinline__ void prefetch_l1(const void* p) {
 // exit, which hides most of the launch latency. Triggering it at the start of every block was 3 us per step faster
 // at 26-50 atoms but 30-40 us slower at 200 and 3,000 atoms (docs/benchmarks.md, fifth session): the next
 // kernel's blocks are then placed on the multiprocessors while the current kernel still holds them.
+// griddepcontrol is an sm_90 instruction: below it the host launches plainly (KernelLauncher) and there is
+// nothing to wait for.
 __device__ __forceinline__ void stage_entry() {
-#ifndef MOLTEN_EMU
+#if !defined(MOLTEN_EMU) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
 }

@@ -10,8 +10,7 @@
 // passes, latency-bound on neighbour gathers at 8 warps per multiprocessor, with two block
 // barriers per row (docs/benchmarks.md). Here the rows of one block are consecutive atoms of the
 // (cell-sorted) processing order, which share most neighbours, and every gather goes through the
-// read-only path (L1): within one stage launch nothing is read that the launch writes (the
-// megakernels, which do not use these entries, must read activations through L2 only).
+// read-only path (L1): within one stage launch nothing is read that the launch writes.
 // The per-pair maths is shared with those kernels (SlotBatch, edge_fwd, edge_bwd and its parts); sums over a
 // row's slots run in slot order, so results agree with them to float32 rounding, not bit for bit.
 #pragma once
@@ -59,7 +58,7 @@ __device__ void msg_fwd_row(const Net& n, int t, float* sm) {
     const auto [bf, phi, vin, sin_, s1, v1] = MsgFwdArrays::of(n, t);
     float* rv = sm + warp_id() * SU * MOLTEN_MAXKW;          // this warp's radial-basis windows
     float* red = sm + MOLTEN_WARPS * SU * MOLTEN_MAXKW;       // [warp][4][32] partial sums (SP > 1)
-    const bool shared = n.filter_shared != 0 && n.nrbf <= MOLTEN_MAXKW;
+    const bool shared = n.nrbf <= MOLTEN_MAXKW;  // else the slot loads below (a basis wider than the windows)
     const RowRounds<SP> rr(n);
     for (int round = rr.first(); round < rr.items; round += rr.stride()) {
         int g, a;
@@ -187,15 +186,15 @@ __device__ __forceinline__ float warp_sum16(float x[16]) {
 }
 
 // ------------------------------------------------------------------------------------------
-// Message, backward (block t), as st_msg_bwd (see there for the two directed edges of a pair
-// that row a computes): writes g_v and g_phi unless t == 0, and adds dE/dd, dE/du per slot and
-// channel group into gacc (each (slot, group) belongs to one warp: no atomics).
-// SRC (entries k_msg_bwd_rs, _rs2): row a computes only the edges whose source is a, e1 = (b <- a),
-// which is all a's own outputs g_v, g_phi need; per neighbour it gathers g'v_b, g's_b (4 floats per
-// channel instead of 10) and does half the edge arithmetic. Slot (a, s) then holds e1's dE/dd and
-// dE/du_ab only; the pair's other edge is e1 of row b, and st_forces<true> (k_forces_rs) adds the two.
+// Message, backward (block t), over source edges (entries k_msg_bwd_rs, _rs2): writes g_v and g_phi unless
+// t == 0, and adds dE/dd, dE/du per slot and channel group into gacc (each (slot, group) belongs to one warp:
+// no atomics). Row a computes only the edges whose source is a, e1 = (b <- a), which is all a's own outputs
+// g_v, g_phi need; per neighbour it gathers g'v_b, g's_b (4 floats per channel instead of the 10 of both
+// edges, st_msg_bwd) and does half the edge arithmetic. Slot (a, s) then holds e1's dE/dd and dE/du_ab
+// only; the pair's other edge is e1 of row b, and st_forces<true> (k_forces_rs) adds the two. (Computing
+// both edges per row, as the block-per-row kernels do, measured slower here and was dropped: git history.)
 // ------------------------------------------------------------------------------------------
-template <int SU, int FC, int KWC, int SP, bool SRC>
+template <int SU, int FC, int KWC, int SP>
 __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
     static_assert(SU == 4, "the slot sums use warp_sum16: 4 slots x 4 quantities");
     const int F = FC ? FC : (int)n.F, H = 3 * F, G = F / 32, cap = (int)n.cap, kw = KWC ? KWC : (int)n.kw;
@@ -205,8 +204,7 @@ __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
     float* rv = sm + warp_id() * 2 * SU * MOLTEN_MAXKW;  // windows: rbf_k, mu_k rbf_k
     float* rm = rv + SU * MOLTEN_MAXKW;
     float* red = sm + MOLTEN_WARPS * 2 * SU * MOLTEN_MAXKW;  // [warp][6][32] partial sums (SP > 1)
-    // shared filter loads in the source-edge kernels only: the both-edges kernels (kept for timing) would spill
-    const bool shared = SRC && n.filter_shared != 0 && n.nrbf <= MOLTEN_MAXKW;
+    const bool shared = n.nrbf <= MOLTEN_MAXKW;  // else the slot loads below (a basis wider than the windows)
     const RowRounds<SP> rr(n);
     for (int round = rr.first(); round < rr.items; round += rr.stride()) {
         int g, a;
@@ -214,30 +212,23 @@ __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
         if (SP == 1 && !valid) break;
         const int c = g * 32 + lane;
         const int arow = t == 0 ? n.species[a] : a;
-        float pa[3], va[3], gva[3] = {0.f, 0.f, 0.f}, gsa = 0.f, ogv[3] = {0.f, 0.f, 0.f}, ogp[3] = {0.f, 0.f, 0.f};
+        float pa[3], va[3], ogv[3] = {0.f, 0.f, 0.f}, ogp[3] = {0.f, 0.f, 0.f};
 #pragma unroll
         for (int p = 0; p < 3; ++p) {
             pa[p] = ldr(phi + (size_t)arow * H + p * F + c);
             va[p] = t == 0 ? 0.f : ldr(vin + ((size_t)a * 3 + p) * F + c);
-            if (!SRC) gva[p] = ldr(gv1 + ((size_t)a * 3 + p) * F + c);  // SRC: loaded for the output only
         }
-        if (!SRC) gsa = ldr(gs1 + (size_t)a * F + c);
         const float bfc[3] = {ldw(bf + c), ldw(bf + F + c), ldw(bf + 2 * F + c)};
         const int cnt = valid ? ldri(n.nbr_count + a) : 0;
         for (int s0 = rr.h * SU; s0 < cnt; s0 += SP * SU) {
             SlotBatch<SU, true> sb;  // read-only path
             sb.load(n, a, s0, cnt, lane, kw, rv, rm, shared);
             // neighbour quantities of all SU slots first: their loads overlap
-            float pb[SU][3], vb[SU][3], gvb[SU][3], gsb[SU];
+            float gvb[SU][3], gsb[SU];
 #pragma unroll
             for (int u = 0; u < SU; ++u) {
-                const int brow = t == 0 ? n.species[sb.b[u]] : sb.b[u];
 #pragma unroll
                 for (int p = 0; p < 3; ++p) {
-                    if (!SRC) {
-                        pb[u][p] = ldr(phi + (size_t)brow * H + p * F + c);
-                        vb[u][p] = t == 0 ? 0.f : ldr(vin + ((size_t)sb.b[u] * 3 + p) * F + c);
-                    }
                     gvb[u][p] = ldr(gv1 + ((size_t)sb.b[u] * 3 + p) * F + c);
                 }
                 gsb[u] = ldr(gs1 + (size_t)sb.b[u] * F + c);
@@ -294,16 +285,11 @@ __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
                 }
                 float* q4 = slotSums + 4 * u;
                 q4[0] = q4[1] = q4[2] = q4[3] = 0.f;
-                if (SRC) {
-                    const EdgeFilter f(g2, s0v, s1v, bfc, sb.geo[u].w, sb.fc[u], sb.dfc[u]);
-                    float gW[3] = {0.f, 0.f, 0.f}, su[3];
-                    edge_bwd_source(f, sb.geo[u], pa, va, gvb[u], gsb[u], t > 0, gW, su, ogv, ogp);
-                    edge_bwd_dd(f, gW, q4[0]);
-                    q4[1] = -su[0]; q4[2] = -su[1]; q4[3] = -su[2];  // e1's dE/du_ab
-                } else {
-                    edge_bwd(g2, s0v, s1v, bfc, sb.geo[u], sb.fc[u], sb.dfc[u], pa, va, gva, gsa, pb[u], vb[u],
-                             gvb[u], gsb[u], t > 0, q4[0], q4[1], q4[2], q4[3], ogv, ogp);
-                }
+                const EdgeFilter f(g2, s0v, s1v, bfc, sb.geo[u].w, sb.fc[u], sb.dfc[u]);
+                float gW[3] = {0.f, 0.f, 0.f}, su[3];
+                edge_bwd_source(f, sb.geo[u], pa, va, gvb[u], gsb[u], t > 0, gW, su, ogv, ogp);
+                edge_bwd_dd(f, gW, q4[0]);
+                q4[1] = -su[0]; q4[2] = -su[1]; q4[3] = -su[2];  // e1's dE/du_ab
             }
             // lanes 2v, 2v + 1 now hold the total of slotSums[v]: v = 4u + q; the even lane stores it
             const float tot = warp_sum16(slotSums);
@@ -329,7 +315,7 @@ __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
         if (t > 0 && valid && rr.h == 0) {
 #pragma unroll
             for (int p = 0; p < 3; ++p) {
-                const float base = SRC ? ldr(gv1 + ((size_t)a * 3 + p) * F + c) : gva[p];
+                const float base = ldr(gv1 + ((size_t)a * 3 + p) * F + c);
                 gv[((size_t)a * 3 + p) * F + c] = base + ogv[p];
                 gphi[(size_t)a * H + p * F + c] = ogp[p];
             }
@@ -337,8 +323,8 @@ __device__ void msg_bwd_row(const Net& n, int t, float* sm) {
     }
 }
 
-template <int SU, int SP, bool SRC = false>
+template <int SU, int SP>
 __device__ void st_msg_bwd_row(const Net& n, int t, float* sm) {
-    if (n.F == 128 && n.kw == 9) msg_bwd_row<SU, 128, 9, SP, SRC>(n, t, sm);
-    else msg_bwd_row<SU, 0, 0, SP, SRC>(n, t, sm);
+    if (n.F == 128 && n.kw == 9) msg_bwd_row<SU, 128, 9, SP>(n, t, sm);
+    else msg_bwd_row<SU, 0, 0, SP>(n, t, sm);
 }

@@ -15,13 +15,13 @@
 //    shared-memory copy of positions and velocities (float64), identical in every block;
 //  - dE/dd and dE/du per slot are summed over the block's channels; the partial forces (linear in
 //    those) are exchanged once per step.
-// Exchange (ASYNC, k_small_c16): the partial sums go out with st.async, each store completing its
+// Exchange: the partial sums go out with st.async, each store completing its
 // bytes on the receiver's mbarrier of that receive buffer; a block waits only until all bytes it
 // expects have arrived, with no cluster-wide barrier. Two receive buffers alternate; reuse is safe
 // without a barrier because a block writes layer L+2's partials into a receiver only after it has
 // received that receiver's layer L+1 partials, which the receiver sends after it has read layer L's.
-// The barrier variant (k_small_bar_c16, ASYNC = false) uses plain remote stores and one cluster
-// barrier per exchange, as before; kept for side-by-side timing.
+// (A variant with plain remote stores and one cluster barrier per exchange, and one at 512 threads per
+// block, were measured slower and left the code: git history, docs/benchmarks.md.)
 // The next layer's weight slice is copied into shared memory (cp.async) while the exchange is
 // pending. Where a layer's input is element-wise in what the previous phase computed (FUSE), that
 // phase writes the input slice itself; where a layer has more (output, row block) items than threads
@@ -29,28 +29,12 @@
 // backward-pass appendix).
 #pragma once
 #include "molten_layers.cuh"
+// Clusters, distributed shared memory, mbarrier transactions and st.async are sm_90 instructions: below
+// sm_90 this file compiles to nothing (molten_kernels.cu then compiles k_small_c16 as a trap).
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
 
 #define MOLTEN_SMALL_CL 16  // blocks per cluster (channel slices)
 
-__device__ __forceinline__ float* dsmem(float* p, int rank) {
-#ifdef MOLTEN_EMU
-    return emu_map_rank(p, rank);
-#else
-    return cg::this_cluster().map_shared_rank(p, rank);
-#endif
-}
-__device__ __forceinline__ void cl_arrive() {
-#ifdef MOLTEN_EMU
-    emu_cluster_sync();  // the emulator's barrier is the whole barrier (stronger)
-#else
-    asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void cl_wait() {
-#ifndef MOLTEN_EMU
-    asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
-#endif
-}
 __device__ __forceinline__ void cp_async4(float* dst, const float* src) {
 #ifdef MOLTEN_EMU
     *dst = *src;
@@ -265,7 +249,7 @@ __device__ void small_fetch_t(const SmallDesc& d, int rank, float* WB) {
 // owner: recv[src][po][cl][R4]. P = 2 halves the loads of the input slice and gives 8 independent
 // chains of multiply-adds; every sum is formed in the same order for either P. The padding rows
 // (R..R4-1) of XT may hold anything: their partial sums are never read.
-template <int KS, bool ASYNC, int NT, int P>
+template <int KS, int NT, int P>
 __device__ void small_push(const SmallDesc& d, const float* XT, const float* WB, float* recv, float* bar, int rank) {
     constexpr int KSP = KS + 4;
     const int CT = d.NPO * d.Fo, CP = CT / P, R4 = rows4(d.R), NB = R4 / 4;
@@ -309,18 +293,12 @@ __device__ void small_push(const SmallDesc& d, const float* XT, const float* WB,
             const int oo = o + p * CP;
             const int po = oo >> fs, c = oo & (d.Fo - 1), dst = c >> cs, cl = c & (d.CSo - 1);
             const int off = ((rank * d.NPO + po) * d.CSo + cl) * R4 + 4 * rb;
-            if (ASYNC) {
-                st_async<4>(remote_ref(recv, bar, dst), off, acc[p]);
-            } else {
-                float4 f;
-                f.x = acc[p][0]; f.y = acc[p][1]; f.z = acc[p][2]; f.w = acc[p][3];
-                *reinterpret_cast<float4*>(dsmem(recv, dst) + off) = f;
-            }
+            st_async<4>(remote_ref(recv, bar, dst), off, acc[p]);
         }
     }
 }
 
-template <int CS, bool ASYNC, int NT, bool PUSH_PAIRS = true, bool FUSE = true>
+template <int CS, int NT, bool PUSH_PAIRS = true, bool FUSE = true>
 struct SmallNet {
     const Net& n;
     float* sm;
@@ -642,8 +620,7 @@ struct SmallNet {
                 const int a = e / MOLTEN_SMALL_CL, dst = e - a * MOLTEN_SMALL_CL;
                 float y = 0.f;
                 for (int cl = 0; cl < CSR; ++cl) y += n.w[n.o_w6 + rank * CSR + cl] * silu(at(L.Z5)[a * CSR + cl]);
-                if (ASYNC) st_async<1>(remote_ref(recv, bar, dst), L.eo + rank * N + a, &y);
-                else dsmem(recv + L.eo, dst)[rank * N + a] = y;
+                st_async<1>(remote_ref(recv, bar, dst), L.eo + rank * N + a, &y);
             }
         }
     }
@@ -742,14 +719,14 @@ struct SmallNet {
         const float* WB = wbuf(wpar);
         // two outputs per thread where there is more than one (output, row block) per thread
         const bool pair = PUSH_PAIRS && d.NPO * d.Fo * (rows4(d.R) / 4) > NT;
-        if (d.CSi != CS) small_push<(CS / 2 > 0 ? CS / 2 : 1), ASYNC, NT, 1>(d, XT, WB, recv, bar, rank);
+        if (d.CSi != CS) small_push<(CS / 2 > 0 ? CS / 2 : 1), NT, 1>(d, XT, WB, recv, bar, rank);
         else if (d.PK == 1) {
-            if (pair) small_push<CS, ASYNC, NT, 2>(d, XT, WB, recv, bar, rank);
-            else small_push<CS, ASYNC, NT, 1>(d, XT, WB, recv, bar, rank);
+            if (pair) small_push<CS, NT, 2>(d, XT, WB, recv, bar, rank);
+            else small_push<CS, NT, 1>(d, XT, WB, recv, bar, rank);
         } else if (d.PK == 2) {
-            if (pair) small_push<2 * CS, ASYNC, NT, 2>(d, XT, WB, recv, bar, rank);
-            else small_push<2 * CS, ASYNC, NT, 1>(d, XT, WB, recv, bar, rank);
-        } else small_push<3 * CS, ASYNC, NT, 1>(d, XT, WB, recv, bar, rank);
+            if (pair) small_push<2 * CS, NT, 2>(d, XT, WB, recv, bar, rank);
+            else small_push<2 * CS, NT, 1>(d, XT, WB, recv, bar, rank);
+        } else small_push<3 * CS, NT, 1>(d, XT, WB, recv, bar, rank);
     }
     __device__ void fetch(const SmallDesc& d, int p) {
         float* WB = wbuf(p);
@@ -763,17 +740,12 @@ struct SmallNet {
     __device__ float* mbar(int par) const { return at(L.mb) + 4 * par; }
     // Thread 0 opens the receive of buffer par: its one arrival, and the bytes the 16 senders will store.
     __device__ void expect(int par, int bytes) {
-        if (ASYNC && threadIdx.x == 0) mb_expect(mbar(par), bytes);
+        if (threadIdx.x == 0) mb_expect(mbar(par), bytes);
     }
-    // Waits until this block has received everything of buffer par (ASYNC), or for the cluster
-    // barrier (which the caller has arrived at).
+    // Waits until this block has received everything of buffer par.
     __device__ void receive(int par) {
-        if (ASYNC) {
-            mb_wait(mbar(par), (phase >> par) & 1u);
-            phase ^= 1u << par;
-        } else {
-            cl_wait();
-        }
+        mb_wait(mbar(par), (phase >> par) & 1u);
+        phase ^= 1u << par;
     }
 
     // One dense layer: prologue, partial products into the owners' shared memory, exchange (the
@@ -791,11 +763,10 @@ struct SmallNet {
         small_next(nid, nt, T);
         fetch(small_desc(n, nid, nt, N), wpar ^ 1);  // the next layer's, into the other buffer (read last one layer ago)
         push(d, recv, mbar(par));
-        if (!ASYNC) cl_arrive();
         // Receiving all of this block's bytes does not mean that this block's threads have finished
         // their stores to the other blocks (which read XT): where the epilogue overwrites XT (FUSE) or
         // the energies use it as scratch (L_RBWD), every thread must be past its push first.
-        if (ASYNC && ((FUSE && fuses_next(id)) || id == L_RBWD)) __syncthreads();
+        if ((FUSE && fuses_next(id)) || id == L_RBWD) __syncthreads();
         receive(par);
         const int srcStride = d.NPO * d.CSo * R4, poStride = d.CSo * R4;
         // Sums of the 16 partials, one thread per (row, channel), in 4 interleaved chains (shorter
@@ -864,16 +835,7 @@ struct SmallNet {
                 f4[1] += acc.x * geo.y + (acc.z - ug * geo.y) * inv;
                 f4[2] += acc.x * geo.z + (acc.w - ug * geo.z) * inv;
             }
-            if (ASYNC) {
-                st_async<4>(remote_ref(recv, mbar(par), dst), (rank * N + a) * 4, f4);
-            } else {
-                float* q = dsmem(recv, dst) + (rank * N + a) * 4;
-                for (int k = 0; k < 4; ++k) q[k] = f4[k];
-            }
-        }
-        if (!ASYNC) {
-            __syncthreads();
-            cl_arrive();
+            st_async<4>(remote_ref(recv, mbar(par), dst), (rank * N + a) * 4, f4);
         }
         receive(par);
         for (int a = threadIdx.x; a < N; a += NT) {
@@ -894,7 +856,7 @@ struct SmallNet {
     }
 
     __device__ void run(int nsteps) {
-        if (ASYNC && threadIdx.x == 0) {
+        if (threadIdx.x == 0) {
             mb_init(mbar(0));
             mb_init(mbar(1));
             mb_init_fence();
@@ -938,7 +900,7 @@ struct SmallNet {
                 atomicMax(n.flags + MOLTEN_FLAG_MAXCOUNT, mx);
             }
         }
-        if (ASYNC) cg_cluster_sync_all();  // no block leaves while a store into its shared memory may be in flight
+        cg_cluster_sync_all();  // no block leaves while a store into its shared memory may be in flight
     }
 
     __device__ static void cg_cluster_sync_all() {
@@ -954,3 +916,4 @@ struct SmallNet {
 __device__ __forceinline__ long long small_smem_bytes(const Net& n) {
     return 4LL * SmallLayout((int)n.n, (int)n.F, (int)n.T, (int)n.nrbf, (int)n.kw).total;
 }
+#endif  // sm_90 and the emulator

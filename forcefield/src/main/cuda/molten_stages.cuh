@@ -1,7 +1,6 @@
 // The stages of one force evaluation / MD step. Each stage is a block-level function that does
-// the work items (wi, wi + wn, ...) of its decomposition; the execution modes differ only in how
-// stages are separated: one kernel launch per stage (graph mode), or one kernel with cluster- or
-// grid-wide barriers between stages (megakernel modes). The maths follows the spec
+// the work items (wi, wi + wn, ...) of its decomposition; each stage is one kernel launch (captured
+// into a graph by the host). The maths follows the spec
 // (docs/model.md) and its backward-pass appendix line by line; comments name the spec's symbols.
 //
 // Layouts (float32, row-major): s [N][F]; v [N][3][F]; phi, a [N][3F] split [vv | s | vs] resp.
@@ -350,8 +349,9 @@ __device__ __forceinline__ void item_range(int items, int wi, int wn, int& lo, i
 
 // Slot metadata of SU consecutive slots of row a, loaded together; a slot past the row's end
 // gets fcut = 0 (so it contributes exactly nothing) and valid data of the row's first slot.
-// RO: through the read-only path (L1), for stage launches, which never read what they write; the
-// megakernels read through L2 only (data written by other blocks of the same launch).
+// RO: through the read-only path (L1), for stage launches, which never read what they write; else
+// through L2 only, as the block-per-row passes do (written when they also ran inside the cluster and
+// grid megakernels, which are gone; moving them to the read-only path has not been measured).
 template <int SU, bool RO = false>
 struct SlotBatch {
     int b[SU], k0[SU];

@@ -35,7 +35,7 @@
 typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
 enum {
-    CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1, CUDA_ERROR_NO_DEVICE = 100, CUDA_ERROR_INVALID_PTX = 218,
+    CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1, CUDA_ERROR_NO_DEVICE = 100, CUDA_ERROR_INVALID_IMAGE = 200, CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
     CUDA_ERROR_INVALID_HANDLE = 400, CUDA_ERROR_NOT_FOUND = 500, CUDA_ERROR_LAUNCH_FAILED = 719,
     CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE = 720, CUDA_ERROR_NOT_SUPPORTED = 801,
     CUDA_ERROR_STREAM_CAPTURE_INVALIDATED = 901, CUDA_ERROR_INVALID_CLUSTER_SIZE = 912
@@ -313,8 +313,7 @@ struct KernelInfo {
 static const std::vector<KernelInfo>& registry() {
     static const std::vector<KernelInfo> r = {
         REG(k_integrate1, 1), REG(k_cell_scan, 1), REG(k_neighbours, 1),
-        REG(k_msg_fwd_m1, 1), REG(k_msg_fwd_m4, 1), REG(k_msg_bwd_m1, 1), REG(k_msg_bwd_m4, 1),
-        REG(k_msg_fwd_r, 1), REG(k_msg_bwd_r, 1), REG(k_msg_fwd_r2, 1), REG(k_msg_bwd_r2, 1),
+        REG(k_msg_fwd_m4, 1), REG(k_msg_bwd_m4, 1), REG(k_msg_fwd_r, 1), REG(k_msg_fwd_r2, 1),
         REG(k_msg_bwd_rs, 1), REG(k_msg_bwd_rs2, 1), REG(k_forces_rs, 1),
         REG(k_forces, 1), REG(k_energy, 1), REG(k_thermostat, 1), REG(k_drift, 1), REG(k_energy_rep, 1),
         REG(k_uv_w, 1), REG(k_uv_t, 1), REG(k_mlp0_w, 1), REG(k_mlp0_t, 1), REG(k_mlp2_w, 1), REG(k_mlp2_t, 1),
@@ -324,7 +323,7 @@ static const std::vector<KernelInfo>& registry() {
         REG(k_uv_n, 1), REG(k_mlp0_n, 1), REG(k_mlp2_n, 1), REG(k_phi1_n, 1), REG(k_phi2_n, 1), REG(k_ub1_n, 1),
         REG(k_ub2_n, 1), REG(k_ub3_n, 1), REG(k_pb1_n, 1), REG(k_pb2_n, 1), REG(k_readout_n, 1), REG(k_readout_bwd_n, 1),
         REG(k_readout_w, 1), REG(k_readout_t, 1), REG(k_readout_bwd_w, 1), REG(k_readout_bwd_t, 1),
-        REG(k_mega_c16, 16), REG(k_mega_c8, 8), REG(k_mega_grid, 0), REG(k_small_c16, 16), REG(k_small_bar_c16, 16), REG(k_small_t512_c16, 16),
+        REG(k_small_c16, 16),
     };
     return r;
 }
@@ -399,6 +398,16 @@ static CUresult submit(void* stream, Op&& op) {
     return execute(op);
 }
 
+
+// The emulated GPU's compute capability (default 9.0, an H100): emu_set_compute_capability(8, 0) makes it an A100,
+// without clusters (7.5, a T4: the module load fails, as the fatbin has no image for it); launching a cluster kernel (the fatbin's sm_80 code of it is a trap) or a programmatic dependent
+// (griddepcontrol is not compiled below sm_90) then fails, so a host that chooses them there is caught.
+static std::atomic<int> g_cc_major{9}, g_cc_minor{0};
+extern "C" __attribute__((visibility("default"))) void emu_set_compute_capability(int major, int minor) {
+    g_cc_major = major;
+    g_cc_minor = minor;
+}
+
 static CUresult make_kernel_op(Function* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                                unsigned smem, void** params, bool coop, Op& op) {
     if (!f) return CUDA_ERROR_INVALID_HANDLE;
@@ -409,6 +418,11 @@ static CUresult make_kernel_op(Function* f, unsigned gx, unsigned gy, unsigned g
         return CUDA_ERROR_INVALID_VALUE;
     }
     const int cl = f->k->cluster;
+    if (cl > 1 && g_cc_major < 9) {
+        std::fprintf(stderr, "emu: cluster kernel %s launched on an emulated sm_%d%d\n", f->k->name.c_str(),
+                     (int)g_cc_major, (int)g_cc_minor);
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
     if (cl > 1 && (gx % cl != 0 || (cl > 8 && !f->nonPortable))) return CUDA_ERROR_INVALID_CLUSTER_SIZE;
     if (cl == 0 && !coop) {
         std::fprintf(stderr, "emu: %s needs a cooperative launch\n", f->k->name.c_str());
@@ -451,11 +465,11 @@ EMU_API CUresult cuDeviceGetAttribute(int* v, int attr, int) {
         case 8: *v = 48 * 1024; break;     // shared memory per block
         case 16: *v = EMU_SMS; break;      // multiprocessors
         case 38: *v = 8 << 20; break;      // L2 bytes
-        case 75: *v = 9; break;            // compute capability
-        case 76: *v = 0; break;
+        case 75: *v = g_cc_major; break;   // compute capability
+        case 76: *v = g_cc_minor; break;
         case 95: *v = 1; break;            // cooperative launch
         case 97: *v = 227 * 1024; break;   // shared memory per block, opt-in
-        case 120: *v = 1; break;           // cluster launch
+        case 120: *v = g_cc_major >= 9; break;  // cluster launch
         default: *v = 0;
     }
     return CUDA_SUCCESS;
@@ -473,27 +487,20 @@ EMU_API CUresult cuCtxPopCurrent_v2(void** ctx) { if (ctx) *ctx = g_current_ctx;
 EMU_API CUresult cuCtxGetDevice(int* d) { *d = 0; return CUDA_SUCCESS; }
 EMU_API CUresult cuCtxSynchronize() { return CUDA_SUCCESS; }
 
+
+// The host loads the committed fatbin (compressed machine code and PTX, which the emulator cannot run): the image
+// must start with the fatbin magic, and the module then holds every kernel compiled into the emulator, looked up by
+// name. That the fatbin's entries and the emulator's registry are the same list is KernelImageTest's check.
 static CUresult load_module(void** mod, const void* image) {
-    const char* text = (const char*)image;
-    std::string s(text);
-    Module* m = new Module();
-    size_t pos = 0;
-    int entries = 0;
-    while ((pos = s.find(".entry ", pos)) != std::string::npos) {
-        pos += 7;
-        size_t end = s.find_first_of("( \n", pos);
-        std::string name = s.substr(pos, end - pos);
-        bool found = false;
-        for (const auto& k : registry()) found |= k.name == name;
-        if (!found) {
-            std::fprintf(stderr, "emu: PTX entry %s is not compiled into the emulator\n", name.c_str());
-            delete m;
-            return CUDA_ERROR_INVALID_PTX;
-        }
-        entries++;
+    unsigned magic = 0;
+    std::memcpy(&magic, image, 4);
+    if (magic != 0xBA55ED50u) {
+        std::fprintf(stderr, "emu: module image is not a fatbin (magic 0x%08X)\n", magic);
+        return CUDA_ERROR_INVALID_IMAGE;
     }
-    if (entries == 0) { delete m; return CUDA_ERROR_INVALID_PTX; }
-    *mod = m;
+    // the fatbin holds machine code from sm_80 on and compute_90 PTX: an older GPU gets no image of it
+    if (g_cc_major * 10 + g_cc_minor < 80) return CUDA_ERROR_NO_BINARY_FOR_GPU;
+    *mod = new Module();
     return CUDA_SUCCESS;
 }
 EMU_API CUresult cuModuleLoadData(void** mod, const void* image) { return load_module(mod, image); }
@@ -657,6 +664,10 @@ extern "C" __attribute__((visibility("default"))) void emu_refuse_launch_ex(int 
 EMU_API CUresult cuLaunchKernelEx(const EmuLaunchConfig* c, void* f, void** params, void** extra) {
     if (!c || extra) return CUDA_ERROR_INVALID_VALUE;
     if (g_refuse_launch_ex) return CUDA_ERROR_NOT_SUPPORTED;
+    if (c->nattrs > 0 && g_cc_major < 9) {
+        std::fprintf(stderr, "emu: programmatic dependent launch on an emulated sm_%d%d\n", (int)g_cc_major, (int)g_cc_minor);
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
     for (unsigned i = 0; i < c->nattrs; ++i) {
         int allowed;
         std::memcpy(&allowed, c->attrs[i].value, sizeof allowed);

@@ -37,6 +37,7 @@ public final class InfoCommand implements Callable<Integer> {
             status = status.replaceFirst("(?m)^graphs   \\S+ ", "graphs   unavailable (CUDA not in use) ");
         }
         System.out.print(status);
+        System.out.printf("cuda properties (what each selects and why it exists):%n%s", GpuAvailability.propertiesReport());
         return 0;
     }
 }

@@ -55,12 +55,16 @@ final class CudaContext implements AutoCloseable {
     private final int maxSharedOptin;
     private final boolean clusterLaunch;
     private final boolean cooperativeLaunch;
+    private final int computeMajor;
+    private final int computeMinor;
     private boolean closed;
 
     /**
-     * Creates a context on device 0 and loads the PTX module into it.
+     * Creates a context on device 0 and loads the kernels' fatbin ({@link KernelImage}) into it.
      *
-     * @throws jcuda.CudaException    for any driver error (no device, PTX rejected, ...)
+     * @throws jcuda.CudaException    for any driver error (no device, ...)
+     * @throws IllegalStateException  where the driver loads no image of the fatbin for this GPU (an older
+     *                                architecture than sm_80, or a driver older than CUDA 13.0), naming both
      * @throws UnsatisfiedLinkError   when the CUDA driver library is missing
      */
     CudaContext() {
@@ -85,12 +89,22 @@ final class CudaContext implements AutoCloseable {
         maxSharedOptin = attribute(device, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
         clusterLaunch = attribute(device, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH) != 0;
         cooperativeLaunch = attribute(device, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH) != 0;
+        computeMajor = attribute(device, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+        computeMinor = attribute(device, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
         cuCtxCreate(context, 0, device);
         boolean ok = false;
         try {
             cuStreamCreate(stream, 0);
-            byte[] ptx = PtxModule.bytesWithTerminator();
-            cuModuleLoadData(module, ptx);
+            try {
+                cuModuleLoadData(module, KernelImage.fatbin());
+            } catch (jcuda.CudaException e) {
+                int[] driver = {0};
+                JCudaDriver.cuDriverGetVersion(driver);
+                throw new IllegalStateException("the driver loads none of the kernels' images for " + deviceName
+                        + " (sm_" + computeMajor + computeMinor + ", driver CUDA " + driver[0] / 1000 + "."
+                        + driver[0] % 1000 / 10 + "): " + e.getMessage() + "; " + KernelImage.describe());
+                // no cause: GpuAvailability.describe reports the root cause, and this message is the one to read
+            }
             ok = true;
         } finally {
             if (!ok) {
@@ -144,6 +158,20 @@ final class CudaContext implements AutoCloseable {
 
     boolean cooperativeLaunch() {
         return cooperativeLaunch;
+    }
+
+    /**
+     * Whether the GPU has the sm_90 instructions the stage kernels use when launched as programmatic dependents
+     * ({@code griddepcontrol.wait}, compiled for sm_90 only, molten_common.cuh) and that the small-molecule
+     * kernel needs (clusters, mbarriers; compiled as a trap below sm_90).
+     */
+    boolean hopperInstructions() {
+        return computeMajor >= 9;
+    }
+
+    /** "sm_90" etc.: the GPU's compute capability. */
+    String architecture() {
+        return "sm_" + computeMajor + computeMinor;
     }
 
     /** A kernel of the module, looked up once. */

@@ -173,7 +173,7 @@ public final class CudaMdEngine implements DeviceDynamics {
                 model.graphs.clear();
                 sys.close();
                 reps.free(model.cx);
-                build(species, next == CudaOptions.Mode.GRID ? CudaOptions.Mode.STAGES : next);
+                build(species, next);
                 return;
             }
             throw e;

@@ -27,8 +27,6 @@ final class CudaModel implements AutoCloseable {
     final CudaContext cx;
     final CudaGraphCache graphs;
     private final DevicePointer weightBuffer;
-    private boolean clusterFailed16;
-    private boolean clusterFailed8;
     private boolean moleculeFailed;
 
     CudaModel(StudentWeights weights, CudaOptions options) {
@@ -54,34 +52,18 @@ final class CudaModel implements AutoCloseable {
     /** The execution mode for {@code atoms} atoms, given what the device and earlier attempts allow. */
     CudaOptions.Mode resolve(int atoms) {
         CudaOptions.Mode m = options.mode();
-        boolean molecule = !moleculeFailed && cx.clusterLaunch() && atoms <= CudaOptions.MOLECULE_ATOMS
-                && DeviceSystem.moleculeSupported(atoms, dw, cx.maxSharedMemoryPerBlock());
-        if (m == CudaOptions.Mode.AUTO) {
-            if (molecule) {
-                return CudaOptions.Mode.MOLECULE;
-            }
-            m = atoms <= options.megakernelAtoms() && cx.clusterLaunch() && !clusterFailed8
-                    ? CudaOptions.Mode.CLUSTER : CudaOptions.Mode.STAGES;
-        }
-        if (m == CudaOptions.Mode.MOLECULE && !molecule) {
-            m = CudaOptions.Mode.STAGES;
-        }
-        if (m == CudaOptions.Mode.CLUSTER && (clusterFailed8 || !cx.clusterLaunch())) {
-            m = CudaOptions.Mode.STAGES;
-        }
-        if (m == CudaOptions.Mode.GRID && !cx.cooperativeLaunch()) {
-            m = CudaOptions.Mode.STAGES;
+        // the small-molecule kernel needs sm_90 (clusters, mbarriers: below it the fatbin holds a trap)
+        boolean molecule = !moleculeFailed && cx.clusterLaunch() && cx.hopperInstructions()
+                && atoms <= CudaOptions.MOLECULE_ATOMS && DeviceSystem.moleculeSupported(atoms, dw, cx.maxSharedMemoryPerBlock());
+        if (m == CudaOptions.Mode.AUTO || m == CudaOptions.Mode.MOLECULE) {
+            return molecule ? CudaOptions.Mode.MOLECULE : CudaOptions.Mode.STAGES;
         }
         return m;
     }
 
-    String clusterKernel() {
-        return clusterFailed16 ? "k_mega_c8" : "k_mega_c16";
-    }
-
     /**
-     * Records that a megakernel could not be launched (e.g. no 16-SM cluster can be scheduled);
-     * returns true if another mode remains to try.
+     * Records that the small-molecule kernel could not be launched (e.g. no 16-block cluster can be scheduled);
+     * returns true if the stage kernels remain to try.
      */
     boolean megakernelFailed(DeviceSystem sys, CudaException e) {
         LOG.log(Level.FINE, "megakernel launch failed in mode " + sys.mode, e);
@@ -89,15 +71,7 @@ final class CudaModel implements AutoCloseable {
             moleculeFailed = true;
             return true;
         }
-        if (sys.mode == CudaOptions.Mode.CLUSTER) {
-            if (!clusterFailed16) {
-                clusterFailed16 = true;
-            } else {
-                clusterFailed8 = true;
-            }
-            return true;
-        }
-        return sys.mode == CudaOptions.Mode.GRID;
+        return false;
     }
 
     /**
@@ -112,7 +86,7 @@ final class CudaModel implements AutoCloseable {
         NeighbourSearch.requireCutoffFits(cell, dw.cutoffA);
         int cap = capacityFor(maxNeighbours(atoms));
         CudaOptions.Mode mode = forced != null ? forced : resolve(atoms.size());
-        return new DeviceSystem(cx, dw, weightBuffer, atoms.size(), cell, cap, mode, clusterKernel(), options, null);
+        return new DeviceSystem(cx, dw, weightBuffer, atoms.size(), cell, cap, mode, options, null);
     }
 
     /**
@@ -130,7 +104,7 @@ final class CudaModel implements AutoCloseable {
             atoms += a.size();
         }
         CudaOptions.Mode resolved = mode != null ? mode : resolve(atoms);
-        return new DeviceSystem(cx, dw, weightBuffer, atoms, cell, capacityFor(max), resolved, clusterKernel(), options,
+        return new DeviceSystem(cx, dw, weightBuffer, atoms, cell, capacityFor(max), resolved, options,
                 replicas);
     }
 

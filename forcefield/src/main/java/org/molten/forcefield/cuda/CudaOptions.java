@@ -15,38 +15,30 @@ import org.molten.core.Checks;
  *                        in the message stages are used (throughput rather than latency)
  * @param cellListAtoms   from this many atoms on, periodic orthorhombic systems use the device
  *                        cell list instead of the all-pairs search
- * @param megakernelAtoms up to this many atoms, {@link Mode#AUTO} runs whole steps in one
- *                        thread-block cluster (0: never; the default, as the stage kernels measured
- *                        faster at every size, docs/benchmarks.md)
  * @param fp32State       round positions and velocities to float32 after every update (only to
  *                        measure what float64 state buys in energy conservation)
  */
 public record CudaOptions(Mode mode, boolean graphs, int stepsPerLaunch, int graphCacheSize, int largeSystemAtoms,
-                          int cellListAtoms, int megakernelAtoms, boolean fp32State) {
+                          int cellListAtoms, boolean fp32State) {
 
     /** Kernel organisation. */
     public enum Mode {
-        /**
-         * MOLECULE for small molecules it can hold, else CLUSTER up to {@code megakernelAtoms} atoms when the
-         * device supports clusters, else STAGES.
-         */
+        /** MOLECULE for small molecules it can hold on an sm_90 GPU, else STAGES. */
         AUTO,
         /** One kernel per stage (about 37 per MD step), captured into a graph. */
         STAGES,
-        /** Whole MD steps in one kernel over a 16-block (else 8-block) cluster, barriers between stages. */
-        CLUSTER,
-        /** Whole MD steps in one cooperative kernel over all multiprocessors, grid barriers between stages. */
-        GRID,
         /**
          * Small molecules: whole MD steps in one 16-block cluster with every activation in shared memory,
          * each block owning a slice of the channels ({@code molten_small.cuh}); up to {@link #MOLECULE_ATOMS}
          * atoms, F of 64, 128 or 256 and as many atoms as fit into a multiprocessor's shared memory
-         * (24 at F = 128, T = 3); STAGES otherwise.
+         * (24 at F = 128, T = 3), on sm_90 or newer; STAGES otherwise. (The cluster- and grid-wide megakernels
+         * of every size were measured slower than the stage kernels and left the code: git history.)
          */
         MOLECULE
     }
 
     public static final Mode DEFAULT_MODE = Mode.AUTO;
+
     public static final boolean DEFAULT_GRAPHS = true;
     public static final int DEFAULT_STEPS_PER_LAUNCH = 10;
     public static final int DEFAULT_GRAPH_CACHE_SIZE = 8;
@@ -58,10 +50,21 @@ public record CudaOptions(Mode mode, boolean graphs, int stepsPerLaunch, int gra
      */
     public static final int DEFAULT_LARGE_SYSTEM_ATOMS = 25;
     public static final int DEFAULT_CELL_LIST_ATOMS = 1024;
-    /** 0: the stage kernels measured faster than the megakernels at every size (H200, 2026-11-21). */
-    public static final int DEFAULT_MEGAKERNEL_ATOMS = 0;
     /** Up to this many atoms AUTO uses the small-molecule kernel (when it fits, {@link Mode#MOLECULE}). */
     public static final int MOLECULE_ATOMS = 32;
+
+    /** Every system property read here, with what it selects and why it exists (for {@code molten info}). */
+    public static final java.util.List<String[]> PROPERTIES = java.util.List.of(
+            new String[] {"molten.cuda.mode", "auto|stages|molecule", "kernel organisation; auto: the small-molecule"
+                    + " kernel where a molecule fits (sm_90), else one kernel per stage; to time or rule out one"},
+            new String[] {"molten.cuda.graphs", "true|false", "capture CUDA graphs and replay them (default true);"
+                    + " false times the eager launches"},
+            new String[] {"molten.cuda.stepsPerLaunch", "K > 0", "MD steps per graph launch without host"
+                    + " synchronisation (default " + DEFAULT_STEPS_PER_LAUNCH + ")"},
+            new String[] {"molten.cuda.largeSystemAtoms", "N > 0", "from N atoms on, the tiled dense layers and"
+                    + " warp-per-row message passes (default " + DEFAULT_LARGE_SYSTEM_ATOMS + ", measured)"},
+            new String[] {"molten.cuda.fp32State", "true|false", "round positions and velocities to float32 after"
+                    + " every update, only to measure what float64 state buys in energy conservation"});
 
     public CudaOptions {
         if (mode == null) {
@@ -71,19 +74,16 @@ public record CudaOptions(Mode mode, boolean graphs, int stepsPerLaunch, int gra
         Checks.requirePositive(graphCacheSize, "graphCacheSize");
         Checks.requirePositive(largeSystemAtoms, "largeSystemAtoms");
         Checks.requirePositive(cellListAtoms, "cellListAtoms");
-        Checks.requireNonNegative(megakernelAtoms, "megakernelAtoms");
     }
 
     /** The defaults. */
     public static CudaOptions defaults() {
         return new CudaOptions(DEFAULT_MODE, DEFAULT_GRAPHS, DEFAULT_STEPS_PER_LAUNCH, DEFAULT_GRAPH_CACHE_SIZE,
-                DEFAULT_LARGE_SYSTEM_ATOMS, DEFAULT_CELL_LIST_ATOMS, DEFAULT_MEGAKERNEL_ATOMS, false);
+                DEFAULT_LARGE_SYSTEM_ATOMS, DEFAULT_CELL_LIST_ATOMS, false);
     }
 
     /**
-     * The defaults overridden by system properties {@code molten.cuda.mode} (auto, stages, cluster,
-     * grid), {@code molten.cuda.graphs} (true/false), {@code molten.cuda.stepsPerLaunch},
-     * {@code molten.cuda.fp32State}, {@code molten.cuda.largeSystemAtoms}.
+     * The defaults overridden by the system properties of {@link #PROPERTIES}.
      *
      * @throws IllegalArgumentException for a value that is not one of those
      */
@@ -95,14 +95,14 @@ public record CudaOptions(Mode mode, boolean graphs, int stepsPerLaunch, int gra
             try {
                 mode = Mode.valueOf(m.trim().toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("molten.cuda.mode must be auto, stages, cluster, grid or molecule: " + m);
+                throw new IllegalArgumentException("molten.cuda.mode must be auto, stages or molecule: " + m);
             }
         }
         boolean graphs = bool("molten.cuda.graphs", d.graphs);
         int k = positiveInt("molten.cuda.stepsPerLaunch", d.stepsPerLaunch);
         boolean fp32 = bool("molten.cuda.fp32State", d.fp32State);
         int large = positiveInt("molten.cuda.largeSystemAtoms", d.largeSystemAtoms);
-        return new CudaOptions(mode, graphs, k, d.graphCacheSize, large, d.cellListAtoms, d.megakernelAtoms, fp32);
+        return new CudaOptions(mode, graphs, k, d.graphCacheSize, large, d.cellListAtoms, fp32);
     }
 
     /** A positive integer property; a value that is not one is refused (Integer.getInteger would ignore it). */
@@ -138,31 +138,31 @@ public record CudaOptions(Mode mode, boolean graphs, int stepsPerLaunch, int gra
 
     public CudaOptions withMode(Mode m) {
         return new CudaOptions(m, graphs, stepsPerLaunch, graphCacheSize, largeSystemAtoms, cellListAtoms,
-                megakernelAtoms, fp32State);
+                fp32State);
     }
 
     public CudaOptions withGraphs(boolean g) {
         return new CudaOptions(mode, g, stepsPerLaunch, graphCacheSize, largeSystemAtoms, cellListAtoms,
-                megakernelAtoms, fp32State);
+                fp32State);
     }
 
     public CudaOptions withStepsPerLaunch(int k) {
-        return new CudaOptions(mode, graphs, k, graphCacheSize, largeSystemAtoms, cellListAtoms, megakernelAtoms,
+        return new CudaOptions(mode, graphs, k, graphCacheSize, largeSystemAtoms, cellListAtoms,
                 fp32State);
     }
 
     public CudaOptions withFp32State(boolean f) {
         return new CudaOptions(mode, graphs, stepsPerLaunch, graphCacheSize, largeSystemAtoms, cellListAtoms,
-                megakernelAtoms, f);
+                f);
     }
 
     public CudaOptions withLargeSystemAtoms(int n) {
-        return new CudaOptions(mode, graphs, stepsPerLaunch, graphCacheSize, n, cellListAtoms, megakernelAtoms,
+        return new CudaOptions(mode, graphs, stepsPerLaunch, graphCacheSize, n, cellListAtoms,
                 fp32State);
     }
 
     public CudaOptions withCellListAtoms(int n) {
-        return new CudaOptions(mode, graphs, stepsPerLaunch, graphCacheSize, largeSystemAtoms, n, megakernelAtoms,
+        return new CudaOptions(mode, graphs, stepsPerLaunch, graphCacheSize, largeSystemAtoms, n,
                 fp32State);
     }
 }

@@ -137,8 +137,7 @@ public final class CudaStudent implements ForceField {
                 if (sys.mode != CudaOptions.Mode.STAGES && model.megakernelFailed(sys, e)) {
                     CudaOptions.Mode next = model.resolve(n);
                     closeSystem();
-                    return evaluate(atoms, species, forces, perAtom, next == CudaOptions.Mode.GRID
-                            ? CudaOptions.Mode.STAGES : next);
+                    return evaluate(atoms, species, forces, perAtom, next);
                 }
                 throw e;
             }

@@ -15,8 +15,8 @@ import org.molten.core.dynamics.DynamicsSpec;
  * stage too, so that it can remove each replica's centre-of-mass velocity and account the energy
  * exchanged with the bath, as the host's LangevinThermostat does.
  *
- * <p>Those per-replica stages exist only in the stage path: the megakernels (one cluster running
- * whole steps, for one small molecule) run velocity Verlet only ({@link #megakernelCapable}).
+ * <p>Those per-replica stages exist only in the stage path: the small-molecule kernel (one cluster running
+ * whole steps, for one small molecule) runs velocity Verlet only ({@link #megakernelCapable}).
  */
 final class DeviceIntegrator {
     static final int INT_NONE = 0;

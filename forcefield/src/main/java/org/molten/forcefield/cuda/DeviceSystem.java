@@ -9,7 +9,6 @@ import static jcuda.driver.JCudaDriver.cuGraphDestroy;
 import static jcuda.driver.JCudaDriver.cuGraphExecDestroy;
 import static jcuda.driver.JCudaDriver.cuGraphInstantiate;
 import static jcuda.driver.JCudaDriver.cuGraphLaunch;
-import static jcuda.driver.JCudaDriver.cuLaunchCooperativeKernel;
 import static jcuda.driver.JCudaDriver.cuStreamBeginCapture;
 import static jcuda.driver.JCudaDriver.cuStreamEndCapture;
 import static jcuda.driver.JCudaDriver.cuLaunchKernel;
@@ -31,9 +30,9 @@ import org.molten.core.Cell;
 
 /**
  * The device buffers of one system (a size, a cell, a neighbour capacity) and the launch
- * sequences that evaluate forces or advance MD steps on them. The sequence of stages is that of
- * {@code run_step} in {@code molten_layers.cuh}: in {@link CudaOptions.Mode#STAGES} each stage is
- * one kernel launch, in the megakernel modes the device runs the whole sequence itself.
+ * sequences that evaluate forces or advance MD steps on them: in {@link CudaOptions.Mode#STAGES} each stage
+ * is one kernel launch ({@link #emitStageStep}), in {@link CudaOptions.Mode#MOLECULE} the small-molecule
+ * kernel (k_small_c16, sm_90) runs whole steps itself.
  *
  * <p>Positions and velocities live on the device in float64, forces in float32, the energy is
  * summed in float64. Not thread-safe; use with its context current.
@@ -45,7 +44,6 @@ final class DeviceSystem implements AutoCloseable {
     static final int MAXKW = 32;
     static final int MG_SMALL = 4;
     static final int SU_SMALL = 2;
-    static final int SU_LARGE = 4;
     static final int RBS = 16;
     static final int NFLAGS = 5;
     static final int FLAG_OVERFLOW = 0;
@@ -59,15 +57,13 @@ final class DeviceSystem implements AutoCloseable {
     private final DevicePointer weights;
     final int n;
     private int cap;
-    final CudaOptions.Mode mode;      // resolved: STAGES, CLUSTER or GRID
-    private final String megaKernel;  // k_mega_c16, k_mega_c8, k_mega_grid (null in STAGES)
+    final CudaOptions.Mode mode;      // resolved: STAGES or MOLECULE
+    private final String megaKernel;  // k_small_c16 (null in STAGES)
     private final int megaGrid;
-    final boolean large;              // tiled dense layers, one channel per lane
+    final boolean large;              // tiled dense layers, warp-per-row message passes, one channel per lane
     final int mg;
     final int groups;
     private final KernelChoices choices;  // kernel variants named by system properties
-    private final boolean rows;           // warp-per-row message passes (k_msg_*_r), else block-per-row
-    private final boolean sourceEdges;    // rows only: backward over source edges (k_msg_bwd_rs*, k_forces_rs)
     private final DenseSplit denseSplit;  // K splits of the tiled dense stages
     private final KernelLauncher launcher;  // stage kernels: programmatic dependent or plain launches
     private DevicePointer kpart, kcount;  // their scratch (large systems only)
@@ -85,11 +81,10 @@ final class DeviceSystem implements AutoCloseable {
     private final NetLayout.Builder base = new NetLayout.Builder();
 
     /**
-     * @param mode STAGES, CLUSTER or GRID (AUTO already resolved by the caller)
-     * @param megaKernel the megakernel to use in CLUSTER mode (k_mega_c16 or k_mega_c8)
+     * @param mode STAGES or MOLECULE (AUTO already resolved by the caller)
      */
     DeviceSystem(CudaContext cx, DeviceWeights dw, DevicePointer weights, int atoms, Cell cell, int cap,
-                 CudaOptions.Mode mode, String megaKernel, CudaOptions opt, ReplicaBuffers replicas) {
+                 CudaOptions.Mode mode, CudaOptions opt, ReplicaBuffers replicas) {
         this.cx = cx;
         this.replicas = replicas;
         this.replicaCount = replicas == null ? 1 : replicas.count;
@@ -101,15 +96,10 @@ final class DeviceSystem implements AutoCloseable {
         this.mode = mode;
         this.choices = KernelChoices.fromProperties();
         if (mode == CudaOptions.Mode.MOLECULE) {
-            this.megaKernel = choices.moleculeKernel();
+            this.megaKernel = "k_small_c16";
             this.megaGrid = 16;
-        } else if (mode == CudaOptions.Mode.CLUSTER) {
-            this.megaKernel = megaKernel;
-            this.megaGrid = megaKernel.endsWith("c16") ? 16 : 8;
-        } else if (mode == CudaOptions.Mode.GRID) {
-            this.megaKernel = "k_mega_grid";
-            // enough blocks for the dense stages' work items, not more: each grid barrier waits for all
-            this.megaGrid = Math.min(cx.multiprocessors(), Math.max(16, atoms / 2));
+        } else if (mode != CudaOptions.Mode.STAGES) {
+            throw new IllegalArgumentException("a device system runs STAGES or MOLECULE, not " + mode);
         } else {
             this.megaKernel = null;
             this.megaGrid = 0;
@@ -122,13 +112,7 @@ final class DeviceSystem implements AutoCloseable {
                 small = d;
             }
         }
-        this.rows = switch (choices.messagePass()) {
-            case AUTO -> large;
-            case ROWS -> mode == CudaOptions.Mode.STAGES;
-            case BLOCK -> false;
-        };
-        this.mg = large || rows ? 1 : small;
-        this.sourceEdges = rows && choices.backwardEdges() != KernelChoices.BackwardEdges.BOTH;
+        this.mg = large ? 1 : small;
         this.denseSplit = DenseSplit.fromProperty(cx.multiprocessors());
         this.launcher = new KernelLauncher(cx, mode == CudaOptions.Mode.STAGES ? choices.launch() : KernelChoices.Launch.PLAIN,
                 THREADS);
@@ -313,8 +297,7 @@ final class DeviceSystem implements AutoCloseable {
                 .set("order", ptr(search == 1 ? cellAtoms : order))
                 .set("cell_count", ptr(cellCount)).set("cell_start", ptr(cellStart))
                 .set("cell_atoms", ptr(cellAtoms)).set("atom_cell", ptr(atomCell)).set("act", ptr(act))
-                .set("kpart", kpart == null ? 0 : ptr(kpart)).set("kcount", kcount == null ? 0 : ptr(kcount))
-                .set("filter_shared", choices.filterLoads() == KernelChoices.FilterLoads.SHARED ? 1 : 0);
+                .set("kpart", kpart == null ? 0 : ptr(kpart)).set("kcount", kcount == null ? 0 : ptr(kcount));
         if (replicas != null) {
             replicas.describe(b);
         } else {
@@ -417,8 +400,7 @@ final class DeviceSystem implements AutoCloseable {
         if (flags[FLAG_UNPAIRED] != 0 && flags[FLAG_OVERFLOW] == 0) {
             throw new IllegalStateException("GPU neighbour list is not symmetric: " + flags[FLAG_UNPAIRED]
                     + " neighbour slot(s) have no reverse slot in their partner's row, so forces would miss the"
-                    + " partner's edge; refusing them (set " + KernelChoices.BACKWARD_EDGES_PROPERTY
-                    + "=both to compute both edges per row)");
+                    + " partner's edge; refusing them");
         }
     }
 
@@ -499,18 +481,10 @@ final class DeviceSystem implements AutoCloseable {
     private void launchMega(byte[] net, int steps) {
         int smem = megaSharedMemory();
         cx.allowSharedMemory(megaKernel, smem);
-        Pointer p = mode == CudaOptions.Mode.MOLECULE
-                ? Pointer.to(Pointer.to(net), Pointer.to(new int[] {steps}), Pointer.to(new long[] {smem}))
-                : Pointer.to(Pointer.to(net), Pointer.to(new int[] {steps}));
+        Pointer p = Pointer.to(Pointer.to(net), Pointer.to(new int[] {steps}), Pointer.to(new long[] {smem}));
         CUfunction f = cx.function(megaKernel);
-        if (mode == CudaOptions.Mode.GRID) {
-            cuLaunchCooperativeKernel(f, megaGrid, 1, 1, THREADS, 1, 1, smem, cx.stream(), p);
-        } else {
-            if (megaGrid > 8) {
-                cx.allowNonPortableCluster(megaKernel);
-            }
-            cuLaunchKernel(f, megaGrid, 1, 1, megaThreads(megaKernel), 1, 1, smem, cx.stream(), p, null);
-        }
+        cx.allowNonPortableCluster(megaKernel);  // 16 blocks: above the portable 8
+        cuLaunchKernel(f, megaGrid, 1, 1, THREADS, 1, 1, smem, cx.stream(), p, null);
     }
 
     /** Bytes of shared memory of the neighbour stage (MOLTEN_NB_SMEM). */
@@ -518,21 +492,14 @@ final class DeviceSystem implements AutoCloseable {
         return WARPS * (6 * cap + 64) * 4;
     }
 
-    /** Bytes of shared memory of a message stage (4 reduced quantities forward, 6 backward). */
+    /** Bytes of shared memory of a block-per-row message stage, _m4 (4 reduced quantities forward, 6 backward). */
     int messageSharedMemory(int quantities) {
-        int su = mg == 1 ? SU_LARGE : SU_SMALL;
-        int windows = quantities == 4 ? WARPS * su * MAXKW : WARPS * 2 * su * MAXKW;
+        int windows = quantities == 4 ? WARPS * SU_SMALL * MAXKW : WARPS * 2 * SU_SMALL * MAXKW;
         return (WARPS * quantities * 32 * mg + windows) * 4;
     }
 
     int megaSharedMemory() {
-        if (mode == CudaOptions.Mode.MOLECULE) {
-            return moleculeSharedMemory(n, dw.f, dw.layers, dw.nRbf, dw.kw);
-        }
-        int nb = neighbourSharedMemory();
-        int bwd = messageSharedMemory(6);
-        int dense = RBS * roundUp(3 * dw.f, 32) * 4;
-        return Math.max(Math.max(nb, bwd), Math.max(dense, Math.max(THREADS * 8, THREADS * 4)));
+        return moleculeSharedMemory(n, dw.f, dw.layers, dw.nRbf, dw.kw);
     }
 
     /** Whether the small-molecule kernel (k_small_c16) can run {@code atoms} atoms of this model. */
@@ -561,11 +528,6 @@ final class DeviceSystem implements AutoCloseable {
         int rb = (eo + 16 * n + 3) & ~3;
         words += (2L * rb + 3) & ~3;
         return (int) Math.min(Integer.MAX_VALUE, 4 * words);
-    }
-
-    /** Threads per block of a megakernel entry (each entry is compiled for exactly one block size). */
-    static int megaThreads(String kernel) {
-        return kernel.equals("k_small_t512_c16") ? 512 : THREADS;
     }
 
     private static int roundUp(int x, int m) {
@@ -615,7 +577,8 @@ final class DeviceSystem implements AutoCloseable {
             }
         }
         lastT = -1;
-        launch(sourceEdges ? "k_forces_rs" : "k_forces", blocks(n, WARPS), 0, pn);
+        // the warp-per-row backward pass leaves each pair's second edge to the force stage (k_forces_rs)
+        launch(large ? "k_forces_rs" : "k_forces", blocks(n, WARPS), 0, pn);
         if (around) {
             thermostat(net, 1);
         }
@@ -630,19 +593,19 @@ final class DeviceSystem implements AutoCloseable {
     }
 
     private void message(String kernel, int t, int quantities) {
-        if (rows) {
+        if (large) {
             // warp-per-row: SP warps per (channel group, atom); per warp the radial-basis windows of 4 slots,
-            // two kinds (rbf_k, mu_k rbf_k) backward, and its partial sums (4 resp. 6 quantities x 32 lanes)
+            // two kinds (rbf_k, mu_k rbf_k) backward, and its partial sums (4 resp. 6 quantities x 32 lanes);
+            // backward over source edges only (k_msg_bwd_rs)
             int sp = rowSplit();
             int smem = WARPS * ((quantities == 4 ? 1 : 2) * 4 * MAXKW + quantities * 32) * 4;
-            String variant = quantities == 6 && sourceEdges ? "_rs" : "_r";
+            String variant = quantities == 6 ? "_rs" : "_r";
             launch(kernel + variant + (sp == 2 ? "2" : ""), blocks(sp * groups * n, WARPS), smem, paramsT(t));
             return;
         }
+        // block-per-row, up to four channels per lane (small systems)
         int smem = messageSharedMemory(quantities);
-        int items = groups * n;
-        int grid = Math.min(items, large ? maxGrid() : items);
-        launch(kernel + (mg == 1 ? "_m1" : "_m4"), grid, smem, paramsT(t));
+        launch(kernel + "_m4", groups * n, smem, paramsT(t));
     }
 
     /**

@@ -9,7 +9,8 @@ import org.molten.forcefield.student.StudentWeights;
 /**
  * Whether the CUDA path can run here, and the factory that picks it or the CPU path. The probe
  * (once per JVM) loads JCuda's driver binding, initialises the driver, finds a device, creates a
- * context and loads the PTX into it; any failure (no {@code libcuda.so.1}, no device, PTX refused,
+ * context and loads the kernels' fatbin into it; any failure (no {@code libcuda.so.1}, no device, a GPU older
+ * than sm_80 or a driver older than CUDA 13.0, whose driver loads no image of the fatbin,
  * {@code -Dmolten.cuda.disable=true}) makes the GPU unavailable with a reason. Asking for the
  * student force field then returns the CPU path, logs ONE warning per JVM, and counts the fallback
  * in {@link GpuStatus}; it never throws for want of a GPU.
@@ -91,6 +92,34 @@ public final class GpuAvailability {
             return "no CUDA driver (" + root.getClass().getSimpleName() + ": " + msg + ")";
         }
         return root.getClass().getSimpleName() + ": " + msg;
+    }
+
+    /**
+     * Every {@code molten.cuda.*} system property, one line each: name, its value in this JVM (or "default"), the
+     * values it takes, what it selects and why it exists; then which kernel images the jar holds. For
+     * {@code molten info}.
+     */
+    public static String propertiesReport() {
+        java.util.List<String[]> all = new java.util.ArrayList<>();
+        all.add(new String[] {"molten.cuda.disable", "true|false", "keep the student on the CPU even where a GPU"
+                + " is usable (comparisons, a faulty driver)"});
+        all.add(new String[] {DRIVER_LIBRARY, "path", "a libcuda.so.1 outside the loader's path, or the CPU"
+                + " emulator of the tests"});
+        all.addAll(CudaOptions.PROPERTIES);
+        all.addAll(KernelChoices.PROPERTIES);
+        all.add(new String[] {DenseSplit.PROPERTY, "auto|1.." + DenseSplit.MAX_SPLITS, "K splits of the tiled"
+                + " dense layers; auto minimises a measured cost model; to time fixed splits"});
+        StringBuilder b = new StringBuilder();
+        for (String[] p : all) {
+            String v = System.getProperty(p[0]);
+            b.append(String.format("  -D%s=%s (%s): %s%n", p[0], v == null ? "default" : v, p[1], p[2]));
+        }
+        try {
+            b.append("  ").append(KernelImage.describe()).append(System.lineSeparator());
+        } catch (RuntimeException e) {
+            b.append("  kernels: ").append(describe(e)).append(System.lineSeparator());
+        }
+        return b.toString();
     }
 
     /** Whether the GPU path is usable. */

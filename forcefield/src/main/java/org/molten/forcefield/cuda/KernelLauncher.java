@@ -23,7 +23,10 @@ final class KernelLauncher {
     KernelLauncher(CudaContext cx, KernelChoices.Launch choice, int threads) {
         this.cx = cx;
         this.threads = threads;
-        String why = ProgrammaticLaunch.unavailableReason();
+        // griddepcontrol.wait, which makes a programmatic dependent wait for the kernel before it, is compiled
+        // for sm_90 only (molten_common.cuh): below it launches must be plain
+        String why = cx.hopperInstructions() ? ProgrammaticLaunch.unavailableReason()
+                : "the GPU (" + cx.architecture() + ") is older than sm_90";
         switch (choice) {
             case PLAIN -> programmatic = null;
             case PROGRAMMATIC -> {

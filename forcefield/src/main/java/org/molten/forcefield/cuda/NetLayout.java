@@ -50,7 +50,7 @@ final class NetLayout {
             f.add(new Field(s, MAXT, false));
         }
         longs(f, "o_z5", "o_gs", "o_gv", "o_gz3", "o_gs1", "o_gn", "o_gv1", "o_gphi", "o_gq");
-        longs(f, "kpart", "kcount", "filter_shared");
+        longs(f, "kpart", "kcount");
         longs(f, "replicas", "thermostat", "split_o", "com_drift", "nhc_m", "nhc_nc", "nhc_nys");
         f.add(new Field("sy_w", 7, true));
         longs(f, "rep", "rep_start", "rseed", "rpar", "rvar");

@@ -57,11 +57,11 @@ class CudaMdEngineTest {
         int steps = CudaTestSupport.emulated() ? 20 : 200;
         CudaOptions d = CudaOptions.defaults().withStepsPerLaunch(7);
         // the stage kernels of small systems, those of large ones (warp-per-row message passes whose force stage
-        // pairs the source-edge sums, k_forces_rs, with the closing half kick), and the cluster megakernel
+        // pairs the source-edge sums, k_forces_rs, with the closing half kick), and the small-molecule kernel
         Map<String, CudaOptions> variants = new LinkedHashMap<>();
         variants.put("STAGES", d.withMode(CudaOptions.Mode.STAGES));
         variants.put("STAGES, large-system kernels", d.withMode(CudaOptions.Mode.STAGES).withLargeSystemAtoms(1));
-        variants.put("CLUSTER", d.withMode(CudaOptions.Mode.CLUSTER));
+        variants.put("MOLECULE", d.withMode(CudaOptions.Mode.MOLECULE));
         for (Map.Entry<String, CudaOptions> v : variants.entrySet()) {
             String mode = v.getKey();
             Atoms cpu = start.copy();

@@ -84,41 +84,6 @@ class CudaStudentTest {
         }
     }
 
-    /**
-     * The warp-per-row message passes (forward; backward on its source-edge path, the default) with filter-weight
-     * loads shared by the slots of a batch compute the same sums in the same order as with one load per slot:
-     * energies and forces agree bit for bit, one and two warps per row, open and periodic.
-     */
-    @Test
-    void sharedFilterLoadsGiveTheSameForcesBitForBit() {
-        StudentWeights w = StudentWeights.random(23);
-        long seed = 20261103L;   // fixed: a failure names it and reruns the same atoms
-        Atoms open = CudaTestSupport.randomAtoms(seed, 41, Math.cbrt(41 * 12.0), 1.0, null);
-        Atoms box = CudaTestSupport.randomAtoms(seed + 1, 48, 11.0, 1.0, Cell.orthorhombic(11.0, 11.5, 11.2));
-        CudaOptions rows = CudaOptions.defaults().withLargeSystemAtoms(1);
-        for (Atoms atoms : new Atoms[] {open, box}) {
-            for (String split : new String[] {"1", "2"}) {
-                double[][] f = new double[2][3 * atoms.size()];
-                double[] e = new double[2];
-                String[] loads = {"slot", "shared"};
-                for (int i = 0; i < 2; i++) {
-                    int k = i;
-                    withProperties(new String[] {KernelChoices.FILTER_LOADS_PROPERTY, loads[i], KernelChoices.ROW_SPLIT_PROPERTY,
-                        split}, () -> {
-                            try (CudaStudent gpu = new CudaStudent(w, rows)) {
-                                e[k] = gpu.energyAndForcesInMode(atoms, f[k], CudaOptions.Mode.STAGES);
-                            }
-                        });
-                }
-                String what = atoms.size() + " atoms, " + split + " warp(s) per row (seed " + seed + ")";
-                assertEquals(e[0], e[1], what + ": energy");
-                assertArrayEquals(f[0], f[1], what + ": forces");
-            }
-        }
-        withProperties(new String[] {KernelChoices.FILTER_LOADS_PROPERTY, "shared"},
-                () -> check(w, open, rows, CudaOptions.Mode.STAGES, "shared filter loads (seed " + seed + ")"));
-    }
-
     @Test
     void smallMoleculesInEveryModeMatchTheReference() {
         StudentWeights w = StudentWeights.random(11);
@@ -127,8 +92,7 @@ class CudaStudentTest {
         for (int n : new int[] {9, 22}) {
             Atoms mol = CudaTestSupport.randomAtoms(seed + n, n, Math.cbrt(n * 12.0), 1.0, null);
             check(w, mol, opt, CudaOptions.Mode.STAGES, n + " atoms, stage kernels (seed " + seed + ")");
-            check(w, mol, opt, CudaOptions.Mode.CLUSTER, n + " atoms, cluster megakernel (seed " + seed + ")");
-            check(w, mol, opt, CudaOptions.Mode.GRID, n + " atoms, grid megakernel (seed " + seed + ")");
+            check(w, mol, opt, CudaOptions.Mode.MOLECULE, n + " atoms, molecule kernel (seed " + seed + ")");
         }
     }
 
@@ -152,44 +116,26 @@ class CudaStudentTest {
         checkMolecule(w64, box, "20 atoms, triclinic cell, F = 64, molecule kernel (seed " + seed + ")");
     }
 
-    /**
-     * The two exchanges of the small-molecule kernel (st.async + mbarrier, and one cluster barrier per exchange)
-     * do the same arithmetic in the same order: energies and forces must agree bit for bit. A missing wait or a
-     * receive buffer overwritten too early shows up as a difference (the emulator runs the blocks' threads in a
-     * random order and poisons shared memory with NaN).
-     */
-    @Test
-    void moleculeKernelExchangesAgreeBitForBit() {
-        long seed = 20261106L;   // fixed: a failure names it and reruns the same atoms
-        StudentWeights w = StudentWeights.random(20);
-        Atoms mol = CudaTestSupport.randomAtoms(seed, 13, Math.cbrt(13 * 12.0), 1.0, null);
-        double[] fAsync = new double[3 * mol.size()];
-        double eAsync;
-        try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults())) {
-            eAsync = gpu.energyAndForcesInMode(mol, fAsync, CudaOptions.Mode.MOLECULE);
-            assertEquals("molecule", gpu.mode());
-        }
-        // the barrier exchange, and the st.async exchange at 512 instead of 256 threads per block
-        for (String kernel : new String[] {"k_small_bar_c16", "k_small_t512_c16"}) {
-            double[] f = new double[3 * mol.size()];
-            double e;
-            System.setProperty(KernelChoices.MOLECULE_KERNEL_PROPERTY, kernel);
-            try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults())) {
-                e = gpu.energyAndForcesInMode(mol, f, CudaOptions.Mode.MOLECULE);
-                assertEquals("molecule", gpu.mode(), kernel);
-            } finally {
-                System.clearProperty(KernelChoices.MOLECULE_KERNEL_PROPERTY);
-            }
-            assertEquals(e, eAsync, kernel + ": energy, seed " + seed);
-            assertArrayEquals(f, fAsync, kernel + ": forces, seed " + seed);
-        }
-    }
-
     private static void checkMolecule(StudentWeights w, Atoms atoms, String what) {
         check(w, atoms, CudaOptions.defaults(), CudaOptions.Mode.MOLECULE, what);
         try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults())) {
             gpu.energyAndForcesInMode(atoms, new double[3 * atoms.size()], CudaOptions.Mode.MOLECULE);
             assertEquals("molecule", gpu.mode(), what + ": the molecule kernel did not run");
+        }
+    }
+
+    /**
+     * Widths whose channel groups do not split into up to four per lane (F = 32: one group; F = 160: five) run the
+     * block-per-row message passes with one channel per lane (mg = 1) through the _m4 entries, whose template holds
+     * up to four: against the reference on the small-system path.
+     */
+    @Test
+    void oneChannelPerLaneOnTheSmallSystemPathMatchesTheReference() {
+        long seed = 20261127L;   // fixed: a failure names it and reruns the same atoms
+        Atoms mol = CudaTestSupport.randomAtoms(seed, 12, Math.cbrt(12 * 12.0), 1.0, null);
+        for (int f : new int[] {32, 160}) {
+            StudentWeights w = StudentWeights.random(26, new int[] {1, 6, 7, 8}, f, 2, 12, 4.5, 12.0);
+            check(w, mol, CudaOptions.defaults(), CudaOptions.Mode.STAGES, "F = " + f + ", mg = 1 (seed " + seed + ")");
         }
     }
 
@@ -203,27 +149,22 @@ class CudaStudentTest {
     }
 
     /**
-     * Every message-pass and dense-tile variant the system properties select (DeviceSystem: block- or
-     * warp-per-row, one or two warps per row, backward over source edges or both edges per row, wide or narrow
-     * tiles) against the reference, so that CI covers each whatever the automatic choice picks at the emulator's
-     * size; the warp-per-row passes must also be deterministic (two warps per row add their partial sums in a fixed
-     * order; the source-edge pass adds each pair's two edges in the force stage in a fixed order, no atomics).
+     * Every message-pass and dense-tile variant that remains (DeviceSystem: block-per-row below the large-system
+     * size, warp-per-row with one or two warps per row over source edges from it, wide or narrow tiles) against the
+     * reference, so that CI covers each whatever the automatic choice picks at the emulator's size; the warp-per-row
+     * passes must also be deterministic (two warps per row add their partial sums in a fixed order; the source-edge
+     * pass adds each pair's two edges in the force stage in a fixed order, no atomics).
      */
     @Test
     void everyMessagePassAndTileVariantMatchesTheReference() {
         StudentWeights w = StudentWeights.random(16);
         long seed = 20261108L;   // fixed: a failure names it and reruns the same atoms
         Atoms mol = CudaTestSupport.randomAtoms(seed, 40, Math.cbrt(40 * 12.0), 1.0, null);
-        String rows = KernelChoices.MESSAGE_PASS_PROPERTY;
         String split = KernelChoices.ROW_SPLIT_PROPERTY;
-        String edges = KernelChoices.BACKWARD_EDGES_PROPERTY;
         String tiles = KernelChoices.DENSE_TILES_PROPERTY;
         String[][] variants = {
-            {rows, "block", tiles, "wide"},
-            {rows, "rows", split, "1", edges, "source"},
-            {rows, "rows", split, "2", edges, "source"},
-            {rows, "rows", split, "1", edges, "both"},
-            {rows, "rows", split, "2", edges, "both"},
+            {split, "1", tiles, "wide"},
+            {split, "2", tiles, "wide"},
             {tiles, "narrow", split, "2"},
         };
         for (String[] v : variants) {
@@ -236,9 +177,7 @@ class CudaStudentTest {
                 check(w, mol, CudaOptions.defaults().withLargeSystemAtoms(1), CudaOptions.Mode.STAGES, what);
                 check(w, mol, CudaOptions.defaults().withLargeSystemAtoms(1 << 30), CudaOptions.Mode.STAGES,
                         what + ", small-system path");
-                if (has(v, split, "2") || has(v, edges, "source")) {
-                    assertRepeatableBitForBit(w, mol, CudaOptions.defaults().withLargeSystemAtoms(1), what);
-                }
+                assertRepeatableBitForBit(w, mol, CudaOptions.defaults().withLargeSystemAtoms(1), what);
             });
         }
     }
@@ -248,9 +187,8 @@ class CudaStudentTest {
     void unknownKernelChoicesAreRefusedByName() {
         StudentWeights w = StudentWeights.random(16);
         Atoms mol = CudaTestSupport.randomAtoms(17, 12, 6.0, 1.0, null);
-        for (String key : new String[] {KernelChoices.MESSAGE_PASS_PROPERTY, KernelChoices.ROW_SPLIT_PROPERTY,
-            KernelChoices.DENSE_TILES_PROPERTY, KernelChoices.FILTER_LOADS_PROPERTY,
-            KernelChoices.BACKWARD_EDGES_PROPERTY, KernelChoices.LAUNCH_PROPERTY}) {
+        for (String key : new String[] {KernelChoices.ROW_SPLIT_PROPERTY, KernelChoices.DENSE_TILES_PROPERTY,
+            KernelChoices.LAUNCH_PROPERTY}) {
             withProperties(new String[] {key, "sideways"}, () -> {
                 try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults())) {
                     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -261,14 +199,6 @@ class CudaStudentTest {
         }
     }
 
-    private static boolean has(String[] kv, String key, String value) {
-        for (int i = 0; i < kv.length; i += 2) {
-            if (kv[i].equals(key) && kv[i + 1].equals(value)) {
-                return true;
-            }
-        }
-        return false;
-    }
 
     /** Runs {@code r} with the system properties {@code kv} (key, value, ...) set, restoring them after. */
     private static void withProperties(String[] kv, Runnable r) {
@@ -322,7 +252,11 @@ class CudaStudentTest {
         check(w, a, CudaOptions.defaults(), CudaOptions.Mode.STAGES, "triclinic (seed " + seed + ")");
         Cell slab = Cell.of(new double[][] {{10.0, 0, 0}, {0, 10.0, 0}, {0, 0, 30.0}}, new boolean[] {true, true, false});
         Atoms s = CudaTestSupport.randomAtoms(seed + 1, 30, 10.0, 1.1, null).withCell(slab);
-        check(w, s, CudaOptions.defaults(), CudaOptions.Mode.CLUSTER, "slab, periodic in x and y (seed " + seed + ")");
+        check(w, s, CudaOptions.defaults(), CudaOptions.Mode.STAGES, "slab, periodic in x and y (seed " + seed + ")");
+        check(w, s, CudaOptions.defaults().withLargeSystemAtoms(1), CudaOptions.Mode.STAGES,
+                "slab, periodic in x and y, large-system kernels (seed " + seed + ")");
+        check(w, s, CudaOptions.defaults(), CudaOptions.Mode.MOLECULE, "slab, periodic in x and y, molecule kernel (seed "
+                + seed + ")");
     }
 
     @Test

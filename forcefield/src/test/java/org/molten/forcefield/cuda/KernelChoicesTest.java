@@ -7,11 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The kernel-variant properties: defaults, every value each takes, and a misspelt one refused by name. */
+/**
+ * The kernel-variant properties: defaults, every value each takes, a misspelt one refused by name, and every
+ * {@code molten.cuda.*} property described for {@code molten info}.
+ */
 class KernelChoicesTest {
-    private static final String[] PROPERTIES = {KernelChoices.MESSAGE_PASS_PROPERTY, KernelChoices.ROW_SPLIT_PROPERTY,
-        KernelChoices.DENSE_TILES_PROPERTY, KernelChoices.BACKWARD_EDGES_PROPERTY, KernelChoices.FILTER_LOADS_PROPERTY,
-        KernelChoices.MOLECULE_KERNEL_PROPERTY, KernelChoices.LAUNCH_PROPERTY};
+    private static final String[] PROPERTIES = {KernelChoices.ROW_SPLIT_PROPERTY, KernelChoices.DENSE_TILES_PROPERTY,
+        KernelChoices.LAUNCH_PROPERTY};
 
     @AfterEach
     void clear() {
@@ -22,24 +24,16 @@ class KernelChoicesTest {
 
     @Test
     void defaultsAreTheMeasuredChoices() {
-        KernelChoices c = KernelChoices.fromProperties();
-        assertEquals(new KernelChoices(KernelChoices.MessagePass.AUTO, 0, KernelChoices.DenseTiles.AUTO,
-                KernelChoices.BackwardEdges.AUTO, KernelChoices.FilterLoads.SHARED, "k_small_c16",
-                KernelChoices.Launch.AUTO), c);
+        assertEquals(new KernelChoices(0, KernelChoices.DenseTiles.AUTO, KernelChoices.Launch.AUTO),
+                KernelChoices.fromProperties());
     }
 
     @Test
     void everyValueIsRead() {
-        System.setProperty(KernelChoices.MESSAGE_PASS_PROPERTY, "block");
         System.setProperty(KernelChoices.ROW_SPLIT_PROPERTY, "2");
         System.setProperty(KernelChoices.DENSE_TILES_PROPERTY, "narrow");
-        System.setProperty(KernelChoices.BACKWARD_EDGES_PROPERTY, "both");
-        System.setProperty(KernelChoices.FILTER_LOADS_PROPERTY, "slot");
-        System.setProperty(KernelChoices.MOLECULE_KERNEL_PROPERTY, "k_small_bar_c16");
         System.setProperty(KernelChoices.LAUNCH_PROPERTY, "plain");
-        assertEquals(new KernelChoices(KernelChoices.MessagePass.BLOCK, 2, KernelChoices.DenseTiles.NARROW,
-                KernelChoices.BackwardEdges.BOTH, KernelChoices.FilterLoads.SLOT, "k_small_bar_c16",
-                KernelChoices.Launch.PLAIN),
+        assertEquals(new KernelChoices(2, KernelChoices.DenseTiles.NARROW, KernelChoices.Launch.PLAIN),
                 KernelChoices.fromProperties());
     }
 
@@ -52,7 +46,34 @@ class KernelChoicesTest {
                     e.getMessage());
             System.clearProperty(p);
         }
-        System.setProperty(KernelChoices.MESSAGE_PASS_PROPERTY, "ROWS");  // values are lower case, as documented
+        System.setProperty(KernelChoices.DENSE_TILES_PROPERTY, "WIDE");  // values are lower case, as documented
         assertThrows(IllegalArgumentException.class, KernelChoices::fromProperties);
+    }
+
+    /**
+     * Every molten.cuda property the main sources read is described for molten info (what it selects, why it
+     * exists), and the dropped variants' properties are gone.
+     */
+    @Test
+    void everyPropertyIsDescribedForMoltenInfo() throws Exception {
+        String report = GpuAvailability.propertiesReport();
+        java.util.Set<String> read = new java.util.TreeSet<>();
+        java.util.regex.Pattern p = java.util.regex.Pattern.compile("\"(molten\\.cuda\\.[A-Za-z0-9]+)\"");
+        try (var files = java.nio.file.Files.walk(java.nio.file.Path.of("src/main/java"))) {
+            for (java.nio.file.Path f : files.filter(x -> x.toString().endsWith(".java")).toList()) {
+                java.util.regex.Matcher m = p.matcher(java.nio.file.Files.readString(f));
+                while (m.find()) {
+                    read.add(m.group(1));
+                }
+            }
+        }
+        assertTrue(read.size() >= 10, "properties found in the sources: " + read);
+        for (String name : read) {
+            assertTrue(report.contains("-D" + name + "="), name + " is not described for molten info:\n" + report);
+        }
+        for (String gone : new String[] {"messagePass", "backwardEdges", "filterLoads", "moleculeKernel"}) {
+            assertTrue(!report.contains("molten.cuda." + gone), gone + " is still described");
+        }
+        assertTrue(report.contains("sm_80, sm_86, sm_89, sm_90") && report.contains("compute_90"), report);
     }
 }

@@ -72,7 +72,6 @@ class NetLayoutTest {
         assertEquals(DeviceSystem.MG_SMALL, define(h, "MOLTEN_MG_SMALL"));
         assertEquals(DeviceSystem.RBS, define(h, "MOLTEN_RBS"));
         assertEquals(DeviceSystem.SU_SMALL, define(h, "MOLTEN_SU_SMALL"));
-        assertEquals(DeviceSystem.SU_LARGE, define(h, "MOLTEN_SU_LARGE"));
         assertEquals(DeviceSystem.NFLAGS, define(h, "MOLTEN_NFLAGS"));
         assertEquals(DeviceSystem.FLAG_OVERFLOW, define(h, "MOLTEN_FLAG_OVERFLOW"));
         assertEquals(DeviceSystem.FLAG_MAXCOUNT, define(h, "MOLTEN_FLAG_MAXCOUNT"));

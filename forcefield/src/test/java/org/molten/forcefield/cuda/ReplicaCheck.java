@@ -21,7 +21,7 @@ import org.molten.structures.BuiltInMolecules;
  * statistics of every thermostat over many replicas, E_kin + E_pot + bath, restart bit for bit.
  * Prints one PASS/FAIL line per check with its numbers; exit status 1 if any failed.
  *
- * <pre>ReplicaCheck [quick]</pre>
+ * <pre>ReplicaCheck [quick] [only=verlet,independence,canonical,restart]</pre>
  */
 public final class ReplicaCheck {
     private static final double T = 300;
@@ -43,16 +43,35 @@ public final class ReplicaCheck {
 
     /** Runs the checks; {@code quick} shortens them. */
     public static void main(String[] args) throws java.io.IOException {
-        ReplicaCheck c = new ReplicaCheck(args.length > 0 && args[0].equals("quick"));
+        boolean quick = false;
+        java.util.Set<String> only = java.util.Set.of("verlet", "independence", "canonical", "restart");
+        for (String a : args) {
+            if (a.equals("quick")) {
+                quick = true;
+            } else if (a.startsWith("only=")) {
+                only = java.util.Set.of(a.substring(5).split(","));
+            } else {
+                throw new IllegalArgumentException("ReplicaCheck: unknown argument " + a + " (quick, only=...)");
+            }
+        }
+        ReplicaCheck c = new ReplicaCheck(quick);
         GpuAvailability.Probe p = GpuAvailability.probe();
         System.out.println("replica check: device " + p.device() + (p.available() ? "" : " unavailable: " + p.reason()));
         if (!p.available()) {
             System.exit(2);
         }
-        c.run("verlet vs cpu", c::verletAgainstCpu);
-        c.run("replica independence", c::independence);
-        c.run("canonical", c::canonical);
-        c.run("restart", c::restart);
+        if (only.contains("verlet")) {
+            c.run("verlet vs cpu", c::verletAgainstCpu);
+        }
+        if (only.contains("independence")) {
+            c.run("replica independence", c::independence);
+        }
+        if (only.contains("canonical")) {
+            c.run("canonical", c::canonical);
+        }
+        if (only.contains("restart")) {
+            c.run("restart", c::restart);
+        }
         System.out.println(c.failed == 0 ? "replica check: all passed" : "replica check: " + c.failed + " FAILED");
         System.exit(c.failed == 0 ? 0 : 1);
     }
@@ -78,6 +97,37 @@ public final class ReplicaCheck {
 
     private static Atoms molecule(String name, long seed) {
         return GpuCheck.thermalise(BuiltInMolecules.load(name), seed);
+    }
+
+    /** Steps of the Langevin run whose states start the global thermostats in {@link #canonical()} (1 ps). */
+    static final int EQUILIBRATION_STEPS = 2000;
+
+    /**
+     * The states (positions, velocities) of {@code count} replicas of molecule {@code name} after
+     * {@value #EQUILIBRATION_STEPS} steps of {@code langevin} from the start geometry with seeds {@code seed + r}.
+     */
+    private List<Atoms> langevinEquilibrated(String name, DynamicsSpec langevin, int count, long seed) {
+        List<ReplicaStart> starts = batch(name, langevin, count, seed);
+        List<Atoms> out = new ArrayList<>();
+        try (CudaMdEngine md = new CudaMdEngine(w, starts, CudaOptions.defaults())) {
+            md.advance(EQUILIBRATION_STEPS);
+            for (int r = 0; r < count; r++) {
+                Atoms a = starts.get(r).atoms().copy();
+                md.read(r, a, null);
+                out.add(a);
+            }
+        }
+        return out;
+    }
+
+    /** Replicas starting from {@code states} under {@code d}, seeds {@code seed + r}. */
+    private static List<ReplicaStart> from(List<Atoms> states, DynamicsSpec d, long seed) {
+        List<ReplicaStart> out = new ArrayList<>();
+        for (int r = 0; r < states.size(); r++) {
+            Atoms a = states.get(r).copy();
+            out.add(new ReplicaStart(a, d, seed + r, 3 * a.size() - 3));
+        }
+        return out;
     }
 
     private static List<ReplicaStart> batch(String name, DynamicsSpec d, int count, long seed) {
@@ -189,14 +239,30 @@ public final class ReplicaCheck {
     }
 
     /** 256 ethanols per thermostat: mean and variance of K, per-element equipartition. */
+    /**
+     * Canonical kinetic-energy statistics of every thermostat on 256 ethanols: mean and variance of the kinetic
+     * energy and equipartition per element, sampled every 20 steps over 4,000 steps after 1,000 steps of warm-up.
+     *
+     * <p>Protocol: Langevin starts from the built-in geometry with Maxwell-Boltzmann velocities (it couples every
+     * atom to the bath and equilibrates by itself). The global thermostats (Bussi, Nosé-Hoover chain, Berendsen)
+     * start from the states of a Langevin run of {@value #EQUILIBRATION_STEPS} steps (the Langevin-equilibrated
+     * ensemble, positions and velocities, as a production run would be prepared): they rescale all velocities of a
+     * replica at once and never move energy between its modes, so from the start geometry (potential energy at its
+     * minimum, all the kinetic energy in the initial draw) the excess flows into the heavy-atom modes and stays
+     * there for picoseconds (H 0.0349, C 0.0334, O 0.0357 eV against 0.0379/0.0287/0.0253 on an H100,
+     * 2026-11-25). That is a property of global thermostats, not a fault of the engine; what this check asks of
+     * them is that they keep a canonical ensemble canonical.
+     */
     private void canonical() {
         int reps = 256;
         int blocks = quick ? 50 : 200;
+        DynamicsSpec langevin = new DynamicsSpec.Langevin(0.5, T, 0.01, true);
         DynamicsSpec[] specs = {new DynamicsSpec.Bussi(0.5, T, 50), new DynamicsSpec.NoseHooverChain(0.5, T, 50, 3, 1, 3),
-            new DynamicsSpec.Langevin(0.5, T, 0.01, true), new DynamicsSpec.Berendsen(0.5, T, 50)};
+            langevin, new DynamicsSpec.Berendsen(0.5, T, 50)};
         double kT = Units.BOLTZMANN_EV_PER_K * T;
+        List<Atoms> equilibrated = langevinEquilibrated("ethanol", langevin, reps, 700);
         for (DynamicsSpec d : specs) {
-            List<ReplicaStart> starts = batch("ethanol", d, reps, 500);
+            List<ReplicaStart> starts = d == langevin ? batch("ethanol", d, reps, 500) : from(equilibrated, d, 500);
             int dof = starts.get(0).degreesOfFreedom();
             double sum = 0, sumSq = 0, hDrift = 0;
             long n = 0;
@@ -246,9 +312,11 @@ public final class ReplicaCheck {
             // 0.5 fs), the statistics ~0.3 %. Berendsen is not canonical: its mean only, to 5 %, its variance printed.
             boolean meanOk = Math.abs(mean - 0.5 * dof * kT) < (canonical ? 0.03 : 0.05) * 0.5 * dof * kT;
             boolean varOk = !canonical || Math.abs(var - 0.5 * dof * kT * kT) < 0.1 * 0.5 * dof * kT * kT;
-            verdict(meanOk && varOk && (elOk || !canonical), String.format(Locale.ROOT, "%s, %d ethanols x %d samples:"
+            verdict(meanOk && varOk && (elOk || !canonical), String.format(Locale.ROOT, "%s (from %s), %d ethanols x %d"
+                            + " samples:"
                             + " <K> %.5f eV (dof/2 kT %.5f), var %.3e (canonical %.3e%s), per element%s;"
-                            + " |H - H0| over 4,000 steps up to %.2e eV", d.name(), reps, blocks, mean, 0.5 * dof * kT, var,
+                            + " |H - H0| over 4,000 steps up to %.2e eV", d.name(), d == langevin ? "the start geometry"
+                            : EQUILIBRATION_STEPS + " Langevin steps", reps, blocks, mean, 0.5 * dof * kT, var,
                     0.5 * dof * kT * kT, canonical ? "" : ", Berendsen: not checked", per, hDrift));
         }
     }

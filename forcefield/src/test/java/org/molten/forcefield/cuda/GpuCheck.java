@@ -23,7 +23,8 @@ import org.molten.structures.BuiltInMolecules;
 import org.molten.structures.WaterBox;
 
 /**
- * The GPU check and benchmark run on the device machine (scripts/gpu-check.sh): correctness of
+ * The GPU check and benchmark run on the device machine (scripts/gpu-check.sh; a test-source tool, not part of
+ * the jar: scripts/gpu-bundle.sh packs the test classes for the device): correctness of
  * every execution mode against the reference student on freshly perturbed structures, 1,000-step
  * NVE trajectories against a CPU velocity Verlet, the energy drift with float64 versus float32
  * positions and velocities, and the time per MD step of each mode with and without graphs. It also
@@ -86,7 +87,7 @@ public final class GpuCheck {
         GpuAvailability.Probe p = GpuAvailability.probe();
         log.printf(Locale.ROOT, "probe: available=%s device=%s reason=%s (%.1f s incl. PTX load)%n", p.available(),
                 p.device(), p.reason(), (System.nanoTime() - t0) * 1e-9);
-        log.printf("PTX sources-sha256 %s%n", PtxModule.recordedSourceHash());
+        log.printf("kernels sources-sha256 %s; %s%n", KernelImage.recordedSourceHash(), KernelImage.describe());
         if (!p.available()) {
             log.println("no GPU: nothing to check");
             return 2;
@@ -241,11 +242,7 @@ public final class GpuCheck {
         if (n <= CudaOptions.MOLECULE_ATOMS) {
             v.add(new Variant("molecule", CudaOptions.Mode.MOLECULE, d));
         }
-        if (n <= 64) {
-            v.add(new Variant("cluster", CudaOptions.Mode.CLUSTER, d));
-        }
         if (n <= 1000) {
-            v.add(new Variant("grid", CudaOptions.Mode.GRID, d));
             v.add(new Variant("stages-warp", CudaOptions.Mode.STAGES, d.withLargeSystemAtoms(1 << 30)));
         }
         v.add(new Variant("stages-tiled", CudaOptions.Mode.STAGES, d.withLargeSystemAtoms(1)));
@@ -510,11 +507,7 @@ public final class GpuCheck {
             if (n <= CudaOptions.MOLECULE_ATOMS) {
                 vs.add(new Variant("molecule", CudaOptions.Mode.MOLECULE, d));
             }
-            if (n <= 64) {
-                vs.add(new Variant("cluster", CudaOptions.Mode.CLUSTER, d));
-            }
             if (n <= 1000) {
-                vs.add(new Variant("grid", CudaOptions.Mode.GRID, d));
                 vs.add(new Variant("stages-warp", CudaOptions.Mode.STAGES, d.withLargeSystemAtoms(1 << 30)));
             }
             if (n > 64) {
