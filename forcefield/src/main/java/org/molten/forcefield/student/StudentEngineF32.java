@@ -18,10 +18,8 @@ import static org.molten.forcefield.student.ChannelKernelsF32.*;
  * the channels that never stores per-edge 3F tensors. The backward pass recomputes the filter and
  * its d-derivative in the same way and accumulates dE/dd and dE/du per pair over all blocks,
  * turning them into forces once at the end.</li>
- * <li>Radial basis: exp(-gamma (d - mu_k)^2) by a two-sided product recurrence from the nearest
- * centre (three exponentials per pair instead of n_rbf); centres whose Gaussian is below
- * exp(-{@value #RBF_NEGLIGIBLE_EXPONENT}) (about 1e-20, far below double rounding of any filter
- * value) are skipped.</li>
+ * <li>Pairs ({@link PairGeometryF32}) store only their edge and gradients; distance, cutoff and
+ * radial basis are recomputed at each visit.</li>
  * <li>Threads: pairs are split over the threads, each accumulating into its own per-atom rows;
  * atom-wise phases (dense layers, reductions of the per-thread rows) split the atoms. No shared
  * mutable state between threads within a phase.</li>
@@ -35,8 +33,6 @@ import static org.molten.forcefield.student.ChannelKernelsF32.*;
 // twins of this one template (generate.sh, checked by GeneratedSourcesTest), the exception issue 15 allows;
 // the numerical core stays in one file so that the forward and backward passes can be read side by side.
 final class StudentEngineF32 implements StudentEngine {
-    /** Gaussians exp(-x) with x above this are skipped: exp(-46) = 1.1e-20. */
-    static final double RBF_NEGLIGIBLE_EXPONENT = 46.0;
     /** Epsilon under the square root of the vector norm (spec). */
     private static final double NORM_EPSILON = 1e-8;
 
@@ -44,11 +40,8 @@ final class StudentEngineF32 implements StudentEngine {
     private final int f;
     private final int fh;
     private final int layers;
-    private final int nRbf;
-    private final double rc;
     private final double gamma;
     private final double muStep;
-    private final double rbfHalfWindow;
     private final double scale;
     private final double readoutBias;
     private final double[] atomref;
@@ -88,14 +81,9 @@ final class StudentEngineF32 implements StudentEngine {
     private boolean recompute;
     private float[][][] sIn;
 
-    // ---- pairs (i < j), capacity pairCap
-    private int pairCap;
+    // ---- pairs (i < j) and their gradients
+    private final PairGeometryF32 pg;
     private int pairs;
-    private int[] pi = new int[0], pj = new int[0], kLo = new int[0], kHi = new int[0];
-    private double[] pd = new double[0], pux = new double[0], puy = new double[0], puz = new double[0];
-    private double[] pfc = new double[0], pdfc = new double[0];
-    private double[] gD = new double[0], gUx = new double[0], gUy = new double[0], gUz = new double[0];
-    private float[] prbf = new float[0];
 
     // ---- the call in progress
     private int n;
@@ -124,11 +112,9 @@ final class StudentEngineF32 implements StudentEngine {
         this.f = w.hidden();
         this.fh = w.readoutHidden();
         this.layers = w.layers();
-        this.nRbf = w.nRbf();
-        this.rc = w.cutoffA();
-        this.gamma = w.gammaPerA2();
-        this.muStep = rc / (nRbf - 1);
-        this.rbfHalfWindow = Math.sqrt(RBF_NEGLIGIBLE_EXPONENT / gamma);
+        this.pg = new PairGeometryF32(w.nRbf(), w.cutoffA(), w.gammaPerA2());
+        this.gamma = pg.gamma();
+        this.muStep = pg.muStep();
         this.scale = w.scale();
         this.readoutBias = w.readout2Bias();
         this.atomref = w.atomref();
@@ -147,7 +133,7 @@ final class StudentEngineF32 implements StudentEngine {
         this.w6 = DenseF32.slice(w.readout2Weight(), 0, fh);
         this.scratch = new PairScratch[maxThreads];
         for (int th = 0; th < maxThreads; th++) {
-            scratch[th] = new PairScratch(f);
+            scratch[th] = new PairScratch(f, w.nRbf());
         }
     }
 
@@ -183,7 +169,8 @@ final class StudentEngineF32 implements StudentEngine {
         if (nd4j) {
             ensureNd4j();
         }
-        collectPairs(edges);
+        pg.collect(n, order, rank, edges);
+        pairs = pg.pairs;
         for (int th = 0; th <= threads; th++) {
             atomStart[th] = (int) ((long) n * th / threads);
             pairStart[th] = (int) ((long) pairs * th / threads);
@@ -229,85 +216,9 @@ final class StudentEngineF32 implements StudentEngine {
 
     // ================================================================== geometry
 
-    /**
-     * Undirected pairs i &lt; j in processing order from the directed edge list (which holds both
-     * directions, in the caller's atom numbering).
-     */
-    private void collectPairs(EdgeList edges) {
-        int[] nbr = edges.neighbourArray();
-        double[] vec = edges.vectorArray();
-        double[] dist = edges.distanceArray();
-        int count = 0;
-        for (int i = 0; i < n; i++) {
-            int a = order[i];
-            for (int e = edges.rowStart(a); e < edges.rowStart(a + 1); e++) {
-                if (rank[nbr[e]] > i) {
-                    count++;
-                }
-            }
-        }
-        ensurePairs(count);
-        int p = 0;
-        for (int i = 0; i < n; i++) {
-            int a = order[i];
-            for (int e = edges.rowStart(a); e < edges.rowStart(a + 1); e++) {
-                int j = rank[nbr[e]];
-                if (j > i) {
-                    pi[p] = i;
-                    pj[p] = j;
-                    double d = dist[e];
-                    pd[p] = d;
-                    pux[p] = vec[3 * e] / d;
-                    puy[p] = vec[3 * e + 1] / d;
-                    puz[p] = vec[3 * e + 2] / d;
-                    p++;
-                }
-            }
-        }
-        pairs = count;
-    }
-
-    /** Cutoff, its derivative and the radial basis of every pair of thread {@code th}. */
+    /** Clears dE/dd and dE/du of the pairs of thread {@code th}. */
     private void geometry(int th) {
-        double q = Math.exp(-2.0 * gamma * muStep * muStep);
-        for (int p = pairStart[th]; p < pairStart[th + 1]; p++) {
-            double d = pd[p];
-            double x = Math.PI * d / rc;
-            pfc[p] = 0.5 * (Math.cos(x) + 1.0);
-            pdfc[p] = -0.5 * (Math.PI / rc) * Math.sin(x);
-            gD[p] = 0.0;
-            gUx[p] = 0.0;
-            gUy[p] = 0.0;
-            gUz[p] = 0.0;
-            int lo = Math.max(0, (int) Math.ceil((d - rbfHalfWindow) / muStep));
-            int hi = Math.min(nRbf - 1, (int) Math.floor((d + rbfHalfWindow) / muStep));
-            int k0 = Math.min(Math.max((int) Math.rint(d / muStep), lo), Math.max(lo, hi));
-            kLo[p] = lo;
-            kHi[p] = hi;
-            if (hi < lo) {
-                continue;
-            }
-            // rbf_{k+1} / rbf_k = exp(2 gamma Δ (d - mu_k) - gamma Δ^2): each ratio is the
-            // previous one times exp(-2 gamma Δ^2); downwards likewise.
-            int base = p * nRbf;
-            double dk = d - k0 * muStep;
-            double r0 = Math.exp(-gamma * dk * dk);
-            prbf[base + k0] = (float) r0;
-            double up = Math.exp(2.0 * gamma * muStep * dk - gamma * muStep * muStep);
-            double r = r0;
-            for (int k = k0 + 1; k <= hi; k++) {
-                r *= up;
-                up *= q;
-                prbf[base + k] = (float) r;
-            }
-            double down = Math.exp(-2.0 * gamma * muStep * dk - gamma * muStep * muStep);
-            r = r0;
-            for (int k = k0 - 1; k >= lo; k--) {
-                r *= down;
-                down *= q;
-                prbf[base + k] = (float) r;
-            }
-        }
+        pg.clearGradients(pairStart[th], pairStart[th + 1]);
     }
 
     // ================================================================== forward
@@ -358,21 +269,23 @@ final class StudentEngineF32 implements StudentEngine {
         float[][] pvs = phiVS[t];
         float[][] vi = vIn[t];
         boolean first = t == 0;
+        float[] rbf = sc.rbf;
         for (int p = pairStart[th]; p < pairStart[th + 1]; p++) {
-            int i = pi[p];
-            int j = pj[p];
-            float fc = (float) pfc[p];
-            filterPart(f, L.fTs, L.bfs, prbf, p * nRbf, kLo[p], kHi[p], fc, sc.ws);
-            filterPart(f, L.fTvs, L.bfvs, prbf, p * nRbf, kLo[p], kHi[p], fc, sc.wvs);
-            float ux = (float) pux[p];
-            float uy = (float) puy[p];
-            float uz = (float) puz[p];
+            pg.load(p, sc);
+            int i = sc.i;
+            int j = sc.j;
+            float fc = (float) sc.fc;
+            filterPart(f, L.fTs, L.bfs, rbf, 0, sc.kLo, sc.kHi, fc, sc.ws);
+            filterPart(f, L.fTvs, L.bfvs, rbf, 0, sc.kLo, sc.kHi, fc, sc.wvs);
+            float ux = (float) sc.ux;
+            float uy = (float) sc.uy;
+            float uz = (float) sc.uz;
             if (first) {
                 messageFirst(f, ps[j], pvs[j], sc, ux, uy, uz, accS[i], accV[3 * i], accV[3 * i + 1], accV[3 * i + 2]);
                 messageFirst(f, ps[i], pvs[i], sc, -ux, -uy, -uz, accS[j], accV[3 * j], accV[3 * j + 1], accV[3 * j + 2]);
                 continue;
             }
-            filterPart(f, L.fTvv, L.bfvv, prbf, p * nRbf, kLo[p], kHi[p], fc, sc.wvv);
+            filterPart(f, L.fTvv, L.bfvv, rbf, 0, sc.kLo, sc.kHi, fc, sc.wvv);
             message(f, pvv[j], ps[j], pvs[j], vi[3 * j], vi[3 * j + 1], vi[3 * j + 2], sc, ux, uy, uz,
                     accS[i], accV[3 * i], accV[3 * i + 1], accV[3 * i + 2]);
             message(f, pvv[i], ps[i], pvs[i], vi[3 * i], vi[3 * i + 1], vi[3 * i + 2], sc, -ux, -uy, -uz,
@@ -565,21 +478,25 @@ final class StudentEngineF32 implements StudentEngine {
         float[][] pvs = phiVS[t];
         float[][] vi = vIn[t];
         boolean first = t == 0;
+        float[] rbf = sc.rbf;
+        double[] gD = pg.gD, gUx = pg.gUx, gUy = pg.gUy, gUz = pg.gUz;
         for (int p = pairStart[th]; p < pairStart[th + 1]; p++) {
-            int i = pi[p];
-            int j = pj[p];
-            float fc = (float) pfc[p];
-            float dfc = (float) pdfc[p];
+            pg.load(p, sc);
+            int i = sc.i;
+            int j = sc.j;
+            float fc = (float) sc.fc;
+            float dfc = (float) sc.dfc;
+            double d = sc.d;
             // h = Wf rbf + bf, h' = Wf rbf'; W = h fcut; K = h' fcut + h fcut' (dW/dd), per part.
-            filterAndDerivativePart(f, L.fTs, L.bfs, prbf, p * nRbf, kLo[p], kHi[p], pd[p], gamma, muStep, fc, dfc,
+            filterAndDerivativePart(f, L.fTs, L.bfs, rbf, 0, sc.kLo, sc.kHi, d, gamma, muStep, fc, dfc,
                     sc.ws, sc.ks);
-            filterAndDerivativePart(f, L.fTvs, L.bfvs, prbf, p * nRbf, kLo[p], kHi[p], pd[p], gamma, muStep, fc, dfc,
+            filterAndDerivativePart(f, L.fTvs, L.bfvs, rbf, 0, sc.kLo, sc.kHi, d, gamma, muStep, fc, dfc,
                     sc.wvs, sc.kvs);
             if (first) {
                 pairBackwardFirst(p, i, j, ps, pvs, sc);
                 continue;
             }
-            filterAndDerivativePart(f, L.fTvv, L.bfvv, prbf, p * nRbf, kLo[p], kHi[p], pd[p], gamma, muStep, fc, dfc,
+            filterAndDerivativePart(f, L.fTvv, L.bfvv, rbf, 0, sc.kLo, sc.kHi, d, gamma, muStep, fc, dfc,
                     sc.wvv, sc.kvv);
             Arrays.fill(sc.tWvv, 0, f, 0);
             Arrays.fill(sc.tWs, 0, f, 0);
@@ -587,9 +504,9 @@ final class StudentEngineF32 implements StudentEngine {
             Arrays.fill(sc.tU0, 0, f, 0);
             Arrays.fill(sc.tU1, 0, f, 0);
             Arrays.fill(sc.tU2, 0, f, 0);
-            float ux = (float) pux[p];
-            float uy = (float) puy[p];
-            float uz = (float) puz[p];
+            float ux = (float) sc.ux;
+            float uy = (float) sc.uy;
+            float uz = (float) sc.uz;
             // i <- j with u, then j <- i with -u
             messageBackward(f, gVmid[3 * i], gVmid[3 * i + 1], gVmid[3 * i + 2], gSmid[i],
                     vi[3 * j], vi[3 * j + 1], vi[3 * j + 2], pvv[j], ps[j], pvs[j], sc, ux, uy, uz, 1,
@@ -611,9 +528,9 @@ final class StudentEngineF32 implements StudentEngine {
      * g_W_vs = (g_v' . u) o phi_vs, and g_u from g_v' o x_vs, for both directions.
      */
     private void pairBackwardFirst(int p, int i, int j, float[][] ps, float[][] pvs, PairScratch sc) {
-        float ux = (float) pux[p];
-        float uy = (float) puy[p];
-        float uz = (float) puz[p];
+        float ux = (float) sc.ux;
+        float uy = (float) sc.uy;
+        float uz = (float) sc.uz;
         float[] tWs = sc.tWs;
         float[] tWvs = sc.tWvs;
         float[] gxvs = sc.x2;
@@ -644,10 +561,10 @@ final class StudentEngineF32 implements StudentEngine {
             mulAdd(f, sc.tU1, g1r, xvs);
             mulAdd(f, sc.tU2, g2r, xvs);
         }
-        gD[p] += dot(f, tWs, sc.ks) + dot(f, tWvs, sc.kvs);
-        gUx[p] += sum(f, sc.tU0);
-        gUy[p] += sum(f, sc.tU1);
-        gUz[p] += sum(f, sc.tU2);
+        pg.gD[p] += dot(f, tWs, sc.ks) + dot(f, tWvs, sc.kvs);
+        pg.gUx[p] += sum(f, sc.tU0);
+        pg.gUy[p] += sum(f, sc.tU1);
+        pg.gUz[p] += sum(f, sc.tU2);
     }
 
     /** Gathers g_v and g_phi of all threads (clearing them), then back through phi: atoms of th. */
@@ -698,17 +615,19 @@ final class StudentEngineF32 implements StudentEngine {
     /** g_r_ij = g_d u + (g_u - (u . g_u) u) / d; F_j -= g_r_ij, F_i += g_r_ij, per thread. */
     private void pairForces(int th) {
         double[] fa = forceAcc[th];
+        PairScratch sc = scratch[th];
         for (int p = pairStart[th]; p < pairStart[th + 1]; p++) {
-            double ux = pux[p], uy = puy[p], uz = puz[p];
-            double gx = gUx[p], gy = gUy[p], gz = gUz[p];
+            pg.loadDirection(p, sc);
+            double ux = sc.ux, uy = sc.uy, uz = sc.uz;
+            double gx = pg.gUx[p], gy = pg.gUy[p], gz = pg.gUz[p];
             double ug = ux * gx + uy * gy + uz * gz;
-            double invD = 1.0 / pd[p];
-            double gd = gD[p];
+            double invD = 1.0 / sc.d;
+            double gd = pg.gD[p];
             double rx = gd * ux + (gx - ug * ux) * invD;
             double ry = gd * uy + (gy - ug * uy) * invD;
             double rz = gd * uz + (gz - ug * uz) * invD;
-            int i = 3 * pi[p];
-            int j = 3 * pj[p];
+            int i = 3 * sc.i;
+            int j = 3 * sc.j;
             fa[j] -= rx;
             fa[j + 1] -= ry;
             fa[j + 2] -= rz;
@@ -819,19 +738,6 @@ final class StudentEngineF32 implements StudentEngine {
         }
         cap = c;
         dirty = false;
-    }
-
-    private void ensurePairs(int count) {
-        if (count <= pairCap) {
-            return;
-        }
-        int c = Math.max(count, pairCap + pairCap / 4);
-        pi = new int[c]; pj = new int[c]; kLo = new int[c]; kHi = new int[c];
-        pd = new double[c]; pux = new double[c]; puy = new double[c]; puz = new double[c];
-        pfc = new double[c]; pdfc = new double[c];
-        gD = new double[c]; gUx = new double[c]; gUy = new double[c]; gUz = new double[c];
-        prbf = new float[c * nRbf];
-        pairCap = c;
     }
 
     /** After a failed call, per-thread accumulators may hold partial sums: clear them. */

@@ -55,11 +55,11 @@ public final class StudentMemory {
         long perAtom = rowsF * rowF + (recompute ? 3 : 5) * REFERENCE + 2 * rowFh
                 + 3 * 4 + 8 + 24L * threads          // species, order, rank; atom energies; force accumulators
                 + 4 + 36 + 24 + 36;                  // species rows; spatial order; Verlet reference; cell list
-        // Pairs: 4 ints and 10 doubles of geometry and gradients, the radial basis; the directed
+        // Pairs (PairGeometryR): centre and edge (2 ints), dE/dd and dE/du (4 doubles); the directed
         // edges (2 per pair, capacity grown by doubling: up to 2 times, the worst case taken) and the Verlet candidates
         // within cutoff + skin, as many more as the volume ratio says.
         double skin = (w.cutoffA() + o.skinA()) / w.cutoffA();
-        double perPair = 16 + 80 + (double) w.nRbf() * real + 2 * 2.0 * (EDGE_BYTES + CANDIDATE_BYTES * skin * skin * skin);
+        double perPair = 8 + 32 + 2 * 2.0 * (EDGE_BYTES + CANDIDATE_BYTES * skin * skin * skin);
         // G1 gives an array of half a region or more whole regions, and the collector needs some room:
         // measured on a 3000-atom water box, the live heap is 3-8% above the sum of the arrays.
         return (long) Math.ceil(SLACK * (atoms * perAtom + pairs * perPair));
