@@ -145,6 +145,11 @@ final class PairGeometryF64 {
         }
     }
 
+    /** Pair p's atom j (processing position). */
+    int j(int p) {
+        return rank[nbr[pe[p]]];
+    }
+
     /** Pair p's i, j, d (Å) and u = r_ij / d into the thread's scratch. */
     void loadDirection(int p, PairScratch sc) {
         int e = pe[p];

@@ -72,7 +72,8 @@ final class StudentEngineF32 implements StudentEngine {
 
     // ---- per-thread accumulators and scratch
     private final int maxThreads;
-    private float[][][] acc1, acc2, acc3, acc4;
+    private final ForeignRowsF32[] foreign;   // per thread: sums for atoms beyond its own range
+    private final int[] ownHi;               // per thread: end of its own range in the pair passes
     private double[][] forceAcc;
     private final PairScratch[] scratch;
     private boolean dirty;
@@ -121,6 +122,8 @@ final class StudentEngineF32 implements StudentEngine {
         this.maxThreads = maxThreads;
         this.atomStart = new int[maxThreads + 1];
         this.pairStart = new int[maxThreads + 1];
+        this.ownHi = new int[maxThreads];
+        this.foreign = new ForeignRowsF32[maxThreads];
         this.emb = DenseF32.rows(w.embedding(), w.speciesCount(), f, 0, f);
         this.lw = new BlockWeightsF32[layers];
         for (int l = 0; l < layers; l++) {
@@ -134,6 +137,7 @@ final class StudentEngineF32 implements StudentEngine {
         this.scratch = new PairScratch[maxThreads];
         for (int th = 0; th < maxThreads; th++) {
             scratch[th] = new PairScratch(f, w.nRbf());
+            foreign[th] = new ForeignRowsF32(f);
         }
     }
 
@@ -171,10 +175,7 @@ final class StudentEngineF32 implements StudentEngine {
         }
         pg.collect(n, order, rank, edges);
         pairs = pg.pairs;
-        for (int th = 0; th <= threads; th++) {
-            atomStart[th] = (int) ((long) n * th / threads);
-            pairStart[th] = (int) ((long) pairs * th / threads);
-        }
+        splitWork();
         pool.run(threads, geometryPhase);
         for (t = 0; t < layers; t++) {
             pool.run(threads, phiPhase);
@@ -216,9 +217,32 @@ final class StudentEngineF32 implements StudentEngine {
 
     // ================================================================== geometry
 
-    /** Clears dE/dd and dE/du of the pairs of thread {@code th}. */
+    /**
+     * Atom-wise phases split the atoms evenly; pair passes split the pairs about evenly but at
+     * atom boundaries, so that thread th owns the atoms i of its pairs, [ownHi[th-1], ownHi[th]).
+     */
+    private void splitWork() {
+        int[] pi = pg.pi;
+        for (int th = 0; th <= threads; th++) {
+            atomStart[th] = (int) ((long) n * th / threads);
+            int p = (int) ((long) pairs * th / threads);
+            if (th > 0) {
+                p = Math.max(p, pairStart[th - 1]);
+            }
+            while (p > 0 && p < pairs && pi[p] == pi[p - 1]) {
+                p++;
+            }
+            pairStart[th] = p;
+            if (th > 0) {
+                ownHi[th - 1] = p < pairs && th < threads ? pi[p] : n;
+            }
+        }
+    }
+
+    /** Clears dE/dd and dE/du of the pairs of thread {@code th}; its foreign atoms. */
     private void geometry(int th) {
         pg.clearGradients(pairStart[th], pairStart[th + 1]);
+        foreign[th].assign(pg, pairStart[th], pairStart[th + 1], ownHi[th]);
     }
 
     // ================================================================== forward
@@ -256,14 +280,22 @@ final class StudentEngineF32 implements StudentEngine {
         }
         lin(th, S_W2S, 2, h, L.w2Ts, f, f, L.b2s, phiS[t], a0, a1, false);
         lin(th, S_W2VS, 3, h, L.w2Tvs, f, f, L.b2vs, phiVS[t], a0, a1, false);
+        // the messages are added to the features entering the block
+        for (int i = a0; i < a1; i++) {
+            System.arraycopy(s[i], 0, sMid[i], 0, f);
+        }
+        float[][] vi = vIn[t];
+        for (int r = 3 * a0; r < 3 * a1; r++) {
+            System.arraycopy(vi[r], 0, vMid[r], 0, f);
+        }
     }
 
-    /** Both messages of every pair of thread th, into its own accumulators. */
+    /** Both messages of every pair of thread th, into sMid, vMid (own atoms) or its foreign rows. */
     private void messages(int th) {
         BlockWeightsF32 L = lw[t];
         PairScratch sc = scratch[th];
-        float[][] accS = acc1[th];
-        float[][] accV = acc2[th];
+        ForeignRowsF32 fr = foreign[th];
+        int hi = ownHi[th];
         float[][] pvv = phiVV[t];
         float[][] ps = phiS[t];
         float[][] pvs = phiVS[t];
@@ -280,16 +312,21 @@ final class StudentEngineF32 implements StudentEngine {
             float ux = (float) sc.ux;
             float uy = (float) sc.uy;
             float uz = (float) sc.uz;
+            // j <- i goes to j's rows: shared if j is this thread's own, else its foreign rows
+            int b = j < hi ? -1 : fr.base(j);
+            float[][] jr = b < 0 ? vMid : fr.rows;
+            int jv = b < 0 ? 3 * j : b + ForeignRowsF32.V;
+            float[] js = b < 0 ? sMid[j] : fr.rows[b + ForeignRowsF32.S];
             if (first) {
-                messageFirst(f, ps[j], pvs[j], sc, ux, uy, uz, accS[i], accV[3 * i], accV[3 * i + 1], accV[3 * i + 2]);
-                messageFirst(f, ps[i], pvs[i], sc, -ux, -uy, -uz, accS[j], accV[3 * j], accV[3 * j + 1], accV[3 * j + 2]);
+                messageFirst(f, ps[j], pvs[j], sc, ux, uy, uz, sMid[i], vMid[3 * i], vMid[3 * i + 1], vMid[3 * i + 2]);
+                messageFirst(f, ps[i], pvs[i], sc, -ux, -uy, -uz, js, jr[jv], jr[jv + 1], jr[jv + 2]);
                 continue;
             }
             filterPart(f, L.fTvv, L.bfvv, rbf, 0, sc.kLo, sc.kHi, fc, sc.wvv);
             message(f, pvv[j], ps[j], pvs[j], vi[3 * j], vi[3 * j + 1], vi[3 * j + 2], sc, ux, uy, uz,
-                    accS[i], accV[3 * i], accV[3 * i + 1], accV[3 * i + 2]);
+                    sMid[i], vMid[3 * i], vMid[3 * i + 1], vMid[3 * i + 2]);
             message(f, pvv[i], ps[i], pvs[i], vi[3 * i], vi[3 * i + 1], vi[3 * i + 2], sc, -ux, -uy, -uz,
-                    accS[j], accV[3 * j], accV[3 * j + 1], accV[3 * j + 2]);
+                    js, jr[jv], jr[jv + 1], jr[jv + 2]);
         }
     }
 
@@ -298,27 +335,12 @@ final class StudentEngineF32 implements StudentEngine {
         int a0 = atomStart[th];
         int a1 = atomStart[th + 1];
         BlockWeightsF32 L = lw[t];
-        float[][] vi = vIn[t];
         for (int i = a0; i < a1; i++) {
-            float[] si = s[i];
-            float[] mi = sMid[i];
-            System.arraycopy(si, 0, mi, 0, f);
             for (int tt = 0; tt < threads; tt++) {
-                float[] a = acc1[tt][i];
-                for (int c = 0; c < f; c++) {
-                    mi[c] += a[c];
-                    a[c] = 0;
-                }
-            }
-        }
-        for (int r = 3 * a0; r < 3 * a1; r++) {
-            float[] m = vMid[r];
-            System.arraycopy(vi[r], 0, m, 0, f);
-            for (int tt = 0; tt < threads; tt++) {
-                float[] a = acc2[tt][r];
-                for (int c = 0; c < f; c++) {
-                    m[c] += a[c];
-                    a[c] = 0;
+                ForeignRowsF32 fr = foreign[tt];
+                fr.drain(i, ForeignRowsF32.S, sMid[i]);
+                for (int a = 0; a < 3; a++) {
+                    fr.drain(i, ForeignRowsF32.V + a, vMid[3 * i + a]);
                 }
             }
         }
@@ -463,16 +485,26 @@ final class StudentEngineF32 implements StudentEngine {
         }
         lin(th, S_BU, 18, gUv, L.u, f, f, null, gVmid, 3 * a0, 3 * a1, true);
         lin(th, S_BV, 19, gVv, L.v, f, f, null, gVmid, 3 * a0, 3 * a1, true);
+        // The message pass adds g_v (starting from g_v_mid, the residual) and g_phi to these rows.
+        for (int r = 3 * a0; r < 3 * a1; r++) {
+            System.arraycopy(gVmid[r], 0, gV[r], 0, f);
+        }
+        for (int i = a0; i < a1; i++) {
+            Arrays.fill(g1[i], 0, f, 0);
+            Arrays.fill(g2[i], 0, f, 0);
+            Arrays.fill(g3[i], 0, f, 0);
+        }
     }
 
-    /** Backward through both messages of every pair of th; dE/dd, dE/du per pair. */
+    /**
+     * Backward through both messages of every pair of th; dE/dd, dE/du per pair; g_v into gV and
+     * g_phi into g1..g3 (own atoms) or the thread's foreign rows.
+     */
     private void messagesBackward(int th) {
         BlockWeightsF32 L = lw[t];
         PairScratch sc = scratch[th];
-        float[][] agv = acc2[th];
-        float[][] apvv = acc1[th];
-        float[][] aps = acc3[th];
-        float[][] apvs = acc4[th];
+        ForeignRowsF32 fr = foreign[th];
+        int hi = ownHi[th];
         float[][] pvv = phiVV[t];
         float[][] ps = phiS[t];
         float[][] pvs = phiVS[t];
@@ -507,13 +539,22 @@ final class StudentEngineF32 implements StudentEngine {
             float ux = (float) sc.ux;
             float uy = (float) sc.uy;
             float uz = (float) sc.uz;
-            // i <- j with u, then j <- i with -u
-            messageBackward(f, gVmid[3 * i], gVmid[3 * i + 1], gVmid[3 * i + 2], gSmid[i],
-                    vi[3 * j], vi[3 * j + 1], vi[3 * j + 2], pvv[j], ps[j], pvs[j], sc, ux, uy, uz, 1,
-                    agv[3 * j], agv[3 * j + 1], agv[3 * j + 2], apvv[j], aps[j], apvs[j]);
+            // i <- j with u (gradients to j: shared rows if j is own, else foreign), then j <- i with -u
+            int b = j < hi ? -1 : fr.base(j);
+            if (b < 0) {
+                messageBackward(f, gVmid[3 * i], gVmid[3 * i + 1], gVmid[3 * i + 2], gSmid[i],
+                        vi[3 * j], vi[3 * j + 1], vi[3 * j + 2], pvv[j], ps[j], pvs[j], sc, ux, uy, uz, 1,
+                        gV[3 * j], gV[3 * j + 1], gV[3 * j + 2], g1[j], g2[j], g3[j]);
+            } else {
+                float[][] r = fr.rows;
+                messageBackward(f, gVmid[3 * i], gVmid[3 * i + 1], gVmid[3 * i + 2], gSmid[i],
+                        vi[3 * j], vi[3 * j + 1], vi[3 * j + 2], pvv[j], ps[j], pvs[j], sc, ux, uy, uz, 1,
+                        r[b + ForeignRowsF32.V], r[b + ForeignRowsF32.V + 1], r[b + ForeignRowsF32.V + 2],
+                        r[b + ForeignRowsF32.PVV], r[b + ForeignRowsF32.PS], r[b + ForeignRowsF32.PVS]);
+            }
             messageBackward(f, gVmid[3 * j], gVmid[3 * j + 1], gVmid[3 * j + 2], gSmid[j],
                     vi[3 * i], vi[3 * i + 1], vi[3 * i + 2], pvv[i], ps[i], pvs[i], sc, -ux, -uy, -uz, -1,
-                    agv[3 * i], agv[3 * i + 1], agv[3 * i + 2], apvv[i], aps[i], apvs[i]);
+                    gV[3 * i], gV[3 * i + 1], gV[3 * i + 2], g1[i], g2[i], g3[i]);
             // dE/dd = sum_c g_W[c] K[c], both directions together; dE/du (net of the two directions).
             gD[p] += dot(f, sc.tWvv, sc.kvv) + dot(f, sc.tWs, sc.ks) + dot(f, sc.tWvs, sc.kvs);
             gUx[p] += sum(f, sc.tU0);
@@ -575,21 +616,16 @@ final class StudentEngineF32 implements StudentEngine {
         int a0 = atomStart[th];
         int a1 = atomStart[th + 1];
         BlockWeightsF32 L = lw[t];
-        for (int r = 3 * a0; r < 3 * a1; r++) {
-            float[] g = gV[r];
-            System.arraycopy(gVmid[r], 0, g, 0, f);
-            for (int tt = 0; tt < threads; tt++) {
-                float[] a = acc2[tt][r];
-                for (int c = 0; c < f; c++) {
-                    g[c] += a[c];
-                    a[c] = 0;
-                }
-            }
-        }
         for (int i = a0; i < a1; i++) {
-            gatherClear(acc1, i, g1[i]);
-            gatherClear(acc3, i, g2[i]);
-            gatherClear(acc4, i, g3[i]);
+            for (int tt = 0; tt < threads; tt++) {
+                ForeignRowsF32 fr = foreign[tt];
+                for (int a = 0; a < 3; a++) {
+                    fr.drain(i, ForeignRowsF32.V + a, gV[3 * i + a]);
+                }
+                fr.drain(i, ForeignRowsF32.PVV, g1[i]);
+                fr.drain(i, ForeignRowsF32.PS, g2[i]);
+                fr.drain(i, ForeignRowsF32.PVS, g3[i]);
+            }
         }
         lin(th, S_BW2VV, 20, g1, L.w2vv, f, f, null, h, a0, a1, false);
         lin(th, S_BW2S, 21, g2, L.w2s, f, f, null, h, a0, a1, true);
@@ -599,17 +635,6 @@ final class StudentEngineF32 implements StudentEngine {
             System.arraycopy(gSmid[i], 0, gS[i], 0, f);
         }
         lin(th, S_BW1, 23, h, L.w1, f, f, null, gS, a0, a1, true);
-    }
-
-    private void gatherClear(float[][][] acc, int i, float[] out) {
-        Arrays.fill(out, 0, f, 0);
-        for (int tt = 0; tt < threads; tt++) {
-            float[] a = acc[tt][i];
-            for (int c = 0; c < f; c++) {
-                out[c] += a[c];
-                a[c] = 0;
-            }
-        }
     }
 
     /** g_r_ij = g_d u + (g_u - (u . g_u) u) / d; F_j -= g_r_ij, F_i += g_r_ij, per thread. */
@@ -725,29 +750,18 @@ final class StudentEngineF32 implements StudentEngine {
         species = new int[c];
         order = new int[c];
         rank = new int[c];
-        acc1 = new float[maxThreads][][];
-        acc2 = new float[maxThreads][][];
-        acc3 = new float[maxThreads][][];
-        acc4 = new float[maxThreads][][];
         forceAcc = new double[maxThreads][3 * c];
-        for (int th = 0; th < maxThreads; th++) {
-            acc1[th] = rows(c, f);
-            acc2[th] = rows(3 * c, f);
-            acc3[th] = rows(c, f);
-            acc4[th] = rows(c, f);
+        for (ForeignRowsF32 fr : foreign) {
+            fr.resize(c);
         }
         cap = c;
         dirty = false;
     }
 
-    /** After a failed call, per-thread accumulators may hold partial sums: clear them. */
+    /** After a failed call, per-thread sums may hold partial results: clear them. */
     private void clearAccumulators() {
         for (int th = 0; th < maxThreads; th++) {
-            for (float[][] rowsOfAcc : new float[][][]{acc1[th], acc2[th], acc3[th], acc4[th]}) {
-                for (float[] r : rowsOfAcc) {
-                    Arrays.fill(r, 0);
-                }
-            }
+            foreign[th].clear();
             Arrays.fill(forceAcc[th], 0.0);
         }
     }
@@ -782,7 +796,6 @@ final class StudentEngineF32 implements StudentEngine {
         s = sMid = gS = gSmid = h = g1 = g2 = g3 = g4 = pre5 = g5 = null;
         vMid = gV = gVmid = gUv = gVv = null;
         vIn = uv = vv = phiPre = phiSig = pre3Sig = phiVV = phiS = phiVS = nrm = pre3 = avv = asv = sp = null;
-        acc1 = acc2 = acc3 = acc4 = null;
         forceAcc = null;
         sIn = null;
     }

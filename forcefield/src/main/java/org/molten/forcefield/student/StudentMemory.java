@@ -46,14 +46,14 @@ public final class StudentMemory {
         long rowF = ARRAY_HEADER + align(f * (long) real) + REFERENCE;
         long rowFh = ARRAY_HEADER + align(fh * (long) real) + REFERENCE;
         // s, sMid = gSmid, gS, h, g1..g4; vMid = gVmid, gV, gUv, gVv (3 rows each); per block
-        // v_in, U v, V v (3 rows each) and 11 scalar rows, less the 5 rows no block touches;
-        // per thread the message accumulators (1 + 3 + 1 + 1 rows).
+        // v_in, U v, V v (3 rows each) and 11 scalar rows, less the 5 rows no block touches.
         // In the memory-saving layout: one set of the 17 per-block rows, v_in of blocks 1.. and s_in
         // of all blocks but the last.
-        long rowsF = recompute ? 8 + 12 + 17 + 4L * (layers - 1) + 6L * threads
-                : 8 + 12 + 20L * layers - 5 + 6L * threads;
+        long rowsF = recompute ? 8 + 12 + 17 + 4L * (layers - 1)
+                : 8 + 12 + 20L * layers - 5;
         long perAtom = rowsF * rowF + (recompute ? 3 : 5) * REFERENCE + 2 * rowFh
                 + 3 * 4 + 8 + 24L * threads          // species, order, rank; atom energies; force accumulators
+                + 4L * threads                       // each thread's foreign-slot map (ForeignRowsR)
                 + 4 + 36 + 24 + 36;                  // species rows; spatial order; Verlet reference; cell list
         // Pairs (PairGeometryR): centre and edge (2 ints), dE/dd and dE/du (4 doubles); the directed
         // edges (2 per pair, capacity grown by doubling: up to 2 times, the worst case taken) and the Verlet candidates
@@ -62,7 +62,26 @@ public final class StudentMemory {
         double perPair = 8 + 32 + 2 * 2.0 * (EDGE_BYTES + CANDIDATE_BYTES * skin * skin * skin);
         // G1 gives an array of half a region or more whole regions, and the collector needs some room:
         // measured on a 3000-atom water box, the live heap is 3-8% above the sum of the arrays.
-        return (long) Math.ceil(SLACK * (atoms * perAtom + pairs * perPair));
+        return (long) Math.ceil(SLACK * (atoms * perAtom + pairs * perPair
+                + foreignAtoms(atoms, pairs, w.cutoffA(), threads) * ForeignRowsF64.ROWS * rowF));
+    }
+
+    /**
+     * Atoms for which the threads of the pair passes keep foreign rows (ForeignRowsR): all threads
+     * but the last keep them for the atoms within the cutoff beyond their region of atoms/threads
+     * atoms, taken as the shell of a cube of that volume, at most the region's own atom count (the
+     * space-filling curve's regions are ragged, not cubes, so a thin shell would undercount). The
+     * density comes from the pairs per atom.
+     */
+    static long foreignAtoms(long atoms, long pairs, double cutoffA, int threads) {
+        if (threads < 2 || atoms == 0) {
+            return 0;
+        }
+        double density = 2.0 * pairs / atoms / (4.0 / 3.0 * Math.PI * cutoffA * cutoffA * cutoffA);   // per Å³
+        double region = (double) atoms / threads;
+        double side = Math.cbrt(region / Math.max(density, 1e-12));
+        double shell = 6.0 * side * side * cutoffA * density;
+        return (long) Math.ceil((threads - 1) * Math.min(region, shell));
     }
 
     /** Undirected pairs within {@code cutoffA} of {@code atoms} atoms at a uniform density (atoms per Å³), at most all pairs. */
