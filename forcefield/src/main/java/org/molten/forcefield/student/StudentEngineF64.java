@@ -20,26 +20,23 @@ import static org.molten.forcefield.student.ChannelKernelsF64.*;
  * turning them into forces once at the end.</li>
  * <li>Pairs ({@link PairGeometryF64}) store only their edge and gradients; distance, cutoff and
  * radial basis are recomputed at each visit.</li>
- * <li>Threads: pairs are split over the threads, each accumulating into its own per-atom rows;
- * atom-wise phases (dense layers, reductions of the per-thread rows) split the atoms. No shared
- * mutable state between threads within a phase.</li>
+ * <li>Threads: pairs are split over the threads at atom boundaries; each adds into the shared
+ * rows of the atoms it owns and into its {@link ForeignRowsF64} for the others; atom-wise phases
+ * (dense layers, adding the foreign rows) split the atoms and run tile by tile
+ * ({@link StudentBuffersF64#TILE} atoms). No two threads write the same row within a phase.</li>
  * <li>Atom-wise dense layers run as vectorisable Java loops ({@link DenseF64}) or, for large
  * systems, as native GEMMs ({@link DenseGemm}: ND4J from the optional module forcefield-nd4j).</li>
  * <li>All buffers are kept between calls and grow with the system: no allocation per call once
  * the size has been seen.</li>
  * </ul>
  */
-// Past the 800-line limit for main sources on purpose: StudentEngineF64 and StudentEngineF32 are generated
-// twins of this one template (generate.sh, checked by GeneratedSourcesTest), the exception issue 15 allows;
-// the numerical core stays in one file so that the forward and backward passes can be read side by side.
-final class StudentEngineF64 implements StudentEngine {
+// The passes; the buffers and the two layouts are in StudentBuffersF64, the pairs in PairGeometryF64, the
+// per-pair channel loops in ChannelKernelsF64, the sums for other threads' atoms in ForeignRowsF64.
+final class StudentEngineF64 extends StudentBuffersF64 implements StudentEngine {
     /** Epsilon under the square root of the vector norm (spec). */
     private static final double NORM_EPSILON = 1e-8;
 
-    // ---- hyper-parameters
-    private final int f;
-    private final int fh;
-    private final int layers;
+    // ---- hyper-parameters (F, F_h, T: StudentBuffersF64)
     private final double gamma;
     private final double muStep;
     private final double scale;
@@ -63,24 +60,9 @@ final class StudentEngineF64 implements StudentEngine {
     private DenseGemm.Weight ndR0;
     private DenseGemm.Workspace[] nd;
 
-    // ---- per-atom state, capacity {@code cap} atoms
-    private int cap;
-    private double[][] s, sMid, gS, gSmid, h, g1, g2, g3, g4, pre5, g5;
-    private double[][] v, vMid, gV, gVmid, gUv, gVv;
-    private double[][][] vIn, phiPre, phiSig, phiVV, phiS, phiVS, uv, vv, nrm, pre3, pre3Sig, avv, asv, sp;
-    private double[] atomEnergy = new double[0];
-
-    // ---- per-thread accumulators and scratch
-    private final int maxThreads;
-    private final ForeignRowsF64[] foreign;   // per thread: sums for atoms beyond its own range
+    // ---- per-thread scratch and work split
     private final int[] ownHi;               // per thread: end of its own range in the pair passes
-    private double[][] forceAcc;
     private final PairScratch[] scratch;
-    private boolean dirty;
-    // Memory-saving layout: the blocks share one set of per-block buffers; the backward pass
-    // recomputes each block's forward state from its saved input features (sIn, vIn) first.
-    private boolean recompute;
-    private double[][][] sIn;
 
     // ---- pairs (i < j) and their gradients
     private final PairGeometryF64 pg;
@@ -88,9 +70,6 @@ final class StudentEngineF64 implements StudentEngine {
 
     // ---- the call in progress
     private int n;
-    private int[] species = new int[0];      // embedding row, processing order
-    private int[] order = new int[0];        // processing position -> caller's atom index
-    private int[] rank = new int[0];         // caller's atom index -> processing position
     private int t;
     private int threads;
     private boolean useNd4j;
@@ -102,28 +81,35 @@ final class StudentEngineF64 implements StudentEngine {
     private final IntConsumer restoreInputPhase = this::restoreInput;
     private final IntConsumer messagePhase = this::messages;
     private final IntConsumer updatePhase = this::update;
+    private final IntConsumer gatherPhase = this::gatherMessages;
     private final IntConsumer readoutPhase = this::readout;
     private final IntConsumer updateBackPhase = this::updateBackward;
     private final IntConsumer messageBackPhase = this::messagesBackward;
     private final IntConsumer phiBackPhase = this::phiBackward;
     private final IntConsumer forcePhase = this::pairForces;
     private final IntConsumer forceReducePhase = this::reduceForces;
+    private final TileBody phiTile = this::phiTile;
+    private final TileBody updateTile = this::updateTile;
+    private final TileBody readoutTile = this::readoutTile;
+    private final TileBody updateBackTile = this::updateBackwardTile;
+    private final TileBody phiBackTile = this::phiBackwardTile;
+
+    /** An atom-wise phase on atoms a0..a1-1 of thread th, at most {@link #TILE} of them. */
+    private interface TileBody {
+        void run(int th, int a0, int a1);
+    }
 
     StudentEngineF64(StudentWeights w, int maxThreads) {
-        this.f = w.hidden();
-        this.fh = w.readoutHidden();
-        this.layers = w.layers();
+        super(w.hidden(), w.readoutHidden(), w.layers(), maxThreads);
         this.pg = new PairGeometryF64(w.nRbf(), w.cutoffA(), w.gammaPerA2());
         this.gamma = pg.gamma();
         this.muStep = pg.muStep();
         this.scale = w.scale();
         this.readoutBias = w.readout2Bias();
         this.atomref = w.atomref();
-        this.maxThreads = maxThreads;
         this.atomStart = new int[maxThreads + 1];
         this.pairStart = new int[maxThreads + 1];
         this.ownHi = new int[maxThreads];
-        this.foreign = new ForeignRowsF64[maxThreads];
         this.emb = DenseF64.rows(w.embedding(), w.speciesCount(), f, 0, f);
         this.lw = new BlockWeightsF64[layers];
         for (int l = 0; l < layers; l++) {
@@ -137,20 +123,10 @@ final class StudentEngineF64 implements StudentEngine {
         this.scratch = new PairScratch[maxThreads];
         for (int th = 0; th < maxThreads; th++) {
             scratch[th] = new PairScratch(f, w.nRbf());
-            foreign[th] = new ForeignRowsF64(f);
         }
     }
 
     // ================================================================== entry point
-
-    @Override
-    public void setRecompute(boolean on) {
-        if (on != recompute) {
-            recompute = on;
-            releaseAtoms();
-            cap = 0;   // the buffers are laid out again on the next call
-        }
-    }
 
     @Override
     public double evaluate(int atoms, int[] speciesRows, int[] processingOrder, EdgeList edges, double[] forces,
@@ -185,11 +161,12 @@ final class StudentEngineF64 implements StudentEngine {
         pool.run(threads, readoutPhase);
         for (t = layers - 1; t >= 0; t--) {
             if (recompute && t < layers - 1) {
-                // Same phases on the same inputs and the same thread split: the same bits.
+                // Same phases on the same inputs and the same thread split: the same bits. The update
+                // block's intermediates are recomputed tile by tile in its backward phase.
                 pool.run(threads, restoreInputPhase);
                 pool.run(threads, phiPhase);
                 pool.run(threads, messagePhase);
-                pool.run(threads, updatePhase);
+                pool.run(threads, gatherPhase);
             }
             pool.run(threads, updateBackPhase);
             pool.run(threads, messageBackPhase);
@@ -247,8 +224,20 @@ final class StudentEngineF64 implements StudentEngine {
 
     // ================================================================== forward
 
-    /** The scalar features entering block t, saved by its forward pass (memory-saving layout). */
+    /** The atom-wise phase {@code body} over the atoms of th, tile by tile. */
+    private void forTiles(int th, TileBody body) {
+        for (int a0 = atomStart[th]; a0 < atomStart[th + 1]; a0 += TILE) {
+            int a1 = Math.min(a0 + TILE, atomStart[th + 1]);
+            bindTile(th, a0, a1);
+            body.run(th, a0, a1);
+        }
+    }
+
+    /** The scalar features entering block t &gt; 0, saved by its forward pass (memory-saving layout). */
     private void restoreInput(int th) {
+        if (t == 0) {
+            return;   // phi starts block 0 from the embedding
+        }
         for (int i = atomStart[th]; i < atomStart[th + 1]; i++) {
             System.arraycopy(sIn[t][i], 0, s[i], 0, f);
         }
@@ -256,8 +245,10 @@ final class StudentEngineF64 implements StudentEngine {
 
     /** phi(s) = Linear2(SiLU(Linear1(s))) for the atoms of thread th (and the embedding at t = 0). */
     private void phi(int th) {
-        int a0 = atomStart[th];
-        int a1 = atomStart[th + 1];
+        forTiles(th, phiTile);
+    }
+
+    private void phiTile(int th, int a0, int a1) {
         BlockWeightsF64 L = lw[t];
         if (t == 0) {
             for (int i = a0; i < a1; i++) {
@@ -268,7 +259,7 @@ final class StudentEngineF64 implements StudentEngine {
                 Arrays.fill(v0[r], 0, f, 0);
             }
         }
-        if (recompute && t < layers - 1) {
+        if (recompute && t > 0) {
             for (int i = a0; i < a1; i++) {
                 System.arraycopy(s[i], 0, sIn[t][i], 0, f);
             }
@@ -332,10 +323,13 @@ final class StudentEngineF64 implements StudentEngine {
 
     /** Gathers the messages of all threads (clearing them), then the update block, atoms of th. */
     private void update(int th) {
-        int a0 = atomStart[th];
-        int a1 = atomStart[th + 1];
-        BlockWeightsF64 L = lw[t];
-        for (int i = a0; i < a1; i++) {
+        gatherMessages(th);
+        forTiles(th, updateTile);
+    }
+
+    /** Adds the foreign rows of all threads (clearing them) to sMid, vMid of the atoms of th. */
+    private void gatherMessages(int th) {
+        for (int i = atomStart[th]; i < atomStart[th + 1]; i++) {
             for (int tt = 0; tt < threads; tt++) {
                 ForeignRowsF64 fr = foreign[tt];
                 fr.drain(i, ForeignRowsF64.S, sMid[i]);
@@ -344,6 +338,14 @@ final class StudentEngineF64 implements StudentEngine {
                 }
             }
         }
+    }
+
+    /**
+     * The update block's intermediates for atoms a0..a1-1 from sMid, vMid: U v, V v, n, sp, z3,
+     * SiLU(z3) (in h) and its sigma, a_vv (not in the last block), a_sv.
+     */
+    private void updateIntermediates(int th, int a0, int a1) {
+        BlockWeightsF64 L = lw[t];
         double[][] U = uv[t];
         double[][] V = vv[t];
         lin(th, S_U, 4, vMid, L.uT, f, f, null, U, 3 * a0, 3 * a1, false);
@@ -367,6 +369,14 @@ final class StudentEngineF64 implements StudentEngine {
             lin(th, S_M2VV, 8, h, L.m2Tvv, f, f, L.b4vv, avv[t], a0, a1, false);
         }
         lin(th, S_M2SV, 9, h, L.m2Tsv, f, f, L.b4sv, asv[t], a0, a1, false);
+    }
+
+    /** The update block for atoms a0..a1-1: s' = s_mid + a_ss + a_sv o sp, v' = v_mid + a_vv o U v. */
+    private void updateTile(int th, int a0, int a1) {
+        updateIntermediates(th, a0, a1);
+        BlockWeightsF64 L = lw[t];
+        double[][] U = uv[t];
+        double[][] spt = sp[t];
         lin(th, S_M2SS, 10, h, L.m2Tss, f, f, L.b4ss, g1, a0, a1, false);   // a_ss: only needed here
         double[][] vNext = t + 1 < layers ? vIn[t + 1] : null;
         for (int i = a0; i < a1; i++) {
@@ -394,8 +404,10 @@ final class StudentEngineF64 implements StudentEngine {
 
     /** Per-atom energies and the seed of the backward pass g_s = scale W5^T (SiLU'(z5) o w6). */
     private void readout(int th) {
-        int a0 = atomStart[th];
-        int a1 = atomStart[th + 1];
+        forTiles(th, readoutTile);
+    }
+
+    private void readoutTile(int th, int a0, int a1) {
         lin(th, S_R0, 11, s, r0T, f, fh, r0b, pre5, a0, a1, false);
         for (int i = a0; i < a1; i++) {
             double[] z = pre5[i];
@@ -419,8 +431,13 @@ final class StudentEngineF64 implements StudentEngine {
 
     /** Backward through update block t for the atoms of th: (g_s', g_v') to (g_s_mid, g_v_mid). */
     private void updateBackward(int th) {
-        int a0 = atomStart[th];
-        int a1 = atomStart[th + 1];
+        forTiles(th, updateBackTile);
+    }
+
+    private void updateBackwardTile(int th, int a0, int a1) {
+        if (recompute) {
+            updateIntermediates(th, a0, a1);
+        }
         BlockWeightsF64 L = lw[t];
         double[][] U = uv[t];
         double[][] V = vv[t];
@@ -613,10 +630,7 @@ final class StudentEngineF64 implements StudentEngine {
         if (t == 0) {
             return;   // block 0 accumulated nothing per atom: g_v(0) and g_embedding are not needed
         }
-        int a0 = atomStart[th];
-        int a1 = atomStart[th + 1];
-        BlockWeightsF64 L = lw[t];
-        for (int i = a0; i < a1; i++) {
+        for (int i = atomStart[th]; i < atomStart[th + 1]; i++) {
             for (int tt = 0; tt < threads; tt++) {
                 ForeignRowsF64 fr = foreign[tt];
                 for (int a = 0; a < 3; a++) {
@@ -626,6 +640,15 @@ final class StudentEngineF64 implements StudentEngine {
                 fr.drain(i, ForeignRowsF64.PS, g2[i]);
                 fr.drain(i, ForeignRowsF64.PVS, g3[i]);
             }
+        }
+        forTiles(th, phiBackTile);
+    }
+
+    private void phiBackwardTile(int th, int a0, int a1) {
+        BlockWeightsF64 L = lw[t];
+        if (recompute) {   // z1 = W1 s + b1 and its sigma from the block's saved input
+            lin(th, S_W1, 0, sIn[t], L.w1T, f, f, L.b1, phiPre[t], a0, a1, false);
+            DenseF64.silu(phiPre[t], h, phiSig[t], f, a0, a1);
         }
         lin(th, S_BW2VV, 20, g1, L.w2vv, f, f, null, h, a0, a1, false);
         lin(th, S_BW2S, 21, g2, L.w2s, f, f, null, h, a0, a1, true);
@@ -717,91 +740,6 @@ final class StudentEngineF64 implements StudentEngine {
             helpers[th] = gemm.workspace(SLOTS);
         }
         nd = helpers;
-    }
-
-    // ================================================================== buffers
-
-    private void ensureAtoms(int atoms) {
-        if (atoms <= cap) {
-            return;
-        }
-        int c = Math.max(atoms, cap + cap / 4);
-        releaseAtoms();   // the old buffers must not stay reachable while the larger ones are allocated
-        // Memory (StudentMemory mirrors this): the mid-block features sMid, vMid are read only by the
-        // forward update and their gradients gSmid, gVmid only by the backward pass, so each pair
-        // shares its rows. Rows a block never reads or writes -- v entering block 0 (zero),
-        // phi_vv of block 0 and a_vv of the last block -- all point at one shared row of zeros.
-        s = rows(c, f); sMid = rows(c, f); gS = rows(c, f); gSmid = sMid; h = rows(c, f);
-        g1 = rows(c, f); g2 = rows(c, f); g3 = rows(c, f); g4 = rows(c, f); pre5 = rows(c, fh); g5 = rows(c, fh);
-        vMid = rows(3 * c, f); gV = rows(3 * c, f); gVmid = vMid; gUv = rows(3 * c, f); gVv = rows(3 * c, f);
-        double[] zeros = new double[f];
-        vIn = perLayer(3 * c, 0, zeros, true); uv = perLayer(3 * c, -1, null); vv = perLayer(3 * c, -1, null);
-        phiPre = perLayer(c, -1, null); phiSig = perLayer(c, -1, null); pre3Sig = perLayer(c, -1, null);
-        phiVV = perLayer(c, 0, zeros); phiS = perLayer(c, -1, null); phiVS = perLayer(c, -1, null);
-        nrm = perLayer(c, -1, null); pre3 = perLayer(c, -1, null); avv = perLayer(c, layers - 1, zeros);
-        asv = perLayer(c, -1, null); sp = perLayer(c, -1, null);
-        if (recompute) {
-            sIn = new double[layers][][];
-            for (int l = 0; l + 1 < layers; l++) {
-                sIn[l] = rows(c, f);
-            }
-        }
-        atomEnergy = new double[c];
-        species = new int[c];
-        order = new int[c];
-        rank = new int[c];
-        forceAcc = new double[maxThreads][3 * c];
-        for (ForeignRowsF64 fr : foreign) {
-            fr.resize(c);
-        }
-        cap = c;
-        dirty = false;
-    }
-
-    /** After a failed call, per-thread sums may hold partial results: clear them. */
-    private void clearAccumulators() {
-        for (int th = 0; th < maxThreads; th++) {
-            foreign[th].clear();
-            Arrays.fill(forceAcc[th], 0.0);
-        }
-    }
-
-    /**
-     * One buffer per block; the buffer of block {@code unusedLayer} (or none, -1) is
-     * {@code rowCount} references to the shared row {@code zeros}, for a block that never touches it.
-     */
-    private double[][][] perLayer(int rowCount, int unusedLayer, double[] zeros) {
-        return perLayer(rowCount, unusedLayer, zeros, false);
-    }
-
-    /** As above; in the memory-saving layout the blocks share one buffer unless {@code kept}. */
-    private double[][][] perLayer(int rowCount, int unusedLayer, double[] zeros, boolean kept) {
-        double[][][] x = new double[layers][][];
-        if (recompute && !kept) {
-            Arrays.fill(x, rows(rowCount, f));
-            return x;
-        }
-        for (int l = 0; l < layers; l++) {
-            if (l == unusedLayer) {
-                x[l] = new double[rowCount][];
-                Arrays.fill(x[l], zeros);
-            } else {
-                x[l] = rows(rowCount, f);
-            }
-        }
-        return x;
-    }
-
-    private void releaseAtoms() {
-        s = sMid = gS = gSmid = h = g1 = g2 = g3 = g4 = pre5 = g5 = null;
-        vMid = gV = gVmid = gUv = gVv = null;
-        vIn = uv = vv = phiPre = phiSig = pre3Sig = phiVV = phiS = phiVS = nrm = pre3 = avv = asv = sp = null;
-        forceAcc = null;
-        sIn = null;
-    }
-
-    private static double[][] rows(int count, int width) {
-        return new double[count][width];
     }
 
     @Override

@@ -45,13 +45,15 @@ public final class StudentMemory {
         int threads = o.threads();
         long rowF = ARRAY_HEADER + align(f * (long) real) + REFERENCE;
         long rowFh = ARRAY_HEADER + align(fh * (long) real) + REFERENCE;
-        // s, sMid = gSmid, gS, h, g1..g4; vMid = gVmid, gV, gUv, gVv (3 rows each); per block
-        // v_in, U v, V v (3 rows each) and 11 scalar rows, less the 5 rows no block touches.
-        // In the memory-saving layout: one set of the 17 per-block rows, v_in of blocks 1.. and s_in
-        // of all blocks but the last.
-        long rowsF = recompute ? 8 + 12 + 17 + 4L * (layers - 1)
+        // Fast layout (StudentBuffersR): s, sMid = gSmid, gS, h, g1..g4; vMid = gVmid, gV, gUv, gVv
+        // (3 rows each); per block v_in, U v, V v (3 rows each) and 11 scalar rows, less the 5 rows no
+        // block touches (references to a row of zeros); the readout's 2 F_h rows.
+        // Memory-saving layout: s, sMid, gS, g1..g3; vMid, gV (3 rows each); one set of phi_vv, phi_s,
+        // phi_vs; v_in and s_in of blocks 1..T-1. The other intermediates (22 F rows, 2 F_h rows per
+        // atom) live in each thread's tile rows, their buffers holding only references (24 per atom).
+        long rowsF = recompute ? 6 + 6 + 3 + 4L * (layers - 1)
                 : 8 + 12 + 20L * layers - 5;
-        long perAtom = rowsF * rowF + (recompute ? 3 : 5) * REFERENCE + 2 * rowFh
+        long perAtom = rowsF * rowF + (recompute ? (3 + 24) * REFERENCE : 5 * REFERENCE + 2 * rowFh)
                 + 3 * 4 + 8 + 24L * threads          // species, order, rank; atom energies; force accumulators
                 + 4L * threads                       // each thread's foreign-slot map (ForeignRowsR)
                 + 4 + 36 + 24 + 36;                  // species rows; spatial order; Verlet reference; cell list
@@ -62,7 +64,14 @@ public final class StudentMemory {
         double perPair = 8 + 32 + 2 * 2.0 * (EDGE_BYTES + CANDIDATE_BYTES * skin * skin * skin);
         // G1 gives an array of half a region or more whole regions, and the collector needs some room:
         // measured on a 3000-atom water box, the live heap is 3-8% above the sum of the arrays.
-        return (long) Math.ceil(SLACK * (atoms * perAtom + pairs * perPair
+        long tiles = recompute ? (long) threads * StudentBuffersF64.TILE * (22 * rowF + 2 * rowFh) : 0;
+        // The engine's copies of the weights (BlockWeightsR: 22 F x F matrices in both orientations,
+        // the filter's n_rbf rows, 12 biases per block; the readout both ways; the embedding): fixed,
+        // 9 MB in float64 at F = 128, T = 3.
+        long vectorF = ARRAY_HEADER + align(f * (long) real);
+        long weights = layers * ((22L * f + 3L * w.nRbf()) * rowF + 12 * vectorF)
+                + (long) f * rowFh + (long) fh * rowF + (long) w.speciesCount() * rowF;
+        return (long) Math.ceil(SLACK * (atoms * perAtom + pairs * perPair + tiles + weights
                 + foreignAtoms(atoms, pairs, w.cutoffA(), threads) * ForeignRowsF64.ROWS * rowF));
     }
 
