@@ -12,11 +12,12 @@ import java.util.List;
  * <ul>
  * <li>Fast layout: every block keeps what its backward pass reads (the inputs of the block, phi,
  * the update's intermediates), ~60 rows per atom at T = 3.</li>
- * <li>Memory-saving layout: only each block's input features (s, v) are kept; the backward pass of
- * a block first recomputes its phi and messages, and each atom-wise phase recomputes the
+ * <li>Memory-saving layout: the blocks share one set of buffers and keep only the features
+ * of the block in progress (s, v); the backward pass of a block first runs the blocks before it
+ * again from the embedding, then its phi and messages, and each atom-wise phase recomputes the
  * intermediates of its update block and of phi tile by tile ({@link #TILE} atoms), in per-thread
  * tile rows: the buffers of those intermediates are row references that {@link #bindTile} points
- * at the thread's tile rows. ~23 rows per atom at T = 3.</li>
+ * at the thread's tile rows. 18 rows per atom.</li>
  * </ul>
  * Both layouts run the atom-wise phases tile by tile, with the same products on the same rows, so
  * they give the same bits.
@@ -36,8 +37,6 @@ class StudentBuffersF32 {
     float[][] s, sMid, gS, gSmid, h, g1, g2, g3, g4, pre5, g5;
     float[][] vMid, gV, gVmid, gUv, gVv;
     float[][][] vIn, phiPre, phiSig, phiVV, phiS, phiVS, uv, vv, nrm, pre3, pre3Sig, avv, asv, sp;
-    /** Memory-saving layout: the scalar features entering blocks 1..T-1 (block 0's are the embedding). */
-    float[][][] sIn;
     double[] atomEnergy = new double[0];
     int[] species = new int[0];      // embedding row, processing order
     int[] order = new int[0];        // processing position -> caller's atom index
@@ -91,18 +90,14 @@ class StudentBuffersF32 {
         pre5 = tiledRows(c, 1, fh); g5 = tiledRows(c, 1, fh);
         vMid = rows(3 * c, f); gV = rows(3 * c, f); gVmid = vMid; gUv = tiledRows(c, 3, f); gVv = tiledRows(c, 3, f);
         float[] zeros = new float[f];
-        vIn = perLayer(3 * c, 0, zeros, true);
-        phiVV = perLayer(c, 0, zeros, false); phiS = perLayer(c, -1, null, false); phiVS = perLayer(c, -1, null, false);
+        vIn = perLayer(3 * c, 0, zeros);
+        phiVV = perLayer(c, 0, zeros); phiS = perLayer(c, -1, null); phiVS = perLayer(c, -1, null);
         uv = perLayerTiled(c, 3, -1, null); vv = perLayerTiled(c, 3, -1, null);
         phiPre = perLayerTiled(c, 1, -1, null); phiSig = perLayerTiled(c, 1, -1, null);
         pre3Sig = perLayerTiled(c, 1, -1, null); nrm = perLayerTiled(c, 1, -1, null);
         pre3 = perLayerTiled(c, 1, -1, null); avv = perLayerTiled(c, 1, layers - 1, zeros);
         asv = perLayerTiled(c, 1, -1, null); sp = perLayerTiled(c, 1, -1, null);
         if (recompute) {
-            sIn = new float[layers][][];
-            for (int l = 1; l < layers; l++) {
-                sIn[l] = rows(c, f);
-            }
             tileRows = new float[maxThreads][tiled.size()][][];
             for (int th = 0; th < maxThreads; th++) {
                 for (int k = 0; k < tiled.size(); k++) {
@@ -162,11 +157,11 @@ class StudentBuffersF32 {
     /**
      * One buffer per block; the buffer of block {@code unusedLayer} (or none, -1) is references to
      * the shared row {@code zeros}, for a block that never touches it. In the memory-saving layout
-     * the blocks share one buffer unless {@code kept}.
+     * the blocks share one buffer.
      */
-    private float[][][] perLayer(int rowCount, int unusedLayer, float[] zeros, boolean kept) {
+    private float[][][] perLayer(int rowCount, int unusedLayer, float[] zeros) {
         float[][][] x = new float[layers][][];
-        if (recompute && !kept) {
+        if (recompute) {
             Arrays.fill(x, rows(rowCount, f));
             return x;
         }
@@ -184,7 +179,7 @@ class StudentBuffersF32 {
     /** As {@link #perLayer} for an intermediate that the memory-saving layout keeps only per tile. */
     private float[][][] perLayerTiled(int c, int perAtom, int unusedLayer, float[] zeros) {
         if (!recompute) {
-            return perLayer(perAtom * c, unusedLayer, zeros, false);
+            return perLayer(perAtom * c, unusedLayer, zeros);
         }
         float[][][] x = new float[layers][][];
         Arrays.fill(x, tiledRows(c, perAtom, f));
@@ -196,7 +191,6 @@ class StudentBuffersF32 {
         vMid = gV = gVmid = gUv = gVv = null;
         vIn = uv = vv = phiPre = phiSig = pre3Sig = phiVV = phiS = phiVS = nrm = pre3 = avv = asv = sp = null;
         forceAcc = null;
-        sIn = null;
         tiled.clear();
         tiledShape.clear();
         tileRows = new float[0][][][];

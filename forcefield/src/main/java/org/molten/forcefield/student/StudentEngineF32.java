@@ -78,7 +78,6 @@ final class StudentEngineF32 extends StudentBuffersF32 implements StudentEngine 
     private final int[] pairStart;
     private final IntConsumer geometryPhase = this::geometry;
     private final IntConsumer phiPhase = this::phi;
-    private final IntConsumer restoreInputPhase = this::restoreInput;
     private final IntConsumer messagePhase = this::messages;
     private final IntConsumer updatePhase = this::update;
     private final IntConsumer gatherPhase = this::gatherMessages;
@@ -159,15 +158,23 @@ final class StudentEngineF32 extends StudentBuffersF32 implements StudentEngine 
             pool.run(threads, updatePhase);
         }
         pool.run(threads, readoutPhase);
-        for (t = layers - 1; t >= 0; t--) {
-            if (recompute && t < layers - 1) {
-                // Same phases on the same inputs and the same thread split: the same bits. The update
-                // block's intermediates are recomputed tile by tile in its backward phase.
-                pool.run(threads, restoreInputPhase);
+        for (int block = layers - 1; block >= 0; block--) {
+            if (recompute && block < layers - 1) {
+                // The memory-saving layout keeps no block's input: blocks 0..block-1 run again from the
+                // embedding, then phi and the messages of this block. Same phases on the same inputs and
+                // the same thread split: the same bits. The update block's intermediates are recomputed
+                // tile by tile in its backward phase.
+                for (t = 0; t < block; t++) {
+                    pool.run(threads, phiPhase);
+                    pool.run(threads, messagePhase);
+                    pool.run(threads, updatePhase);
+                }
+                t = block;
                 pool.run(threads, phiPhase);
                 pool.run(threads, messagePhase);
                 pool.run(threads, gatherPhase);
             }
+            t = block;
             pool.run(threads, updateBackPhase);
             pool.run(threads, messageBackPhase);
             if (t > 0) {
@@ -233,16 +240,6 @@ final class StudentEngineF32 extends StudentBuffersF32 implements StudentEngine 
         }
     }
 
-    /** The scalar features entering block t &gt; 0, saved by its forward pass (memory-saving layout). */
-    private void restoreInput(int th) {
-        if (t == 0) {
-            return;   // phi starts block 0 from the embedding
-        }
-        for (int i = atomStart[th]; i < atomStart[th + 1]; i++) {
-            System.arraycopy(sIn[t][i], 0, s[i], 0, f);
-        }
-    }
-
     /** phi(s) = Linear2(SiLU(Linear1(s))) for the atoms of thread th (and the embedding at t = 0). */
     private void phi(int th) {
         forTiles(th, phiTile);
@@ -257,11 +254,6 @@ final class StudentEngineF32 extends StudentBuffersF32 implements StudentEngine 
             float[][] v0 = vIn[0];
             for (int r = 3 * a0; r < 3 * a1; r++) {
                 Arrays.fill(v0[r], 0, f, 0);
-            }
-        }
-        if (recompute && t > 0) {
-            for (int i = a0; i < a1; i++) {
-                System.arraycopy(s[i], 0, sIn[t][i], 0, f);
             }
         }
         lin(th, S_W1, 0, s, L.w1T, f, f, L.b1, phiPre[t], a0, a1, false);
@@ -379,12 +371,15 @@ final class StudentEngineF32 extends StudentBuffersF32 implements StudentEngine 
         float[][] spt = sp[t];
         lin(th, S_M2SS, 10, h, L.m2Tss, f, f, L.b4ss, g1, a0, a1, false);   // a_ss: only needed here
         float[][] vNext = t + 1 < layers ? vIn[t + 1] : null;
+        // The last block writes s_T into gS, which the readout reads and then overwrites with g_s:
+        // s keeps s_{T-1}, which phi's backward pass of the last block needs.
+        float[][] sOut = t + 1 < layers ? s : gS;
         for (int i = a0; i < a1; i++) {
             float[] avvi = avv[t][i];
             float[] asvi = asv[t][i];
             float[] assi = g1[i];
             float[] spi = spt[i];
-            float[] si = s[i];
+            float[] si = sOut[i];
             float[] mi = sMid[i];
             for (int c = 0; c < f; c++) {
                 si[c] = mi[c] + assi[c] + asvi[c] * spi[c];
@@ -408,7 +403,7 @@ final class StudentEngineF32 extends StudentBuffersF32 implements StudentEngine 
     }
 
     private void readoutTile(int th, int a0, int a1) {
-        lin(th, S_R0, 11, s, r0T, f, fh, r0b, pre5, a0, a1, false);
+        lin(th, S_R0, 11, gS, r0T, f, fh, r0b, pre5, a0, a1, false);   // gS holds s_T here
         for (int i = a0; i < a1; i++) {
             float[] z = pre5[i];
             float[] g = g5[i];
@@ -646,8 +641,8 @@ final class StudentEngineF32 extends StudentBuffersF32 implements StudentEngine 
 
     private void phiBackwardTile(int th, int a0, int a1) {
         BlockWeightsF32 L = lw[t];
-        if (recompute) {   // z1 = W1 s + b1 and its sigma from the block's saved input
-            lin(th, S_W1, 0, sIn[t], L.w1T, f, f, L.b1, phiPre[t], a0, a1, false);
+        if (recompute) {   // z1 = W1 s + b1 and its sigma from the block's input, in s again
+            lin(th, S_W1, 0, s, L.w1T, f, f, L.b1, phiPre[t], a0, a1, false);
             DenseF32.silu(phiPre[t], h, phiSig[t], f, a0, a1);
         }
         lin(th, S_BW2VV, 20, g1, L.w2vv, f, f, null, h, a0, a1, false);

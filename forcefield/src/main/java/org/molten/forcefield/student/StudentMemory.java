@@ -48,10 +48,10 @@ public final class StudentMemory {
         // Fast layout (StudentBuffersR): s, sMid = gSmid, gS, h, g1..g4; vMid = gVmid, gV, gUv, gVv
         // (3 rows each); per block v_in, U v, V v (3 rows each) and 11 scalar rows, less the 5 rows no
         // block touches (references to a row of zeros); the readout's 2 F_h rows.
-        // Memory-saving layout: s, sMid, gS, g1..g3; vMid, gV (3 rows each); one set of phi_vv, phi_s,
-        // phi_vs; v_in and s_in of blocks 1..T-1. The other intermediates (22 F rows, 2 F_h rows per
-        // atom) live in each thread's tile rows, their buffers holding only references (24 per atom).
-        long rowsF = recompute ? 6 + 6 + 3 + 4L * (layers - 1)
+        // Memory-saving layout: s, sMid, gS, g1..g3; vMid, gV, v (3 rows each); one set of phi_vv,
+        // phi_s, phi_vs, whatever T. The other intermediates (22 F rows, 2 F_h rows per atom) live in
+        // each thread's tile rows, their buffers holding only references (24 per atom).
+        long rowsF = recompute ? 6 + 9 + 3
                 : 8 + 12 + 20L * layers - 5;
         long perAtom = rowsF * rowF + (recompute ? (3 + 24) * REFERENCE : 5 * REFERENCE + 2 * rowFh)
                 + 3 * 4 + 8 + 24L * threads          // species, order, rank; atom energies; force accumulators
