@@ -4,12 +4,14 @@ import org.molten.core.HeapBudget;
 
 /**
  * Estimate of the Java heap the optimised student ({@link OptimisedStudent}) keeps for a system,
- * counted from the buffers it allocates (StudentEngineR.java.template, the neighbour lists), so
- * that a system too large for the heap is refused before anything is allocated
- * ({@link HeapBudget}). Per atom at F = 128, T = 3 in float64 about 85 KB plus 6 F-wide rows per
- * thread (the per-thread message accumulators), and per neighbour pair within the cutoff about
- * 0.4 KB (pair geometry and radial basis, the directed edges and the Verlet candidates). ND4J's
- * GEMM buffers (10 F + 2 F_h values per atom) live outside the heap and are not counted.
+ * counted from the buffers it allocates (StudentBuffersR.java.template, PairGeometryR, ForeignRowsR,
+ * the neighbour lists), so that a system too large for the heap is refused before anything is
+ * allocated ({@link HeapBudget}). Per atom at F = 128, T = 3 in float64: about 87 KB in the fast
+ * layout, 19 KB in the memory-saving one; per neighbour pair within the cutoff about 0.2 KB (the
+ * pair's edge and gradients, the directed edges and the Verlet candidates); the threads' foreign
+ * rows (6 F-wide rows per atom near the boundary of a thread's region); fixed: the tiles of the
+ * memory-saving layout and the engine's copies of the weights. ND4J's GEMM buffers live outside
+ * the heap and are not counted.
  */
 public final class StudentMemory {
     /** Atoms per Å³ of liquid water at 1 g/cm³: the densest common case, for estimates before a neighbour search. */
