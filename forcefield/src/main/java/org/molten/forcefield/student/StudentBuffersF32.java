@@ -11,7 +11,7 @@ import java.util.List;
  * atom (one per Cartesian axis) in processing order. StudentMemory mirrors what is allocated here.
  * <ul>
  * <li>Fast layout: every block keeps what its backward pass reads (the inputs of the block, phi,
- * the update's intermediates), ~60 rows per atom at T = 3.</li>
+ * the update's intermediates), 75 rows per atom at T = 3.</li>
  * <li>Memory-saving layout: the blocks share one set of buffers and keep only the features
  * of the block in progress (s, v); the backward pass of a block first runs the blocks before it
  * again from the embedding, then its phi and messages, and each atom-wise phase recomputes the

@@ -6,7 +6,7 @@ import org.molten.core.HeapBudget;
  * Estimate of the Java heap the optimised student ({@link OptimisedStudent}) keeps for a system,
  * counted from the buffers it allocates (StudentBuffersR.java.template, PairGeometryR, ForeignRowsR,
  * the neighbour lists), so that a system too large for the heap is refused before anything is
- * allocated ({@link HeapBudget}). Per atom at F = 128, T = 3 in float64: about 87 KB in the fast
+ * allocated ({@link HeapBudget}). Per atom at F = 128, T = 3 in float64: about 80 KB in the fast
  * layout, 19 KB in the memory-saving one; per neighbour pair within the cutoff about 0.2 KB (the
  * pair's edge and gradients, the directed edges and the Verlet candidates); the threads' foreign
  * rows (6 F-wide rows per atom near the boundary of a thread's region); fixed: the tiles of the
