@@ -60,10 +60,10 @@ public final class StudentMemory {
                 + 4L * threads                       // each thread's foreign-slot map (ForeignRowsR)
                 + 4 + 36 + 24 + 36;                  // species rows; spatial order; Verlet reference; cell list
         // Pairs (PairGeometryR): centre and edge (2 ints), dE/dd and dE/du (4 doubles); the directed
-        // edges (2 per pair, capacity grown by doubling: up to 2 times, the worst case taken) and the Verlet candidates
-        // within cutoff + skin, as many more as the volume ratio says.
+        // edges (2 per pair, capacity grown by half: up to 1.5 times, the worst case taken) and the Verlet
+        // candidates within cutoff + skin, as many more as the volume ratio says.
         double skin = (w.cutoffA() + o.skinA()) / w.cutoffA();
-        double perPair = 8 + 32 + 2 * 2.0 * (EDGE_BYTES + CANDIDATE_BYTES * skin * skin * skin);
+        double perPair = 8 + 32 + 2 * 1.5 * (EDGE_BYTES + CANDIDATE_BYTES * skin * skin * skin);
         // G1 gives an array of half a region or more whole regions, and the collector needs some room:
         // measured on a 3000-atom water box, the live heap is 3-8% above the sum of the arrays.
         long tiles = recompute ? (long) threads * StudentBuffersF64.TILE * (22 * rowF + 2 * rowFh) : 0;
