@@ -14,7 +14,9 @@ import static org.junit.jupiter.api.Assertions.*;
 /**
  * With this module on the class path the optimised student finds ND4J through the service loader and its GEMM
  * path gives the Java loops' energies, forces and per-atom energies (the loops are checked against the reference
- * in forcefield): float64 to 1e-10 relative, float32 to 1e-5, on a periodic water box of 300+ atoms.
+ * in forcefield): float64 to 1e-10 relative, float32 to 1e-5, on a periodic water box of 300+ atoms. The
+ * memory-saving layout, whose GEMMs read and write row references re-pointed at each tile, gives the fast ND4J
+ * layout's results bit for bit.
  */
 class Nd4jStudentTest {
     @Test
@@ -28,12 +30,20 @@ class Nd4jStudentTest {
             OptimisedStudent.Options base = OptimisedStudent.Options.defaults().withThreads(2).withParallelMinAtoms(0)
                     .withPrecision(p);
             try (OptimisedStudent nd = new OptimisedStudent(w, base.withDense(DenseBackend.ND4J));
+                 OptimisedStudent ndSaving = new OptimisedStudent(w, base.withDense(DenseBackend.ND4J));
                  OptimisedStudent loops = new OptimisedStudent(w, base.withDense(DenseBackend.LOOPS))) {
+                ndSaving.useMemorySavingLayout();
                 int n = box.size();
                 double[] fn = new double[3 * n], fl = new double[3 * n], en = new double[n], el = new double[n];
+                double[] fs = new double[3 * n], es = new double[n];
                 for (int call = 0; call < 2; call++) {   // the second call reuses the slots' buffers
                     double eN = nd.energyAndForces(box, fn, en);
                     double eL = loops.energyAndForces(box, fl, el);
+                    double eS = ndSaving.energyAndForces(box, fs, es);
+                    assertTrue(ndSaving.lastCallUsedNd4j(), p + ": ND4J path not taken (memory-saving)");
+                    assertEquals(Double.doubleToLongBits(eN), Double.doubleToLongBits(eS), p + ": memory-saving energy");
+                    assertArrayEquals(fn, fs, 0.0, p + ": memory-saving forces");
+                    assertArrayEquals(en, es, 0.0, p + ": memory-saving per-atom energies");
                     assertTrue(nd.lastCallUsedNd4j(), p + ": ND4J path not taken");
                     assertFalse(loops.lastCallUsedNd4j());
                     assertEquals(eL, eN, tol * Math.abs(eL), p + ": energy");

@@ -15,8 +15,14 @@ final class ChannelKernelsF32 {
     /** Per-thread scratch rows of one pair (each of length F). */
     static final class PairScratch {
         final float[] wvv, ws, wvs, kvv, ks, kvs, x1, x2, x3, x4, tWvv, tWs, tWvs, tU0, tU1, tU2;
+        // the pair being visited (PairGeometryF32.load): atoms, distance (Å), unit vector, cutoff,
+        // its d-derivative (1/Å) and the radial basis between its first and last non-negligible centre
+        final float[] rbf;
+        int i, j, kLo, kHi;
+        double d, ux, uy, uz, fc, dfc;
 
-        PairScratch(int f) {
+        PairScratch(int f, int nRbf) {
+            rbf = new float[nRbf];
             wvv = new float[f]; ws = new float[f]; wvs = new float[f];
             kvv = new float[f]; ks = new float[f]; kvs = new float[f];
             x1 = new float[f]; x2 = new float[f]; x3 = new float[f]; x4 = new float[f];

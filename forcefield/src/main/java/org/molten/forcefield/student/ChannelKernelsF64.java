@@ -15,8 +15,14 @@ final class ChannelKernelsF64 {
     /** Per-thread scratch rows of one pair (each of length F). */
     static final class PairScratch {
         final double[] wvv, ws, wvs, kvv, ks, kvs, x1, x2, x3, x4, tWvv, tWs, tWvs, tU0, tU1, tU2;
+        // the pair being visited (PairGeometryF64.load): atoms, distance (Å), unit vector, cutoff,
+        // its d-derivative (1/Å) and the radial basis between its first and last non-negligible centre
+        final double[] rbf;
+        int i, j, kLo, kHi;
+        double d, ux, uy, uz, fc, dfc;
 
-        PairScratch(int f) {
+        PairScratch(int f, int nRbf) {
+            rbf = new double[nRbf];
             wvv = new double[f]; ws = new double[f]; wvs = new double[f];
             kvv = new double[f]; ks = new double[f]; kvs = new double[f];
             x1 = new double[f]; x2 = new double[f]; x3 = new double[f]; x4 = new double[f];

@@ -18,37 +18,27 @@ import static org.molten.forcefield.student.ChannelKernelsF64.*;
  * the channels that never stores per-edge 3F tensors. The backward pass recomputes the filter and
  * its d-derivative in the same way and accumulates dE/dd and dE/du per pair over all blocks,
  * turning them into forces once at the end.</li>
- * <li>Radial basis: exp(-gamma (d - mu_k)^2) by a two-sided product recurrence from the nearest
- * centre (three exponentials per pair instead of n_rbf); centres whose Gaussian is below
- * exp(-{@value #RBF_NEGLIGIBLE_EXPONENT}) (about 1e-20, far below double rounding of any filter
- * value) are skipped.</li>
- * <li>Threads: pairs are split over the threads, each accumulating into its own per-atom rows;
- * atom-wise phases (dense layers, reductions of the per-thread rows) split the atoms. No shared
- * mutable state between threads within a phase.</li>
+ * <li>Pairs ({@link PairGeometryF64}) store only their edge and gradients; distance, cutoff and
+ * radial basis are recomputed at each visit.</li>
+ * <li>Threads: pairs are split over the threads at atom boundaries; each adds into the shared
+ * rows of the atoms it owns and into its {@link ForeignRowsF64} for the others; atom-wise phases
+ * (dense layers, adding the foreign rows) split the atoms and run tile by tile
+ * ({@link StudentBuffersF64#TILE} atoms). No two threads write the same row within a phase.</li>
  * <li>Atom-wise dense layers run as vectorisable Java loops ({@link DenseF64}) or, for large
  * systems, as native GEMMs ({@link DenseGemm}: ND4J from the optional module forcefield-nd4j).</li>
  * <li>All buffers are kept between calls and grow with the system: no allocation per call once
  * the size has been seen.</li>
  * </ul>
  */
-// Past the 800-line limit for main sources on purpose: StudentEngineF64 and StudentEngineF32 are generated
-// twins of this one template (generate.sh, checked by GeneratedSourcesTest), the exception issue 15 allows;
-// the numerical core stays in one file so that the forward and backward passes can be read side by side.
-final class StudentEngineF64 implements StudentEngine {
-    /** Gaussians exp(-x) with x above this are skipped: exp(-46) = 1.1e-20. */
-    static final double RBF_NEGLIGIBLE_EXPONENT = 46.0;
+// The passes; the buffers and the two layouts are in StudentBuffersF64, the pairs in PairGeometryF64, the
+// per-pair channel loops in ChannelKernelsF64, the sums for other threads' atoms in ForeignRowsF64.
+final class StudentEngineF64 extends StudentBuffersF64 implements StudentEngine {
     /** Epsilon under the square root of the vector norm (spec). */
     private static final double NORM_EPSILON = 1e-8;
 
-    // ---- hyper-parameters
-    private final int f;
-    private final int fh;
-    private final int layers;
-    private final int nRbf;
-    private final double rc;
+    // ---- hyper-parameters (F, F_h, T: StudentBuffersF64)
     private final double gamma;
     private final double muStep;
-    private final double rbfHalfWindow;
     private final double scale;
     private final double readoutBias;
     private final double[] atomref;
@@ -70,38 +60,16 @@ final class StudentEngineF64 implements StudentEngine {
     private DenseGemm.Weight ndR0;
     private DenseGemm.Workspace[] nd;
 
-    // ---- per-atom state, capacity {@code cap} atoms
-    private int cap;
-    private double[][] s, sMid, gS, gSmid, h, g1, g2, g3, g4, pre5, g5;
-    private double[][] v, vMid, gV, gVmid, gUv, gVv;
-    private double[][][] vIn, phiPre, phiSig, phiVV, phiS, phiVS, uv, vv, nrm, pre3, pre3Sig, avv, asv, sp;
-    private double[] atomEnergy = new double[0];
-
-    // ---- per-thread accumulators and scratch
-    private final int maxThreads;
-    private double[][][] acc1, acc2, acc3, acc4;
-    private double[][] forceAcc;
+    // ---- per-thread scratch and work split
+    private final int[] ownHi;               // per thread: end of its own range in the pair passes
     private final PairScratch[] scratch;
-    private boolean dirty;
-    // Memory-saving layout: the blocks share one set of per-block buffers; the backward pass
-    // recomputes each block's forward state from its saved input features (sIn, vIn) first.
-    private boolean recompute;
-    private double[][][] sIn;
 
-    // ---- pairs (i < j), capacity pairCap
-    private int pairCap;
+    // ---- pairs (i < j) and their gradients
+    private final PairGeometryF64 pg;
     private int pairs;
-    private int[] pi = new int[0], pj = new int[0], kLo = new int[0], kHi = new int[0];
-    private double[] pd = new double[0], pux = new double[0], puy = new double[0], puz = new double[0];
-    private double[] pfc = new double[0], pdfc = new double[0];
-    private double[] gD = new double[0], gUx = new double[0], gUy = new double[0], gUz = new double[0];
-    private double[] prbf = new double[0];
 
     // ---- the call in progress
     private int n;
-    private int[] species = new int[0];      // embedding row, processing order
-    private int[] order = new int[0];        // processing position -> caller's atom index
-    private int[] rank = new int[0];         // caller's atom index -> processing position
     private int t;
     private int threads;
     private boolean useNd4j;
@@ -110,31 +78,37 @@ final class StudentEngineF64 implements StudentEngine {
     private final int[] pairStart;
     private final IntConsumer geometryPhase = this::geometry;
     private final IntConsumer phiPhase = this::phi;
-    private final IntConsumer restoreInputPhase = this::restoreInput;
     private final IntConsumer messagePhase = this::messages;
     private final IntConsumer updatePhase = this::update;
+    private final IntConsumer gatherPhase = this::gatherMessages;
     private final IntConsumer readoutPhase = this::readout;
     private final IntConsumer updateBackPhase = this::updateBackward;
     private final IntConsumer messageBackPhase = this::messagesBackward;
     private final IntConsumer phiBackPhase = this::phiBackward;
     private final IntConsumer forcePhase = this::pairForces;
     private final IntConsumer forceReducePhase = this::reduceForces;
+    private final TileBody phiTile = this::phiTile;
+    private final TileBody updateTile = this::updateTile;
+    private final TileBody readoutTile = this::readoutTile;
+    private final TileBody updateBackTile = this::updateBackwardTile;
+    private final TileBody phiBackTile = this::phiBackwardTile;
+
+    /** An atom-wise phase on atoms a0..a1-1 of thread th, at most {@link #TILE} of them. */
+    private interface TileBody {
+        void run(int th, int a0, int a1);
+    }
 
     StudentEngineF64(StudentWeights w, int maxThreads) {
-        this.f = w.hidden();
-        this.fh = w.readoutHidden();
-        this.layers = w.layers();
-        this.nRbf = w.nRbf();
-        this.rc = w.cutoffA();
-        this.gamma = w.gammaPerA2();
-        this.muStep = rc / (nRbf - 1);
-        this.rbfHalfWindow = Math.sqrt(RBF_NEGLIGIBLE_EXPONENT / gamma);
+        super(w.hidden(), w.readoutHidden(), w.layers(), maxThreads);
+        this.pg = new PairGeometryF64(w.nRbf(), w.cutoffA(), w.gammaPerA2());
+        this.gamma = pg.gamma();
+        this.muStep = pg.muStep();
         this.scale = w.scale();
         this.readoutBias = w.readout2Bias();
         this.atomref = w.atomref();
-        this.maxThreads = maxThreads;
         this.atomStart = new int[maxThreads + 1];
         this.pairStart = new int[maxThreads + 1];
+        this.ownHi = new int[maxThreads];
         this.emb = DenseF64.rows(w.embedding(), w.speciesCount(), f, 0, f);
         this.lw = new BlockWeightsF64[layers];
         for (int l = 0; l < layers; l++) {
@@ -147,20 +121,11 @@ final class StudentEngineF64 implements StudentEngine {
         this.w6 = DenseF64.slice(w.readout2Weight(), 0, fh);
         this.scratch = new PairScratch[maxThreads];
         for (int th = 0; th < maxThreads; th++) {
-            scratch[th] = new PairScratch(f);
+            scratch[th] = new PairScratch(f, w.nRbf());
         }
     }
 
     // ================================================================== entry point
-
-    @Override
-    public void setRecompute(boolean on) {
-        if (on != recompute) {
-            recompute = on;
-            releaseAtoms();
-            cap = 0;   // the buffers are laid out again on the next call
-        }
-    }
 
     @Override
     public double evaluate(int atoms, int[] speciesRows, int[] processingOrder, EdgeList edges, double[] forces,
@@ -183,11 +148,9 @@ final class StudentEngineF64 implements StudentEngine {
         if (nd4j) {
             ensureNd4j();
         }
-        collectPairs(edges);
-        for (int th = 0; th <= threads; th++) {
-            atomStart[th] = (int) ((long) n * th / threads);
-            pairStart[th] = (int) ((long) pairs * th / threads);
-        }
+        pg.collect(n, order, rank, edges);
+        pairs = pg.pairs;
+        splitWork();
         pool.run(threads, geometryPhase);
         for (t = 0; t < layers; t++) {
             pool.run(threads, phiPhase);
@@ -195,14 +158,23 @@ final class StudentEngineF64 implements StudentEngine {
             pool.run(threads, updatePhase);
         }
         pool.run(threads, readoutPhase);
-        for (t = layers - 1; t >= 0; t--) {
-            if (recompute && t < layers - 1) {
-                // Same phases on the same inputs and the same thread split: the same bits.
-                pool.run(threads, restoreInputPhase);
+        for (int block = layers - 1; block >= 0; block--) {
+            if (recompute && block < layers - 1) {
+                // The memory-saving layout keeps no block's input: blocks 0..block-1 run again from the
+                // embedding, then phi and the messages of this block. Same phases on the same inputs and
+                // the same thread split: the same bits. The update block's intermediates are recomputed
+                // tile by tile in its backward phase.
+                for (t = 0; t < block; t++) {
+                    pool.run(threads, phiPhase);
+                    pool.run(threads, messagePhase);
+                    pool.run(threads, updatePhase);
+                }
+                t = block;
                 pool.run(threads, phiPhase);
                 pool.run(threads, messagePhase);
-                pool.run(threads, updatePhase);
+                pool.run(threads, gatherPhase);
             }
+            t = block;
             pool.run(threads, updateBackPhase);
             pool.run(threads, messageBackPhase);
             if (t > 0) {
@@ -230,99 +202,50 @@ final class StudentEngineF64 implements StudentEngine {
     // ================================================================== geometry
 
     /**
-     * Undirected pairs i &lt; j in processing order from the directed edge list (which holds both
-     * directions, in the caller's atom numbering).
+     * Atom-wise phases split the atoms evenly; pair passes split the pairs about evenly but at
+     * atom boundaries, so that thread th owns the atoms i of its pairs, [ownHi[th-1], ownHi[th]).
      */
-    private void collectPairs(EdgeList edges) {
-        int[] nbr = edges.neighbourArray();
-        double[] vec = edges.vectorArray();
-        double[] dist = edges.distanceArray();
-        int count = 0;
-        for (int i = 0; i < n; i++) {
-            int a = order[i];
-            for (int e = edges.rowStart(a); e < edges.rowStart(a + 1); e++) {
-                if (rank[nbr[e]] > i) {
-                    count++;
-                }
+    private void splitWork() {
+        int[] pi = pg.pi;
+        for (int th = 0; th <= threads; th++) {
+            atomStart[th] = (int) ((long) n * th / threads);
+            int p = (int) ((long) pairs * th / threads);
+            if (th > 0) {
+                p = Math.max(p, pairStart[th - 1]);
+            }
+            while (p > 0 && p < pairs && pi[p] == pi[p - 1]) {
+                p++;
+            }
+            pairStart[th] = p;
+            if (th > 0) {
+                ownHi[th - 1] = p < pairs && th < threads ? pi[p] : n;
             }
         }
-        ensurePairs(count);
-        int p = 0;
-        for (int i = 0; i < n; i++) {
-            int a = order[i];
-            for (int e = edges.rowStart(a); e < edges.rowStart(a + 1); e++) {
-                int j = rank[nbr[e]];
-                if (j > i) {
-                    pi[p] = i;
-                    pj[p] = j;
-                    double d = dist[e];
-                    pd[p] = d;
-                    pux[p] = vec[3 * e] / d;
-                    puy[p] = vec[3 * e + 1] / d;
-                    puz[p] = vec[3 * e + 2] / d;
-                    p++;
-                }
-            }
-        }
-        pairs = count;
     }
 
-    /** Cutoff, its derivative and the radial basis of every pair of thread {@code th}. */
+    /** Clears dE/dd and dE/du of the pairs of thread {@code th}; its foreign atoms. */
     private void geometry(int th) {
-        double q = Math.exp(-2.0 * gamma * muStep * muStep);
-        for (int p = pairStart[th]; p < pairStart[th + 1]; p++) {
-            double d = pd[p];
-            double x = Math.PI * d / rc;
-            pfc[p] = 0.5 * (Math.cos(x) + 1.0);
-            pdfc[p] = -0.5 * (Math.PI / rc) * Math.sin(x);
-            gD[p] = 0.0;
-            gUx[p] = 0.0;
-            gUy[p] = 0.0;
-            gUz[p] = 0.0;
-            int lo = Math.max(0, (int) Math.ceil((d - rbfHalfWindow) / muStep));
-            int hi = Math.min(nRbf - 1, (int) Math.floor((d + rbfHalfWindow) / muStep));
-            int k0 = Math.min(Math.max((int) Math.rint(d / muStep), lo), Math.max(lo, hi));
-            kLo[p] = lo;
-            kHi[p] = hi;
-            if (hi < lo) {
-                continue;
-            }
-            // rbf_{k+1} / rbf_k = exp(2 gamma Δ (d - mu_k) - gamma Δ^2): each ratio is the
-            // previous one times exp(-2 gamma Δ^2); downwards likewise.
-            int base = p * nRbf;
-            double dk = d - k0 * muStep;
-            double r0 = Math.exp(-gamma * dk * dk);
-            prbf[base + k0] = (double) r0;
-            double up = Math.exp(2.0 * gamma * muStep * dk - gamma * muStep * muStep);
-            double r = r0;
-            for (int k = k0 + 1; k <= hi; k++) {
-                r *= up;
-                up *= q;
-                prbf[base + k] = (double) r;
-            }
-            double down = Math.exp(-2.0 * gamma * muStep * dk - gamma * muStep * muStep);
-            r = r0;
-            for (int k = k0 - 1; k >= lo; k--) {
-                r *= down;
-                down *= q;
-                prbf[base + k] = (double) r;
-            }
-        }
+        pg.clearGradients(pairStart[th], pairStart[th + 1]);
+        foreign[th].assign(pg, pairStart[th], pairStart[th + 1], ownHi[th]);
     }
 
     // ================================================================== forward
 
-    /** The scalar features entering block t, saved by its forward pass (memory-saving layout). */
-    private void restoreInput(int th) {
-        for (int i = atomStart[th]; i < atomStart[th + 1]; i++) {
-            System.arraycopy(sIn[t][i], 0, s[i], 0, f);
+    /** The atom-wise phase {@code body} over the atoms of th, tile by tile. */
+    private void forTiles(int th, TileBody body) {
+        for (int a0 = atomStart[th]; a0 < atomStart[th + 1]; a0 += TILE) {
+            int a1 = Math.min(a0 + TILE, atomStart[th + 1]);
+            bindTile(th, a0, a1);
+            body.run(th, a0, a1);
         }
     }
 
     /** phi(s) = Linear2(SiLU(Linear1(s))) for the atoms of thread th (and the embedding at t = 0). */
     private void phi(int th) {
-        int a0 = atomStart[th];
-        int a1 = atomStart[th + 1];
+        forTiles(th, phiTile);
+    }
+
+    private void phiTile(int th, int a0, int a1) {
         BlockWeightsF64 L = lw[t];
         if (t == 0) {
             for (int i = a0; i < a1; i++) {
@@ -333,11 +256,6 @@ final class StudentEngineF64 implements StudentEngine {
                 Arrays.fill(v0[r], 0, f, 0);
             }
         }
-        if (recompute && t < layers - 1) {
-            for (int i = a0; i < a1; i++) {
-                System.arraycopy(s[i], 0, sIn[t][i], 0, f);
-            }
-        }
         lin(th, S_W1, 0, s, L.w1T, f, f, L.b1, phiPre[t], a0, a1, false);
         DenseF64.silu(phiPre[t], h, phiSig[t], f, a0, a1);
         if (t > 0) {   // block 0: v = 0, so phi_vv (which only multiplies v_j) is not needed
@@ -345,70 +263,81 @@ final class StudentEngineF64 implements StudentEngine {
         }
         lin(th, S_W2S, 2, h, L.w2Ts, f, f, L.b2s, phiS[t], a0, a1, false);
         lin(th, S_W2VS, 3, h, L.w2Tvs, f, f, L.b2vs, phiVS[t], a0, a1, false);
+        // the messages are added to the features entering the block
+        for (int i = a0; i < a1; i++) {
+            System.arraycopy(s[i], 0, sMid[i], 0, f);
+        }
+        double[][] vi = vIn[t];
+        for (int r = 3 * a0; r < 3 * a1; r++) {
+            System.arraycopy(vi[r], 0, vMid[r], 0, f);
+        }
     }
 
-    /** Both messages of every pair of thread th, into its own accumulators. */
+    /** Both messages of every pair of thread th, into sMid, vMid (own atoms) or its foreign rows. */
     private void messages(int th) {
         BlockWeightsF64 L = lw[t];
         PairScratch sc = scratch[th];
-        double[][] accS = acc1[th];
-        double[][] accV = acc2[th];
+        ForeignRowsF64 fr = foreign[th];
+        int hi = ownHi[th];
         double[][] pvv = phiVV[t];
         double[][] ps = phiS[t];
         double[][] pvs = phiVS[t];
         double[][] vi = vIn[t];
         boolean first = t == 0;
+        double[] rbf = sc.rbf;
         for (int p = pairStart[th]; p < pairStart[th + 1]; p++) {
-            int i = pi[p];
-            int j = pj[p];
-            double fc = (double) pfc[p];
-            filterPart(f, L.fTs, L.bfs, prbf, p * nRbf, kLo[p], kHi[p], fc, sc.ws);
-            filterPart(f, L.fTvs, L.bfvs, prbf, p * nRbf, kLo[p], kHi[p], fc, sc.wvs);
-            double ux = (double) pux[p];
-            double uy = (double) puy[p];
-            double uz = (double) puz[p];
+            pg.load(p, sc);
+            int i = sc.i;
+            int j = sc.j;
+            double fc = (double) sc.fc;
+            filterPart(f, L.fTs, L.bfs, rbf, 0, sc.kLo, sc.kHi, fc, sc.ws);
+            filterPart(f, L.fTvs, L.bfvs, rbf, 0, sc.kLo, sc.kHi, fc, sc.wvs);
+            double ux = (double) sc.ux;
+            double uy = (double) sc.uy;
+            double uz = (double) sc.uz;
+            // j <- i goes to j's rows: shared if j is this thread's own, else its foreign rows
+            int b = j < hi ? -1 : fr.base(j);
+            double[][] jr = b < 0 ? vMid : fr.rows;
+            int jv = b < 0 ? 3 * j : b + ForeignRowsF64.V;
+            double[] js = b < 0 ? sMid[j] : fr.rows[b + ForeignRowsF64.S];
             if (first) {
-                messageFirst(f, ps[j], pvs[j], sc, ux, uy, uz, accS[i], accV[3 * i], accV[3 * i + 1], accV[3 * i + 2]);
-                messageFirst(f, ps[i], pvs[i], sc, -ux, -uy, -uz, accS[j], accV[3 * j], accV[3 * j + 1], accV[3 * j + 2]);
+                messageFirst(f, ps[j], pvs[j], sc, ux, uy, uz, sMid[i], vMid[3 * i], vMid[3 * i + 1], vMid[3 * i + 2]);
+                messageFirst(f, ps[i], pvs[i], sc, -ux, -uy, -uz, js, jr[jv], jr[jv + 1], jr[jv + 2]);
                 continue;
             }
-            filterPart(f, L.fTvv, L.bfvv, prbf, p * nRbf, kLo[p], kHi[p], fc, sc.wvv);
+            filterPart(f, L.fTvv, L.bfvv, rbf, 0, sc.kLo, sc.kHi, fc, sc.wvv);
             message(f, pvv[j], ps[j], pvs[j], vi[3 * j], vi[3 * j + 1], vi[3 * j + 2], sc, ux, uy, uz,
-                    accS[i], accV[3 * i], accV[3 * i + 1], accV[3 * i + 2]);
+                    sMid[i], vMid[3 * i], vMid[3 * i + 1], vMid[3 * i + 2]);
             message(f, pvv[i], ps[i], pvs[i], vi[3 * i], vi[3 * i + 1], vi[3 * i + 2], sc, -ux, -uy, -uz,
-                    accS[j], accV[3 * j], accV[3 * j + 1], accV[3 * j + 2]);
+                    js, jr[jv], jr[jv + 1], jr[jv + 2]);
         }
     }
 
     /** Gathers the messages of all threads (clearing them), then the update block, atoms of th. */
     private void update(int th) {
-        int a0 = atomStart[th];
-        int a1 = atomStart[th + 1];
+        gatherMessages(th);
+        forTiles(th, updateTile);
+    }
+
+    /** Adds the foreign rows of all threads (clearing them) to sMid, vMid of the atoms of th. */
+    private void gatherMessages(int th) {
+        for (int i = atomStart[th]; i < atomStart[th + 1]; i++) {
+            for (int tt = 0; tt < threads; tt++) {
+                ForeignRowsF64 fr = foreign[tt];
+                fr.drain(i, ForeignRowsF64.S, sMid[i]);
+                for (int a = 0; a < 3; a++) {
+                    fr.drain(i, ForeignRowsF64.V + a, vMid[3 * i + a]);
+                }
+            }
+        }
+    }
+
+    /**
+     * The update block's intermediates for atoms a0..a1-1 from sMid, vMid: U v, V v, n, sp, z3,
+     * SiLU(z3) (in h) and its sigma, a_vv (not in the last block), a_sv.
+     */
+    private void updateIntermediates(int th, int a0, int a1) {
         BlockWeightsF64 L = lw[t];
-        double[][] vi = vIn[t];
-        for (int i = a0; i < a1; i++) {
-            double[] si = s[i];
-            double[] mi = sMid[i];
-            System.arraycopy(si, 0, mi, 0, f);
-            for (int tt = 0; tt < threads; tt++) {
-                double[] a = acc1[tt][i];
-                for (int c = 0; c < f; c++) {
-                    mi[c] += a[c];
-                    a[c] = 0;
-                }
-            }
-        }
-        for (int r = 3 * a0; r < 3 * a1; r++) {
-            double[] m = vMid[r];
-            System.arraycopy(vi[r], 0, m, 0, f);
-            for (int tt = 0; tt < threads; tt++) {
-                double[] a = acc2[tt][r];
-                for (int c = 0; c < f; c++) {
-                    m[c] += a[c];
-                    a[c] = 0;
-                }
-            }
-        }
         double[][] U = uv[t];
         double[][] V = vv[t];
         lin(th, S_U, 4, vMid, L.uT, f, f, null, U, 3 * a0, 3 * a1, false);
@@ -432,14 +361,25 @@ final class StudentEngineF64 implements StudentEngine {
             lin(th, S_M2VV, 8, h, L.m2Tvv, f, f, L.b4vv, avv[t], a0, a1, false);
         }
         lin(th, S_M2SV, 9, h, L.m2Tsv, f, f, L.b4sv, asv[t], a0, a1, false);
+    }
+
+    /** The update block for atoms a0..a1-1: s' = s_mid + a_ss + a_sv o sp, v' = v_mid + a_vv o U v. */
+    private void updateTile(int th, int a0, int a1) {
+        updateIntermediates(th, a0, a1);
+        BlockWeightsF64 L = lw[t];
+        double[][] U = uv[t];
+        double[][] spt = sp[t];
         lin(th, S_M2SS, 10, h, L.m2Tss, f, f, L.b4ss, g1, a0, a1, false);   // a_ss: only needed here
         double[][] vNext = t + 1 < layers ? vIn[t + 1] : null;
+        // The last block writes s_T into gS, which the readout reads and then overwrites with g_s:
+        // s keeps s_{T-1}, which phi's backward pass of the last block needs.
+        double[][] sOut = t + 1 < layers ? s : gS;
         for (int i = a0; i < a1; i++) {
             double[] avvi = avv[t][i];
             double[] asvi = asv[t][i];
             double[] assi = g1[i];
             double[] spi = spt[i];
-            double[] si = s[i];
+            double[] si = sOut[i];
             double[] mi = sMid[i];
             for (int c = 0; c < f; c++) {
                 si[c] = mi[c] + assi[c] + asvi[c] * spi[c];
@@ -459,9 +399,11 @@ final class StudentEngineF64 implements StudentEngine {
 
     /** Per-atom energies and the seed of the backward pass g_s = scale W5^T (SiLU'(z5) o w6). */
     private void readout(int th) {
-        int a0 = atomStart[th];
-        int a1 = atomStart[th + 1];
-        lin(th, S_R0, 11, s, r0T, f, fh, r0b, pre5, a0, a1, false);
+        forTiles(th, readoutTile);
+    }
+
+    private void readoutTile(int th, int a0, int a1) {
+        lin(th, S_R0, 11, gS, r0T, f, fh, r0b, pre5, a0, a1, false);   // gS holds s_T here
         for (int i = a0; i < a1; i++) {
             double[] z = pre5[i];
             double[] g = g5[i];
@@ -484,8 +426,13 @@ final class StudentEngineF64 implements StudentEngine {
 
     /** Backward through update block t for the atoms of th: (g_s', g_v') to (g_s_mid, g_v_mid). */
     private void updateBackward(int th) {
-        int a0 = atomStart[th];
-        int a1 = atomStart[th + 1];
+        forTiles(th, updateBackTile);
+    }
+
+    private void updateBackwardTile(int th, int a0, int a1) {
+        if (recompute) {
+            updateIntermediates(th, a0, a1);
+        }
         BlockWeightsF64 L = lw[t];
         double[][] U = uv[t];
         double[][] V = vv[t];
@@ -550,36 +497,50 @@ final class StudentEngineF64 implements StudentEngine {
         }
         lin(th, S_BU, 18, gUv, L.u, f, f, null, gVmid, 3 * a0, 3 * a1, true);
         lin(th, S_BV, 19, gVv, L.v, f, f, null, gVmid, 3 * a0, 3 * a1, true);
+        // The message pass adds g_v (starting from g_v_mid, the residual) and g_phi to these rows.
+        for (int r = 3 * a0; r < 3 * a1; r++) {
+            System.arraycopy(gVmid[r], 0, gV[r], 0, f);
+        }
+        for (int i = a0; i < a1; i++) {
+            Arrays.fill(g1[i], 0, f, 0);
+            Arrays.fill(g2[i], 0, f, 0);
+            Arrays.fill(g3[i], 0, f, 0);
+        }
     }
 
-    /** Backward through both messages of every pair of th; dE/dd, dE/du per pair. */
+    /**
+     * Backward through both messages of every pair of th; dE/dd, dE/du per pair; g_v into gV and
+     * g_phi into g1..g3 (own atoms) or the thread's foreign rows.
+     */
     private void messagesBackward(int th) {
         BlockWeightsF64 L = lw[t];
         PairScratch sc = scratch[th];
-        double[][] agv = acc2[th];
-        double[][] apvv = acc1[th];
-        double[][] aps = acc3[th];
-        double[][] apvs = acc4[th];
+        ForeignRowsF64 fr = foreign[th];
+        int hi = ownHi[th];
         double[][] pvv = phiVV[t];
         double[][] ps = phiS[t];
         double[][] pvs = phiVS[t];
         double[][] vi = vIn[t];
         boolean first = t == 0;
+        double[] rbf = sc.rbf;
+        double[] gD = pg.gD, gUx = pg.gUx, gUy = pg.gUy, gUz = pg.gUz;
         for (int p = pairStart[th]; p < pairStart[th + 1]; p++) {
-            int i = pi[p];
-            int j = pj[p];
-            double fc = (double) pfc[p];
-            double dfc = (double) pdfc[p];
+            pg.load(p, sc);
+            int i = sc.i;
+            int j = sc.j;
+            double fc = (double) sc.fc;
+            double dfc = (double) sc.dfc;
+            double d = sc.d;
             // h = Wf rbf + bf, h' = Wf rbf'; W = h fcut; K = h' fcut + h fcut' (dW/dd), per part.
-            filterAndDerivativePart(f, L.fTs, L.bfs, prbf, p * nRbf, kLo[p], kHi[p], pd[p], gamma, muStep, fc, dfc,
+            filterAndDerivativePart(f, L.fTs, L.bfs, rbf, 0, sc.kLo, sc.kHi, d, gamma, muStep, fc, dfc,
                     sc.ws, sc.ks);
-            filterAndDerivativePart(f, L.fTvs, L.bfvs, prbf, p * nRbf, kLo[p], kHi[p], pd[p], gamma, muStep, fc, dfc,
+            filterAndDerivativePart(f, L.fTvs, L.bfvs, rbf, 0, sc.kLo, sc.kHi, d, gamma, muStep, fc, dfc,
                     sc.wvs, sc.kvs);
             if (first) {
                 pairBackwardFirst(p, i, j, ps, pvs, sc);
                 continue;
             }
-            filterAndDerivativePart(f, L.fTvv, L.bfvv, prbf, p * nRbf, kLo[p], kHi[p], pd[p], gamma, muStep, fc, dfc,
+            filterAndDerivativePart(f, L.fTvv, L.bfvv, rbf, 0, sc.kLo, sc.kHi, d, gamma, muStep, fc, dfc,
                     sc.wvv, sc.kvv);
             Arrays.fill(sc.tWvv, 0, f, 0);
             Arrays.fill(sc.tWs, 0, f, 0);
@@ -587,16 +548,25 @@ final class StudentEngineF64 implements StudentEngine {
             Arrays.fill(sc.tU0, 0, f, 0);
             Arrays.fill(sc.tU1, 0, f, 0);
             Arrays.fill(sc.tU2, 0, f, 0);
-            double ux = (double) pux[p];
-            double uy = (double) puy[p];
-            double uz = (double) puz[p];
-            // i <- j with u, then j <- i with -u
-            messageBackward(f, gVmid[3 * i], gVmid[3 * i + 1], gVmid[3 * i + 2], gSmid[i],
-                    vi[3 * j], vi[3 * j + 1], vi[3 * j + 2], pvv[j], ps[j], pvs[j], sc, ux, uy, uz, 1,
-                    agv[3 * j], agv[3 * j + 1], agv[3 * j + 2], apvv[j], aps[j], apvs[j]);
+            double ux = (double) sc.ux;
+            double uy = (double) sc.uy;
+            double uz = (double) sc.uz;
+            // i <- j with u (gradients to j: shared rows if j is own, else foreign), then j <- i with -u
+            int b = j < hi ? -1 : fr.base(j);
+            if (b < 0) {
+                messageBackward(f, gVmid[3 * i], gVmid[3 * i + 1], gVmid[3 * i + 2], gSmid[i],
+                        vi[3 * j], vi[3 * j + 1], vi[3 * j + 2], pvv[j], ps[j], pvs[j], sc, ux, uy, uz, 1,
+                        gV[3 * j], gV[3 * j + 1], gV[3 * j + 2], g1[j], g2[j], g3[j]);
+            } else {
+                double[][] r = fr.rows;
+                messageBackward(f, gVmid[3 * i], gVmid[3 * i + 1], gVmid[3 * i + 2], gSmid[i],
+                        vi[3 * j], vi[3 * j + 1], vi[3 * j + 2], pvv[j], ps[j], pvs[j], sc, ux, uy, uz, 1,
+                        r[b + ForeignRowsF64.V], r[b + ForeignRowsF64.V + 1], r[b + ForeignRowsF64.V + 2],
+                        r[b + ForeignRowsF64.PVV], r[b + ForeignRowsF64.PS], r[b + ForeignRowsF64.PVS]);
+            }
             messageBackward(f, gVmid[3 * j], gVmid[3 * j + 1], gVmid[3 * j + 2], gSmid[j],
                     vi[3 * i], vi[3 * i + 1], vi[3 * i + 2], pvv[i], ps[i], pvs[i], sc, -ux, -uy, -uz, -1,
-                    agv[3 * i], agv[3 * i + 1], agv[3 * i + 2], apvv[i], aps[i], apvs[i]);
+                    gV[3 * i], gV[3 * i + 1], gV[3 * i + 2], g1[i], g2[i], g3[i]);
             // dE/dd = sum_c g_W[c] K[c], both directions together; dE/du (net of the two directions).
             gD[p] += dot(f, sc.tWvv, sc.kvv) + dot(f, sc.tWs, sc.ks) + dot(f, sc.tWvs, sc.kvs);
             gUx[p] += sum(f, sc.tU0);
@@ -611,9 +581,9 @@ final class StudentEngineF64 implements StudentEngine {
      * g_W_vs = (g_v' . u) o phi_vs, and g_u from g_v' o x_vs, for both directions.
      */
     private void pairBackwardFirst(int p, int i, int j, double[][] ps, double[][] pvs, PairScratch sc) {
-        double ux = (double) pux[p];
-        double uy = (double) puy[p];
-        double uz = (double) puz[p];
+        double ux = (double) sc.ux;
+        double uy = (double) sc.uy;
+        double uz = (double) sc.uz;
         double[] tWs = sc.tWs;
         double[] tWvs = sc.tWvs;
         double[] gxvs = sc.x2;
@@ -644,10 +614,10 @@ final class StudentEngineF64 implements StudentEngine {
             mulAdd(f, sc.tU1, g1r, xvs);
             mulAdd(f, sc.tU2, g2r, xvs);
         }
-        gD[p] += dot(f, tWs, sc.ks) + dot(f, tWvs, sc.kvs);
-        gUx[p] += sum(f, sc.tU0);
-        gUy[p] += sum(f, sc.tU1);
-        gUz[p] += sum(f, sc.tU2);
+        pg.gD[p] += dot(f, tWs, sc.ks) + dot(f, tWvs, sc.kvs);
+        pg.gUx[p] += sum(f, sc.tU0);
+        pg.gUy[p] += sum(f, sc.tU1);
+        pg.gUz[p] += sum(f, sc.tU2);
     }
 
     /** Gathers g_v and g_phi of all threads (clearing them), then back through phi: atoms of th. */
@@ -655,24 +625,25 @@ final class StudentEngineF64 implements StudentEngine {
         if (t == 0) {
             return;   // block 0 accumulated nothing per atom: g_v(0) and g_embedding are not needed
         }
-        int a0 = atomStart[th];
-        int a1 = atomStart[th + 1];
-        BlockWeightsF64 L = lw[t];
-        for (int r = 3 * a0; r < 3 * a1; r++) {
-            double[] g = gV[r];
-            System.arraycopy(gVmid[r], 0, g, 0, f);
+        for (int i = atomStart[th]; i < atomStart[th + 1]; i++) {
             for (int tt = 0; tt < threads; tt++) {
-                double[] a = acc2[tt][r];
-                for (int c = 0; c < f; c++) {
-                    g[c] += a[c];
-                    a[c] = 0;
+                ForeignRowsF64 fr = foreign[tt];
+                for (int a = 0; a < 3; a++) {
+                    fr.drain(i, ForeignRowsF64.V + a, gV[3 * i + a]);
                 }
+                fr.drain(i, ForeignRowsF64.PVV, g1[i]);
+                fr.drain(i, ForeignRowsF64.PS, g2[i]);
+                fr.drain(i, ForeignRowsF64.PVS, g3[i]);
             }
         }
-        for (int i = a0; i < a1; i++) {
-            gatherClear(acc1, i, g1[i]);
-            gatherClear(acc3, i, g2[i]);
-            gatherClear(acc4, i, g3[i]);
+        forTiles(th, phiBackTile);
+    }
+
+    private void phiBackwardTile(int th, int a0, int a1) {
+        BlockWeightsF64 L = lw[t];
+        if (recompute) {   // z1 = W1 s + b1 and its sigma from the block's input, in s again
+            lin(th, S_W1, 0, s, L.w1T, f, f, L.b1, phiPre[t], a0, a1, false);
+            DenseF64.silu(phiPre[t], h, phiSig[t], f, a0, a1);
         }
         lin(th, S_BW2VV, 20, g1, L.w2vv, f, f, null, h, a0, a1, false);
         lin(th, S_BW2S, 21, g2, L.w2s, f, f, null, h, a0, a1, true);
@@ -684,31 +655,22 @@ final class StudentEngineF64 implements StudentEngine {
         lin(th, S_BW1, 23, h, L.w1, f, f, null, gS, a0, a1, true);
     }
 
-    private void gatherClear(double[][][] acc, int i, double[] out) {
-        Arrays.fill(out, 0, f, 0);
-        for (int tt = 0; tt < threads; tt++) {
-            double[] a = acc[tt][i];
-            for (int c = 0; c < f; c++) {
-                out[c] += a[c];
-                a[c] = 0;
-            }
-        }
-    }
-
     /** g_r_ij = g_d u + (g_u - (u . g_u) u) / d; F_j -= g_r_ij, F_i += g_r_ij, per thread. */
     private void pairForces(int th) {
         double[] fa = forceAcc[th];
+        PairScratch sc = scratch[th];
         for (int p = pairStart[th]; p < pairStart[th + 1]; p++) {
-            double ux = pux[p], uy = puy[p], uz = puz[p];
-            double gx = gUx[p], gy = gUy[p], gz = gUz[p];
+            pg.loadDirection(p, sc);
+            double ux = sc.ux, uy = sc.uy, uz = sc.uz;
+            double gx = pg.gUx[p], gy = pg.gUy[p], gz = pg.gUz[p];
             double ug = ux * gx + uy * gy + uz * gz;
-            double invD = 1.0 / pd[p];
-            double gd = gD[p];
+            double invD = 1.0 / sc.d;
+            double gd = pg.gD[p];
             double rx = gd * ux + (gx - ug * ux) * invD;
             double ry = gd * uy + (gy - ug * uy) * invD;
             double rz = gd * uz + (gz - ug * uz) * invD;
-            int i = 3 * pi[p];
-            int j = 3 * pj[p];
+            int i = 3 * sc.i;
+            int j = 3 * sc.j;
             fa[j] -= rx;
             fa[j + 1] -= ry;
             fa[j + 2] -= rz;
@@ -773,116 +735,6 @@ final class StudentEngineF64 implements StudentEngine {
             helpers[th] = gemm.workspace(SLOTS);
         }
         nd = helpers;
-    }
-
-    // ================================================================== buffers
-
-    private void ensureAtoms(int atoms) {
-        if (atoms <= cap) {
-            return;
-        }
-        int c = Math.max(atoms, cap + cap / 4);
-        releaseAtoms();   // the old buffers must not stay reachable while the larger ones are allocated
-        // Memory (StudentMemory mirrors this): the mid-block features sMid, vMid are read only by the
-        // forward update and their gradients gSmid, gVmid only by the backward pass, so each pair
-        // shares its rows. Rows a block never reads or writes -- v entering block 0 (zero),
-        // phi_vv of block 0 and a_vv of the last block -- all point at one shared row of zeros.
-        s = rows(c, f); sMid = rows(c, f); gS = rows(c, f); gSmid = sMid; h = rows(c, f);
-        g1 = rows(c, f); g2 = rows(c, f); g3 = rows(c, f); g4 = rows(c, f); pre5 = rows(c, fh); g5 = rows(c, fh);
-        vMid = rows(3 * c, f); gV = rows(3 * c, f); gVmid = vMid; gUv = rows(3 * c, f); gVv = rows(3 * c, f);
-        double[] zeros = new double[f];
-        vIn = perLayer(3 * c, 0, zeros, true); uv = perLayer(3 * c, -1, null); vv = perLayer(3 * c, -1, null);
-        phiPre = perLayer(c, -1, null); phiSig = perLayer(c, -1, null); pre3Sig = perLayer(c, -1, null);
-        phiVV = perLayer(c, 0, zeros); phiS = perLayer(c, -1, null); phiVS = perLayer(c, -1, null);
-        nrm = perLayer(c, -1, null); pre3 = perLayer(c, -1, null); avv = perLayer(c, layers - 1, zeros);
-        asv = perLayer(c, -1, null); sp = perLayer(c, -1, null);
-        if (recompute) {
-            sIn = new double[layers][][];
-            for (int l = 0; l + 1 < layers; l++) {
-                sIn[l] = rows(c, f);
-            }
-        }
-        atomEnergy = new double[c];
-        species = new int[c];
-        order = new int[c];
-        rank = new int[c];
-        acc1 = new double[maxThreads][][];
-        acc2 = new double[maxThreads][][];
-        acc3 = new double[maxThreads][][];
-        acc4 = new double[maxThreads][][];
-        forceAcc = new double[maxThreads][3 * c];
-        for (int th = 0; th < maxThreads; th++) {
-            acc1[th] = rows(c, f);
-            acc2[th] = rows(3 * c, f);
-            acc3[th] = rows(c, f);
-            acc4[th] = rows(c, f);
-        }
-        cap = c;
-        dirty = false;
-    }
-
-    private void ensurePairs(int count) {
-        if (count <= pairCap) {
-            return;
-        }
-        int c = Math.max(count, pairCap + pairCap / 4);
-        pi = new int[c]; pj = new int[c]; kLo = new int[c]; kHi = new int[c];
-        pd = new double[c]; pux = new double[c]; puy = new double[c]; puz = new double[c];
-        pfc = new double[c]; pdfc = new double[c];
-        gD = new double[c]; gUx = new double[c]; gUy = new double[c]; gUz = new double[c];
-        prbf = new double[c * nRbf];
-        pairCap = c;
-    }
-
-    /** After a failed call, per-thread accumulators may hold partial sums: clear them. */
-    private void clearAccumulators() {
-        for (int th = 0; th < maxThreads; th++) {
-            for (double[][] rowsOfAcc : new double[][][]{acc1[th], acc2[th], acc3[th], acc4[th]}) {
-                for (double[] r : rowsOfAcc) {
-                    Arrays.fill(r, 0);
-                }
-            }
-            Arrays.fill(forceAcc[th], 0.0);
-        }
-    }
-
-    /**
-     * One buffer per block; the buffer of block {@code unusedLayer} (or none, -1) is
-     * {@code rowCount} references to the shared row {@code zeros}, for a block that never touches it.
-     */
-    private double[][][] perLayer(int rowCount, int unusedLayer, double[] zeros) {
-        return perLayer(rowCount, unusedLayer, zeros, false);
-    }
-
-    /** As above; in the memory-saving layout the blocks share one buffer unless {@code kept}. */
-    private double[][][] perLayer(int rowCount, int unusedLayer, double[] zeros, boolean kept) {
-        double[][][] x = new double[layers][][];
-        if (recompute && !kept) {
-            Arrays.fill(x, rows(rowCount, f));
-            return x;
-        }
-        for (int l = 0; l < layers; l++) {
-            if (l == unusedLayer) {
-                x[l] = new double[rowCount][];
-                Arrays.fill(x[l], zeros);
-            } else {
-                x[l] = rows(rowCount, f);
-            }
-        }
-        return x;
-    }
-
-    private void releaseAtoms() {
-        s = sMid = gS = gSmid = h = g1 = g2 = g3 = g4 = pre5 = g5 = null;
-        vMid = gV = gVmid = gUv = gVv = null;
-        vIn = uv = vv = phiPre = phiSig = pre3Sig = phiVV = phiS = phiVS = nrm = pre3 = avv = asv = sp = null;
-        acc1 = acc2 = acc3 = acc4 = null;
-        forceAcc = null;
-        sIn = null;
-    }
-
-    private static double[][] rows(int count, int width) {
-        return new double[count][width];
     }
 
     @Override

@@ -4,12 +4,14 @@ import org.molten.core.HeapBudget;
 
 /**
  * Estimate of the Java heap the optimised student ({@link OptimisedStudent}) keeps for a system,
- * counted from the buffers it allocates (StudentEngineR.java.template, the neighbour lists), so
- * that a system too large for the heap is refused before anything is allocated
- * ({@link HeapBudget}). Per atom at F = 128, T = 3 in float64 about 85 KB plus 6 F-wide rows per
- * thread (the per-thread message accumulators), and per neighbour pair within the cutoff about
- * 0.4 KB (pair geometry and radial basis, the directed edges and the Verlet candidates). ND4J's
- * GEMM buffers (10 F + 2 F_h values per atom) live outside the heap and are not counted.
+ * counted from the buffers it allocates (StudentBuffersR.java.template, PairGeometryR, ForeignRowsR,
+ * the neighbour lists), so that a system too large for the heap is refused before anything is
+ * allocated ({@link HeapBudget}). Per atom at F = 128, T = 3 in float64: about 80 KB in the fast
+ * layout, 19 KB in the memory-saving one; per neighbour pair within the cutoff about 0.2 KB (the
+ * pair's edge and gradients, the directed edges and the Verlet candidates); the threads' foreign
+ * rows (6 F-wide rows per atom near the boundary of a thread's region); fixed: the tiles of the
+ * memory-saving layout and the engine's copies of the weights. ND4J's GEMM buffers live outside
+ * the heap and are not counted.
  */
 public final class StudentMemory {
     /** Atoms per Å³ of liquid water at 1 g/cm³: the densest common case, for estimates before a neighbour search. */
@@ -45,24 +47,52 @@ public final class StudentMemory {
         int threads = o.threads();
         long rowF = ARRAY_HEADER + align(f * (long) real) + REFERENCE;
         long rowFh = ARRAY_HEADER + align(fh * (long) real) + REFERENCE;
-        // s, sMid = gSmid, gS, h, g1..g4; vMid = gVmid, gV, gUv, gVv (3 rows each); per block
-        // v_in, U v, V v (3 rows each) and 11 scalar rows, less the 5 rows no block touches;
-        // per thread the message accumulators (1 + 3 + 1 + 1 rows).
-        // In the memory-saving layout: one set of the 17 per-block rows, v_in of blocks 1.. and s_in
-        // of all blocks but the last.
-        long rowsF = recompute ? 8 + 12 + 17 + 4L * (layers - 1) + 6L * threads
-                : 8 + 12 + 20L * layers - 5 + 6L * threads;
-        long perAtom = rowsF * rowF + (recompute ? 3 : 5) * REFERENCE + 2 * rowFh
+        // Fast layout (StudentBuffersR): s, sMid = gSmid, gS, h, g1..g4; vMid = gVmid, gV, gUv, gVv
+        // (3 rows each); per block v_in, U v, V v (3 rows each) and 11 scalar rows, less the 5 rows no
+        // block touches (references to a row of zeros); the readout's 2 F_h rows.
+        // Memory-saving layout: s, sMid, gS, g1..g3; vMid, gV, v (3 rows each); one set of phi_vv,
+        // phi_s, phi_vs, whatever T. The other intermediates (22 F rows, 2 F_h rows per atom) live in
+        // each thread's tile rows, their buffers holding only references (24 per atom).
+        long rowsF = recompute ? 6 + 9 + 3
+                : 8 + 12 + 20L * layers - 5;
+        long perAtom = rowsF * rowF + (recompute ? (3 + 24) * REFERENCE : 5 * REFERENCE + 2 * rowFh)
                 + 3 * 4 + 8 + 24L * threads          // species, order, rank; atom energies; force accumulators
+                + 4L * threads                       // each thread's foreign-slot map (ForeignRowsR)
                 + 4 + 36 + 24 + 36;                  // species rows; spatial order; Verlet reference; cell list
-        // Pairs: 4 ints and 10 doubles of geometry and gradients, the radial basis; the directed
-        // edges (2 per pair, capacity grown by doubling: up to 2 times, the worst case taken) and the Verlet candidates
-        // within cutoff + skin, as many more as the volume ratio says.
+        // Pairs (PairGeometryR): centre and edge (2 ints), dE/dd and dE/du (4 doubles); the directed
+        // edges (2 per pair, capacity grown by half: up to 1.5 times, the worst case taken) and the Verlet
+        // candidates within cutoff + skin, as many more as the volume ratio says.
         double skin = (w.cutoffA() + o.skinA()) / w.cutoffA();
-        double perPair = 16 + 80 + (double) w.nRbf() * real + 2 * 2.0 * (EDGE_BYTES + CANDIDATE_BYTES * skin * skin * skin);
+        double perPair = 8 + 32 + 2 * 1.5 * (EDGE_BYTES + CANDIDATE_BYTES * skin * skin * skin);
         // G1 gives an array of half a region or more whole regions, and the collector needs some room:
         // measured on a 3000-atom water box, the live heap is 3-8% above the sum of the arrays.
-        return (long) Math.ceil(SLACK * (atoms * perAtom + pairs * perPair));
+        long tiles = recompute ? (long) threads * StudentBuffersF64.TILE * (22 * rowF + 2 * rowFh) : 0;
+        // The engine's copies of the weights (BlockWeightsR: 22 F x F matrices in both orientations,
+        // the filter's n_rbf rows, 12 biases per block; the readout both ways; the embedding): fixed,
+        // 9 MB in float64 at F = 128, T = 3.
+        long vectorF = ARRAY_HEADER + align(f * (long) real);
+        long weights = layers * ((22L * f + 3L * w.nRbf()) * rowF + 12 * vectorF)
+                + (long) f * rowFh + (long) fh * rowF + (long) w.speciesCount() * rowF;
+        return (long) Math.ceil(SLACK * (atoms * perAtom + pairs * perPair + tiles + weights
+                + foreignAtoms(atoms, pairs, w.cutoffA(), threads) * ForeignRowsF64.ROWS * rowF));
+    }
+
+    /**
+     * Atoms for which the threads of the pair passes keep foreign rows (ForeignRowsR): all threads
+     * but the last keep them for the atoms within the cutoff beyond their region of atoms/threads
+     * atoms, taken as the shell of a cube of that volume, at most the region's own atom count (the
+     * space-filling curve's regions are ragged, not cubes, so a thin shell would undercount). The
+     * density comes from the pairs per atom.
+     */
+    static long foreignAtoms(long atoms, long pairs, double cutoffA, int threads) {
+        if (threads < 2 || atoms == 0) {
+            return 0;
+        }
+        double density = 2.0 * pairs / atoms / (4.0 / 3.0 * Math.PI * cutoffA * cutoffA * cutoffA);   // per Å³
+        double region = (double) atoms / threads;
+        double side = Math.cbrt(region / Math.max(density, 1e-12));
+        double shell = 6.0 * side * side * cutoffA * density;
+        return (long) Math.ceil((threads - 1) * Math.min(region, shell));
     }
 
     /** Undirected pairs within {@code cutoffA} of {@code atoms} atoms at a uniform density (atoms per Å³), at most all pairs. */

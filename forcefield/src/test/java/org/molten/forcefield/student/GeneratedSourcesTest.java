@@ -35,12 +35,12 @@ class GeneratedSourcesTest {
             String text = Files.readString(t, StandardCharsets.UTF_8);
             for (String p : new String[]{"F64", "F32"}) {
                 boolean f64 = p.equals("F64");
-                String out = text
-                        .replaceAll("\\bDenseR\\b", "Dense" + p)
-                        .replaceAll("\\bNd4jDenseR\\b", "Nd4jDense" + p)
-                        .replaceAll("\\bStudentEngineR\\b", "StudentEngine" + p)
-                        .replaceAll("\\bChannelKernelsR\\b", "ChannelKernels" + p)
-                        .replaceAll("\\bBlockWeightsR\\b", "BlockWeights" + p)
+                String out = text;
+                for (Path other : templates) {   // every template's class name StemR becomes StemF64 / StemF32
+                    String o = other.getFileName().toString().replace(".java.template", "");
+                    out = out.replaceAll("\\b" + o + "\\b", o.substring(0, o.length() - 1) + p);
+                }
+                out = out
                         .replaceAll("\\breal\\b", f64 ? "double" : "float")
                         .replaceAll("\\bRealBuffer\\b", f64 ? "DoubleBuffer" : "FloatBuffer")
                         .replaceAll("\\basNioReal\\b", f64 ? "asNioDouble" : "asNioFloat")

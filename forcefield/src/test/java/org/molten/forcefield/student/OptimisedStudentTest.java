@@ -45,6 +45,41 @@ class OptimisedStudentTest extends StudentForceFieldContract {
         assertTrue(StudentFixtures.relativeMaxError(eo, er) < tol, what + ": per-atom energies");
     }
 
+    /**
+     * The pair passes split the pairs at atom boundaries; each thread adds into the rows of its own
+     * atoms and keeps foreign rows for the others (ForeignRowsR). A periodic 600-atom water box with
+     * 1, 3 and 7 threads, both layouts: energies, forces and per-atom energies equal to the
+     * single thread's to 1e-12 relative (only the summation order differs), on a second call too.
+     */
+    @Test
+    void anyThreadCountGivesTheSingleThreadsResults() throws Exception {
+        StudentWeights w = org.molten.forcefield.bundled.BundledModel.weights();
+        Atoms box = org.molten.structures.WaterBox.forAtomCount(600, 13);
+        int n = box.size();
+        double[] f1 = new double[3 * n], e1 = new double[n];
+        double energy1;
+        try (OptimisedStudent one = new OptimisedStudent(w, Options.defaults().withThreads(1))) {
+            energy1 = one.energyAndForces(box, f1, e1);
+        }
+        for (int threads : new int[]{3, 7}) {
+            for (boolean saving : new boolean[]{false, true}) {
+                try (OptimisedStudent ff = new OptimisedStudent(w, Options.defaults().withThreads(threads))) {
+                    if (saving) {
+                        ff.useMemorySavingLayout();
+                    }
+                    for (int call = 0; call < 2; call++) {
+                        double[] f = new double[3 * n], e = new double[n];
+                        double energy = ff.energyAndForces(box, f, e);
+                        String what = threads + " threads" + (saving ? ", memory-saving" : "") + ", call " + call;
+                        assertEquals(energy1, energy, 1e-12 * Math.abs(energy1), what + ": energy");
+                        assertTrue(StudentFixtures.relativeMaxError(f, f1) < 1e-12, what + ": forces");
+                        assertTrue(StudentFixtures.relativeMaxError(e, e1) < 1e-12, what + ": per-atom energies");
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void agreesWithReferenceOnMoleculesAtTheDefaultSize() {
         StudentWeights w = StudentWeights.random(31);
