@@ -79,12 +79,21 @@ public final class SweepRun {
                 : new SweepMember(o.clusterName(), o.bindAddress(), o.port(), o.join(), o.slots() == 0, false);
         HazelcastInstance hz = member.start();
         SweepCoordinator.Counts counts;
-        try (TaskWorkers workers = o.slots() > 0 ? new TaskWorkers(hz, executor, o.slots(), o.gpu(), o.gpuBatch()) : null) {
-            counts = new SweepCoordinator(hz, store, o.maxAttempts(), progress).run(tasks);
+        // This JVM's slots start once every task is on the board, so that a GPU slot's first batch is whole.
+        java.util.concurrent.atomic.AtomicReference<TaskWorkers> workers = new java.util.concurrent.atomic.AtomicReference<>();
+        try {
+            counts = new SweepCoordinator(hz, store, o.maxAttempts(), progress).run(tasks, () -> {
+                if (o.slots() > 0) {
+                    workers.set(new TaskWorkers(hz, executor, o.slots(), o.gpu(), o.gpuBatch()));
+                }
+            });
         } catch (NoDataMemberInClusterException e) {
             throw new IllegalStateException("no molten worker in cluster '" + o.clusterName() + "' at " + String.join(",", o.join())
                     + ": start one there with 'molten worker', or give this sweep --slots N to run tasks itself");
         } finally {
+            if (workers.get() != null) {
+                workers.get().close();
+            }
             progress.close();
             hz.shutdown();
         }
