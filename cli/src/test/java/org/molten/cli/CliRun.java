@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
  * Exit status, standard output and standard error of one {@code molten} command run in-process
  * through {@link MoltenCli#execute} (the tests of every subcommand use it).
  */
-record CliRun(int status, String out, String err) {
+public record CliRun(int status, String out, String err) {
 
     static CliRun of(String... args) {
         PrintStream oldOut = System.out, oldErr = System.err;

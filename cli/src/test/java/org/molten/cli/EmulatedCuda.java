@@ -16,16 +16,17 @@ import org.molten.forcefield.cuda.GpuAvailability;
  * there is none, the project's CPU emulator of the driver (forcefield/src/test/cuda-emu, the fake
  * libcuda.so.1 the forcefield GPU tests use), so that a {@code --device cuda} path really runs the
  * kernels in CI. A JVM of its own because the CUDA probe is decided once per JVM and other tests of
- * this module rely on there being no GPU in theirs.
+ * this module rely on there being no GPU in theirs. Shared with other modules' tests through cli's
+ * test jar (the sweep runs {@code molten sweep} on the emulated GPU).
  */
-final class EmulatedCuda {
-    /** The emulator's build script, relative to the validation module (surefire's working directory). */
+public final class EmulatedCuda {
+    /** The emulator's build script, relative to a module directory (surefire's working directory). */
     private static final Path BUILD_SCRIPT = Path.of("..", "forcefield", "src", "test", "cuda-emu", "build.sh");
 
     private EmulatedCuda() {}
 
     /** The driver to load: "" for the system's (an NVIDIA device is present), else the built emulator; null if neither. */
-    static String driverLibrary() throws IOException, InterruptedException {
+    public static String driverLibrary() throws IOException, InterruptedException {
         if (Files.exists(Path.of("/dev/nvidiactl"))) {
             return "";
         }
@@ -50,7 +51,7 @@ final class EmulatedCuda {
     }
 
     /** {@code molten args...} in a fresh JVM with the given driver library ("" = the system's). */
-    static CliRun run(String driverLibrary, String... args) throws IOException, InterruptedException {
+    public static CliRun run(String driverLibrary, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xss8m", "-Dai.djl.offline=true", "--add-opens", "java.base/java.lang=ALL-UNNAMED"));
         if (!driverLibrary.isEmpty()) {

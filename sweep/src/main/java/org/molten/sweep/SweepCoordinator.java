@@ -58,6 +58,14 @@ public final class SweepCoordinator {
 
     /** Runs the unfinished ones of {@code tasks} to the end; returns what it did. */
     public Counts run(List<SweepTask> tasks) throws IOException, InterruptedException {
+        return run(tasks, () -> { });
+    }
+
+    /**
+     * As {@link #run(List)}, calling {@code offered} once every unfinished task is on the board
+     * (an embedded sweep starts its slots there).
+     */
+    public Counts run(List<SweepTask> tasks, Runnable offered) throws IOException, InterruptedException {
         store.cleanPartials();
         Map<String, SweepTask> remaining = new LinkedHashMap<>();
         for (SweepTask t : tasks) {
@@ -75,6 +83,7 @@ public final class SweepCoordinator {
         for (SweepTask t : remaining.values()) {
             board.offer(TaskEntry.pending(t, maxAttempts));
         }
+        offered.run();
         int ran = 0;
         int failed = 0;
         int running = 0;

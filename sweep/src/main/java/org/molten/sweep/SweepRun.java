@@ -31,21 +31,32 @@ public final class SweepRun {
      * @param gpu         this JVM's member takes GPU tasks
      * @param maxAttempts attempts a throwing task gets
      * @param plots       draw PNG plots (where fonts exist)
+     * @param gpuBatch    with {@code gpu}: most GPU tasks a slot runs as one batch of replicas
      */
     public record Options(Path outDir, String command, List<String> join, String clusterName, String bindAddress, int port,
-                          int slots, boolean gpu, int maxAttempts, boolean plots) {
+                          int slots, boolean gpu, int maxAttempts, boolean plots, int gpuBatch) {
         /** Checks the fields. */
         public Options {
             join = List.copyOf(join);
+            if (gpuBatch < 1) {
+                throw new IllegalArgumentException("--gpu-batch must be at least 1, got " + gpuBatch);
+            }
             if (slots < 0 || (join.isEmpty() && slots == 0)) {
                 throw new IllegalArgumentException("--slots must be at least 1 for an embedded sweep (0 only with --cluster), got "
                         + slots);
             }
         }
 
+        /** GPU batches of the default size ({@link TaskWorkers#DEFAULT_GPU_BATCH}). */
+        public Options(Path outDir, String command, List<String> join, String clusterName, String bindAddress, int port,
+                       int slots, boolean gpu, int maxAttempts, boolean plots) {
+            this(outDir, command, join, clusterName, bindAddress, port, slots, gpu, maxAttempts, plots,
+                    TaskWorkers.DEFAULT_GPU_BATCH);
+        }
+
         /** The same without plots. */
         public Options withoutPlots() {
-            return new Options(outDir, command, join, clusterName, bindAddress, port, slots, gpu, maxAttempts, false);
+            return new Options(outDir, command, join, clusterName, bindAddress, port, slots, gpu, maxAttempts, false, gpuBatch);
         }
 
         /** Embedded on loopback with {@code slots} slots. */
@@ -68,12 +79,21 @@ public final class SweepRun {
                 : new SweepMember(o.clusterName(), o.bindAddress(), o.port(), o.join(), o.slots() == 0, false);
         HazelcastInstance hz = member.start();
         SweepCoordinator.Counts counts;
-        try (TaskWorkers workers = o.slots() > 0 ? new TaskWorkers(hz, executor, o.slots(), o.gpu()) : null) {
-            counts = new SweepCoordinator(hz, store, o.maxAttempts(), progress).run(tasks);
+        // This JVM's slots start once every task is on the board, so that a GPU slot's first batch is whole.
+        java.util.concurrent.atomic.AtomicReference<TaskWorkers> workers = new java.util.concurrent.atomic.AtomicReference<>();
+        try {
+            counts = new SweepCoordinator(hz, store, o.maxAttempts(), progress).run(tasks, () -> {
+                if (o.slots() > 0) {
+                    workers.set(new TaskWorkers(hz, executor, o.slots(), o.gpu(), o.gpuBatch()));
+                }
+            });
         } catch (NoDataMemberInClusterException e) {
             throw new IllegalStateException("no molten worker in cluster '" + o.clusterName() + "' at " + String.join(",", o.join())
                     + ": start one there with 'molten worker', or give this sweep --slots N to run tasks itself");
         } finally {
+            if (workers.get() != null) {
+                workers.get().close();
+            }
             progress.close();
             hz.shutdown();
         }

@@ -41,6 +41,20 @@ public record SweepTask(String id, String model, String system, String structure
                 protocol);
     }
 
+    /**
+     * What tasks must share to run as one batch of replicas on a GPU: everything but the seed
+     * (and the seed's index in the grid).
+     */
+    public record BatchKey(String model, String system, String structure, double temperatureK, SweepProtocol protocol)
+            implements Serializable {
+        private static final long serialVersionUID = 1L;
+    }
+
+    /** This task's {@link BatchKey}. */
+    public BatchKey batchKey() {
+        return new BatchKey(model, system, structure, temperatureK, protocol);
+    }
+
     /** The model as shown in reports: "bundled" or the weight file's name. */
     public String modelLabel() {
         return shortName(model);

@@ -60,20 +60,70 @@ public final class TaskBoard {
      * @param gpu   true on a member with a GPU: it may take tasks that want one
      */
     String pickPending(boolean local, boolean gpu) {
-        Collection<String> ids = local ? tasks.localKeySet(new Claimable(gpu)) : List.of();
-        if (ids.isEmpty()) {
-            ids = tasks.keySet(new Claimable(gpu));
+        // A GPU member looks for the tasks that only it can run first, then for any.
+        for (Predicate<String, TaskEntry> which : gpu ? List.of(new Claimable(true, true), new Claimable(true, false))
+                : List.of(new Claimable(false, false))) {
+            Collection<String> ids = local ? tasks.localKeySet(which) : List.of();
+            if (ids.isEmpty()) {
+                ids = tasks.keySet(which);
+            }
+            if (!ids.isEmpty()) {
+                List<String> list = new ArrayList<>(ids);
+                return list.get(ThreadLocalRandom.current().nextInt(list.size()));
+            }
         }
-        if (ids.isEmpty()) {
+        return null;
+    }
+
+    /**
+     * Claims for {@code member}, in one call, the pending task {@code id} and up to {@code max - 1}
+     * other pending tasks of its {@link SweepTask#batchKey()} (the same model, system or structure,
+     * temperature and protocol; only the seeds differ), to run as one batch of replicas on a GPU.
+     * Each task's claim is atomic on its entry, as {@link #claim} is: a member racing for the same
+     * tasks gets the others, never one of these; and each claimed task is RUNNING on
+     * {@code member} as if claimed alone, so {@link #releaseOrphans} puts them all back should
+     * the member die, and each completes or fails on its own.
+     *
+     * @return the claimed records, ordered by seed (empty when someone else was faster); null when
+     *         {@code id} is not a pending GPU task, which is claimed alone
+     */
+    List<TaskEntry> claimBatch(String id, String member, int max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("a batch holds at least one task, got " + max);
+        }
+        TaskEntry anchor = tasks.get(id);
+        if (anchor == null || anchor.state() != TaskState.PENDING) {
+            return List.of();
+        }
+        if (!anchor.task().protocol().wantsGpu()) {
             return null;
         }
-        List<String> list = new ArrayList<>(ids);
-        return list.get(ThreadLocalRandom.current().nextInt(list.size()));
+        SweepTask.BatchKey key = anchor.task().batchKey();
+        List<TaskEntry> mates = new ArrayList<>(tasks.values(new PendingOf(key)));
+        mates.removeIf(e -> e.task().id().equals(id));
+        mates.sort(java.util.Comparator.comparingLong((TaskEntry e) -> e.task().seed()).thenComparing(e -> e.task().id()));
+        Set<String> ids = new java.util.LinkedHashSet<>();
+        ids.add(id);
+        for (TaskEntry e : mates) {
+            if (ids.size() >= max) {
+                break;
+            }
+            ids.add(e.task().id());
+        }
+        Map<String, TaskEntry> claimed = tasks.executeOnKeys(ids, new Claim(member, true, key));
+        List<TaskEntry> out = new ArrayList<>();
+        for (TaskEntry e : claimed.values()) {
+            if (e != null) {
+                out.add(e);
+            }
+        }
+        out.sort(java.util.Comparator.comparingLong((TaskEntry e) -> e.task().seed()).thenComparing(e -> e.task().id()));
+        return out;
     }
 
     /** Claims {@code id} for {@code member}: the claimed record, or null when someone else was faster. */
     TaskEntry claim(String id, String member, boolean gpu) {
-        return tasks.executeOnKey(id, new Claim(member, gpu));
+        return tasks.executeOnKey(id, new Claim(member, gpu, null));
     }
 
     /** Stores the payload and marks the task done, unless the claim {@code claim} was withdrawn meanwhile. */
@@ -134,37 +184,62 @@ public final class TaskBoard {
         }
     }
 
-    /** Pending entries a member may take: GPU tasks only on GPU members. */
+    /** Pending entries a member may take: GPU tasks only on GPU members; with {@code gpuOnly}, only those. */
     static final class Claimable implements Predicate<String, TaskEntry> {
         private static final long serialVersionUID = 1L;
         private final boolean gpu;
+        private final boolean gpuOnly;
 
-        Claimable(boolean gpu) {
+        Claimable(boolean gpu, boolean gpuOnly) {
             this.gpu = gpu;
+            this.gpuOnly = gpuOnly;
         }
 
         @Override
         public boolean apply(Map.Entry<String, TaskEntry> e) {
             TaskEntry v = e.getValue();
-            return v != null && v.state() == TaskState.PENDING && (gpu || !v.task().protocol().wantsGpu());
+            if (v == null || v.state() != TaskState.PENDING) {
+                return false;
+            }
+            boolean wants = v.task().protocol().wantsGpu();
+            return gpuOnly ? wants : gpu || !wants;
         }
     }
 
-    /** PENDING → RUNNING by one member; returns the new record or null. */
+    /** Pending entries of one batch key. */
+    static final class PendingOf implements Predicate<String, TaskEntry> {
+        private static final long serialVersionUID = 1L;
+        private final SweepTask.BatchKey key;
+
+        PendingOf(SweepTask.BatchKey key) {
+            this.key = key;
+        }
+
+        @Override
+        public boolean apply(Map.Entry<String, TaskEntry> e) {
+            TaskEntry v = e.getValue();
+            return v != null && v.state() == TaskState.PENDING && v.task().batchKey().equals(key);
+        }
+    }
+
+    /** PENDING → RUNNING by one member (of batch {@code key} unless it is null); returns the new record or null. */
     static final class Claim implements EntryProcessor<String, TaskEntry, TaskEntry> {
         private static final long serialVersionUID = 1L;
         private final String member;
         private final boolean gpu;
+        private final SweepTask.BatchKey key;
 
-        Claim(String member, boolean gpu) {
+        Claim(String member, boolean gpu, SweepTask.BatchKey key) {
             this.member = member;
             this.gpu = gpu;
+            this.key = key;
         }
 
         @Override
         public TaskEntry process(Map.Entry<String, TaskEntry> e) {
             TaskEntry v = e.getValue();
-            if (v == null || v.state() != TaskState.PENDING || (!gpu && v.task().protocol().wantsGpu())) {
+            if (v == null || v.state() != TaskState.PENDING || (!gpu && v.task().protocol().wantsGpu())
+                    || (key != null && !v.task().batchKey().equals(key))) {
                 return null;
             }
             TaskEntry claimed = v.claimedBy(member);

@@ -1,6 +1,8 @@
 package org.molten.sweep;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Runs one task on a member. The production implementation is {@link ValidationTaskExecutor};
@@ -18,6 +20,23 @@ public interface TaskExecutor {
      *                   sweep retries it a bounded number of times and then reports the error
      */
     TaskMetrics execute(SweepTask task, Path reportDir) throws Exception;
+
+    /**
+     * Runs tasks that share their {@link SweepTask#batchKey()} (only their seeds differ) together,
+     * task i writing into the empty directory {@code reportDirs.get(i)}: a GPU member's batch of
+     * replicas. Each task's figures and files must be those it gives run alone with
+     * {@link #execute}. The default runs them one after the other.
+     *
+     * @return task i's figures at index i
+     * @throws Exception when the batch could not run; the sweep counts a failed attempt for each task
+     */
+    default List<TaskMetrics> executeBatch(List<SweepTask> tasks, List<Path> reportDirs) throws Exception {
+        List<TaskMetrics> out = new ArrayList<>(tasks.size());
+        for (int i = 0; i < tasks.size(); i++) {
+            out.add(execute(tasks.get(i), reportDirs.get(i)));
+        }
+        return out;
+    }
 
     /**
      * This executor with each task limited to {@code cores} threads in all (its models and its

@@ -8,7 +8,7 @@ package org.molten.sweep;
  * @param attempts    attempts that threw before the outcome (0 when it ran the first time)
  * @param error       the last error, or null
  * @param member      the member that ran it, or null
- * @param wallSeconds wall-clock time of the successful run, s (null when failed)
+ * @param wallSeconds wall-clock time of the successful run, s (null when failed; for a task of a GPU batch, the batch's)
  * @param metrics     its figures (all null when failed)
  */
 public record TaskResult(SweepTask task, String status, int attempts, String error, String member, Double wallSeconds,

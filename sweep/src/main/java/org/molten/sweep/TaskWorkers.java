@@ -21,6 +21,12 @@ import java.util.stream.Stream;
 public final class TaskWorkers implements AutoCloseable {
     /** Longest wait between looks at an empty board, ms. */
     private static final long MAX_IDLE_MS = 500;
+    /**
+     * Default most GPU tasks a slot claims as one batch of replicas: enough seeds of a small
+     * molecule to fill much of an H100 (ethanol: 512 packed copies ran 290,000 replica-steps/s,
+     * docs/scaling.md), few enough that one slow batch does not hold back a large share of a sweep.
+     */
+    public static final int DEFAULT_GPU_BATCH = 64;
 
     private final HazelcastInstance hz;
     private final TaskBoard board;
@@ -28,6 +34,7 @@ public final class TaskWorkers implements AutoCloseable {
     private final String memberId;
     private final String memberName;
     private final boolean gpu;
+    private final int gpuBatch;
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean running = true;
 
@@ -38,9 +45,22 @@ public final class TaskWorkers implements AutoCloseable {
      * @param gpu   true when this member has a GPU and takes the tasks that want one
      */
     public TaskWorkers(HazelcastInstance hz, TaskExecutor executor, int slots, boolean gpu) {
+        this(hz, executor, slots, gpu, DEFAULT_GPU_BATCH);
+    }
+
+    /**
+     * Starts {@code slots} threads on member {@code hz}; with {@code gpu}, each slot claims up to
+     * {@code gpuBatch} GPU tasks of one batch key at once and runs them as one batch of replicas
+     * ({@link TaskExecutor#executeBatch}); CPU tasks are always taken one by one.
+     */
+    public TaskWorkers(HazelcastInstance hz, TaskExecutor executor, int slots, boolean gpu, int gpuBatch) {
         if (slots < 1) {
             throw new IllegalArgumentException("slots must be at least 1, got " + slots);
         }
+        if (gpuBatch < 1) {
+            throw new IllegalArgumentException("GPU batch must be at least 1 task, got " + gpuBatch);
+        }
+        this.gpuBatch = gpuBatch;
         this.hz = hz;
         this.board = new TaskBoard(hz);
         this.executor = executor.sharing(coresPerSlot(Runtime.getRuntime().availableProcessors(), slots));
@@ -71,8 +91,8 @@ public final class TaskWorkers implements AutoCloseable {
         while (running) {
             try {
                 String id = board.pickPending(local, gpu);
-                TaskEntry claimed = id == null ? null : board.claim(id, memberId, gpu);
-                if (claimed == null) {
+                List<TaskEntry> claimed = id == null ? List.of() : claim(id);
+                if (claimed.isEmpty()) {
                     if (id == null) {
                         Thread.sleep(idleMs);
                         idleMs = Math.min(MAX_IDLE_MS, idleMs * 2);
@@ -80,7 +100,11 @@ public final class TaskWorkers implements AutoCloseable {
                     continue;
                 }
                 idleMs = 20;
-                runOne(claimed);
+                if (claimed.size() == 1) {
+                    runOne(claimed.get(0));
+                } else {
+                    runBatch(claimed);
+                }
             } catch (HazelcastInstanceNotActiveException | InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
@@ -90,6 +114,55 @@ public final class TaskWorkers implements AutoCloseable {
                 // A migration or a member leaving made a board call fail: look again.
                 sleepQuietly(100);
             }
+        }
+    }
+
+    /** Claims task {@code id}, with its batch mates on a GPU member: the claimed records (empty: someone was faster). */
+    private List<TaskEntry> claim(String id) {
+        if (gpu && gpuBatch > 1) {
+            List<TaskEntry> batch = board.claimBatch(id, memberId, gpuBatch);
+            if (batch != null) {
+                return batch;
+            }
+        }
+        TaskEntry one = board.claim(id, memberId, gpu);
+        return one == null ? List.of() : List.of(one);
+    }
+
+    /**
+     * Runs a batch of GPU tasks together and completes each with its own payload; when the batch
+     * throws, every task of it counts a failed attempt (and goes back to pending while it has
+     * attempts left). Each payload's wall time is the batch's.
+     */
+    private void runBatch(List<TaskEntry> claimed) {
+        List<SweepTask> batch = claimed.stream().map(TaskEntry::task).toList();
+        List<Path> dirs = new ArrayList<>();
+        long t0 = System.nanoTime();
+        try {
+            for (int i = 0; i < batch.size(); i++) {
+                dirs.add(Files.createTempDirectory("molten-task-"));
+            }
+            List<TaskMetrics> metrics = executor.executeBatch(batch, dirs);
+            if (metrics.size() != batch.size()) {
+                throw new IllegalStateException("a batch of " + batch.size() + " tasks gave " + metrics.size() + " results");
+            }
+            double wall = (System.nanoTime() - t0) * 1e-9;
+            for (int i = 0; i < batch.size(); i++) {
+                TaskPayload payload = TaskPayload.collect(metrics.get(i), dirs.get(i), memberName, wall);
+                board.complete(batch.get(i).id(), claimed.get(i).claim(), payload);
+            }
+        } catch (HazelcastInstanceNotActiveException e) {
+            throw e;
+        } catch (Throwable e) {  // as runOne: recorded and retried, for each task of the batch (a completed one is not touched)
+            if (!running || !hz.getLifecycleService().isRunning()) {
+                return;
+            }
+            String error = describe(e);
+            for (TaskEntry c : claimed) {
+                board.fail(c.task().id(), c.claim(), error);
+            }
+        } finally {
+            dirs.forEach(TaskWorkers::deleteQuietly);
         }
     }
 

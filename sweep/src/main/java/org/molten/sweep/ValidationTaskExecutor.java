@@ -2,6 +2,7 @@ package org.molten.sweep;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.molten.cli.MoltenCli;
@@ -14,6 +15,7 @@ import org.molten.validation.reports.Thresholds;
 import org.molten.validation.runs.BundledModels;
 import org.molten.validation.runs.ModelProvider;
 import org.molten.validation.runs.Progress;
+import org.molten.validation.runs.SeedBatch;
 import org.molten.validation.runs.SystemCatalog;
 import org.molten.validation.runs.ValidationRunner;
 import picocli.CommandLine.Command;
@@ -71,19 +73,63 @@ public final class ValidationTaskExecutor implements TaskExecutor {
 
     @Override
     public TaskMetrics execute(SweepTask task, Path reportDir) throws Exception {
+        runner(task, reportDir, models(task)).run(Progress.NONE);
+        return read(task, reportDir);
+    }
+
+    /**
+     * The tasks (one {@link SweepTask#batchKey()}, any seeds) as one {@link SeedBatch}: on a usable
+     * GPU the student's MD of all of them is one batch of replicas on the device per phase, and
+     * each task's report is the one its validation gives alone (every task is replica 0 of its
+     * own seed); without one they run one after the other.
+     */
+    @Override
+    public List<TaskMetrics> executeBatch(List<SweepTask> tasks, List<Path> reportDirs) throws Exception {
+        if (tasks.size() != reportDirs.size()) {
+            throw new IllegalArgumentException(tasks.size() + " tasks but " + reportDirs.size() + " report directories");
+        }
+        SweepTask.BatchKey key = tasks.get(0).batchKey();
+        for (SweepTask t : tasks) {
+            if (!t.batchKey().equals(key)) {
+                throw new IllegalArgumentException("task " + t.id() + " differs from " + tasks.get(0).id()
+                        + " in more than its seed: it cannot join its batch");
+            }
+        }
+        ModelProvider models = models(tasks.get(0));
+        List<ValidationRunner> runners = new ArrayList<>(tasks.size());
+        for (int i = 0; i < tasks.size(); i++) {
+            runners.add(runner(tasks.get(i), reportDirs.get(i), models));
+        }
+        SeedBatch.run(runners, Progress.NONE);
+        List<TaskMetrics> out = new ArrayList<>(tasks.size());
+        for (int i = 0; i < tasks.size(); i++) {
+            out.add(read(tasks.get(i), reportDirs.get(i)));
+        }
+        return out;
+    }
+
+    /** The task's figures from the report.json its validation wrote into {@code reportDir}. */
+    private static TaskMetrics read(SweepTask task, Path reportDir) throws java.io.IOException {
         ValidationSettings settings = settings(task);
-        runner(task, reportDir).run(Progress.NONE);
         String system = settings.systems().isEmpty()
                 ? org.molten.validation.runs.SystemSource.file(settings.structures().get(0)).name() : settings.systems().get(0);
         return TaskReportReader.read(reportDir.resolve(ValidationRunner.JSON_REPORT), system);
     }
 
+    /** The task's model: the bundled weights or its file, at its protocol's precision. */
+    private static ModelProvider models(SweepTask task) {
+        OptimisedStudent.Precision precision = precision(task.protocol());
+        return SweepTask.BUNDLED.equals(task.model()) ? BundledModels.bundled(precision)
+                : BundledModels.fromFile(Path.of(task.model()), precision);
+    }
+
     /** The validation of one task, writing into {@code reportDir}, within this executor's cores. */
     ValidationRunner runner(SweepTask task, Path reportDir) {
+        return runner(task, reportDir, models(task));
+    }
+
+    private ValidationRunner runner(SweepTask task, Path reportDir, ModelProvider models) {
         ValidationSettings settings = settings(task);
-        OptimisedStudent.Precision precision = precision(task.protocol());
-        ModelProvider models = SweepTask.BUNDLED.equals(task.model()) ? BundledModels.bundled(precision)
-                : BundledModels.fromFile(Path.of(task.model()), precision);
         String version = MoltenCli.class.getAnnotation(Command.class).version()[0];
         ValidationRunner runner = new ValidationRunner(settings, Thresholds.defaults(), models, reportDir, version,
                 "sweep task " + task.id());

@@ -14,6 +14,7 @@ import org.molten.sweep.SweepSpec;
 import org.molten.sweep.SweepSummary;
 import org.molten.sweep.SweepTask;
 import org.molten.sweep.TaskExecutor;
+import org.molten.sweep.TaskWorkers;
 import org.molten.sweep.ValidationTaskExecutor;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -130,7 +131,12 @@ public final class SweepCommand implements Callable<Integer> {
     @Option(names = "--gpu", order = 36, description = "This JVM's member takes the tasks that want a GPU.")
     boolean gpu;
 
-    @Option(names = "--no-plots", order = 37, description = "Write no PNG plots.")
+    @Option(names = "--gpu-batch", paramLabel = "N", order = 37, description = "With --gpu: most GPU tasks a slot of this JVM "
+            + "takes at once, those of one model, system, temperature and protocol, run as one batch of replicas on the device "
+            + "(default: ${DEFAULT-VALUE}; 1: one task at a time).")
+    int gpuBatch = TaskWorkers.DEFAULT_GPU_BATCH;
+
+    @Option(names = "--no-plots", order = 38, description = "Write no PNG plots.")
     boolean noPlots;
 
     /** Runs the tasks; tests substitute a fake. */
@@ -193,7 +199,7 @@ public final class SweepCommand implements Callable<Integer> {
         int n = slots != null ? slots : cluster.isEmpty() ? Runtime.getRuntime().availableProcessors() : 0;
         String command = String.join(" ", spec.root().commandLine().getParseResult().originalArgs());
         SweepRun.Options o = new SweepRun.Options(out, command, cluster, clusterName, bind, port, n, gpu, grid.maxAttempts,
-                !noPlots);
+                !noPlots, gpuBatch);
         SweepReport r;
         try (SweepProgress progress = SweepProgress.auto()) {
             r = SweepRun.run(tasks, o, executor, progress);

@@ -44,10 +44,18 @@ public final class WorkerCommand implements Callable<Integer> {
     @Option(names = "--gpu", order = 6, description = "Take the tasks that want a GPU (--device cuda) as well.")
     boolean gpu;
 
+    @Option(names = "--gpu-batch", paramLabel = "N", order = 7, description = "With --gpu: most GPU tasks a slot takes at once, "
+            + "those of one model, system, temperature and protocol, run as one batch of replicas on the device, each task's "
+            + "result as alone (default: ${DEFAULT-VALUE}; 1: one task at a time).")
+    int gpuBatch = TaskWorkers.DEFAULT_GPU_BATCH;
+
     @Override
     public Integer call() throws Exception {
+        if (gpuBatch < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--gpu-batch must be at least 1, got " + gpuBatch);
+        }
         HazelcastInstance hz = new SweepMember(clusterName, bind, port, join, false, false).start();
-        TaskWorkers workers = new TaskWorkers(hz, new ValidationTaskExecutor(), slots, gpu);
+        TaskWorkers workers = new TaskWorkers(hz, new ValidationTaskExecutor(), slots, gpu, gpuBatch);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             workers.close();
@@ -55,7 +63,7 @@ public final class WorkerCommand implements Callable<Integer> {
             stopped.countDown();
         }, "molten-worker-stop"));
         spec.commandLine().getErr().printf("molten worker: member %s of cluster '%s', %d slots%s; stop with Ctrl-C%n",
-                hz.getCluster().getLocalMember().getAddress(), clusterName, slots, gpu ? ", takes GPU tasks" : "");
+                hz.getCluster().getLocalMember().getAddress(), clusterName, slots, gpu ? ", takes GPU tasks in batches of up to " + gpuBatch : "");
         stopped.await();
         return 0;
     }

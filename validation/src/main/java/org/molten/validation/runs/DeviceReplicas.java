@@ -45,68 +45,88 @@ final class DeviceReplicas {
     static List<ReplicaOutcome> run(SystemSource system, String platform, ValidationSettings s, Thresholds t,
                                     WorkerModels models, Path outDir, Progress progress, Consumer<String> warnings)
             throws IOException {
-        int r = s.replicas();
-        ModelProvider.Model optimised = models.optimised();
-        List<ReplicaRun.Start> starts = new ArrayList<>(r);
-        for (int k = 0; k < r; k++) {
+        List<ReplicaRun.Start> starts = new ArrayList<>(s.replicas());
+        for (int k = 0; k < s.replicas(); k++) {
             starts.add(ReplicaRun.start(system, k, s));
         }
-        RunSpec probe = ReplicaRun.studentProductionSpec(starts.get(0), Ensemble.NVE, s, t, optimised, outDir);
+        return run(starts, java.util.Collections.nCopies(starts.size(), outDir), platform, s, t, models, progress, warnings);
+    }
+
+    /**
+     * Runs the replicas started at {@code starts} (of one system, each writing its logs into its
+     * own entry of {@code outDirs}) as one batch per phase: replica k of a validation, or each
+     * replica 0 of validations that differ only in their seed ({@link SeedBatch}). Each replica's
+     * outcome is what it gives run alone on the platform: its start, seeds and completion depend on
+     * its {@link ReplicaRun.Start} only.
+     *
+     * @return the outcome of {@code starts.get(i)} at index i
+     */
+    static List<ReplicaOutcome> run(List<ReplicaRun.Start> starts, List<Path> outDirs, String platform, ValidationSettings s,
+                                    Thresholds t, WorkerModels models, Progress progress, Consumer<String> warnings)
+            throws IOException {
+        int r = starts.size();
+        if (outDirs.size() != r) {
+            throw new IllegalArgumentException(r + " replicas but " + outDirs.size() + " output directories");
+        }
+        SystemSource system = starts.get(0).system();
+        ModelProvider.Model optimised = models.optimised();
+        RunSpec probe = ReplicaRun.studentProductionSpec(starts.get(0), Ensemble.NVE, s, t, optimised, outDirs.get(0));
         Optional<String> unsupported = DevicePlatform.named(platform)
                 .flatMap(p -> p.unsupportedReason(optimised.forceField(), probe.integrator().dynamicsSpec().orElseThrow()));
         if (unsupported.isPresent()) {
             List<ReplicaOutcome> out = new ArrayList<>(r);
-            for (int k = 0; k < r; k++) {
-                out.add(ReplicaRun.run(system, k, s, t, models, outDir, progress));
+            for (int i = 0; i < r; i++) {
+                out.add(ReplicaRun.run(starts.get(i), s, t, models, outDirs.get(i), progress));
             }
             return out;
         }
-        String batch = " (" + platform + ", " + (r == 1 ? "replica 0" : "replicas 0-" + (r - 1) + " in one batch") + ")";
+        String batch = " (" + platform + ", " + (r == 1 ? "replica " + starts.get(0).replica() : r + " replicas in one batch") + ")";
         List<Integer> running = new ArrayList<>();
-        for (int k = 0; k < r; k++) {
-            running.add(k);
+        for (int i = 0; i < r; i++) {
+            running.add(i);
         }
         RunOutcome[] equilibration = new RunOutcome[r];
         Atoms[] state0 = new Atoms[r];
-        for (int k = 0; k < r; k++) {
-            state0[k] = starts.get(k).atoms();
+        for (int i = 0; i < r; i++) {
+            state0[i] = starts.get(i).atoms();
         }
         if (s.equilibrationSteps() > 0) {
             progress.phase(system.name() + ": equilibration" + batch);
-            List<RunOutcome> eq = phase(running, k -> () -> ReplicaRun.equilibrationSpec(starts.get(k), s, t, optimised, outDir),
-                    k -> starts.get(k).atoms(), platform, progress, warnings);
-            for (int i = 0; i < running.size(); i++) {
-                int k = running.get(i);
-                equilibration[k] = eq.get(i);
-                state0[k] = eq.get(i).finalState();
+            List<RunOutcome> eq = phase(running,
+                    i -> () -> ReplicaRun.equilibrationSpec(starts.get(i), s, t, optimised, outDirs.get(i)),
+                    i -> starts.get(i).atoms(), platform, progress, warnings);
+            for (int j = 0; j < running.size(); j++) {
+                int i = running.get(j);
+                equilibration[i] = eq.get(j);
+                state0[i] = eq.get(j).finalState();
             }
-            running.removeIf(k -> equilibration[k].blowUp() != null);
+            running.removeIf(i -> equilibration[i].blowUp() != null);
         }
         RunOutcome[] nve = new RunOutcome[r];
         RunOutcome[] nvt = new RunOutcome[r];
         if (!running.isEmpty()) {
-            for (int k : running) {
+            for (int i : running) {
                 // The device's state comes back with float32 rounding in the centre-of-mass momentum, which the host
                 // keeps at zero to its own rounding: zeroed here, so the production runs keep 3N - 3 degrees of freedom.
-                org.molten.integrators.MaxwellBoltzmann.removeCentreOfMassVelocity(state0[k]);
-                ReplicaRun.rescaleTo(state0[k], s.temperatureK());
+                org.molten.integrators.MaxwellBoltzmann.removeCentreOfMassVelocity(state0[i]);
+                ReplicaRun.rescaleTo(state0[i], s.temperatureK());
             }
             for (Ensemble e : List.of(Ensemble.NVE, Ensemble.NVT)) {
                 progress.phase(system.name() + ": optimised " + e.name() + batch);
                 List<RunOutcome> o = phase(running,
-                        k -> () -> ReplicaRun.studentProductionSpec(starts.get(k), e, s, t, optimised, outDir),
-                        k -> state0[k], platform, progress, warnings);
-                for (int i = 0; i < running.size(); i++) {
-                    (e == Ensemble.NVE ? nve : nvt)[running.get(i)] = o.get(i);
+                        i -> () -> ReplicaRun.studentProductionSpec(starts.get(i), e, s, t, optimised, outDirs.get(i)),
+                        i -> state0[i], platform, progress, warnings);
+                for (int j = 0; j < running.size(); j++) {
+                    (e == Ensemble.NVE ? nve : nvt)[running.get(j)] = o.get(j);
                 }
             }
         }
         List<ReplicaOutcome> out = new ArrayList<>(r);
-        for (int k = 0; k < r; k++) {
-            ReplicaRun.Start st = starts.get(k);
-            out.add(equilibration[k] != null && equilibration[k].blowUp() != null
-                    ? ReplicaRun.unequilibrated(st, s, equilibration[k], progress)
-                    : ReplicaRun.complete(st, s, t, models, outDir, progress, equilibration[k], state0[k], nve[k], nvt[k]));
+        for (int i = 0; i < r; i++) {
+            ReplicaRun.Start st = starts.get(i);
+            out.add(equilibration[i] != null && equilibration[i].blowUp() != null
+                    ? ReplicaRun.unequilibrated(st, s, equilibration[i], progress)
+                    : ReplicaRun.complete(st, s, t, models, outDirs.get(i), progress, equilibration[i], state0[i], nve[i], nvt[i]));
         }
         return out;
     }

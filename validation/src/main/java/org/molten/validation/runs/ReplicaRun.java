@@ -108,7 +108,14 @@ final class ReplicaRun {
     /** Runs replica k on the host: equilibration, the student's production runs, then {@link #complete}. */
     static ReplicaOutcome run(SystemSource system, int k, ValidationSettings s, Thresholds t, WorkerModels models,
                               Path outDir, Progress progress) throws IOException {
-        Start st = start(system, k, s);
+        return run(start(system, k, s), s, t, models, outDir, progress);
+    }
+
+    /** Runs the replica started at {@code st} on the host, its logs in {@code outDir}. */
+    static ReplicaOutcome run(Start st, ValidationSettings s, Thresholds t, WorkerModels models, Path outDir,
+                              Progress progress) throws IOException {
+        SystemSource system = st.system();
+        int k = st.replica();
         ModelProvider.Model optimised = models.optimised();
         RunOutcome equilibration = null;
         Atoms state0 = st.atoms();

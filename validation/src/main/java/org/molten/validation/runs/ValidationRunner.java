@@ -93,6 +93,24 @@ public final class ValidationRunner {
         return this;
     }
 
+    /** The protocol. */
+    public ValidationSettings settings() {
+        return settings;
+    }
+
+    /** Where the report goes. */
+    public Path outDir() {
+        return outDir;
+    }
+
+    ModelProvider models() {
+        return models;
+    }
+
+    Thresholds thresholds() {
+        return thresholds;
+    }
+
     /** The cores this validation may use in all (see {@link #cores(int)}). */
     public int cores() {
         return cores != null ? cores : Runtime.getRuntime().availableProcessors();
@@ -166,20 +184,7 @@ public final class ValidationRunner {
         // With a usable device, a system's replicas are one batch on it (one task per system), else one host task each.
         java.util.Optional<String> batchPlatform = DeviceReplicas.platformFor(settings);
         for (int i = 0; i < systems.size(); i++) {
-            org.molten.core.Atoms first = systems.get(i).load(settings.replicaSeed(0));
-            try {
-                models.requireSupported(first);
-            } catch (IllegalArgumentException e) {
-                // an element the model lacks ("atom 3: element S ...") is named with its system; other refusals
-                // (unreadable weights) are about the model and stand as they are
-                SystemSource src = systems.get(i);
-                if (e.getMessage() == null || !e.getMessage().startsWith("atom ")) {
-                    throw e;
-                }
-                throw new IllegalArgumentException((src.file() == null ? "system " + src.name() : "structure " + src.file())
-                        + ": " + e.getMessage(), e);
-            }
-            long atoms = first.size();
+            long atoms = requireSupported(systems.get(i));
             if (batchPlatform.isPresent()) {
                 tasks.add(new Task(i, systems.get(i), -1, atoms * atoms * totalSteps() / settings.systemCount()));
             } else {
@@ -267,6 +272,39 @@ public final class ValidationRunner {
                     : perThread.firstBaselineInfo();
             models.finish(warnings);
         }
+        return report(systems, outcomes, stop, warnings, t0, optimisedInfo, baselineInfo);
+    }
+
+    /**
+     * Refuses a system the model cannot run, naming it: an element the model lacks ("atom 3:
+     * element S ...") is named with its system; other refusals (unreadable weights) are about the
+     * model and stand as they are.
+     *
+     * @return the system's atom count
+     */
+    int requireSupported(SystemSource src) {
+        org.molten.core.Atoms first = src.load(settings.replicaSeed(0));
+        try {
+            models.requireSupported(first);
+        } catch (IllegalArgumentException e) {
+            if (e.getMessage() == null || !e.getMessage().startsWith("atom ")) {
+                throw e;
+            }
+            throw new IllegalArgumentException((src.file() == null ? "system " + src.name() : "structure " + src.file())
+                    + ": " + e.getMessage(), e);
+        }
+        return first.size();
+    }
+
+    /**
+     * Aggregates the replicas' outcomes ({@code outcomes[system][replica]}, null for one that did
+     * not finish) and writes report.json and report.md into the output directory.
+     *
+     * @param t0 {@link System#nanoTime()} at the start, for the report's wall time
+     * @return the report; after a stop, the partial report is written and the stop thrown
+     */
+    ValidationReport report(List<SystemSource> systems, ReplicaOutcome[][] outcomes, ValidationStop stop, List<String> warnings,
+                            long t0, ModelInfo optimisedInfo, ModelInfo baselineInfo) throws IOException {
         List<SystemReport> reports = new ArrayList<>();
         List<String> plotWarnings = new ArrayList<>();
         List<String> unfinished = new ArrayList<>();
