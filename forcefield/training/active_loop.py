@@ -214,7 +214,7 @@ def run_round(r, args, state_in, mol, ref, pool, device, log):
             labels[key[0]] = (status, e, f)
     t_label = time.time() - t0 - t_starts - t_md
     dropped = dict(clash=0, scf=0, absurd_energy=0, large_force=0)
-    rows, selected = [], {}
+    rows, selected, kept = [], {}, []
     for i, (k, T, p, f_s, step) in enumerate(snaps):
         status, e, f = labels[i]
         st = starts[k]
@@ -231,6 +231,7 @@ def run_round(r, args, state_in, mol, ref, pool, device, log):
             continue
         mae = per_frame_mae(f_s, f)
         rows.append((st["system"], T, mae))
+        kept.append(i)
         if mae > args.threshold:
             selected.setdefault(st["system"], []).append(extxyz.Frame(
                 st["numbers"], p, energy=e, forces=f,
@@ -260,10 +261,9 @@ def run_round(r, args, state_in, mol, ref, pool, device, log):
     subprocess.run(cmd, check=True)
     model = load_model(os.path.join(out_dir, "state.npz"), device)
     after = []
-    for i, (k, T, p, f_s, step) in enumerate(snaps):
-        status, e, f = labels[i]
-        if status != "ok":
-            continue
+    for i in kept:                       # the frames that passed the filters, as for the figures before
+        k, T, p, f_s, step = snaps[i]
+        f = labels[i][2]
         st = starts[k]
         zz = torch.as_tensor(st["numbers"], device=device)
         _, f_new = model(zz, torch.as_tensor(p, dtype=torch.float32, device=device),

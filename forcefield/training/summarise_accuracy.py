@@ -25,6 +25,8 @@ def pool(rows):
 def groups(systems):
     by_sys_t, by_family = {}, {}
     for key, r in systems.items():
+        if key.count("_") < 2:          # the pooled "all" row
+            continue
         system, family, temp = key.rsplit("_", 2)
         by_sys_t.setdefault((system, temp), []).append(r)
         by_family.setdefault((system, family, temp), []).append(r)
