@@ -49,6 +49,7 @@ def main():
     ap.add_argument("--weights", default=WEIGHTS)
     ap.add_argument("--torchscript", default=TORCHSCRIPT)
     ap.add_argument("--testset", default=TESTSET)
+    ap.add_argument("--dataset", default=None, help="dataset description for the metadata (default: the v1 data set)")
     ap.add_argument("--training-commit", default=None, help="commit of the training code and data (default: HEAD)")
     args = ap.parse_args()
 
@@ -65,7 +66,7 @@ def main():
         "hidden": str(settings["hidden"]), "layers": str(settings["layers"]), "n_rbf": str(settings["n_rbf"]),
         "cutoff": repr(float(settings["cutoff"])), "gamma": repr(float(settings["gamma"])),
         "teacher": "GFN2-xTB (xtb 6.5.1)",
-        "dataset": (f"molten-gfn2-v1: water, ethanol, benzene, alanine-dipeptide, ace-ala5-nme, water clusters (H2O)2-8; "
+        "dataset": args.dataset or (f"molten-gfn2-v1: water, ethanol, benzene, alanine-dipeptide, ace-ala5-nme, water clusters (H2O)2-8; "
                     f"{settings['train_frames']} train / {settings['val_frames']} validation frames "
                     "(forcefield/training/data, recipe forcefield/training/generate_data.py)"),
         "training_commit": commit,

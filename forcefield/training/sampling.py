@@ -104,16 +104,16 @@ def random_rotation(rng):
                      [2*(b*d - a*c), 2*(c*d + a*b), a*a - b*b - c*c + d*d]])
 
 
-def water_cluster(monomer, n_molecules, rng, min_oo=2.55, min_inter=1.5):
+def water_cluster(monomer, n_molecules, rng, min_oo=2.55, min_inter=1.5, loosen=1.2):
     """A random packing of n rigid water monomers (Frame with O first) inside a sphere.
 
-    Centres are drawn uniformly in a sphere of about liquid density, loosened by 20 %; a
+    Centres are drawn uniformly in a sphere of about liquid density, its radius scaled by `loosen`; a
     placement is rejected when an O-O distance is below min_oo Å or any intermolecular atom pair
     is closer than min_inter Å.
     """
     com = monomer.positions.mean(0)
     local = monomer.positions - com
-    radius = 1.2 * (3.0 * 30.0 * n_molecules / (4.0 * np.pi)) ** (1.0 / 3.0)
+    radius = loosen * (3.0 * 30.0 * n_molecules / (4.0 * np.pi)) ** (1.0 / 3.0)
     placed = []
     for attempt in range(100000):
         if len(placed) == n_molecules:

@@ -36,6 +36,18 @@ from model import PaiNN, spec_state  # noqa: E402
 SPECIES = [1, 6, 7, 8]
 
 
+def load_weights(model, path):
+    """Copies every spec tensor of a state.npz (train.py) or a .safetensors weight file into model."""
+    if path.endswith(".safetensors"):
+        import safetensors_io
+        state, _ = safetensors_io.read(path)
+    else:
+        state = dict(np.load(path))
+    sd = {k: torch.from_numpy(np.asarray(v, dtype=np.float32)) for k, v in state.items()}
+    model.load_state_dict(sd, strict=True)
+    return model
+
+
 def evaluate(model, data, device, batch_frames=128):
     """Per-system and overall metrics: energy MAE (meV/atom), force MAE and RMSE (eV/Å), loss terms."""
     model.eval()
@@ -107,6 +119,8 @@ def main():
     ap.add_argument("--patience", type=int, default=40, help="validations without improvement before stopping")
     ap.add_argument("--seed", type=int, default=1234)
     ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+    ap.add_argument("--init", help="warm start: weights to start from (state.npz of a run or a .safetensors "
+                                   "weight file); its atomref and scale are kept")
     args = ap.parse_args()
 
     t0 = time.time()
@@ -134,6 +148,10 @@ def main():
     with torch.no_grad():
         model.atomref.copy_(torch.tensor(atomref))
         model.scale.fill_(scale)
+    if args.init:
+        load_weights(model, args.init)
+        atomref, scale = model.atomref.detach().numpy().astype(float), float(model.scale)
+        print(f"warm start from {args.init}: atomref and scale kept ({scale:.4f} eV)")
     model.to(device=device, dtype=dtype)
     ema = copy.deepcopy(model)
     for p in ema.parameters():
