@@ -79,6 +79,7 @@ public final class VerletList implements NeighbourSearch {
                 effectiveSkin = Math.max(0.0, Math.min(skinA, 0.5 * cell.minPeriodicWidth() - cutoffA));
             }
             cellList.search(atoms, cutoffA + effectiveSkin, candidates);
+            candidates.trimToSize();   // kept until the next rebuild: no spare capacity
             if (reference.length < 3 * n) {
                 reference = new double[3 * n];
             }
@@ -93,11 +94,7 @@ public final class VerletList implements NeighbourSearch {
         for (int i = 0; i < n; i++) {
             for (int e = candidates.rowStart(i); e < candidates.rowStart(i + 1); e++) {
                 int j = nbr[e];
-                d[0] = r[3 * j] - r[3 * i];
-                d[1] = r[3 * j + 1] - r[3 * i + 1];
-                d[2] = r[3 * j + 2] - r[3 * i + 2];
-                mi.apply(d, 0);
-                double dist = Math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+                double dist = mi.measure(r, i, j, d);
                 if (dist < cutoffA) {
                     if (dist < COINCIDENT_A) {
                         throw NeighbourSearch.coincident(atoms, i, j, dist);
@@ -107,6 +104,7 @@ public final class VerletList implements NeighbourSearch {
             }
         }
         out.finish();
+        out.measuredFrom(r, mi);
     }
 
     private boolean needsRebuild(Atoms atoms, Cell cell, double cutoffA, MinimumImage mi) {
