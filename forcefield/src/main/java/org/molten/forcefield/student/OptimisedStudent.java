@@ -107,7 +107,7 @@ public final class OptimisedStudent implements ForceField {
     private final StudentWeights weights;
     private final Options options;
     private final VerletList neighbours;
-    private final EdgeList edges = new EdgeList();
+    private final EdgeList edges = EdgeList.indicesOnly();   // r_ij measured again at each visit
     private final PhasePool pool;
     private final StudentEngine engine;
     private int[] speciesRows = new int[0];
