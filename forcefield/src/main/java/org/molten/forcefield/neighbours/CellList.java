@@ -188,6 +188,19 @@ public final class CellList implements NeighbourSearch {
         out.measuredFrom(r, mi);
     }
 
+    /**
+     * Lets go of the per-atom and per-bin buffers (about 36 bytes an atom), for an owner that
+     * searches rarely (a Verlet list between rebuilds); the next search allocates them again.
+     */
+    void releaseBuffers() {
+        frac = new double[0];
+        binOf = new int[0];
+        binStart = new int[0];
+        binAtoms = new int[0];
+        binFill = new int[0];
+        found = new int[64];
+    }
+
     /** The minimum-image helper of {@code cell}, cached while the cell stays the same. */
     MinimumImage imageFor(Cell cell) {
         if (cell != lastCell) {

@@ -123,6 +123,66 @@ public final class EdgeList {
         count++;
     }
 
+    /**
+     * Keeps only the edges i &lt;- j with j &gt; i (in place, order kept): each pair once, in the row
+     * of its lower atom. For a Verlet list's candidates.
+     */
+    void keepUpper() {
+        int kept = 0;
+        int start = 0;
+        for (int i = 0; i < atoms; i++) {
+            int end = rowStart[i + 1];
+            rowStart[i] = kept;
+            for (int e = start; e < end; e++) {
+                if (neighbour[e] > i) {
+                    neighbour[kept++] = neighbour[e];
+                }
+            }
+            start = end;
+        }
+        rowStart[atoms] = kept;
+        count = kept;
+        currentRow = atoms;
+    }
+
+    /**
+     * Starts a list of {@code atomCount} atoms whose rows are filled out of order by {@link #set}:
+     * {@code rowCounts[i]} edges for atom i (i &lt; atomCount), turned here into each row's next
+     * free slot. {@link #finish} closes it.
+     */
+    void fill(int atomCount, int[] rowCounts) {
+        reset(atomCount);
+        int total = 0;
+        for (int i = 0; i < atomCount; i++) {
+            rowStart[i] = total;
+            int c = rowCounts[i];
+            rowCounts[i] = total;
+            total += c;
+        }
+        rowStart[atomCount] = total;
+        currentRow = atomCount;
+        if (neighbour.length < total) {
+            resize(total + total / 32 + 16);
+        }
+        count = total;
+    }
+
+    /** Edge slot {@code e} of a list begun by {@link #fill}: neighbour j and, with geometry, r_ij and d_ij (Å). */
+    void set(int e, int j, double x, double y, double z, double d) {
+        neighbour[e] = j;
+        if (geometry) {
+            vector[3 * e] = x;
+            vector[3 * e + 1] = y;
+            vector[3 * e + 2] = z;
+            distance[e] = d;
+        }
+    }
+
+    /** Whether the list keeps r_ij and d_ij. */
+    boolean keepsGeometry() {
+        return geometry;
+    }
+
     /** Closes the row index after the last {@link #add}. */
     public void finish() {
         while (currentRow < atoms) {

@@ -30,6 +30,8 @@ public final class VerletList implements NeighbourSearch {
     private long rebuilds;
     private long searches;
     private final double[] d = new double[3];
+    private long[] within = new long[0];   // per candidate pair of a search: closer than the cutoff
+    private int[] rowCount = new int[0];   // per atom of a search: its edges, then its next free slot
 
     /** A list with the given skin (Å, zero or positive; zero rebuilds on every call). */
     public VerletList(double skinA) {
@@ -79,7 +81,11 @@ public final class VerletList implements NeighbourSearch {
                 effectiveSkin = Math.max(0.0, Math.min(skinA, 0.5 * cell.minPeriodicWidth() - cutoffA));
             }
             cellList.search(atoms, cutoffA + effectiveSkin, candidates);
-            candidates.trimToSize();   // kept until the next rebuild: no spare capacity
+            // each candidate pair once (j > i), kept until the next rebuild with no spare capacity:
+            // 4 bytes a pair instead of 8 plus up to half again
+            candidates.keepUpper();
+            candidates.trimToSize();
+            cellList.releaseBuffers();   // not needed again before the next rebuild
             if (reference.length < 3 * n) {
                 reference = new double[3 * n];
             }
@@ -89,8 +95,18 @@ public final class VerletList implements NeighbourSearch {
             builtCutoff = cutoffA;
             rebuilds++;
         }
+        // Two passes over the candidate pairs: measure each once and count the edges of both
+        // atoms, then write both directions into their rows (row i: the j < i in increasing j as
+        // the rows j come, then its own j > i), each measured from its own receiving atom.
         int[] nbr = candidates.neighbourArray();
-        out.reset(n);
+        int pairs = candidates.size();
+        if (within.length < (pairs + 63) >>> 6) {
+            within = new long[(pairs + 63) >>> 6];
+        }
+        if (rowCount.length < n + 1) {
+            rowCount = new int[n + 1];
+        }
+        java.util.Arrays.fill(rowCount, 0, n + 1, 0);
         for (int i = 0; i < n; i++) {
             for (int e = candidates.rowStart(i); e < candidates.rowStart(i + 1); e++) {
                 int j = nbr[e];
@@ -99,7 +115,30 @@ public final class VerletList implements NeighbourSearch {
                     if (dist < COINCIDENT_A) {
                         throw NeighbourSearch.coincident(atoms, i, j, dist);
                     }
-                    out.add(i, j, d[0], d[1], d[2], dist);
+                    within[e >>> 6] |= 1L << e;
+                    rowCount[i]++;
+                    rowCount[j]++;
+                } else {
+                    within[e >>> 6] &= ~(1L << e);
+                }
+            }
+        }
+        out.fill(n, rowCount);
+        boolean geometry = out.keepsGeometry();
+        for (int i = 0; i < n; i++) {
+            for (int e = candidates.rowStart(i); e < candidates.rowStart(i + 1); e++) {
+                if ((within[e >>> 6] & (1L << e)) == 0) {
+                    continue;
+                }
+                int j = nbr[e];
+                if (geometry) {
+                    double dij = mi.measure(r, i, j, d);
+                    out.set(rowCount[i]++, j, d[0], d[1], d[2], dij);
+                    double dji = mi.measure(r, j, i, d);
+                    out.set(rowCount[j]++, i, d[0], d[1], d[2], dji);
+                } else {
+                    out.set(rowCount[i]++, j, 0, 0, 0, 0);
+                    out.set(rowCount[j]++, i, 0, 0, 0, 0);
                 }
             }
         }

@@ -40,10 +40,10 @@ class StudentMemoryTest {
      * A 3000-atom water box (seed 3), float64 and float32, both layouts, two threads: the retained
      * heap (used after GC with the model evaluated, minus before it was built) within 0.93 to 1.08
      * of the estimate, and under these bounds: at most 16 KB per atom in the memory-saving float32
-     * layout (measured 14.5), 28 in the memory-saving float64 one (26.8 on this box, where the
+     * layout (measured 14.3), 28 in the memory-saving float64 one (26.5 on this box, where the
      * engine's copies of the weights, about 3 KB per atom in float64, and the tiles, about 1 KB,
      * still count; issue 19's 20 is for large systems, see docs/benchmarks.md), 86 and 45 in the
-     * fast ones (84.9, 44.1). The estimate counts every array (then adds 5% for G1's whole-region
+     * fast ones (84.7, 43.9). The estimate counts every array (then adds 5% for G1's whole-region
      * humongous arrays and allocation slack), with the edge list's capacity taken at its most,
      * 1/8 above the edges, so that it errs on the safe side.
      */
