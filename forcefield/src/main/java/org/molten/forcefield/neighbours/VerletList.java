@@ -11,6 +11,10 @@ import org.molten.core.Cell;
  * the edge set is always exactly that of {@link AllPairsSearch}. It is also rebuilt when the
  * number of atoms, the cell or the cutoff changes.
  *
+ * <p>The candidates are kept once per pair (j &gt; i, 4 bytes each, no spare capacity); a search
+ * measures each once and writes both directions, each measured from its receiving atom. An
+ * {@link EdgeList#indicesOnly()} output can measure its edges again ({@link EdgeList#measure}).
+ *
  * <p>Under periodic boundaries the skin is reduced, if needed, so that cutoff + skin stays within
  * half the shortest perpendicular cell width (one image per pair); with no room left it rebuilds
  * on every call. Reuses its buffers; not thread-safe.
