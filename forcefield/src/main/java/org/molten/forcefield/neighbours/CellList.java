@@ -175,11 +175,7 @@ public final class CellList implements NeighbourSearch {
             Arrays.sort(found, 0, count);
             for (int q = 0; q < count; q++) {
                 int j = found[q];
-                d[0] = r[3 * j] - r[3 * i];
-                d[1] = r[3 * j + 1] - r[3 * i + 1];
-                d[2] = r[3 * j + 2] - r[3 * i + 2];
-                mi.apply(d, 0);
-                double dist = Math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+                double dist = mi.measure(r, i, j, d);
                 if (dist < COINCIDENT_A) {
                     throw NeighbourSearch.coincident(atoms, i, j, dist);
                 }
@@ -189,6 +185,20 @@ public final class CellList implements NeighbourSearch {
             }
         }
         out.finish();
+        out.measuredFrom(r, mi);
+    }
+
+    /**
+     * Lets go of the per-atom and per-bin buffers (about 36 bytes an atom), for an owner that
+     * searches rarely (a Verlet list between rebuilds); the next search allocates them again.
+     */
+    void releaseBuffers() {
+        frac = new double[0];
+        binOf = new int[0];
+        binStart = new int[0];
+        binAtoms = new int[0];
+        binFill = new int[0];
+        found = new int[64];
     }
 
     /** The minimum-image helper of {@code cell}, cached while the cell stays the same. */

@@ -20,6 +20,9 @@ public final class EdgeList {
     private double[] distance = new double[16];
     private int currentRow;
     private final boolean geometry;
+    // what the search measured from (VerletList, CellList), for measure(): positions (Å) and cell
+    private double[] source;
+    private MinimumImage image;
 
     /** An empty list that stores the displacements and distances of its edges. */
     public EdgeList() {
@@ -35,8 +38,9 @@ public final class EdgeList {
     }
 
     /**
-     * An empty list that keeps only which atoms are neighbours (a Verlet list's candidates, whose
-     * geometry is measured again at every search): 4 bytes per edge instead of 36. Its
+     * An empty list that keeps only which atoms are neighbours: 4 bytes per edge instead of 36 (a
+     * Verlet list's candidates, whose geometry is measured again at every search; the optimised
+     * student's edges, which it measures again at each visit with {@link #measure}). Its
      * {@link #vector}, {@link #distance} and their arrays are not available.
      */
     public static EdgeList indicesOnly() {
@@ -52,6 +56,40 @@ public final class EdgeList {
             rowStart = new int[atomCount + 1];
         }
         rowStart[0] = 0;
+        source = null;
+        image = null;
+    }
+
+    /** Records the positions (Å, flat [3N]) and minimum image the search measured its edges with. */
+    void measuredFrom(double[] positions, MinimumImage mi) {
+        source = positions;
+        image = mi;
+    }
+
+    /**
+     * r_ij of edge {@code e} of receiving atom {@code i} into {@code d[0..2]} (Å), returning |r_ij|
+     * (Å): measured again from the positions the search used, by the search's own arithmetic, so
+     * the bits are those {@link #vector} and {@link #distance} store (when the list keeps them).
+     * The positions are read live: valid while they are those of the search.
+     *
+     * @throws IllegalStateException when the list was not filled by a VerletList or CellList search
+     */
+    public double measure(int i, int e, double[] d) {
+        if (image == null) {
+            throw new IllegalStateException("edge list: no positions to measure from (only a VerletList or CellList"
+                    + " search records them)");
+        }
+        return image.measure(source, i, neighbour[e], d);
+    }
+
+    /**
+     * Drops the spare capacity (for a list kept unchanged for many steps, such as a Verlet list's
+     * candidates; at 200,000 water atoms up to half of 10 million edges).
+     */
+    public void trimToSize() {
+        if (neighbour.length > count) {
+            resize(count);
+        }
     }
 
     /**
@@ -73,12 +111,7 @@ public final class EdgeList {
             // Grown by half, not doubled: the capacity is kept between searches, and for a large
             // system (10 million edges at 200,000 water atoms, 36 bytes each) the unused tail of a
             // doubled array can be most of a gigabyte.
-            int cap = neighbour.length + neighbour.length / 2;
-            neighbour = Arrays.copyOf(neighbour, cap);
-            if (geometry) {
-                distance = Arrays.copyOf(distance, cap);
-                vector = Arrays.copyOf(vector, 3 * cap);
-            }
+            resize(Math.max(16, neighbour.length + neighbour.length / 2));
         }
         neighbour[count] = j;
         if (geometry) {
@@ -90,11 +123,90 @@ public final class EdgeList {
         count++;
     }
 
+    /**
+     * Keeps only the edges i &lt;- j with j &gt; i (in place, order kept): each pair once, in the row
+     * of its lower atom. For a Verlet list's candidates.
+     */
+    void keepUpper() {
+        int kept = 0;
+        int start = 0;
+        for (int i = 0; i < atoms; i++) {
+            int end = rowStart[i + 1];
+            rowStart[i] = kept;
+            for (int e = start; e < end; e++) {
+                if (neighbour[e] > i) {
+                    neighbour[kept++] = neighbour[e];
+                }
+            }
+            start = end;
+        }
+        rowStart[atoms] = kept;
+        count = kept;
+        currentRow = atoms;
+    }
+
+    /**
+     * Starts a list of {@code atomCount} atoms whose rows are filled out of order by {@link #set}:
+     * {@code rowCounts[i]} edges for atom i (i &lt; atomCount), turned here into each row's next
+     * free slot. {@link #finish} closes it.
+     */
+    void fill(int atomCount, int[] rowCounts) {
+        reset(atomCount);
+        int total = 0;
+        for (int i = 0; i < atomCount; i++) {
+            rowStart[i] = total;
+            int c = rowCounts[i];
+            rowCounts[i] = total;
+            total += c;
+        }
+        rowStart[atomCount] = total;
+        currentRow = atomCount;
+        if (neighbour.length < total) {
+            resize(total + total / 32 + 16);
+        }
+        count = total;
+    }
+
+    /** Edge slot {@code e} of a list begun by {@link #fill}: neighbour j and, with geometry, r_ij and d_ij (Å). */
+    void set(int e, int j, double x, double y, double z, double d) {
+        neighbour[e] = j;
+        if (geometry) {
+            vector[3 * e] = x;
+            vector[3 * e + 1] = y;
+            vector[3 * e + 2] = z;
+            distance[e] = d;
+        }
+    }
+
+    /** Whether the list keeps r_ij and d_ij. */
+    boolean keepsGeometry() {
+        return geometry;
+    }
+
     /** Closes the row index after the last {@link #add}. */
     public void finish() {
         while (currentRow < atoms) {
             rowStart[++currentRow] = count;
         }
+        // A capacity far above the edges (grown by half, or left by a larger system) is cut back
+        // to them plus 1/32, so that the next searches of a simulation, whose edge counts move by
+        // well under that, neither grow it nor keep up to half of it unused.
+        if (neighbour.length - count > count / 8 + 64) {
+            resize(count + count / 32 + 16);
+        }
+    }
+
+    private void resize(int cap) {
+        neighbour = Arrays.copyOf(neighbour, cap);
+        if (geometry) {
+            distance = Arrays.copyOf(distance, cap);
+            vector = Arrays.copyOf(vector, 3 * cap);
+        }
+    }
+
+    /** Edges the list holds room for without growing. */
+    public int capacity() {
+        return neighbour.length;
     }
 
     /** Number of atoms of the system. */

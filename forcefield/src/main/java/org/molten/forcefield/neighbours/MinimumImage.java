@@ -83,6 +83,19 @@ final class MinimumImage {
         }
     }
 
+    /**
+     * r_ij = r_j - r_i (positions {@code r}, flat [3N], Å) reduced to its minimum image, into
+     * {@code d[0..2]}; returns |r_ij| (Å). The one arithmetic of the searches' edges, so that an
+     * {@link EdgeList} that keeps no geometry recomputes the same bits.
+     */
+    double measure(double[] r, int i, int j, double[] d) {
+        d[0] = r[3 * j] - r[3 * i];
+        d[1] = r[3 * j + 1] - r[3 * i + 1];
+        d[2] = r[3 * j + 2] - r[3 * i + 2];
+        apply(d, 0);
+        return Math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    }
+
     private static double[][] identity() {
         return new double[][]{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
     }

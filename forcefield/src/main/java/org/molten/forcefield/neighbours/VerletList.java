@@ -11,6 +11,10 @@ import org.molten.core.Cell;
  * the edge set is always exactly that of {@link AllPairsSearch}. It is also rebuilt when the
  * number of atoms, the cell or the cutoff changes.
  *
+ * <p>The candidates are kept once per pair (j &gt; i, 4 bytes each, no spare capacity); a search
+ * measures each once and writes both directions, each measured from its receiving atom. An
+ * {@link EdgeList#indicesOnly()} output can measure its edges again ({@link EdgeList#measure}).
+ *
  * <p>Under periodic boundaries the skin is reduced, if needed, so that cutoff + skin stays within
  * half the shortest perpendicular cell width (one image per pair); with no room left it rebuilds
  * on every call. Reuses its buffers; not thread-safe.
@@ -30,6 +34,8 @@ public final class VerletList implements NeighbourSearch {
     private long rebuilds;
     private long searches;
     private final double[] d = new double[3];
+    private long[] within = new long[0];   // per candidate pair of a search: closer than the cutoff
+    private int[] rowCount = new int[0];   // per atom of a search: its edges, then its next free slot
 
     /** A list with the given skin (Å, zero or positive; zero rebuilds on every call). */
     public VerletList(double skinA) {
@@ -79,6 +85,11 @@ public final class VerletList implements NeighbourSearch {
                 effectiveSkin = Math.max(0.0, Math.min(skinA, 0.5 * cell.minPeriodicWidth() - cutoffA));
             }
             cellList.search(atoms, cutoffA + effectiveSkin, candidates);
+            // each candidate pair once (j > i), kept until the next rebuild with no spare capacity:
+            // 4 bytes a pair instead of 8 plus up to half again
+            candidates.keepUpper();
+            candidates.trimToSize();
+            cellList.releaseBuffers();   // not needed again before the next rebuild
             if (reference.length < 3 * n) {
                 reference = new double[3 * n];
             }
@@ -88,25 +99,55 @@ public final class VerletList implements NeighbourSearch {
             builtCutoff = cutoffA;
             rebuilds++;
         }
+        // Two passes over the candidate pairs: measure each once and count the edges of both
+        // atoms, then write both directions into their rows (row i: the j < i in increasing j as
+        // the rows j come, then its own j > i), each measured from its own receiving atom.
         int[] nbr = candidates.neighbourArray();
-        out.reset(n);
+        int pairs = candidates.size();
+        if (within.length < (pairs + 63) >>> 6) {
+            within = new long[(pairs + 63) >>> 6];
+        }
+        if (rowCount.length < n + 1) {
+            rowCount = new int[n + 1];
+        }
+        java.util.Arrays.fill(rowCount, 0, n + 1, 0);
         for (int i = 0; i < n; i++) {
             for (int e = candidates.rowStart(i); e < candidates.rowStart(i + 1); e++) {
                 int j = nbr[e];
-                d[0] = r[3 * j] - r[3 * i];
-                d[1] = r[3 * j + 1] - r[3 * i + 1];
-                d[2] = r[3 * j + 2] - r[3 * i + 2];
-                mi.apply(d, 0);
-                double dist = Math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+                double dist = mi.measure(r, i, j, d);
                 if (dist < cutoffA) {
                     if (dist < COINCIDENT_A) {
                         throw NeighbourSearch.coincident(atoms, i, j, dist);
                     }
-                    out.add(i, j, d[0], d[1], d[2], dist);
+                    within[e >>> 6] |= 1L << e;
+                    rowCount[i]++;
+                    rowCount[j]++;
+                } else {
+                    within[e >>> 6] &= ~(1L << e);
+                }
+            }
+        }
+        out.fill(n, rowCount);
+        boolean geometry = out.keepsGeometry();
+        for (int i = 0; i < n; i++) {
+            for (int e = candidates.rowStart(i); e < candidates.rowStart(i + 1); e++) {
+                if ((within[e >>> 6] & (1L << e)) == 0) {
+                    continue;
+                }
+                int j = nbr[e];
+                if (geometry) {
+                    double dij = mi.measure(r, i, j, d);
+                    out.set(rowCount[i]++, j, d[0], d[1], d[2], dij);
+                    double dji = mi.measure(r, j, i, d);
+                    out.set(rowCount[j]++, i, d[0], d[1], d[2], dji);
+                } else {
+                    out.set(rowCount[i]++, j, 0, 0, 0, 0);
+                    out.set(rowCount[j]++, i, 0, 0, 0, 0);
                 }
             }
         }
         out.finish();
+        out.measuredFrom(r, mi);
     }
 
     private boolean needsRebuild(Atoms atoms, Cell cell, double cutoffA, MinimumImage mi) {

@@ -18,6 +18,7 @@ final class ChannelKernelsF32 {
         // the pair being visited (PairGeometryF32.load): atoms, distance (Å), unit vector, cutoff,
         // its d-derivative (1/Å) and the radial basis between its first and last non-negligible centre
         final float[] rbf;
+        final double[] rij = new double[3];   // r_j - r_i, Å
         int i, j, kLo, kHi;
         double d, ux, uy, uz, fc, dfc;
 

@@ -107,7 +107,7 @@ public final class OptimisedStudent implements ForceField {
     private final StudentWeights weights;
     private final Options options;
     private final VerletList neighbours;
-    private final EdgeList edges = new EdgeList();
+    private final EdgeList edges = EdgeList.indicesOnly();   // r_ij measured again at each visit
     private final PhasePool pool;
     private final StudentEngine engine;
     private int[] speciesRows = new int[0];
@@ -245,7 +245,7 @@ public final class OptimisedStudent implements ForceField {
      * buffers, keep no block's input features, and the atom-wise intermediates live only per tile of
      * 64 atoms; the backward pass of each block runs the blocks before it again and recomputes its
      * intermediates tile by tile (at F = 128, T = 3 in float64 18 instead of 75 F-wide rows per atom:
-     * 30.0 instead of 88.1 KB per atom retained on a 3,000-atom water box with two threads), the
+     * 26.5 instead of 84.7 KB per atom retained on a 3,000-atom water box with two threads), the
      * same forces bit for bit. Chosen by itself when the fast layout does not fit the heap.
      */
     public void useMemorySavingLayout() {

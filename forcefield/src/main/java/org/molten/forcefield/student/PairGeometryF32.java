@@ -7,9 +7,10 @@ import static org.molten.forcefield.student.ChannelKernelsF32.PairScratch;
 
 /**
  * The undirected pairs i &lt; j of one call of {@link StudentEngineF32}, in processing order, and
- * their geometry. Stored per pair: the centre i, the directed edge i &lt;- j in the caller's
- * neighbour list, and dE/dd, dE/du summed over the blocks (40 bytes). Distance, unit vector,
- * cutoff and radial basis are recomputed from the edge each time a pass visits the pair
+ * their geometry. Stored per pair: the directed edge i &lt;- j in the caller's neighbour list
+ * (which keeps only the neighbour), and dE/dd, dE/du summed over the blocks (36 bytes); per atom
+ * the first pair of each centre i. r_ij, distance, unit vector, cutoff and radial basis are recomputed from the positions
+ * each time a pass visits the pair
  * ({@link #load}: three exponentials and a cosine against ~3F n_rbf multiply-adds of the filter),
  * by the same arithmetic each time and so the same bits; storing them took ~250 bytes a pair in
  * float64, 6.5 KB per atom of liquid water (26 pairs per atom within 5 Å).
@@ -33,15 +34,18 @@ final class PairGeometryF32 {
 
     /** Pairs of the call in progress. */
     int pairs;
-    /** Centre i (processing position) and edge i &lt;- j of each pair. */
-    int[] pi = new int[0], pe = new int[0];
+    /** Edge i &lt;- j of each pair; the pairs of centre i (processing position) are pairRow[i] .. pairRow[i+1]-1. */
+    int[] pe = new int[0];
+    private int[] pairRow = new int[1];
     /** dE/dd and dE/du (eV/Å, eV) of each pair, summed over the blocks. */
     double[] gD = new double[0], gUx = new double[0], gUy = new double[0], gUz = new double[0];
     private int cap;
-    // the neighbour list of the call in progress and the caller's index -> processing position
+    private int n;   // atoms of the call in progress
+    // the neighbour list of the call in progress (neighbours only: r_ij is measured again at each
+    // visit) and the processing position <-> caller's index maps
+    private EdgeList edges;
     private int[] nbr;
-    private double[] vec;
-    private double[] dist;
+    private int[] order;
     private int[] rank;
 
     PairGeometryF32(int nRbf, double cutoffA, double gammaPerA2) {
@@ -67,9 +71,9 @@ final class PairGeometryF32 {
      * {@code rank}: atom -> processing position.
      */
     void collect(int n, int[] order, int[] rank, EdgeList edges) {
+        this.edges = edges;
         this.nbr = edges.neighbourArray();
-        this.vec = edges.vectorArray();
-        this.dist = edges.distanceArray();
+        this.order = order;
         this.rank = rank;
         int count = 0;
         for (int i = 0; i < n; i++) {
@@ -81,18 +85,38 @@ final class PairGeometryF32 {
             }
         }
         ensure(count);
+        if (pairRow.length < n + 1) {
+            pairRow = new int[n + 1];
+        }
+        this.n = n;
         int p = 0;
         for (int i = 0; i < n; i++) {
+            pairRow[i] = p;
             int a = order[i];
             for (int e = edges.rowStart(a); e < edges.rowStart(a + 1); e++) {
                 if (rank[nbr[e]] > i) {
-                    pi[p] = i;
                     pe[p] = e;
                     p++;
                 }
             }
         }
+        pairRow[n] = p;
         pairs = count;
+    }
+
+    /** Centre i (processing position) of pair p (binary search; the passes use {@link #load}). */
+    int centre(int p) {
+        int lo = 0;
+        int hi = n - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (pairRow[mid] <= p) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo;
     }
 
     /** Zeroes dE/dd and dE/du of pairs {@code from..to-1}. */
@@ -150,24 +174,38 @@ final class PairGeometryF32 {
         return rank[nbr[pe[p]]];
     }
 
-    /** Pair p's i, j, d (Å) and u = r_ij / d into the thread's scratch. */
+    /**
+     * Pair p's i, j, d (Å) and u = r_ij / d into the thread's scratch; r_ij is measured again from
+     * the positions by the neighbour search's arithmetic ({@link EdgeList#measure}), the bits it
+     * found (storing it took 32 bytes an edge, 1.6 KB per atom of water with both directions).
+     */
     void loadDirection(int p, PairScratch sc) {
         int e = pe[p];
-        double d = dist[e];
-        sc.i = pi[p];
+        // the centre: the thread's previous pair's, moved on (the passes visit pairs in order),
+        // or found again when a pass starts over; a row of centres (4 bytes an atom) instead of
+        // one per pair (4 bytes a pair, 26 per atom of water)
+        int i = sc.i;
+        if (i < 0 || i >= n || pairRow[i] > p || pairRow[Math.min(i + 2, n)] <= p) {
+            i = centre(p);
+        }
+        while (pairRow[i + 1] <= p) {
+            i++;
+        }
+        double[] r = sc.rij;
+        double d = edges.measure(order[i], e, r);
+        sc.i = i;
         sc.j = rank[nbr[e]];
         sc.d = d;
-        sc.ux = vec[3 * e] / d;
-        sc.uy = vec[3 * e + 1] / d;
-        sc.uz = vec[3 * e + 2] / d;
+        sc.ux = r[0] / d;
+        sc.uy = r[1] / d;
+        sc.uz = r[2] / d;
     }
 
     private void ensure(int count) {
         if (count <= cap) {
             return;
         }
-        int c = Math.max(count, cap + cap / 4);
-        pi = new int[c];
+        int c = count + count / 32;   // room for the next steps' few more pairs, not a quarter more
         pe = new int[c];
         gD = new double[c];
         gUx = new double[c];

@@ -206,19 +206,18 @@ final class StudentEngineF32 extends StudentBuffersF32 implements StudentEngine 
      * atom boundaries, so that thread th owns the atoms i of its pairs, [ownHi[th-1], ownHi[th]).
      */
     private void splitWork() {
-        int[] pi = pg.pi;
         for (int th = 0; th <= threads; th++) {
             atomStart[th] = (int) ((long) n * th / threads);
             int p = (int) ((long) pairs * th / threads);
             if (th > 0) {
                 p = Math.max(p, pairStart[th - 1]);
             }
-            while (p > 0 && p < pairs && pi[p] == pi[p - 1]) {
+            while (p > 0 && p < pairs && pg.centre(p) == pg.centre(p - 1)) {
                 p++;
             }
             pairStart[th] = p;
             if (th > 0) {
-                ownHi[th - 1] = p < pairs && th < threads ? pi[p] : n;
+                ownHi[th - 1] = p < pairs && th < threads ? pg.centre(p) : n;
             }
         }
     }

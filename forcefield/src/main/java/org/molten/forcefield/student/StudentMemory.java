@@ -7,11 +7,11 @@ import org.molten.core.HeapBudget;
  * counted from the buffers it allocates (StudentBuffersR.java.template, PairGeometryR, ForeignRowsR,
  * the neighbour lists), so that a system too large for the heap is refused before anything is
  * allocated ({@link HeapBudget}). Per atom at F = 128, T = 3 in float64: about 80 KB in the fast
- * layout, 19 KB in the memory-saving one; per neighbour pair within the cutoff about 0.2 KB (the
- * pair's edge and gradients, the directed edges and the Verlet candidates); the threads' foreign
- * rows (6 F-wide rows per atom near the boundary of a thread's region); fixed: the tiles of the
- * memory-saving layout and the engine's copies of the weights. ND4J's GEMM buffers live outside
- * the heap and are not counted.
+ * layout, 19 KB in the memory-saving one; per neighbour pair within the cutoff about 52 bytes
+ * (the pair's edge and gradients, the directed edges and the Verlet candidates, indices only); the
+ * threads' foreign rows (6 F-wide rows per atom near the boundary of a thread's region); fixed:
+ * the tiles of the memory-saving layout and the engine's copies of the weights. ND4J's GEMM
+ * buffers live outside the heap and are not counted.
  */
 public final class StudentMemory {
     /** Atoms per Å³ of liquid water at 1 g/cm³: the densest common case, for estimates before a neighbour search. */
@@ -19,8 +19,9 @@ public final class StudentMemory {
 
     private static final int ARRAY_HEADER = 16;
     private static final int REFERENCE = 4;          // compressed references (heaps under 32 GB)
-    private static final int EDGE_BYTES = 4 + 24 + 8; // EdgeList: neighbour, vector, distance
+    private static final int EDGE_BYTES = 4;          // EdgeList.indicesOnly: the neighbour (r_ij measured again)
     private static final int CANDIDATE_BYTES = 4;     // the Verlet list's candidates: the neighbour only
+    private static final double EDGE_SLACK = 1.125;   // EdgeList.finish leaves at most 1/8 spare capacity
     private static final double SLACK = 1.05;
 
     private StudentMemory() {}
@@ -58,12 +59,14 @@ public final class StudentMemory {
         long perAtom = rowsF * rowF + (recompute ? (3 + 24) * REFERENCE : 5 * REFERENCE + 2 * rowFh)
                 + 3 * 4 + 8 + 24L * threads          // species, order, rank; atom energies; force accumulators
                 + 4L * threads                       // each thread's foreign-slot map (ForeignRowsR)
-                + 4 + 36 + 24 + 36;                  // species rows; spatial order; Verlet reference; cell list
-        // Pairs (PairGeometryR): centre and edge (2 ints), dE/dd and dE/du (4 doubles); the directed
-        // edges (2 per pair, capacity grown by half: up to 1.5 times, the worst case taken) and the Verlet
-        // candidates within cutoff + skin, as many more as the volume ratio says.
+                + 4                                  // each centre's first pair (PairGeometryR)
+                + 4 + 36 + 24 + 4;                   // species rows; spatial order; Verlet reference, row counts
+        // Pairs (PairGeometryR): the edge (an int), dE/dd and dE/du (4 doubles); the directed
+        // edges (2 per pair, neighbours only, up to 1/8 spare capacity, the worst case taken) and the
+        // Verlet candidate pairs within cutoff + skin (once each, trimmed to size, a bit each for the
+        // search), as many more as the volume ratio says.
         double skin = (w.cutoffA() + o.skinA()) / w.cutoffA();
-        double perPair = 8 + 32 + 2 * 1.5 * (EDGE_BYTES + CANDIDATE_BYTES * skin * skin * skin);
+        double perPair = 4 + 32 + 2 * EDGE_SLACK * EDGE_BYTES + (CANDIDATE_BYTES + 0.125) * skin * skin * skin;
         // G1 gives an array of half a region or more whole regions, and the collector needs some room:
         // measured on a 3000-atom water box, the live heap is 3-8% above the sum of the arrays.
         long tiles = recompute ? (long) threads * StudentBuffersF64.TILE * (22 * rowF + 2 * rowFh) : 0;

@@ -101,6 +101,65 @@ class NeighbourSearchTest {
         assertEquals(2, b.size());   // 0 <- 1 and 1 <- 0 only
     }
 
+    /**
+     * An indices-only list (the optimised student's) filled by a Verlet or cell list search measures
+     * each edge again from the positions with the very bits a list with geometry stores (random
+     * systems in orthorhombic, triclinic and partly periodic cells and in none, atoms moved between
+     * searches), and keeps at most 1/8 spare capacity; a list the all-pairs search filled cannot be
+     * measured.
+     */
+    @Test
+    void anIndicesOnlyListMeasuresTheBitsAListWithGeometryStores() {
+        RandomStream rng = new RandomStream(23);
+        Cell[] cells = {
+                Cell.orthorhombic(14, 15, 16.5),
+                Cell.of(new double[][]{{13, 0, 0}, {4, 12, 0}, {-3, 2.5, 12.5}}, new boolean[]{true, true, true}),
+                Cell.of(new double[][]{{14, 0, 0}, {0, 12, 0}, {0, 0, 13}}, new boolean[]{true, false, true}),
+                null,
+        };
+        double[] d = new double[3];
+        for (Cell cell : cells) {
+            double rc = cell == null ? 4.0 : Math.min(5.0, 0.5 * cell.minPeriodicWidth());
+            Atoms atoms = randomAtoms(rng, 300, cell, 20.0);
+            VerletList withGeometry = new VerletList(0.5);
+            VerletList verlet = new VerletList(0.5);
+            CellList cellList = new CellList();
+            EdgeList full = new EdgeList();
+            EdgeList[] lean = {EdgeList.indicesOnly(), EdgeList.indicesOnly()};
+            double[] r = atoms.positions();
+            for (int step = 0; step < 4; step++) {
+                for (int k = 0; step > 0 && k < r.length; k++) {
+                    r[k] += 0.1 * rng.nextGaussian();
+                }
+                withGeometry.search(atoms, rc, full);
+                verlet.search(atoms, rc, lean[0]);
+                cellList.search(atoms, rc, lean[1]);
+                for (EdgeList list : lean) {
+                    String what = cell + ", step " + step + (list == lean[0] ? ", Verlet list" : ", cell list");
+                    assertEquals(full.size(), list.size(), what);
+                    assertTrue(list.capacity() <= list.size() + list.size() / 8 + 64,
+                            what + ": capacity " + list.capacity() + " for " + list.size() + " edges");
+                    for (int i = 0; i < atoms.size(); i++) {
+                        assertEquals(full.rowStart(i + 1), list.rowStart(i + 1), what);
+                        for (int e = full.rowStart(i); e < full.rowStart(i + 1); e++) {
+                            assertEquals(full.neighbour(e), list.neighbour(e), what);
+                            double dist = list.measure(i, e, d);
+                            String edge = what + ": edge " + i + " <- " + full.neighbour(e);
+                            assertEquals(Double.doubleToLongBits(full.distance(e)), Double.doubleToLongBits(dist), edge);
+                            for (int k = 0; k < 3; k++) {
+                                assertEquals(Double.doubleToLongBits(full.vector(e, k)), Double.doubleToLongBits(d[k]), edge);
+                            }
+                        }
+                    }
+                }
+            }
+            assertTrue(full.size() > 1000, "test system too sparse: " + full.size());
+        }
+        EdgeList allPairs = EdgeList.indicesOnly();
+        new AllPairsSearch().search(randomAtoms(rng, 20, null, 6.0), 4.0, allPairs);
+        assertThrows(IllegalStateException.class, () -> allPairs.measure(0, 0, d));
+    }
+
     @Test
     void refusesCutoffBeyondHalfTheCell() {
         Atoms atoms = randomAtoms(new RandomStream(1), 10, Cell.orthorhombic(9, 12, 12), 0);
