@@ -22,7 +22,7 @@ public final class StudentMemory {
     private static final int EDGE_BYTES = 4;          // EdgeList.indicesOnly: the neighbour (r_ij measured again)
     private static final int CANDIDATE_BYTES = 4;     // the Verlet list's candidates: the neighbour only
     private static final double EDGE_SLACK = 1.125;   // EdgeList.finish leaves at most 1/8 spare capacity
-    private static final double SLACK = 1.05;
+    private static final double SLACK = 1.04;
 
     private StudentMemory() {}
 
