@@ -121,6 +121,9 @@ def main():
     ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     ap.add_argument("--init", help="warm start: weights to start from (state.npz of a run or a .safetensors "
                                    "weight file); its atomref and scale are kept")
+    ap.add_argument("--checkpoint", action="store_true",
+                    help="write the best EMA state to OUT/checkpoint.npz at every validation improvement, so a run "
+                         "killed at a hard wall-clock limit still leaves usable weights")
     args = ap.parse_args()
 
     t0 = time.time()
@@ -228,6 +231,10 @@ def main():
         if vloss < best:
             best, since_best = vloss, 0
             best_state = {k: v.detach().clone() for k, v in ema.state_dict().items()}
+            if args.checkpoint:
+                os.makedirs(args.out, exist_ok=True)
+                np.savez(os.path.join(args.out, "checkpoint.npz"),
+                         **{k: v.detach().cpu().float().numpy() for k, v in spec_state(ema)})
         else:
             since_best += 1
         if epoch % 5 == 1 or step >= planned:
