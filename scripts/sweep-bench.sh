@@ -3,7 +3,11 @@
 # Run A: `molten sweep` embedded, one slot (one member, one core).
 # Run B: a `molten worker` with one slot plus `molten sweep --cluster` with one slot of its own (two members).
 # Same grid, same protocol; tasks/hour = tasks / wall time of the sweep (member start and report included).
-# Usage: scripts/sweep-bench.sh [TASKS] [STEPS]   (defaults 8 tasks of water, 400 production steps)
+# Each member emulates a one-core machine: it is pinned to a core of its own (taskset), so the JVM sees one
+# processor (its slot's model threads, JIT and GC threads included). Without pinning, one member already uses
+# both cores (a slot gets cores/slots threads, and the JIT compiler runs beside it), and the comparison would
+# measure the student's thread scaling, not the sweep's.
+# Usage: [SWEEP_SYSTEM=name] scripts/sweep-bench.sh [TASKS] [STEPS]   (defaults 8 tasks of water, 400 production steps)
 # Prints one JSON line; append it to docs/ or wherever the figures are recorded, with the date and the machine's load.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -12,7 +16,8 @@ steps="${2:-400}"
 work="$(mktemp -d /tmp/molten-sweep-bench.XXXXXX)"
 cluster="molten-bench-$$-$RANDOM"
 port=$((30000 + RANDOM % 20000))
-grid=(--systems water --replicas "$tasks" --seed 1 --steps "$steps" --equilibration-steps 100 --baseline reference --no-plots)
+system="${SWEEP_SYSTEM:-water}"
+grid=(--systems "$system" --replicas "$tasks" --seed 1 --steps "$steps" --equilibration-steps 100 --baseline reference --no-plots)
 worker_pid=""
 cleanup() { [[ -n "$worker_pid" ]] && kill "$worker_pid" 2>/dev/null || true; }
 trap cleanup EXIT
@@ -20,15 +25,15 @@ trap cleanup EXIT
 "$root/molten" --version >/dev/null  # build first, outside the timings
 
 t0=$(date +%s.%N)
-"$root/molten" sweep "${grid[@]}" --slots 1 --out "$work/one" >"$work/one.log"
+taskset -c 0 "$root/molten" sweep "${grid[@]}" --slots 1 --out "$work/one" >"$work/one.log"
 t1=$(date +%s.%N)
 
-"$root/molten" worker --cluster-name "$cluster" --port "$port" --slots 1 2>"$work/worker.log" &
+taskset -c 1 "$root/molten" worker --cluster-name "$cluster" --port "$port" --slots 1 2>"$work/worker.log" &
 worker_pid=$!
 for _ in $(seq 1 240); do grep -q "molten worker: member" "$work/worker.log" && break; sleep 0.5; done
 grep -q "molten worker: member" "$work/worker.log" || { echo "worker did not start: $(cat "$work/worker.log")" >&2; exit 1; }
 t2=$(date +%s.%N)
-"$root/molten" sweep "${grid[@]}" --cluster "127.0.0.1:$port" --cluster-name "$cluster" --port $((port + 200)) --slots 1 \
+taskset -c 0 "$root/molten" sweep "${grid[@]}" --cluster "127.0.0.1:$port" --cluster-name "$cluster" --port $((port + 200)) --slots 1 \
   --out "$work/two" >"$work/two.log"
 t3=$(date +%s.%N)
 kill "$worker_pid"; wait "$worker_pid" 2>/dev/null || true; worker_pid=""
