@@ -101,7 +101,7 @@ public final class VerletList implements NeighbourSearch {
         }
         // Two passes over the candidate pairs: measure each once and count the edges of both
         // atoms, then write both directions into their rows (row i: the j < i in increasing j as
-        // the rows j come, then its own j > i), each measured from its own receiving atom.
+        // the rows j come, then its own j > i); a pair is measured once in each pass.
         int[] nbr = candidates.neighbourArray();
         int pairs = candidates.size();
         if (within.length < (pairs + 63) >>> 6) {
@@ -136,10 +136,11 @@ public final class VerletList implements NeighbourSearch {
                 }
                 int j = nbr[e];
                 if (geometry) {
+                    // r_ji is exactly -r_ij (IEEE negation; the minimum image's rint is symmetric), and so
+                    // is its length: measured once, written both ways
                     double dij = mi.measure(r, i, j, d);
                     out.set(rowCount[i]++, j, d[0], d[1], d[2], dij);
-                    double dji = mi.measure(r, j, i, d);
-                    out.set(rowCount[j]++, i, d[0], d[1], d[2], dji);
+                    out.set(rowCount[j]++, i, -d[0], -d[1], -d[2], dij);
                 } else {
                     out.set(rowCount[i]++, j, 0, 0, 0, 0);
                     out.set(rowCount[j]++, i, 0, 0, 0, 0);
