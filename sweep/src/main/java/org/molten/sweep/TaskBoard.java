@@ -99,8 +99,13 @@ public final class TaskBoard {
             return null;
         }
         SweepTask.BatchKey key = anchor.task().batchKey();
+        // A task that has already thrown is retried alone, and no batch takes it in: otherwise one seed that
+        // throws would use up the attempts of every batch-mate it is grouped with again and again.
+        if (anchor.attempts() > 0) {
+            max = 1;
+        }
         List<TaskEntry> mates = new ArrayList<>(tasks.values(new PendingOf(key)));
-        mates.removeIf(e -> e.task().id().equals(id));
+        mates.removeIf(e -> e.task().id().equals(id) || e.attempts() > 0);
         mates.sort(java.util.Comparator.comparingLong((TaskEntry e) -> e.task().seed()).thenComparing(e -> e.task().id()));
         Set<String> ids = new java.util.LinkedHashSet<>();
         ids.add(id);

@@ -33,6 +33,24 @@ class GpuBatchClaimTest {
     }
 
     @Test
+    void aTaskThatThrewIsRetriedAloneAndJoinsNoBatch() {
+        try (Members m = new Members()) {
+            TaskBoard board = new TaskBoard(m.member());
+            for (long seed = 1; seed <= 4; seed++) {
+                board.offer(TaskEntry.pending(water(seed), 3));
+            }
+            // seed 2's first attempt threw (in a batch or alone)
+            TaskEntry two = board.claim(water(2).id(), "gpu-a", true);
+            board.fail(water(2).id(), two.claim(), "boom");
+            assertEquals(TaskState.PENDING, board.get(water(2).id()).state());
+            assertEquals(List.of(1L, 3L, 4L), board.claimBatch(water(1).id(), "gpu-a", 64).stream().map(e -> e.task().seed()).toList(),
+                    "a batch leaves out the task that threw");
+            assertEquals(List.of(2L), board.claimBatch(water(2).id(), "gpu-b", 64).stream().map(e -> e.task().seed()).toList(),
+                    "the task that threw runs alone");
+        }
+    }
+
+    @Test
     void aBatchHoldsOnlyPendingSeedsOfOneKeyAndAllReturnWhenItsMemberDies() {
         try (Members m = new Members()) {
             HazelcastInstance hz = m.member();
