@@ -85,6 +85,11 @@ final class CudaModel implements AutoCloseable {
         Cell cell = atoms.cellOrNull();
         NeighbourSearch.requireCutoffFits(cell, dw.cutoffA);
         int cap = capacityFor(maxNeighbours(atoms));
+        if (forced == CudaOptions.Mode.MOLECULE && !cx.hopperInstructions()) {
+            // below sm_90 the fatbin's small-molecule kernel is a trap, which would kill the context
+            throw new IllegalStateException("the small-molecule kernel needs an sm_90 GPU (Hopper); this one is "
+                    + cx.architecture() + ": use the stage kernels");
+        }
         CudaOptions.Mode mode = forced != null ? forced : resolve(atoms.size());
         return new DeviceSystem(cx, dw, weightBuffer, atoms.size(), cell, cap, mode, options, null);
     }

@@ -1,6 +1,7 @@
 package org.molten.forcefield.cuda;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -85,5 +86,16 @@ class OlderGpuTest {
         GpuStatus.Snapshot s1 = GpuStatus.snapshot();
         assertEquals(s0.programmaticLaunches(), s1.programmaticLaunches(), "no programmatic launch below sm_90");
         assertTrue(s1.lastProgrammaticFallback().contains("(sm_80) is older than sm_90"), s1.lastProgrammaticFallback());
+    }
+
+    @Test
+    void forcingTheSmallMoleculeKernelBelowSm90IsRefusedNamingTheArchitecture() {
+        StudentWeights w = StudentWeights.random(25);
+        Atoms mol = CudaTestSupport.randomAtoms(20261127L, 9, Math.cbrt(9 * 12.0), 1.0, null);
+        try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults())) {
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> gpu.energyAndForcesInMode(mol, new double[27], CudaOptions.Mode.MOLECULE));
+            assertTrue(e.getMessage().contains("sm_80"), e.getMessage());
+        }
     }
 }

@@ -44,12 +44,18 @@ public final class ReplicaCheck {
     /** Runs the checks; {@code quick} shortens them. */
     public static void main(String[] args) throws java.io.IOException {
         boolean quick = false;
-        java.util.Set<String> only = java.util.Set.of("verlet", "independence", "canonical", "restart");
+        java.util.Set<String> all = java.util.Set.of("verlet", "independence", "canonical", "restart");
+        java.util.Set<String> only = all;
         for (String a : args) {
             if (a.equals("quick")) {
                 quick = true;
             } else if (a.startsWith("only=")) {
                 only = java.util.Set.of(a.substring(5).split(","));
+                for (String name : only) {
+                    if (!all.contains(name)) {  // a typo must not run nothing and report "all passed"
+                        throw new IllegalArgumentException("ReplicaCheck: unknown check '" + name + "' in " + a + " (choose from " + all + ")");
+                    }
+                }
             } else {
                 throw new IllegalArgumentException("ReplicaCheck: unknown argument " + a + " (quick, only=...)");
             }
