@@ -88,6 +88,9 @@ class ValidateDeviceBatchTest {
         assertEquals(failedAlone.path("blow_up").toString(), failed.path("blow_up").toString(), "replica 1's own blow-up");
         assertEquals(failedAlone.path("steps_completed").asLong(), failed.path("steps_completed").asLong());
         assertSameSamples(both.resolve("water-r1-equilibration.csv"), alone.resolve("water-r0-equilibration.csv"), 3);
+        // The rerun is said in the report, not hidden.
+        String warnings = new ObjectMapper().readTree(both.resolve("report.json").toFile()).path("warnings").toString();
+        assertTrue(warnings.contains("they run again one at a time"), warnings);
         // Replica 0 finished its equilibration and ran its production runs on the device.
         assertEquals(40, run(batch, "replica 0 optimised equilibration").path("steps_completed").asLong());
         for (String label : List.of("replica 0 optimised NVE", "replica 0 optimised NVT")) {

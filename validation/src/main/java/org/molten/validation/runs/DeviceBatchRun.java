@@ -89,6 +89,8 @@ final class DeviceBatchRun {
         try {
             set = ReplicaSet.of(builders).platform(platform).warnings(warnings).build();
         } catch (IllegalArgumentException | IllegalStateException | ArithmeticException e) {  // a SimulationBlowUpException too
+            warnings.accept(batch.get(0).label() + " and its batch-mates: the device batch of " + r
+                    + " replicas could not start (" + e.getMessage() + "); they run again one at a time");
             return null;
         }
         long steps = batch.get(0).steps();
@@ -113,6 +115,10 @@ final class DeviceBatchRun {
                 try {
                     set.step(chunk);
                 } catch (IllegalArgumentException | IllegalStateException | ArithmeticException e) {  // a SimulationBlowUpException too
+                    // one replica's blow-up stops the batch: each replica runs again alone, so that every one gets
+                    // its own outcome (the blown-up one where it blows up alone); said, so the cost is not hidden
+                    warnings.accept(batch.get(0).label() + " and its batch-mates: the device batch of " + r
+                            + " replicas stopped near step " + done + " (" + e.getMessage() + "); they run again one at a time");
                     return null;
                 }
                 long now = set.stepCount();

@@ -260,7 +260,13 @@ public final class ValidationRunner {
                 }
             } finally {
                 cancelled.set(true);
-                pool.shutdownNow();
+                if (stop != null) {
+                    // a stop: the replicas still running end at their next progress update; not interrupted, so
+                    // that their energy logs (interruptible channels) are flushed to the step they reached
+                    pool.shutdown();
+                } else {
+                    pool.shutdownNow();
+                }
                 try {
                     pool.awaitTermination(5, java.util.concurrent.TimeUnit.MINUTES);
                 } catch (InterruptedException e) {
