@@ -6,7 +6,8 @@
 # (H100, H200), so that the driver loads it at once instead of compiling PTX (~46 s on a fresh H100), plus the
 # PTX of compute_90 for newer GPUs (the driver compiles that once and caches it). Built with nvcc 13.0: the
 # driver must support CUDA 13.0 (Linux 580 or newer). Hopper-only instructions are guarded by __CUDA_ARCH__
-# in the sources (molten_small.cuh, stage_entry in molten_common.cuh).
+# in the sources (molten_kernels.cu, molten_small.cuh, molten_small_schedule.cuh, molten_cluster_copy.cuh, and
+# stage_entry in molten_common.cuh).
 # The manifest records the sources' hash (defined in KernelImage: for each source file in byte order of its
 # name, the name, a newline, the bytes), the fatbin's hash, the architectures and the kernel entries.
 # Also writes ptxas's register/spill report for sm_90 into forcefield/target/ptxas-report.txt.

@@ -1,4 +1,4 @@
-// Kernel entry points of the Molten student model, compiled by scripts/build-ptx.sh into one fatbin
+// Kernel entry points of the Molten student model, compiled by scripts/build-kernels.sh into one fatbin
 // (machine code for sm_80, sm_86, sm_89 and sm_90, PTX for compute_90) committed as a resource with the
 // SHA-256 of these sources.
 //
