@@ -88,7 +88,7 @@ public final class Criteria {
         double z = Math.abs(s.meanDeviationSigmas());
         double limit = BlockAverage.equivalentThreshold(t.maxTemperatureDeviationSigmas(), s.meanBlocks());
         out.add(new CriterionResult(system, label, Criterion.MEAN_TEMPERATURE, z, "<=", limit, "SE", z <= limit,
-                String.format(Locale.ROOT, "<T> = %.1f +- %.1f K (block SE, %d blocks%s) vs target %.1f K; "
+                String.format(Locale.ROOT, "<T> = %.1f +- %.1f K (SE: the larger of block averaging over %d blocks and the autocorrelation%s) vs target %.1f K; "
                         + "limit %s SE as Student t for %d blocks%s", s.meanK(), s.meanStandardErrorK(), s.meanBlocks(),
                         s.errorReliable() ? "" : ", series short for its correlation time", s.targetK(),
                         trim(t.maxTemperatureDeviationSigmas()), s.meanBlocks(), note)));

@@ -104,18 +104,16 @@ final class DeviceReplicas {
         }
         RunOutcome[] nve = new RunOutcome[r];
         RunOutcome[] nvt = new RunOutcome[r];
+        ReplicaRun.ProductionStarts[] p = new ReplicaRun.ProductionStarts[r];
         if (!running.isEmpty()) {
             for (int i : running) {
-                // The device's state comes back with float32 rounding in the centre-of-mass momentum, which the host
-                // keeps at zero to its own rounding: zeroed here, so the production runs keep 3N - 3 degrees of freedom.
-                org.molten.integrators.MaxwellBoltzmann.removeCentreOfMassVelocity(state0[i]);
-                ReplicaRun.rescaleTo(state0[i], s.temperatureK());
+                p[i] = ReplicaRun.productionStarts(state0[i], s.temperatureK());
             }
             for (Ensemble e : List.of(Ensemble.NVE, Ensemble.NVT)) {
                 progress.phase(system.name() + ": optimised " + e.name() + batch);
                 List<RunOutcome> o = phase(running,
                         i -> () -> ReplicaRun.studentProductionSpec(starts.get(i), e, s, t, optimised, outDirs.get(i)),
-                        i -> state0[i], platform, progress, warnings);
+                        i -> e == Ensemble.NVE ? p[i].nve() : p[i].nvt(), platform, progress, warnings);
                 for (int j = 0; j < running.size(); j++) {
                     (e == Ensemble.NVE ? nve : nvt)[running.get(j)] = o.get(j);
                 }
@@ -126,7 +124,7 @@ final class DeviceReplicas {
             ReplicaRun.Start st = starts.get(i);
             out.add(equilibration[i] != null && equilibration[i].blowUp() != null
                     ? ReplicaRun.unequilibrated(st, s, equilibration[i], progress)
-                    : ReplicaRun.complete(st, s, t, models, outDirs.get(i), progress, equilibration[i], state0[i], nve[i], nvt[i]));
+                    : ReplicaRun.complete(st, s, t, models, outDirs.get(i), progress, equilibration[i], p[i], nve[i], nvt[i]));
         }
         return out;
     }

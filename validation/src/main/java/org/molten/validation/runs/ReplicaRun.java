@@ -26,12 +26,14 @@ import org.molten.validation.reports.Thresholds;
  * <ol>
  *   <li>the start structure; Maxwell–Boltzmann velocities at T from {@code RandomStream(seed_k)}
  *       (seed_k = seed + k), centre-of-mass motion removed (dof = 3N − 3);</li>
- *   <li>Langevin equilibration with the student, continuing the same stream; the velocities are
- *       then rescaled so that the production runs start at exactly the target temperature (one
- *       frame of a short equilibration can be far from it: ethanol once started NVE at 517 K);</li>
- *   <li>from that state: student NVE (velocity Verlet) and NVT (the chosen thermostat, noise seeded
- *       by {@link #nvtSeed}); with {@code --baseline teacher} the same two runs driven by the
- *       teacher from the identical state and noise;</li>
+ *   <li>Langevin equilibration with the student, continuing the same stream;</li>
+ *   <li>from its final state ({@link #productionStarts}): student NVE (velocity Verlet) with the
+ *       velocities rescaled to exactly the target temperature (one frame of a short equilibration
+ *       can be far from it: ethanol once started NVE at 517 K, and the drift criterion compares
+ *       runs at one energy), and NVT (the chosen thermostat, noise seeded by {@link #nvtSeed}) from
+ *       the equilibrated velocities as they are, so that its temperature series is canonical from
+ *       its first step; with {@code --baseline teacher} the same two runs driven by the teacher
+ *       from the identical states and noise;</li>
  *   <li>the teacher on {@code teacherFramesPerRun} evenly spaced frames of each student
  *       production run;</li>
  *   <li>replica 0 only: the implementation baseline's forces on up to
@@ -127,10 +129,10 @@ final class ReplicaRun {
         if (equilibration != null && equilibration.blowUp() != null) {
             return unequilibrated(st, s, equilibration, progress);
         }
-        rescaleTo(state0, s.temperatureK());
-        RunOutcome nve = production(studentProductionSpec(st, Ensemble.NVE, s, t, optimised, outDir), state0, progress, system);
-        RunOutcome nvt = production(studentProductionSpec(st, Ensemble.NVT, s, t, optimised, outDir), state0, progress, system);
-        return complete(st, s, t, models, outDir, progress, equilibration, state0, nve, nvt);
+        ProductionStarts p = productionStarts(state0, s.temperatureK());
+        RunOutcome nve = production(studentProductionSpec(st, Ensemble.NVE, s, t, optimised, outDir), p.nve(), progress, system);
+        RunOutcome nvt = production(studentProductionSpec(st, Ensemble.NVT, s, t, optimised, outDir), p.nvt(), progress, system);
+        return complete(st, s, t, models, outDir, progress, equilibration, p, nve, nvt);
     }
 
     /** A replica whose equilibration blew up: no production runs (their steps counted as done for the progress bar). */
@@ -146,8 +148,9 @@ final class ReplicaRun {
      * {@code --baseline teacher}, and for replica 0 the implementation baseline.
      */
     static ReplicaOutcome complete(Start st, ValidationSettings s, Thresholds t, WorkerModels models, Path outDir,
-                                   Progress progress, RunOutcome equilibration, Atoms state0, RunOutcome nve, RunOutcome nvt)
-            throws IOException {
+                                   Progress progress, RunOutcome equilibration, ProductionStarts p, RunOutcome nve,
+                                   RunOutcome nvt) throws IOException {
+        Atoms state0 = p.nve();
         SystemSource system = st.system();
         int k = st.replica();
         long seed = st.seed();
@@ -173,7 +176,7 @@ final class ReplicaRun {
                 teacherNve = production(productionSpec(label + "teacher NVE", ModelRole.BASELINE, Ensemble.NVE, m, s, t, null,
                         start, outDir.resolve(who + "-teacher-nve.csv")), state0, progress, system);
                 teacherNvt = production(productionSpec(label + "teacher NVT", ModelRole.BASELINE, Ensemble.NVT, m, s, t, nvtSeed,
-                        start, outDir.resolve(who + "-teacher-nvt.csv")), state0, progress, system);
+                        start, outDir.resolve(who + "-teacher-nvt.csv")), p.nvt(), progress, system);
             } else {
                 progress.advance(s.nveSteps() + s.nvtSteps());
             }
@@ -195,7 +198,7 @@ final class ReplicaRun {
                 baseNve = production(productionSpec("replica 0 baseline NVE", ModelRole.BASELINE, Ensemble.NVE, base, s, t, null,
                         start, outDir.resolve(who + "-baseline-nve.csv")), state0, progress, system);
                 baseNvt = production(productionSpec("replica 0 baseline NVT", ModelRole.BASELINE, Ensemble.NVT, base, s, t,
-                        nvtSeed, start, outDir.resolve(who + "-baseline-nvt.csv")), state0, progress, system);
+                        nvtSeed, start, outDir.resolve(who + "-baseline-nvt.csv")), p.nvt(), progress, system);
             }
         }
         return new ReplicaOutcome(k, seed, start, state0, equilibration, nve, nvt, teacherNve, teacherNvt, baseNve, baseNvt,
@@ -233,6 +236,27 @@ final class ReplicaRun {
         Precision precision = m.info().precision();
         return new RunSpec(label, RunPhase.PRODUCTION, role, ensemble, m.forceField(), precision, integrator,
                 REMOVED_CONSTRAINTS, nvtSeed, null, steps, s.sampleIntervalSteps(), integrity(start, t), true, log);
+    }
+
+    /** The production runs' start states: NVE at exactly the target temperature, NVT as equilibrated. */
+    record ProductionStarts(Atoms nve, Atoms nvt) {
+    }
+
+    /**
+     * The production runs' starts from an equilibrated state (or the Maxwell–Boltzmann start when there
+     * is no equilibration), its centre-of-mass velocity zeroed so that both keep 3N − 3 degrees of
+     * freedom (a device run returns it with float32 rounding). NVE's copy is rescaled to exactly
+     * {@code targetK}; NVT's keeps the equilibrated velocities: a start at exactly the target holds the
+     * first ~0.1 ps of the thermostat's series near it and biases the pooled σ_T low (ethanol, 4 × 0.75 ps:
+     * 0.92 of the canonical value, 3.8 standard errors, for two different students alike).
+     */
+    static ProductionStarts productionStarts(Atoms equilibrated, double targetK) {
+        Atoms nve = equilibrated.copy();
+        Atoms nvt = equilibrated.copy();
+        MaxwellBoltzmann.removeCentreOfMassVelocity(nve);
+        MaxwellBoltzmann.removeCentreOfMassVelocity(nvt);
+        rescaleTo(nve, targetK);
+        return new ProductionStarts(nve, nvt);
     }
 
     /** Scales the velocities so that the instantaneous temperature (3N − 3 dof) is exactly {@code targetK}. */

@@ -110,7 +110,7 @@ final class SystemValidation {
                 replicas.size() > 1 ? " (mean of " + drifts.size() + " replicas)" : "");
         criteria.addAll(drift);
         TemperatureStatistics pooledT = nvtTemperatures.isEmpty() ? null
-                : TemperatureStatistics.of(concat(nvtTemperatures), targetK, nvtDof);
+                : TemperatureStatistics.ofRuns(nvtTemperatures, targetK, nvtDof);
         List<CriterionResult> temperature = Criteria.temperature(name, label + " NVT", pooledT, t, canonical,
                 replicas.size() > 1 ? " (" + nvtTemperatures.size() + " replicas' series pooled)" : "");
         criteria.addAll(temperature);
@@ -301,17 +301,6 @@ final class SystemValidation {
             case ATOMS_OVERLAP -> "atoms overlap";
         };
         return kind + ": " + v.description();
-    }
-
-    private static double[] concat(List<double[]> parts) {
-        int len = parts.stream().mapToInt(p -> p.length).sum();
-        double[] out = new double[len];
-        int at = 0;
-        for (double[] p : parts) {
-            System.arraycopy(p, 0, out, at, p.length);
-            at += p.length;
-        }
-        return out;
     }
 
     /** The element of every atom, in order. */

@@ -111,6 +111,63 @@ class StatisticsTest {
         assertThrows(IllegalArgumentException.class, () -> CanonicalExpectation.temperatureSigmaK(300, 0));
     }
 
+    /**
+     * The case that failed good students at other seeds: four short replicas (300 samples each) of a
+     * canonical temperature series correlated over ~10 samples, like validate's 4 × 0.75 ps NVT runs of
+     * ethanol. Over 400 such sets the pooled σ_T and ⟨T⟩ z-scores must be calibrated: ⟨z²⟩ near 1 and
+     * few beyond 3 (the block error of the concatenation alone gave ⟨z²⟩ ≈ 2 for σ_T).
+     */
+    @Test
+    void pooledShortReplicasGiveCalibratedErrors() {
+        int dof = 24;
+        double target = 300;
+        RandomStream rng = new RandomStream(4242);
+        int sets = 400;
+        double z2Sigma = 0;
+        double z2Mean = 0;
+        int beyond3 = 0;
+        for (int set = 0; set < sets; set++) {
+            java.util.List<double[]> runs = new java.util.ArrayList<>();
+            for (int r = 0; r < 4; r++) {
+                runs.add(correlatedCanonicalTemperatures(300, dof, target, 0.95, rng));
+            }
+            TemperatureStatistics s = TemperatureStatistics.ofRuns(runs, target, dof);
+            z2Sigma += s.sigmaDeviationSigmas() * s.sigmaDeviationSigmas();
+            z2Mean += s.meanDeviationSigmas() * s.meanDeviationSigmas();
+            if (Math.abs(s.sigmaDeviationSigmas()) > 3) {
+                beyond3++;
+            }
+        }
+        z2Sigma /= sets;
+        z2Mean /= sets;
+        assertTrue(z2Sigma > 0.5 && z2Sigma < 1.4, "<z^2> of sigma_T " + z2Sigma);
+        assertTrue(z2Mean > 0.5 && z2Mean < 1.4, "<z^2> of <T> " + z2Mean);
+        assertTrue(beyond3 <= 0.02 * sets, beyond3 + " of " + sets + " canonical sets beyond 3 SE in sigma_T");
+    }
+
+    /**
+     * A canonical temperature series whose dof momentum components each follow an AR(1) process
+     * with coefficient phi (stationary, unit variance): T has the canonical χ² marginal and the
+     * autocorrelation phi^(2k).
+     */
+    private static double[] correlatedCanonicalTemperatures(int n, int dof, double targetK, double phi, RandomStream rng) {
+        double[] g = new double[dof];
+        for (int k = 0; k < dof; k++) {
+            g[k] = rng.nextGaussian();
+        }
+        double c = Math.sqrt(1 - phi * phi);
+        double[] t = new double[n];
+        for (int i = 0; i < n; i++) {
+            double s = 0;
+            for (int k = 0; k < dof; k++) {
+                g[k] = phi * g[k] + c * rng.nextGaussian();
+                s += g[k] * g[k];
+            }
+            t[i] = targetK * s / dof;
+        }
+        return t;
+    }
+
     /** Samples T_inst = 2K/(dof k_B) with K the kinetic energy of dof Maxwell-Boltzmann momenta. */
     private static double[] canonicalTemperatures(int n, int dof, double targetK, RandomStream rng) {
         double[] t = new double[n];
