@@ -443,7 +443,7 @@ final class StudentEngineF32 extends StudentBuffersF32 implements StudentEngine 
             float[] asvi = asv[t][i];
             float[] gavv = g1[i];
             float[] gasv = g2[i];
-            float[] gsp = g3[i];
+            float[] gsp = gSp[i];
             for (int c = 0; c < f; c++) {
                 gavv[c] = gx[c] * ux[c] + gy[c] * uy[c] + gz[c] * uz[c];
                 gasv[c] = gs[c] * spi[c];
@@ -465,7 +465,7 @@ final class StudentEngineF32 extends StudentBuffersF32 implements StudentEngine 
         lin(th, S_BM0S, 16, h, L.m0s, f, f, null, gSmid, a0, a1, true);
         lin(th, S_BM0N, 17, h, L.m0n, f, f, null, g4, a0, a1, false);   // g_n
         for (int i = a0; i < a1; i++) {
-            float[] gsp = g3[i];
+            float[] gsp = gSp[i];
             float[] gn = g4[i];
             float[] ni = nrm[t][i];
             float[] avvi = avv[t][i];
