@@ -45,7 +45,6 @@ class StudentBuffersF64 {
 
     // ---- per-thread sums
     final ForeignRowsF64[] foreign;    // per thread: sums for atoms beyond its own range
-    double[][] forceAcc;
     boolean dirty;
     /** The memory-saving layout. */
     boolean recompute;
@@ -120,7 +119,6 @@ class StudentBuffersF64 {
         species = new int[c];
         order = new int[c];
         rank = new int[c];
-        forceAcc = new double[maxThreads][3 * c];
         for (ForeignRowsF64 fr : foreign) {
             fr.resize(c);
         }
@@ -150,7 +148,6 @@ class StudentBuffersF64 {
     void clearAccumulators() {
         for (int th = 0; th < maxThreads; th++) {
             foreign[th].clear();
-            Arrays.fill(forceAcc[th], 0.0);
         }
     }
 
@@ -201,7 +198,6 @@ class StudentBuffersF64 {
         s = sMid = gS = gSmid = h = g1 = g2 = g3 = g4 = gSp = pre5 = g5 = null;
         vMid = gV = gVmid = gUv = gVv = null;
         vIn = uv = vv = phiPre = phiSig = pre3Sig = phiVV = phiS = phiVS = nrm = pre3 = avv = asv = sp = null;
-        forceAcc = null;
         tiled.clear();
         tiledShape.clear();
         tileRows = new double[0][][][];

@@ -57,10 +57,10 @@ public final class StudentMemory {
         long rowsF = recompute ? 5 + 9 + 3
                 : 8 + 12 + 20L * layers - 5;
         long perAtom = rowsF * rowF + (recompute ? (3 + 25) * REFERENCE : 5 * REFERENCE + 2 * rowFh)
-                + 3 * 4 + 8 + 24L * threads          // species, order, rank; atom energies; force accumulators
+                + 3 * 4 + 8                          // species, order, rank; atom energies
                 + 4L * threads                       // each thread's foreign-slot map (ForeignRowsR)
                 + 4                                  // each centre's first pair (PairGeometryR)
-                + 4 + 36 + 24 + 4;                   // species rows; spatial order; Verlet reference, row counts
+                + 4 + 4 + 24 + 4;                    // species rows; spatial order; Verlet reference, row counts
         // Pairs (PairGeometryR): the edge (an int), dE/dd and dE/du (4 doubles); the directed
         // edges (2 per pair, neighbours only, up to 1/8 spare capacity, the worst case taken) and the
         // Verlet candidate pairs within cutoff + skin (once each, trimmed to size, a bit each for the
@@ -77,7 +77,7 @@ public final class StudentMemory {
         long weights = layers * ((22L * f + 3L * w.nRbf()) * rowF + 12 * vectorF)
                 + (long) f * rowFh + (long) fh * rowF + (long) w.speciesCount() * rowF;
         return (long) Math.ceil(SLACK * (atoms * perAtom + pairs * perPair + tiles + weights
-                + foreignAtoms(atoms, pairs, w.cutoffA(), threads) * ForeignRowsF64.ROWS * rowF));
+                + foreignAtoms(atoms, pairs, w.cutoffA(), threads) * (ForeignRowsF64.ROWS * rowF + 3 * 8)));
     }
 
     /**
