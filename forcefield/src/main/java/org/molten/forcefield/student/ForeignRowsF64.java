@@ -3,6 +3,8 @@ package org.molten.forcefield.student;
 
 import java.util.Arrays;
 
+import static org.molten.forcefield.student.ChannelKernelsF64.PairScratch;
+
 /**
  * One worker thread's sums for atoms that another thread owns, in the pair passes of
  * {@link StudentEngineF64}. The pairs are split between the threads at atom boundaries, so thread th
@@ -47,13 +49,13 @@ final class ForeignRowsF64 {
     }
 
     /** Slots for the atoms j &gt;= {@code ownHi} of pairs {@code from..to-1}, in order of first visit. */
-    void assign(PairGeometryF64 pg, int from, int to, int ownHi) {
+    void assign(PairGeometryF64 pg, int from, int to, int ownHi, PairScratch sc) {
         for (int k = 0; k < count; k++) {
             slotOf[atomOf[k]] = -1;
         }
         count = 0;
         for (int p = from; p < to; p++) {
-            int j = pg.j(p);
+            int j = pg.j(p, sc);
             if (j >= ownHi && slotOf[j] < 0) {
                 if (count == atomOf.length) {
                     atomOf = Arrays.copyOf(atomOf, Math.max(16, count + count / 2));

@@ -225,7 +225,7 @@ final class StudentEngineF32 extends StudentBuffersF32 implements StudentEngine 
     /** Clears dE/dd and dE/du of the pairs of thread {@code th}; its foreign atoms. */
     private void geometry(int th) {
         pg.clearGradients(pairStart[th], pairStart[th + 1]);
-        foreign[th].assign(pg, pairStart[th], pairStart[th + 1], ownHi[th]);
+        foreign[th].assign(pg, pairStart[th], pairStart[th + 1], ownHi[th], scratch[th]);
     }
 
     // ================================================================== forward

@@ -7,8 +7,8 @@ import org.molten.core.HeapBudget;
  * counted from the buffers it allocates (StudentBuffersR.java.template, PairGeometryR, ForeignRowsR,
  * the neighbour lists), so that a system too large for the heap is refused before anything is
  * allocated ({@link HeapBudget}). Per atom at F = 128, T = 3 in float64: about 80 KB in the fast
- * layout, 18 KB in the memory-saving one; per neighbour pair within the cutoff about 52 bytes
- * (the pair's edge and gradients, the directed edges and the Verlet candidates, indices only); the
+ * layout, 18 KB in the memory-saving one; per neighbour pair within the cutoff about 49 bytes
+ * (the pair's gradients, the directed edges and the Verlet candidates, indices only); the
  * threads' foreign rows (6 F-wide rows per atom near the boundary of a thread's region); fixed:
  * the tiles of the memory-saving layout and the engine's copies of the weights. ND4J's GEMM
  * buffers live outside the heap and are not counted.
@@ -61,12 +61,12 @@ public final class StudentMemory {
                 + 4L * threads                       // each thread's foreign-slot map (ForeignRowsR)
                 + 4                                  // each centre's first pair (PairGeometryR)
                 + 4 + 4 + 24 + 4;                    // species rows; spatial order; Verlet reference, row counts
-        // Pairs (PairGeometryR): the edge (an int), dE/dd and dE/du (4 doubles); the directed
+        // Pairs (PairGeometryR): dE/dd and dE/du (4 doubles, 1/32 spare); the directed
         // edges (2 per pair, neighbours only, up to 1/8 spare capacity, the worst case taken) and the
         // Verlet candidate pairs within cutoff + skin (once each, trimmed to size, a bit each for the
         // search), as many more as the volume ratio says.
         double skin = (w.cutoffA() + o.skinA()) / w.cutoffA();
-        double perPair = 4 + 32 + 2 * EDGE_SLACK * EDGE_BYTES + (CANDIDATE_BYTES + 0.125) * skin * skin * skin;
+        double perPair = 32 * 33 / 32.0 + 2 * EDGE_SLACK * EDGE_BYTES + (CANDIDATE_BYTES + 0.125) * skin * skin * skin;
         // G1 gives an array of half a region or more whole regions, and the collector needs some room:
         // measured on a 3000-atom water box, the live heap is 3-8% above the sum of the arrays.
         long tiles = recompute ? (long) threads * StudentBuffersF64.TILE * (23 * rowF + 2 * rowFh) : 0;
