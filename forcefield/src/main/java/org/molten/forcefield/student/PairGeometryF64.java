@@ -11,9 +11,9 @@ import static org.molten.forcefield.student.ChannelKernelsF64.PairScratch;
  * first pair of each centre i. A pair's edge i &lt;- j in the caller's neighbour list (which keeps
  * only the neighbour) is found again from the centre's row ({@link #edge}: the pairs of centre i
  * are its edges to atoms j &gt; i in processing order, in row order; the passes visit the pairs in
- * order, so that is one or two edges further on; storing it took 4 bytes a pair). r_ij, distance, unit vector, cutoff and radial basis are recomputed from the positions
- * each time a pass visits the pair
- * ({@link #load}: three exponentials and a cosine against ~3F n_rbf multiply-adds of the filter),
+ * order, so that is one or two edges further on; storing it took 4 bytes a pair). r_ij, distance,
+ * unit vector, cutoff and radial basis are recomputed from the positions each time a pass visits
+ * the pair ({@link #load}: three exponentials and a cosine against ~3F n_rbf multiply-adds of the filter),
  * by the same arithmetic each time and so the same bits; storing them took ~250 bytes a pair in
  * float64, 6.5 KB per atom of liquid water (26 pairs per atom within 5 Å).
  * <ul>
