@@ -108,11 +108,20 @@ class StudentBuffersF64 {
         pre3 = perLayerTiled(c, 1, -1, null); avv = perLayerTiled(c, 1, layers - 1, zeros);
         asv = perLayerTiled(c, 1, -1, null); sp = perLayerTiled(c, 1, -1, null);
         if (recompute) {
+            // phi's pre-activation and sigma live only in phi's phases (forward and backward), g_U v
+            // only in the update block's backward phase: they share tile rows (2 of g_U v's 3).
+            int kPre = tiled.indexOf(phiPre[0]);
+            int kSig = tiled.indexOf(phiSig[0]);
+            int kGuv = tiled.indexOf(gUv);
             tileRows = new double[maxThreads][tiled.size()][][];
             for (int th = 0; th < maxThreads; th++) {
                 for (int k = 0; k < tiled.size(); k++) {
-                    tileRows[th][k] = rows(TILE * tiledShape.get(k)[0], tiledShape.get(k)[1]);
+                    if (k != kPre && k != kSig) {
+                        tileRows[th][k] = rows(TILE * tiledShape.get(k)[0], tiledShape.get(k)[1]);
+                    }
                 }
+                tileRows[th][kPre] = Arrays.copyOfRange(tileRows[th][kGuv], 0, TILE);
+                tileRows[th][kSig] = Arrays.copyOfRange(tileRows[th][kGuv], TILE, 2 * TILE);
             }
         }
         atomEnergy = new double[c];

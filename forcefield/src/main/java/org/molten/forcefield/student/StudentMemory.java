@@ -69,7 +69,8 @@ public final class StudentMemory {
         double perPair = 32 * 33 / 32.0 + 2 * EDGE_SLACK * EDGE_BYTES + (CANDIDATE_BYTES + 0.125) * skin * skin * skin;
         // G1 gives an array of half a region or more whole regions, and the collector needs some room:
         // measured on a 3000-atom water box, the live heap is 3-8% above the sum of the arrays.
-        long tiles = recompute ? (long) threads * StudentBuffersF64.TILE * (23 * rowF + 2 * rowFh) : 0;
+        // (phi's two tiled rows share g_U v's tile rows, StudentBuffersR)
+        long tiles = recompute ? (long) threads * StudentBuffersF64.TILE * (21 * rowF + 2 * rowFh) : 0;
         // The engine's copies of the weights (BlockWeightsR: 22 F x F matrices in both orientations,
         // the filter's n_rbf rows, 12 biases per block; the readout both ways; the embedding): fixed,
         // 9 MB in float64 at F = 128, T = 3.
