@@ -21,6 +21,9 @@ final class ChannelKernelsF32 {
         final double[] rij = new double[3];   // r_j - r_i, Å
         int i, j, kLo, kHi;
         double d, ux, uy, uz, fc, dfc;
+        // the edge cursor (PairGeometryF32.edge): the last pair visited, its edge, and the pair set's
+        // generation it belongs to
+        int p = -2, e, epoch = -1;
 
         PairScratch(int f, int nRbf) {
             rbf = new float[nRbf];

@@ -3,6 +3,8 @@ package org.molten.forcefield.student;
 
 import java.util.Arrays;
 
+import static org.molten.forcefield.student.ChannelKernelsF32.PairScratch;
+
 /**
  * One worker thread's sums for atoms that another thread owns, in the pair passes of
  * {@link StudentEngineF32}. The pairs are split between the threads at atom boundaries, so thread th
@@ -15,7 +17,7 @@ import java.util.Arrays;
  * atom and thread, 12 KB per atom at two threads in float64).
  *
  * <p>Each foreign atom has {@link #ROWS} rows: forward v (3) and s; backward g_v (3), g_phi_vv,
- * g_phi_s, g_phi_vs.
+ * g_phi_s, g_phi_vs; and three force sums.
  */
 final class ForeignRowsF32 {
     /** F-wide rows per foreign atom. */
@@ -29,6 +31,11 @@ final class ForeignRowsF32 {
     private int count;
     /** The rows, {@link #ROWS} per slot. */
     float[][] rows = new float[0][];
+    /**
+     * The force pass's sums -dE/dr (eV/Å, 3 per slot, x y z): added to the owner's by the
+     * reduction, which clears them.
+     */
+    double[] force = new double[0];
 
     ForeignRowsF32(int f) {
         this.f = f;
@@ -42,13 +49,13 @@ final class ForeignRowsF32 {
     }
 
     /** Slots for the atoms j &gt;= {@code ownHi} of pairs {@code from..to-1}, in order of first visit. */
-    void assign(PairGeometryF32 pg, int from, int to, int ownHi) {
+    void assign(PairGeometryF32 pg, int from, int to, int ownHi, PairScratch sc) {
         for (int k = 0; k < count; k++) {
             slotOf[atomOf[k]] = -1;
         }
         count = 0;
         for (int p = from; p < to; p++) {
-            int j = pg.j(p);
+            int j = pg.j(p, sc);
             if (j >= ownHi && slotOf[j] < 0) {
                 if (count == atomOf.length) {
                     atomOf = Arrays.copyOf(atomOf, Math.max(16, count + count / 2));
@@ -56,6 +63,9 @@ final class ForeignRowsF32 {
                 atomOf[count] = j;
                 slotOf[j] = count++;
             }
+        }
+        if (3 * count > force.length) {
+            force = Arrays.copyOf(force, 3 * Math.max(count, force.length / 3 + force.length / 12));
         }
         if (ROWS * count > rows.length) {
             int grown = ROWS * Math.max(count, rows.length / ROWS + rows.length / ROWS / 4);
@@ -71,6 +81,11 @@ final class ForeignRowsF32 {
     int base(int j) {
         int k = slotOf[j];
         return k < 0 ? -1 : ROWS * k;
+    }
+
+    /** Atom {@code j}'s slot, or -1 if this thread holds none for it. */
+    int slot(int j) {
+        return slotOf[j];
     }
 
     /** Foreign atoms of the current split. */
@@ -96,5 +111,6 @@ final class ForeignRowsF32 {
         for (float[] r : rows) {
             Arrays.fill(r, 0);
         }
+        Arrays.fill(force, 0.0);
     }
 }

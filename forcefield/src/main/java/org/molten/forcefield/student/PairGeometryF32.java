@@ -7,11 +7,13 @@ import static org.molten.forcefield.student.ChannelKernelsF32.PairScratch;
 
 /**
  * The undirected pairs i &lt; j of one call of {@link StudentEngineF32}, in processing order, and
- * their geometry. Stored per pair: the directed edge i &lt;- j in the caller's neighbour list
- * (which keeps only the neighbour), and dE/dd, dE/du summed over the blocks (36 bytes); per atom
- * the first pair of each centre i. r_ij, distance, unit vector, cutoff and radial basis are recomputed from the positions
- * each time a pass visits the pair
- * ({@link #load}: three exponentials and a cosine against ~3F n_rbf multiply-adds of the filter),
+ * their geometry. Stored per pair: dE/dd, dE/du summed over the blocks (32 bytes); per atom the
+ * first pair of each centre i. A pair's edge i &lt;- j in the caller's neighbour list (which keeps
+ * only the neighbour) is found again from the centre's row ({@link #edge}: the pairs of centre i
+ * are its edges to atoms j &gt; i in processing order, in row order; the passes visit the pairs in
+ * order, so that is one or two edges further on; storing it took 4 bytes a pair). r_ij, distance,
+ * unit vector, cutoff and radial basis are recomputed from the positions each time a pass visits
+ * the pair ({@link #load}: three exponentials and a cosine against ~3F n_rbf multiply-adds of the filter),
  * by the same arithmetic each time and so the same bits; storing them took ~250 bytes a pair in
  * float64, 6.5 KB per atom of liquid water (26 pairs per atom within 5 Å).
  * <ul>
@@ -34,9 +36,10 @@ final class PairGeometryF32 {
 
     /** Pairs of the call in progress. */
     int pairs;
-    /** Edge i &lt;- j of each pair; the pairs of centre i (processing position) are pairRow[i] .. pairRow[i+1]-1. */
-    int[] pe = new int[0];
+    /** The pairs of centre i (processing position) are pairRow[i] .. pairRow[i+1]-1. */
     private int[] pairRow = new int[1];
+    /** Incremented by each {@link #collect}: an edge cursor of an earlier pair set is not followed. */
+    private int epoch;
     /** dE/dd and dE/du (eV/Å, eV) of each pair, summed over the blocks. */
     double[] gD = new double[0], gUx = new double[0], gUy = new double[0], gUz = new double[0];
     private int cap;
@@ -95,13 +98,13 @@ final class PairGeometryF32 {
             int a = order[i];
             for (int e = edges.rowStart(a); e < edges.rowStart(a + 1); e++) {
                 if (rank[nbr[e]] > i) {
-                    pe[p] = e;
                     p++;
                 }
             }
         }
         pairRow[n] = p;
         pairs = count;
+        epoch++;
     }
 
     /** Centre i (processing position) of pair p (binary search; the passes use {@link #load}). */
@@ -169,18 +172,17 @@ final class PairGeometryF32 {
         }
     }
 
-    /** Pair p's atom j (processing position). */
-    int j(int p) {
-        return rank[nbr[pe[p]]];
+    /** Pair p's atom j (processing position); sc's centre and edge cursor move to p. */
+    int j(int p, PairScratch sc) {
+        return rank[nbr[edge(p, sc)]];
     }
 
     /**
-     * Pair p's i, j, d (Å) and u = r_ij / d into the thread's scratch; r_ij is measured again from
-     * the positions by the neighbour search's arithmetic ({@link EdgeList#measure}), the bits it
-     * found (storing it took 32 bytes an edge, 1.6 KB per atom of water with both directions).
+     * Pair p's edge i &lt;- j; sets sc.i to its centre i and sc's edge cursor to p. The edge after the
+     * cursor's when p follows it in the same centre's row (the passes), else counted from the row's
+     * start.
      */
-    void loadDirection(int p, PairScratch sc) {
-        int e = pe[p];
+    private int edge(int p, PairScratch sc) {
         // the centre: the thread's previous pair's, moved on (the passes visit pairs in order),
         // or found again when a pass starts over; a row of centres (4 bytes an atom) instead of
         // one per pair (4 bytes a pair, 26 per atom of water)
@@ -191,9 +193,40 @@ final class PairGeometryF32 {
         while (pairRow[i + 1] <= p) {
             i++;
         }
+        int e;
+        if (sc.epoch == epoch && sc.p == p - 1 && sc.i == i) {
+            e = nextEdge(i, sc.e + 1);
+        } else {
+            e = nextEdge(i, edges.rowStart(order[i]));
+            for (int k = pairRow[i]; k < p; k++) {
+                e = nextEdge(i, e + 1);
+            }
+        }
+        sc.i = i;
+        sc.p = p;
+        sc.e = e;
+        sc.epoch = epoch;
+        return e;
+    }
+
+    /** The first edge from {@code e} on in centre i's row whose neighbour comes after i in processing order. */
+    private int nextEdge(int i, int e) {
+        while (rank[nbr[e]] <= i) {
+            e++;
+        }
+        return e;
+    }
+
+    /**
+     * Pair p's i, j, d (Å) and u = r_ij / d into the thread's scratch; r_ij is measured again from
+     * the positions by the neighbour search's arithmetic ({@link EdgeList#measure}), the bits it
+     * found (storing it took 32 bytes an edge, 1.6 KB per atom of water with both directions).
+     */
+    void loadDirection(int p, PairScratch sc) {
+        int e = edge(p, sc);
+        int i = sc.i;
         double[] r = sc.rij;
         double d = edges.measure(order[i], e, r);
-        sc.i = i;
         sc.j = rank[nbr[e]];
         sc.d = d;
         sc.ux = r[0] / d;
@@ -206,7 +239,6 @@ final class PairGeometryF32 {
             return;
         }
         int c = count + count / 32;   // room for the next steps' few more pairs, not a quarter more
-        pe = new int[c];
         gD = new double[c];
         gUx = new double[c];
         gUy = new double[c];

@@ -9,13 +9,13 @@ import java.util.Arrays;
  * A processing order of the atoms along a Morton (Z-order) curve through a grid of cells about
  * half a cutoff wide, so that atoms that interact are also close in memory: the per-atom rows
  * the pair loops read and accumulate into then stay in cache. The order is a permutation of
- * processing only; results are returned in the caller's atom order. Reuses its arrays.
+ * processing only; results are returned in the caller's atom order. Keeps only the order (4 bytes an
+ * atom): the sort keys live for one computation (once per neighbour-list rebuild) and the binning
+ * coordinates are computed again for the keys instead of being stored (issue 19: 32 bytes an atom).
  */
 final class SpatialOrder {
     private static final int BITS = 10;                 // up to 1024 cells per axis
-    private long[] keys = new long[0];
     private int[] order = new int[0];                   // internal position -> atom index
-    private double[] coord = new double[0];             // 3N binning coordinates
     private final double[] f = new double[3];
     private final double[] lo = new double[3];
     private final double[] hi = new double[3];
@@ -30,30 +30,16 @@ final class SpatialOrder {
      */
     int[] compute(Atoms atoms, double cellWidthA) {
         int n = atoms.size();
-        if (keys.length < n) {
-            keys = new long[n];
+        if (order.length < n) {
             order = new int[n];
-            coord = new double[3 * n];
         }
         double[] r = atoms.positions();
         Cell cell = atoms.cellOrNull();
         Arrays.fill(lo, Double.POSITIVE_INFINITY);
         Arrays.fill(hi, Double.NEGATIVE_INFINITY);
         for (int i = 0; i < n; i++) {
-            if (cell != null) {
-                cell.toFractional(r[3 * i], r[3 * i + 1], r[3 * i + 2], f);
-                for (int k = 0; k < 3; k++) {
-                    if (cell.periodic(k)) {
-                        f[k] -= Math.floor(f[k]);
-                    }
-                }
-            } else {
-                f[0] = r[3 * i];
-                f[1] = r[3 * i + 1];
-                f[2] = r[3 * i + 2];
-            }
+            binning(r, cell, i);
             for (int k = 0; k < 3; k++) {
-                coord[3 * i + k] = f[k];
                 lo[k] = Math.min(lo[k], f[k]);
                 hi[k] = Math.max(hi[k], f[k]);
             }
@@ -63,10 +49,12 @@ final class SpatialOrder {
             cells[k] = (int) Math.min(1 << BITS, Math.max(1, Math.floor(extentA / cellWidthA)));
             width[k] = Math.max(hi[k] - lo[k], 1e-300) / cells[k];
         }
+        long[] keys = new long[n];
         for (int i = 0; i < n; i++) {
+            binning(r, cell, i);
             long code = 0;
             for (int k = 0; k < 3; k++) {
-                int c = (int) Math.min(cells[k] - 1, Math.max(0, (coord[3 * i + k] - lo[k]) / width[k]));
+                int c = (int) Math.min(cells[k] - 1, Math.max(0, (f[k] - lo[k]) / width[k]));
                 code |= spread(c) << k;
             }
             keys[i] = (code << 21) | i;
@@ -76,6 +64,22 @@ final class SpatialOrder {
             order[k] = (int) (keys[k] & ((1 << 21) - 1));
         }
         return order;
+    }
+
+    /** Atom i's binning coordinates into f: fractional (wrapped on periodic axes) or Cartesian (Å). */
+    private void binning(double[] r, Cell cell, int i) {
+        if (cell != null) {
+            cell.toFractional(r[3 * i], r[3 * i + 1], r[3 * i + 2], f);
+            for (int k = 0; k < 3; k++) {
+                if (cell.periodic(k)) {
+                    f[k] -= Math.floor(f[k]);
+                }
+            }
+        } else {
+            f[0] = r[3 * i];
+            f[1] = r[3 * i + 1];
+            f[2] = r[3 * i + 2];
+        }
     }
 
     /** Bits b of x to positions 3b (Morton interleave of one axis). */

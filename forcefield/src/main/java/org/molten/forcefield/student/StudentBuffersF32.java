@@ -17,7 +17,8 @@ import java.util.List;
  * again from the embedding, then its phi and messages, and each atom-wise phase recomputes the
  * intermediates of its update block and of phi tile by tile ({@link #TILE} atoms), in per-thread
  * tile rows: the buffers of those intermediates are row references that {@link #bindTile} points
- * at the thread's tile rows. 18 rows per atom.</li>
+ * at the thread's tile rows; g_s shares the rows of g_phi_vs (their lifetimes do not overlap).
+ * 17 rows per atom.</li>
  * </ul>
  * Both layouts run the atom-wise phases tile by tile, with the same products on the same rows, so
  * they give the same bits.
@@ -34,7 +35,7 @@ class StudentBuffersF32 {
 
     // ---- per-atom state, capacity {@code cap} atoms
     int cap;
-    float[][] s, sMid, gS, gSmid, h, g1, g2, g3, g4, pre5, g5;
+    float[][] s, sMid, gS, gSmid, h, g1, g2, g3, g4, gSp, pre5, g5;
     float[][] vMid, gV, gVmid, gUv, gVv;
     float[][][] vIn, phiPre, phiSig, phiVV, phiS, phiVS, uv, vv, nrm, pre3, pre3Sig, avv, asv, sp;
     double[] atomEnergy = new double[0];
@@ -44,7 +45,6 @@ class StudentBuffersF32 {
 
     // ---- per-thread sums
     final ForeignRowsF32[] foreign;    // per thread: sums for atoms beyond its own range
-    double[][] forceAcc;
     boolean dirty;
     /** The memory-saving layout. */
     boolean recompute;
@@ -85,8 +85,18 @@ class StudentBuffersF32 {
         // gSmid, gVmid only by the backward pass, so each pair shares its rows. Rows a block never
         // reads or writes -- v entering block 0 (zero), phi_vv of block 0 and a_vv of the last
         // block -- all point at one shared row of zeros (fast layout).
-        s = rows(c, f); sMid = rows(c, f); gS = rows(c, f); gSmid = sMid; h = tiledRows(c, 1, f);
+        s = rows(c, f); sMid = rows(c, f); gS = recompute ? null : rows(c, f); gSmid = sMid; h = tiledRows(c, 1, f);
         g1 = rows(c, f); g2 = rows(c, f); g3 = rows(c, f); g4 = tiledRows(c, 1, f);
+        if (recompute) {
+            // g_s (and s_T before the readout) shares g3's rows: g_phi_vs lives from the update block's
+            // backward pass to phi's, where it is read before g_s is written (tile by tile), and g_s
+            // from there to the next update block's backward pass, which reads it before clearing
+            // g3; the product g_s o a_sv that the fast layout keeps in g3 goes to a tile row.
+            gS = g3;
+            gSp = tiledRows(c, 1, f);
+        } else {
+            gSp = g3;
+        }
         pre5 = tiledRows(c, 1, fh); g5 = tiledRows(c, 1, fh);
         vMid = rows(3 * c, f); gV = rows(3 * c, f); gVmid = vMid; gUv = tiledRows(c, 3, f); gVv = tiledRows(c, 3, f);
         float[] zeros = new float[f];
@@ -98,18 +108,26 @@ class StudentBuffersF32 {
         pre3 = perLayerTiled(c, 1, -1, null); avv = perLayerTiled(c, 1, layers - 1, zeros);
         asv = perLayerTiled(c, 1, -1, null); sp = perLayerTiled(c, 1, -1, null);
         if (recompute) {
+            // phi's pre-activation and sigma live only in phi's phases (forward and backward), g_U v
+            // only in the update block's backward phase: they share tile rows (2 of g_U v's 3).
+            int kPre = tiled.indexOf(phiPre[0]);
+            int kSig = tiled.indexOf(phiSig[0]);
+            int kGuv = tiled.indexOf(gUv);
             tileRows = new float[maxThreads][tiled.size()][][];
             for (int th = 0; th < maxThreads; th++) {
                 for (int k = 0; k < tiled.size(); k++) {
-                    tileRows[th][k] = rows(TILE * tiledShape.get(k)[0], tiledShape.get(k)[1]);
+                    if (k != kPre && k != kSig) {
+                        tileRows[th][k] = rows(TILE * tiledShape.get(k)[0], tiledShape.get(k)[1]);
+                    }
                 }
+                tileRows[th][kPre] = Arrays.copyOfRange(tileRows[th][kGuv], 0, TILE);
+                tileRows[th][kSig] = Arrays.copyOfRange(tileRows[th][kGuv], TILE, 2 * TILE);
             }
         }
         atomEnergy = new double[c];
         species = new int[c];
         order = new int[c];
         rank = new int[c];
-        forceAcc = new double[maxThreads][3 * c];
         for (ForeignRowsF32 fr : foreign) {
             fr.resize(c);
         }
@@ -139,7 +157,6 @@ class StudentBuffersF32 {
     void clearAccumulators() {
         for (int th = 0; th < maxThreads; th++) {
             foreign[th].clear();
-            Arrays.fill(forceAcc[th], 0.0);
         }
     }
 
@@ -187,10 +204,9 @@ class StudentBuffersF32 {
     }
 
     void releaseAtoms() {
-        s = sMid = gS = gSmid = h = g1 = g2 = g3 = g4 = pre5 = g5 = null;
+        s = sMid = gS = gSmid = h = g1 = g2 = g3 = g4 = gSp = pre5 = g5 = null;
         vMid = gV = gVmid = gUv = gVv = null;
         vIn = uv = vv = phiPre = phiSig = pre3Sig = phiVV = phiS = phiVS = nrm = pre3 = avv = asv = sp = null;
-        forceAcc = null;
         tiled.clear();
         tiledShape.clear();
         tileRows = new float[0][][][];

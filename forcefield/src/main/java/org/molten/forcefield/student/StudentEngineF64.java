@@ -225,7 +225,7 @@ final class StudentEngineF64 extends StudentBuffersF64 implements StudentEngine 
     /** Clears dE/dd and dE/du of the pairs of thread {@code th}; its foreign atoms. */
     private void geometry(int th) {
         pg.clearGradients(pairStart[th], pairStart[th + 1]);
-        foreign[th].assign(pg, pairStart[th], pairStart[th + 1], ownHi[th]);
+        foreign[th].assign(pg, pairStart[th], pairStart[th + 1], ownHi[th], scratch[th]);
     }
 
     // ================================================================== forward
@@ -443,7 +443,7 @@ final class StudentEngineF64 extends StudentBuffersF64 implements StudentEngine 
             double[] asvi = asv[t][i];
             double[] gavv = g1[i];
             double[] gasv = g2[i];
-            double[] gsp = g3[i];
+            double[] gsp = gSp[i];
             for (int c = 0; c < f; c++) {
                 gavv[c] = gx[c] * ux[c] + gy[c] * uy[c] + gz[c] * uz[c];
                 gasv[c] = gs[c] * spi[c];
@@ -465,7 +465,7 @@ final class StudentEngineF64 extends StudentBuffersF64 implements StudentEngine 
         lin(th, S_BM0S, 16, h, L.m0s, f, f, null, gSmid, a0, a1, true);
         lin(th, S_BM0N, 17, h, L.m0n, f, f, null, g4, a0, a1, false);   // g_n
         for (int i = a0; i < a1; i++) {
-            double[] gsp = g3[i];
+            double[] gsp = gSp[i];
             double[] gn = g4[i];
             double[] ni = nrm[t][i];
             double[] avvi = avv[t][i];
@@ -654,10 +654,19 @@ final class StudentEngineF64 extends StudentBuffersF64 implements StudentEngine 
         lin(th, S_BW1, 23, h, L.w1, f, f, null, gS, a0, a1, true);
     }
 
-    /** g_r_ij = g_d u + (g_u - (u . g_u) u) / d; F_j -= g_r_ij, F_i += g_r_ij, per thread. */
+    /**
+     * g_r_ij = g_d u + (g_u - (u . g_u) u) / d; F_j -= g_r_ij, F_i += g_r_ij, for the pairs of th:
+     * into the output (its own atoms, cleared first) or its foreign rows' force sums.
+     */
     private void pairForces(int th) {
-        double[] fa = forceAcc[th];
+        double[] out = forcesOut;
+        ForeignRowsF64 fr = foreign[th];
+        double[] ff = fr.force;
         PairScratch sc = scratch[th];
+        int hi = ownHi[th];
+        for (int k = th == 0 ? 0 : ownHi[th - 1]; k < hi; k++) {
+            Arrays.fill(out, 3 * order[k], 3 * order[k] + 3, 0.0);
+        }
         for (int p = pairStart[th]; p < pairStart[th + 1]; p++) {
             pg.loadDirection(p, sc);
             double ux = sc.ux, uy = sc.uy, uz = sc.uz;
@@ -668,25 +677,42 @@ final class StudentEngineF64 extends StudentBuffersF64 implements StudentEngine 
             double rx = gd * ux + (gx - ug * ux) * invD;
             double ry = gd * uy + (gy - ug * uy) * invD;
             double rz = gd * uz + (gz - ug * uz) * invD;
-            int i = 3 * sc.i;
-            int j = 3 * sc.j;
-            fa[j] -= rx;
-            fa[j + 1] -= ry;
-            fa[j + 2] -= rz;
-            fa[i] += rx;
-            fa[i + 1] += ry;
-            fa[i + 2] += rz;
+            double[] fj = sc.j < hi ? out : ff;
+            int j = sc.j < hi ? 3 * order[sc.j] : 3 * fr.slot(sc.j);
+            int i = 3 * order[sc.i];
+            fj[j] -= rx;
+            fj[j + 1] -= ry;
+            fj[j + 2] -= rz;
+            out[i] += rx;
+            out[i + 1] += ry;
+            out[i + 2] += rz;
         }
     }
 
+    /**
+     * Atoms of th: the force sums of the threads before the atom's owner (foreign to them, in thread
+     * order), then the owner's, as one sum from zero in thread order (the threads after the owner
+     * hold nothing for it).
+     */
     private void reduceForces(int th) {
-        for (int k = 3 * atomStart[th]; k < 3 * atomStart[th + 1]; k++) {
-            double sum = 0.0;
-            for (int tt = 0; tt < threads; tt++) {
-                sum += forceAcc[tt][k];
-                forceAcc[tt][k] = 0.0;
+        int owner = 0;
+        for (int k = atomStart[th]; k < atomStart[th + 1]; k++) {
+            while (k >= ownHi[owner]) {
+                owner++;
             }
-            forcesOut[3 * order[k / 3] + k % 3] = sum;
+            int a = 3 * order[k];
+            for (int c = 0; c < 3; c++) {
+                double sum = 0.0;
+                for (int tt = 0; tt < owner; tt++) {
+                    int slot = foreign[tt].slot(k);
+                    if (slot >= 0) {
+                        double[] ff = foreign[tt].force;
+                        sum += ff[3 * slot + c];
+                        ff[3 * slot + c] = 0.0;
+                    }
+                }
+                forcesOut[a + c] = sum + forcesOut[a + c];
+            }
         }
     }
 

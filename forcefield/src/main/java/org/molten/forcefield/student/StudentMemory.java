@@ -7,8 +7,8 @@ import org.molten.core.HeapBudget;
  * counted from the buffers it allocates (StudentBuffersR.java.template, PairGeometryR, ForeignRowsR,
  * the neighbour lists), so that a system too large for the heap is refused before anything is
  * allocated ({@link HeapBudget}). Per atom at F = 128, T = 3 in float64: about 80 KB in the fast
- * layout, 19 KB in the memory-saving one; per neighbour pair within the cutoff about 52 bytes
- * (the pair's edge and gradients, the directed edges and the Verlet candidates, indices only); the
+ * layout, 18 KB in the memory-saving one; per neighbour pair within the cutoff about 49 bytes
+ * (the pair's gradients, the directed edges and the Verlet candidates, indices only); the
  * threads' foreign rows (6 F-wide rows per atom near the boundary of a thread's region); fixed:
  * the tiles of the memory-saving layout and the engine's copies of the weights. ND4J's GEMM
  * buffers live outside the heap and are not counted.
@@ -51,25 +51,26 @@ public final class StudentMemory {
         // Fast layout (StudentBuffersR): s, sMid = gSmid, gS, h, g1..g4; vMid = gVmid, gV, gUv, gVv
         // (3 rows each); per block v_in, U v, V v (3 rows each) and 11 scalar rows, less the 5 rows no
         // block touches (references to a row of zeros); the readout's 2 F_h rows.
-        // Memory-saving layout: s, sMid, gS, g1..g3; vMid, gV, v (3 rows each); one set of phi_vv,
-        // phi_s, phi_vs, whatever T. The other intermediates (22 F rows, 2 F_h rows per atom) live in
-        // each thread's tile rows, their buffers holding only references (24 per atom).
-        long rowsF = recompute ? 6 + 9 + 3
+        // Memory-saving layout: s, sMid, g1..g3 (gS shares g3's rows); vMid, gV, v (3 rows each); one
+        // set of phi_vv, phi_s, phi_vs, whatever T. The other intermediates (23 F rows, 2 F_h rows per
+        // atom) live in each thread's tile rows, their buffers holding only references (25 per atom).
+        long rowsF = recompute ? 5 + 9 + 3
                 : 8 + 12 + 20L * layers - 5;
-        long perAtom = rowsF * rowF + (recompute ? (3 + 24) * REFERENCE : 5 * REFERENCE + 2 * rowFh)
-                + 3 * 4 + 8 + 24L * threads          // species, order, rank; atom energies; force accumulators
+        long perAtom = rowsF * rowF + (recompute ? (3 + 25) * REFERENCE : 5 * REFERENCE + 2 * rowFh)
+                + 3 * 4 + 8                          // species, order, rank; atom energies
                 + 4L * threads                       // each thread's foreign-slot map (ForeignRowsR)
                 + 4                                  // each centre's first pair (PairGeometryR)
-                + 4 + 36 + 24 + 4;                   // species rows; spatial order; Verlet reference, row counts
-        // Pairs (PairGeometryR): the edge (an int), dE/dd and dE/du (4 doubles); the directed
+                + 4 + 4 + 24 + 4;                    // species rows; spatial order; Verlet reference, row counts
+        // Pairs (PairGeometryR): dE/dd and dE/du (4 doubles, 1/32 spare); the directed
         // edges (2 per pair, neighbours only, up to 1/8 spare capacity, the worst case taken) and the
         // Verlet candidate pairs within cutoff + skin (once each, trimmed to size, a bit each for the
         // search), as many more as the volume ratio says.
         double skin = (w.cutoffA() + o.skinA()) / w.cutoffA();
-        double perPair = 4 + 32 + 2 * EDGE_SLACK * EDGE_BYTES + (CANDIDATE_BYTES + 0.125) * skin * skin * skin;
+        double perPair = 32 * 33 / 32.0 + 2 * EDGE_SLACK * EDGE_BYTES + (CANDIDATE_BYTES + 0.125) * skin * skin * skin;
         // G1 gives an array of half a region or more whole regions, and the collector needs some room:
         // measured on a 3000-atom water box, the live heap is 3-8% above the sum of the arrays.
-        long tiles = recompute ? (long) threads * StudentBuffersF64.TILE * (22 * rowF + 2 * rowFh) : 0;
+        // (phi's two tiled rows share g_U v's tile rows, StudentBuffersR)
+        long tiles = recompute ? (long) threads * StudentBuffersF64.TILE * (21 * rowF + 2 * rowFh) : 0;
         // The engine's copies of the weights (BlockWeightsR: 22 F x F matrices in both orientations,
         // the filter's n_rbf rows, 12 biases per block; the readout both ways; the embedding): fixed,
         // 9 MB in float64 at F = 128, T = 3.
@@ -77,7 +78,7 @@ public final class StudentMemory {
         long weights = layers * ((22L * f + 3L * w.nRbf()) * rowF + 12 * vectorF)
                 + (long) f * rowFh + (long) fh * rowF + (long) w.speciesCount() * rowF;
         return (long) Math.ceil(SLACK * (atoms * perAtom + pairs * perPair + tiles + weights
-                + foreignAtoms(atoms, pairs, w.cutoffA(), threads) * ForeignRowsF64.ROWS * rowF));
+                + foreignAtoms(atoms, pairs, w.cutoffA(), threads) * (ForeignRowsF64.ROWS * rowF + 3 * 8)));
     }
 
     /**
