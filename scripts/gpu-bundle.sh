@@ -40,7 +40,11 @@ cp "$root/validation/target/validation-"*.jar "$root/bench/target/bench-"*.jar "
   "$root/integrators/target/integrators-"*.jar "$dest/lib/"
 cp ~/.m2/repository/info/picocli/picocli/4.7.6/picocli-4.7.6.jar "$dest/lib/"  # the version of the parent pom
 cp "$root/scripts/gpu-check.sh" "$root/scripts/gpu-replicas-run.sh" "$root/scripts/gpu-startup-run.sh" \
-  "$root/scripts/torch_painn_bench.py" "$dest/"
+  "$root/scripts/gpu-tc-run.sh" "$root/scripts/torch_painn_bench.py" "$root/scripts/torch_replica_bench.py" "$dest/"
+# the PyTorch replica baseline's inputs: the bundled model and the molecules
+cp "$root/forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2.safetensors" "$dest/"
+mkdir -p "$dest/molecules"
+cp "$root/structures/src/main/resources/org/molten/structures/molecules/"{ethanol,alanine-dipeptide}.xyz "$dest/molecules/"
 # CPU reference trajectories of the NVE check (GpuCheck cpuref), made here: the reference student
 # needs ~0.1 s per force evaluation, minutes of device time for 2 x 1,000 steps
 # (GPUCHECK_REF=0 skips them: runs without GpuCheck's nve section, e.g. scripts/gpu-startup-run.sh)
