@@ -167,7 +167,9 @@ final class DeviceSystem implements AutoCloseable {
     private static boolean tensorCores(KernelChoices.DenseMath math, CudaContext cx) {
         return switch (math) {
             case FP32 -> false;
-            case AUTO -> cx.tensorCores();
+            // measured on an H200 (docs/benchmarks.md, 2026-11-26): the 3xTF32 tiles were 0-20 % slower than the FP32
+            // tiles per dense stage at 3,000 to 9,216 rows; the stages are not bound by their multiply-adds
+            case AUTO -> false;
             case TF32X3 -> {
                 if (!cx.tensorCores()) {
                     throw new IllegalArgumentException(KernelChoices.DENSE_MATH_PROPERTY + "=tf32x3 needs TF32 tensor"

@@ -36,9 +36,9 @@ record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch, DenseMa
      */
     static final String LAUNCH_PROPERTY = "molten.cuda.launch";
     /**
-     * Arithmetic of the tiled dense stages (large systems): {@code auto} (the default: tensor cores where the GPU
-     * has them, sm_80 or newer), {@code tf32x3} (tensor cores, 3xTF32 split products: float32-grade accuracy,
-     * molten_dense_tc.cuh; refused below sm_80) or {@code fp32} (the FP32 SIMT tiles, dense_tile).
+     * Arithmetic of the tiled dense stages (large systems): {@code auto} (the default: the FP32 tiles, measured
+     * faster on the H200, docs/benchmarks.md), {@code tf32x3} (tensor cores, 3xTF32 split products: float32-grade
+     * accuracy, molten_dense_tc.cuh; refused below sm_80) or {@code fp32} (the FP32 SIMT tiles, dense_tile).
      */
     static final String DENSE_MATH_PROPERTY = "molten.cuda.denseMath";
 
@@ -51,7 +51,7 @@ record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch, DenseMa
             new String[] {LAUNCH_PROPERTY, "auto|programmatic|plain", "stage kernels as programmatic dependents"
                     + " (sm_90, ~7 us/step less) or plain launches; auto: programmatic where available; to rule it out"},
             new String[] {DENSE_MATH_PROPERTY, "auto|tf32x3|fp32", "tiled dense layers on tensor cores (3xTF32 split"
-                    + " products, float32-grade) or on the FP32 SIMT lanes; auto: tensor cores from sm_80; to time both"});
+                    + " products, float32-grade) or on the FP32 SIMT lanes; auto: fp32 (measured faster); to time both"});
 
     /** How the stage kernels are launched. */
     enum Launch { AUTO, PROGRAMMATIC, PLAIN }
