@@ -14,7 +14,7 @@ jdk=${JLINK_JDK:-/usr/lib/jvm/temurin-25-jdk-amd64}
 (cd "$root" && mvn -o -q -DskipTests -pl forcefield,validation,bench,cli -am package)
 mkdir -p "$dest/lib"
 if [[ ! -x "$dest/jre/bin/java" ]]; then
-  "$jdk/bin/jlink" --add-modules java.base,java.logging,jdk.unsupported \
+  "$jdk/bin/jlink" --add-modules java.base,java.logging,java.management,jdk.unsupported \
     --strip-debug --no-header-files --no-man-pages --compress=zip-9 --output "$dest/jre"
   # the JVM's symbol table is not needed to run it: 5 MB less to carry (64 MiB limit with the checkout)
   command -v strip >/dev/null && strip --strip-unneeded "$dest/jre/lib/server/libjvm.so"

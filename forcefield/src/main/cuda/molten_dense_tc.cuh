@@ -41,6 +41,13 @@ __device__ __forceinline__ void mma_tf32(float* d, const float* a, const float* 
 #endif
 }
 
+// Blocks per multiprocessor the tensor-core stage kernels are compiled for (molten_kernels.cu): the stages are
+// latency-bound at two blocks (Nsight Compute on an H200: ~30 % of the SM's issue rate, 7-10 cycles per issued
+// instruction, 21-23 % achieved occupancy), so three blocks of 256 threads (at most 80 registers) hide more of it.
+#ifndef MOLTEN_TC_BLOCKS
+#define MOLTEN_TC_BLOCKS 3
+#endif
+
 // A chunk is staged as (hi, lo) pairs, one 8-byte load per fragment element. Strides in pairs, padded so that each
 // half-warp's 16 pairs of a fragment load fall into 16 different bank pairs: X rows of 32 k at stride 36 (pair
 // 4 g + t mod 16), W rows of NP CB outputs at stride NP CB + 4 (pair 4 t + g mod 16).
