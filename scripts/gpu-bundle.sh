@@ -14,7 +14,7 @@ jdk=${JLINK_JDK:-/usr/lib/jvm/temurin-25-jdk-amd64}
 (cd "$root" && mvn -o -q -DskipTests -pl forcefield,validation,bench,cli -am package)
 mkdir -p "$dest/lib"
 if [[ ! -x "$dest/jre/bin/java" ]]; then
-  "$jdk/bin/jlink" --add-modules java.base,java.logging,jdk.unsupported \
+  "$jdk/bin/jlink" --add-modules java.base,java.logging,java.management,jdk.unsupported \
     --strip-debug --no-header-files --no-man-pages --compress=zip-9 --output "$dest/jre"
   # the JVM's symbol table is not needed to run it: 5 MB less to carry (64 MiB limit with the checkout)
   command -v strip >/dev/null && strip --strip-unneeded "$dest/jre/lib/server/libjvm.so"
@@ -39,8 +39,14 @@ done
 cp "$root/validation/target/validation-"*.jar "$root/bench/target/bench-"*.jar "$root/cli/target/cli-"*.jar \
   "$root/integrators/target/integrators-"*.jar "$dest/lib/"
 cp ~/.m2/repository/info/picocli/picocli/4.7.6/picocli-4.7.6.jar "$dest/lib/"  # the version of the parent pom
+# the CLI's progress bar (picocli resolves its types when the commands are built) and what it needs
+(cd "$root/cli" && mvn -o -q dependency:copy-dependencies -DincludeScope=runtime -DincludeArtifactIds=progressbar,jline-terminal,jline-native,slf4j-api,slf4j-simple -DoutputDirectory="$deps/cli" >/dev/null)
+cp "$deps/cli/"*.jar "$dest/lib/"
 cp "$root/scripts/gpu-check.sh" "$root/scripts/gpu-replicas-run.sh" "$root/scripts/gpu-startup-run.sh" \
-  "$root/scripts/torch_painn_bench.py" "$dest/"
+  "$root/scripts/gpu-tc-run.sh" "$root/scripts/torch_painn_bench.py" "$root/scripts/torch_replica_bench.py" "$dest/"
+# the PyTorch replica baseline's molecules (gpu-tc-run.sh takes the bundled model out of the forcefield jar)
+mkdir -p "$dest/molecules"
+cp "$root/structures/src/main/resources/org/molten/structures/molecules/"{ethanol,alanine-dipeptide}.xyz "$dest/molecules/"
 # CPU reference trajectories of the NVE check (GpuCheck cpuref), made here: the reference student
 # needs ~0.1 s per force evaluation, minutes of device time for 2 x 1,000 steps
 # (GPUCHECK_REF=0 skips them: runs without GpuCheck's nve section, e.g. scripts/gpu-startup-run.sh)
