@@ -43,8 +43,8 @@ cp ~/.m2/repository/info/picocli/picocli/4.7.6/picocli-4.7.6.jar "$dest/lib/"  #
 (cd "$root/cli" && mvn -o -q dependency:copy-dependencies -DincludeScope=runtime -DincludeArtifactIds=progressbar,jline-terminal,jline-native,slf4j-api,slf4j-simple -DoutputDirectory="$deps/cli" >/dev/null)
 cp "$deps/cli/"*.jar "$dest/lib/"
 cp "$root/scripts/gpu-check.sh" "$root/scripts/gpu-replicas-run.sh" "$root/scripts/gpu-startup-run.sh" \
-  "$root/scripts/gpu-tc-run.sh" "$root/scripts/torch_painn_bench.py" "$root/scripts/torch_replica_bench.py" "$dest/"
-# the PyTorch replica baseline's molecules (gpu-tc-run.sh takes the bundled model out of the forcefield jar)
+  "$root/scripts/gpu-profile-run.sh" "$root/scripts/torch_painn_bench.py" "$root/scripts/torch_replica_bench.py" "$dest/"
+# the PyTorch replica baseline's molecules (gpu-profile-run.sh takes the bundled model out of the forcefield jar)
 mkdir -p "$dest/molecules"
 cp "$root/structures/src/main/resources/org/molten/structures/molecules/"{ethanol,alanine-dipeptide}.xyz "$dest/molecules/"
 # CPU reference trajectories of the NVE check (GpuCheck cpuref), made here: the reference student

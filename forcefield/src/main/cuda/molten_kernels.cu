@@ -42,19 +42,14 @@ KERNEL k_thermostat(const Net n, int stage) { stage_entry(); SMEM_DECL; st_therm
 KERNEL k_drift(const Net n) { stage_entry(); st_drift(n, blockIdx.x, gridDim.x); }
 KERNEL k_energy_rep(const Net n) { stage_entry(); SMEM_DECL; st_energy_rep(n, blockIdx.x, gridDim.x, sm); }
 
-// Dense stages, warp variant (_w), tiled variant (_t), narrow tiles (_n, see molten_layers.cuh) and the same two on
-// tensor cores (_x, _xn: 3xTF32, molten_dense_tc.cuh, sm_80 and newer, i.e. every architecture of the fatbin); at most 128 registers, so that two
+// Dense stages, warp variant (_w), tiled variant (_t) and narrow tiles (_n, see molten_layers.cuh); at most 128 registers, so that two
 // blocks (16 warps) share a multiprocessor and hide each other's memory latency. s: K splits of the tiled
 // variants (dense_tile; 1 = none), ignored by the warp variant.
 #define KERNEL2 extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS, 2)
-// tensor-core variants: MOLTEN_TC_BLOCKS blocks per multiprocessor (molten_dense_tc.cuh)
-#define KERNEL3 extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS, MOLTEN_TC_BLOCKS)
 #define DENSE_T(NAME)                                                                              \
     KERNEL2 k_##NAME##_w(const Net n, int t, int s) { stage_entry(); SMEM_DECL; st_##NAME<false>(n, t, blockIdx.x, gridDim.x, sm); } \
     KERNEL2 k_##NAME##_t(const Net n, int t, int s) { stage_entry(); SMEM_DECL; st_##NAME<true>(n, t, blockIdx.x, gridDim.x, sm, s); } \
-    KERNEL2 k_##NAME##_n(const Net n, int t, int s) { stage_entry(); SMEM_DECL; st_##NAME<true, true>(n, t, blockIdx.x, gridDim.x, sm, s); } \
-    KERNEL3 k_##NAME##_x(const Net n, int t, int s) { stage_entry(); SMEM_DECL; st_##NAME<true, false, true>(n, t, blockIdx.x, gridDim.x, sm, s); } \
-    KERNEL3 k_##NAME##_xn(const Net n, int t, int s) { stage_entry(); SMEM_DECL; st_##NAME<true, true, true>(n, t, blockIdx.x, gridDim.x, sm, s); }
+    KERNEL2 k_##NAME##_n(const Net n, int t, int s) { stage_entry(); SMEM_DECL; st_##NAME<true, true>(n, t, blockIdx.x, gridDim.x, sm, s); }
 DENSE_T(uv)
 DENSE_T(mlp0)
 DENSE_T(mlp2)
@@ -71,10 +66,6 @@ KERNEL2 k_readout_bwd_w(const Net n, int s) { stage_entry(); SMEM_DECL; st_reado
 KERNEL2 k_readout_bwd_t(const Net n, int s) { stage_entry(); SMEM_DECL; st_readout_bwd<true>(n, blockIdx.x, gridDim.x, sm, s); }
 KERNEL2 k_readout_n(const Net n, int s) { stage_entry(); SMEM_DECL; st_readout<true, true>(n, blockIdx.x, gridDim.x, sm, s); }
 KERNEL2 k_readout_bwd_n(const Net n, int s) { stage_entry(); SMEM_DECL; st_readout_bwd<true, true>(n, blockIdx.x, gridDim.x, sm, s); }
-KERNEL3 k_readout_x(const Net n, int s) { stage_entry(); SMEM_DECL; st_readout<true, false, true>(n, blockIdx.x, gridDim.x, sm, s); }
-KERNEL3 k_readout_bwd_x(const Net n, int s) { stage_entry(); SMEM_DECL; st_readout_bwd<true, false, true>(n, blockIdx.x, gridDim.x, sm, s); }
-KERNEL3 k_readout_xn(const Net n, int s) { stage_entry(); SMEM_DECL; st_readout<true, true, true>(n, blockIdx.x, gridDim.x, sm, s); }
-KERNEL3 k_readout_bwd_xn(const Net n, int s) { stage_entry(); SMEM_DECL; st_readout_bwd<true, true, true>(n, blockIdx.x, gridDim.x, sm, s); }
 
 // Small molecules: nsteps MD steps (or one force evaluation) in one 16-block cluster, everything in
 // shared memory (molten_small.cuh), exchanges through st.async + mbarrier, 256 threads (8 warps).

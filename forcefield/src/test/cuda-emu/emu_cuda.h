@@ -20,7 +20,6 @@
 struct float2 { float x, y; };
 struct float4 { float x, y, z, w; };
 inline float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }
-inline float2 make_float2(float x, float y) { return float2{x, y}; }
 struct EmuDim3 { unsigned x, y, z; };
 
 struct EmuThreadState {
@@ -52,11 +51,6 @@ void emu_mbar_arrive_expect(float* bar, int bytes);
 void emu_mbar_wait(float* bar, int parity);
 void emu_st_async(float* dst, const float* v, int n, float* bar);
 void emu_fail(const char* why);
-// Tensor cores (sm_80): cvt.rna.tf32.f32 (10 mantissa bits, ties away from zero, low 13 bits zero) and the warp-collective
-// mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 with the PTX ISA's fragment layouts (d += a b; every lane passes
-// its a[4], b[2] and d[4]; the hardware reads only the tf32 bits of a and b, and so does the emulation).
-float emu_tf32_rna(float x);
-void emu_mma_tf32_m16n8k8(float* d, const float* a, const float* b);
 
 inline float __shfl_xor_sync(unsigned, float v, int m) {
     unsigned u; std::memcpy(&u, &v, 4);

@@ -69,7 +69,6 @@ struct Launch {
     Barrier groupBar;
     std::vector<std::vector<float>> smem;
     std::vector<std::vector<unsigned long long>> xch;  // per warp
-    std::vector<std::vector<float>> mma;  // per warp: each lane's A (4) and B (2) fragment elements
     std::vector<Coro*> runq;
     size_t head = 0;
     std::mt19937_64 rng;
@@ -214,47 +213,6 @@ float emu_warp_sum(float v) {
     return a[lane];
 }
 
-float emu_tf32_rna(float x) {
-    unsigned u; std::memcpy(&u, &x, 4);
-    if ((u & 0x7f800000u) != 0x7f800000u) u += 0x1000u;  // half of the 13 dropped bits, on the magnitude: ties away
-    u &= 0xffffe000u;                                     // (a carry into the exponent is the correct rounding)
-    float r; std::memcpy(&r, &u, 4);
-    return r;
-}
-static float tf32_bits(float x) {  // what the tensor core reads of an operand register: its top 19 bits
-    unsigned u; std::memcpy(&u, &x, 4);
-    u &= 0xffffe000u;
-    float r; std::memcpy(&r, &u, 4);
-    return r;
-}
-// Every lane leaves its fragments, the warp meets, each lane computes its own four accumulators from the whole A
-// (16 x 8) and B (8 x 8) rebuilt by the documented layouts, and the warp meets again before the area is reused.
-void emu_mma_tf32_m16n8k8(float* d, const float* a, const float* b) {
-    auto& x = g_launch->mma[g_running->warp];
-    const int lane = emu_cur->tid.x & 31;
-    for (int i = 0; i < 4; ++i) x[lane * 6 + i] = tf32_bits(a[i]);
-    for (int i = 0; i < 2; ++i) x[lane * 6 + 4 + i] = tf32_bits(b[i]);
-    arrive(g_launch->warpBar[g_running->warp]);
-    float A[16][8], B[8][8];
-    for (int l = 0; l < 32; ++l) {
-        const int g = l >> 2, t = l & 3;
-        A[g][t] = x[l * 6 + 0];
-        A[g + 8][t] = x[l * 6 + 1];
-        A[g][t + 4] = x[l * 6 + 2];
-        A[g + 8][t + 4] = x[l * 6 + 3];
-        B[t][g] = x[l * 6 + 4];
-        B[t + 4][g] = x[l * 6 + 5];
-    }
-    const int g = lane >> 2, t = lane & 3;
-    for (int i = 0; i < 4; ++i) {
-        const int row = g + 8 * (i >> 1), col = 2 * t + (i & 1);
-        float s = d[i];
-        for (int k = 0; k < 8; ++k) s += A[row][k] * B[k][col];  // tf32 products are exact in float32
-        d[i] = s;
-    }
-    arrive(g_launch->warpBar[g_running->warp]);
-}
-
 static unsigned long long g_seed = 12345;
 
 // Runs blocks [b0, b0 + nb) of a launch concurrently. Returns false on deadlock.
@@ -270,7 +228,6 @@ static bool run_group(void (*invoke)(void**), void** params, int b0, int nb, int
     L.blockBar.resize(nb);
     L.warpBar.resize(nb * warpsPerBlock);
     L.xch.assign(nb * warpsPerBlock, std::vector<unsigned long long>(32, 0));
-    L.mma.assign(nb * warpsPerBlock, std::vector<float>(32 * 6, 0.0f));
     L.smem.resize(nb);
     for (int b = 0; b < nb; ++b) {
         L.smem[b].assign(smemBytes / 4 + 4, std::nanf(""));
@@ -366,11 +323,6 @@ static const std::vector<KernelInfo>& registry() {
         REG(k_uv_n, 1), REG(k_mlp0_n, 1), REG(k_mlp2_n, 1), REG(k_phi1_n, 1), REG(k_phi2_n, 1), REG(k_ub1_n, 1),
         REG(k_ub2_n, 1), REG(k_ub3_n, 1), REG(k_pb1_n, 1), REG(k_pb2_n, 1), REG(k_readout_n, 1), REG(k_readout_bwd_n, 1),
         REG(k_readout_w, 1), REG(k_readout_t, 1), REG(k_readout_bwd_w, 1), REG(k_readout_bwd_t, 1),
-        REG(k_uv_x, 1), REG(k_mlp0_x, 1), REG(k_mlp2_x, 1), REG(k_phi1_x, 1), REG(k_phi2_x, 1), REG(k_ub1_x, 1),
-        REG(k_ub2_x, 1), REG(k_ub3_x, 1), REG(k_pb1_x, 1), REG(k_pb2_x, 1), REG(k_readout_x, 1), REG(k_readout_bwd_x, 1),
-        REG(k_uv_xn, 1), REG(k_mlp0_xn, 1), REG(k_mlp2_xn, 1), REG(k_phi1_xn, 1), REG(k_phi2_xn, 1), REG(k_ub1_xn, 1),
-        REG(k_ub2_xn, 1), REG(k_ub3_xn, 1), REG(k_pb1_xn, 1), REG(k_pb2_xn, 1), REG(k_readout_xn, 1),
-        REG(k_readout_bwd_xn, 1),
         REG(k_small_c16, 16),
     };
     return r;

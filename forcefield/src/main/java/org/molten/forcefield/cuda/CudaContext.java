@@ -169,11 +169,6 @@ final class CudaContext implements AutoCloseable {
         return computeMajor >= 9;
     }
 
-    /** Whether the GPU has the TF32 tensor-core instructions of the tiled dense layers (mma.sync m16n8k8, sm_80). */
-    boolean tensorCores() {
-        return computeMajor >= 8;
-    }
-
     /** "sm_90" etc.: the GPU's compute capability. */
     String architecture() {
         return "sm_" + computeMajor + computeMinor;

@@ -172,13 +172,6 @@ public final class CudaStudent implements ForceField {
         return sys.profileStages(sys.net(null, false), repeats);
     }
 
-    /** The stage kernels of one force evaluation of {@code atoms} in STAGES mode, in launch order (tests). */
-    java.util.List<String> stageKernels(Atoms atoms) {
-        double[] f = new double[3 * atoms.size()];
-        energyAndForcesInMode(atoms, f, CudaOptions.Mode.STAGES);
-        return sys.stageKernels(sys.net(null, false));
-    }
-
     private ForceField cpu() {
         if (cpu == null) {
             cpu = GpuAvailability.cpuForceField(model.weights);

@@ -66,7 +66,6 @@ final class DeviceSystem implements AutoCloseable {
     private final KernelChoices choices;  // kernel variants named by system properties
     private final DenseSplit denseSplit;  // K splits of the tiled dense stages
     private final KernelLauncher launcher;  // stage kernels: programmatic dependent or plain launches
-    private final boolean tensorCores;    // tiled dense stages on tensor cores (3xTF32, _x/_xn kernels)
     private DevicePointer kpart, kcount;  // their scratch (large systems only)
     final int search;                 // 0 all pairs, 1 cell list
     private final int[] ncell = {1, 1, 1};
@@ -115,7 +114,6 @@ final class DeviceSystem implements AutoCloseable {
         }
         this.mg = large ? 1 : small;
         this.denseSplit = DenseSplit.fromProperty(cx.multiprocessors());
-        this.tensorCores = tensorCores(choices.denseMath(), cx);
         this.launcher = new KernelLauncher(cx, mode == CudaOptions.Mode.STAGES ? choices.launch() : KernelChoices.Launch.PLAIN,
                 THREADS);
         this.groups = lanesChannels / mg;
@@ -161,23 +159,6 @@ final class DeviceSystem implements AutoCloseable {
         cuMemcpyHtoD(order, Pointer.to(identity), 4L * n);
         allocNeighbours();
         describe();
-    }
-
-    /** Whether the tiled dense stages run on tensor cores ({@link KernelChoices#DENSE_MATH_PROPERTY}). */
-    private static boolean tensorCores(KernelChoices.DenseMath math, CudaContext cx) {
-        return switch (math) {
-            case FP32 -> false;
-            // measured on an H200 (docs/benchmarks.md, 2026-11-26): the 3xTF32 tiles were 0-20 % slower than the FP32
-            // tiles per dense stage at 3,000 to 9,216 rows; the stages are not bound by their multiply-adds
-            case AUTO -> false;
-            case TF32X3 -> {
-                if (!cx.tensorCores()) {
-                    throw new IllegalArgumentException(KernelChoices.DENSE_MATH_PROPERTY + "=tf32x3 needs TF32 tensor"
-                            + " cores (sm_80 or newer); this GPU is " + cx.architecture());
-                }
-                yield true;
-            }
-        };
     }
 
     static boolean useCellList(Cell cell, int atoms, double cutoff, CudaOptions opt, CudaOptions.Mode mode) {
@@ -673,13 +654,7 @@ final class DeviceSystem implements AutoCloseable {
                 items = blocks(rows, 32) * blocks(c, 32);
                 variant = "_n";
             }
-            if (tensorCores) {
-                // dense_tile_tc: (hi, lo) pairs of the rows (stride 36 pairs) and of the weight panel (stride + 4)
-                smem = (2 * 32 * 36 + 2 * 32 * (np * 32 * mj + 4)) * 4;
-                variant = variant.equals("_t") ? "_x" : "_xn";
-            } else {
-                smem = (32 * 32 + 32 * np * 32 * mj) * 4;
-            }
+            smem = (32 * 32 + 32 * np * 32 * mj) * 4;
         } else {
             items = blocks(rows, RBS) * blocks(c, WARPS);
             smem = RBS * roundUp(k, 32) * 4;
@@ -714,17 +689,6 @@ final class DeviceSystem implements AutoCloseable {
     private List<Launch> recording;
     private int lastT = -1;
     private int lastSplits = 1;  // K splits of the dense stage being launched (profile labels)
-
-    /** The kernels of one stage step in launch order, recorded without launching them (tests: which variants run). */
-    List<String> stageKernels(byte[] net) {
-        recording = new ArrayList<>();
-        try {
-            emitStageStep(net);
-            return recording.stream().map(Launch::kernel).toList();
-        } finally {
-            recording = null;
-        }
-    }
 
     /**
      * GPU time of each stage kernel of one force evaluation (STAGES mode, all-pairs search), in

@@ -16,9 +16,8 @@ import java.util.Locale;
  * @param rowSplit   warps per row of the warp-per-row passes, 0 = automatic ({@value #ROW_SPLIT_PROPERTY})
  * @param denseTiles tile width of the tiled dense layers ({@value #DENSE_TILES_PROPERTY})
  * @param launch     how the stage kernels are launched ({@value #LAUNCH_PROPERTY})
- * @param denseMath  arithmetic of the tiled dense layers ({@value #DENSE_MATH_PROPERTY})
  */
-record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch, DenseMath denseMath) {
+record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch) {
     /**
      * Warps per row of the warp-per-row message passes of large systems: {@code auto} (the default: 2 where one
      * warp per row would leave warp slots of the GPU empty, else 1), 1 or 2.
@@ -35,12 +34,6 @@ record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch, DenseMa
      * {@code programmatic} (refused where it is not available) or {@code plain}; both give identical results.
      */
     static final String LAUNCH_PROPERTY = "molten.cuda.launch";
-    /**
-     * Arithmetic of the tiled dense stages (large systems): {@code auto} (the default: the FP32 tiles, measured
-     * faster on the H200, docs/benchmarks.md), {@code tf32x3} (tensor cores, 3xTF32 split products: float32-grade
-     * accuracy, molten_dense_tc.cuh; refused below sm_80) or {@code fp32} (the FP32 SIMT tiles, dense_tile).
-     */
-    static final String DENSE_MATH_PROPERTY = "molten.cuda.denseMath";
 
     /** Every property read here, with what it selects and why it exists (for {@code molten info}). */
     static final List<String[]> PROPERTIES = List.of(
@@ -49,15 +42,10 @@ record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch, DenseMa
             new String[] {DENSE_TILES_PROPERTY, "auto|wide|narrow", "tile width of the dense layers of large"
                     + " systems; auto picks narrow where wide tiles leave half the multiprocessors idle; to time both"},
             new String[] {LAUNCH_PROPERTY, "auto|programmatic|plain", "stage kernels as programmatic dependents"
-                    + " (sm_90, ~7 us/step less) or plain launches; auto: programmatic where available; to rule it out"},
-            new String[] {DENSE_MATH_PROPERTY, "auto|tf32x3|fp32", "tiled dense layers on tensor cores (3xTF32 split"
-                    + " products, float32-grade) or on the FP32 SIMT lanes; auto: fp32 (measured faster); to time both"});
+                    + " (sm_90, ~7 us/step less) or plain launches; auto: programmatic where available; to rule it out"});
 
     /** How the stage kernels are launched. */
     enum Launch { AUTO, PROGRAMMATIC, PLAIN }
-
-    /** Arithmetic of the tiled dense layers: tensor cores with 3xTF32 split products, or FP32 SIMT. */
-    enum DenseMath { AUTO, TF32X3, FP32 }
 
     /** Tile width of the tiled dense layers. */
     enum DenseTiles { AUTO, WIDE, NARROW }
@@ -69,8 +57,7 @@ record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch, DenseMa
             throw new IllegalArgumentException(ROW_SPLIT_PROPERTY + " must be auto, 1 or 2, not " + split);
         }
         return new KernelChoices(split.equals("auto") ? 0 : Integer.parseInt(split),
-                choice(DENSE_TILES_PROPERTY, DenseTiles.AUTO), choice(LAUNCH_PROPERTY, Launch.AUTO),
-                choice(DENSE_MATH_PROPERTY, DenseMath.AUTO));
+                choice(DENSE_TILES_PROPERTY, DenseTiles.AUTO), choice(LAUNCH_PROPERTY, Launch.AUTO));
     }
 
     /** The enum constant named (in lower case) by {@code property}, or {@code fallback} where it is unset. */

@@ -31,6 +31,7 @@ import org.molten.structures.WaterBox;
  * writes the weights and structures (and the GPU forces) for the PyTorch comparison script.
  *
  * <pre>GpuCheck OUT_DIR [quick] [only=ethanol,water-201] [sections=correctness,nve,drift,timing]</pre>
+ * ({@code only=water-30000} adds a 30,000-atom water box, which is never in the default set.)
  * Prints a summary table last; the full log goes to OUT_DIR/gpu-check.log. The system property
  * {@code molten.gpucheck.modes} (e.g. {@code molecule}) restricts the timing section to those variants.
  */
@@ -138,6 +139,9 @@ public final class GpuCheck {
         m.put("water-201", thermalise(WaterBox.forAtomCount(200, 3), 3));
         if (!quick) {
             m.put("water-3000", thermalise(WaterBox.forAtomCount(3000, 4), 4));
+        }
+        if (only != null && only.contains("water-30000")) {   // only when named: its CPU checks take minutes
+            m.put("water-30000", thermalise(WaterBox.forAtomCount(30000, 5), 5));
         }
         if (only != null) {
             m.keySet().retainAll(only);

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  */
 class KernelChoicesTest {
     private static final String[] PROPERTIES = {KernelChoices.ROW_SPLIT_PROPERTY, KernelChoices.DENSE_TILES_PROPERTY,
-        KernelChoices.LAUNCH_PROPERTY, KernelChoices.DENSE_MATH_PROPERTY};
+        KernelChoices.LAUNCH_PROPERTY};
 
     @AfterEach
     void clear() {
@@ -24,8 +24,7 @@ class KernelChoicesTest {
 
     @Test
     void defaultsAreTheMeasuredChoices() {
-        assertEquals(new KernelChoices(0, KernelChoices.DenseTiles.AUTO, KernelChoices.Launch.AUTO,
-                KernelChoices.DenseMath.AUTO),
+        assertEquals(new KernelChoices(0, KernelChoices.DenseTiles.AUTO, KernelChoices.Launch.AUTO),
                 KernelChoices.fromProperties());
     }
 
@@ -34,11 +33,8 @@ class KernelChoicesTest {
         System.setProperty(KernelChoices.ROW_SPLIT_PROPERTY, "2");
         System.setProperty(KernelChoices.DENSE_TILES_PROPERTY, "narrow");
         System.setProperty(KernelChoices.LAUNCH_PROPERTY, "plain");
-        System.setProperty(KernelChoices.DENSE_MATH_PROPERTY, "fp32");
-        assertEquals(new KernelChoices(2, KernelChoices.DenseTiles.NARROW, KernelChoices.Launch.PLAIN,
-                KernelChoices.DenseMath.FP32), KernelChoices.fromProperties());
-        System.setProperty(KernelChoices.DENSE_MATH_PROPERTY, "tf32x3");
-        assertEquals(KernelChoices.DenseMath.TF32X3, KernelChoices.fromProperties().denseMath());
+        assertEquals(new KernelChoices(2, KernelChoices.DenseTiles.NARROW, KernelChoices.Launch.PLAIN),
+                KernelChoices.fromProperties());
     }
 
     @Test

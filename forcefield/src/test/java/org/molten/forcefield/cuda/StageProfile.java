@@ -10,14 +10,14 @@ import org.molten.structures.BuiltInMolecules;
 import org.molten.structures.WaterBox;
 
 /**
- * Device tool (not a test): GPU time per stage kernel of one force evaluation, for each value of
- * {@value KernelChoices#DENSE_MATH_PROPERTY} side by side, so that the tensor-core and FP32 dense tiles are compared
- * stage by stage on one card. Systems: {@code MOLECULExR} (R copies of a built-in molecule 12 Å apart on a grid,
+ * Device tool (not a test): GPU time per stage kernel of one force evaluation, to see where a step's time goes
+ * (written to compare the 3xTF32 tensor-core dense tiles of commit f7ebc8e with the FP32 tiles stage by stage;
+ * docs/benchmarks.md). Systems: {@code MOLECULExR} (R copies of a built-in molecule 12 Å apart on a grid,
  * i.e. the rows and neighbours of a replica batch of R, as one system with the all-pairs search) or {@code waterN}.
  *
- * <pre>StageProfile ethanolx1024,alanine-dipeptidex256,water3000 [tf32x3,fp32]</pre>
+ * <pre>StageProfile ethanolx1024,alanine-dipeptidex256,water3000</pre>
  *
- * Prints, per system and choice, the total and the time of each kernel summed over the interaction blocks.
+ * Prints, per system, the total and the time of each kernel summed over the interaction blocks.
  */
 public final class StageProfile {
     private StageProfile() {
@@ -25,38 +25,33 @@ public final class StageProfile {
 
     public static void main(String[] args) throws java.io.IOException {
         if (args.length < 1) {
-            throw new IllegalArgumentException("usage: StageProfile SYSTEM[,SYSTEM...] [MATH[,MATH...]]");
+            throw new IllegalArgumentException("usage: StageProfile SYSTEM[,SYSTEM...]");
         }
-        String[] maths = args.length > 1 ? args[1].split(",") : new String[] {"tf32x3", "fp32"};
         StudentWeights w = org.molten.forcefield.bundled.BundledModel.weights();
         for (String name : args[0].split(",")) {
             Atoms a = system(name);
-            for (String math : maths) {
-                System.setProperty(KernelChoices.DENSE_MATH_PROPERTY, math);
-                try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults().withCellListAtoms(1 << 30))) {
-                    List<String> rows = gpu.profileStages(a, 5);
-                    Map<String, Double> byKernel = new LinkedHashMap<>();
-                    double total = 0;
-                    for (String r : rows) {
-                        String[] p = r.split("\t");
-                        double us = Double.parseDouble(p[1]);
-                        total += us;
-                        byKernel.merge(p[0].replaceAll(" t=\\d+", "").replaceAll(" s=\\d+", ""), us, Double::sum);
-                    }
-                    double dense = 0;
-                    StringBuilder sb = new StringBuilder();
-                    for (Map.Entry<String, Double> e : byKernel.entrySet()) {
-                        if (e.getKey().matches("k_.*_(w|t|n|x|xn)")) {
-                            dense += e.getValue();
-                        }
-                        sb.append(String.format(Locale.ROOT, " %s %.1f", e.getKey(), e.getValue()));
-                    }
-                    System.out.printf(Locale.ROOT, "profile %-24s %-7s %6d atoms: %8.1f us, dense stages %8.1f us (%.0f %%):%s%n",
-                            name, math, a.size(), total, dense, 100 * dense / total, sb);
+            try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults().withCellListAtoms(1 << 30))) {
+                List<String> rows = gpu.profileStages(a, 5);
+                Map<String, Double> byKernel = new LinkedHashMap<>();
+                double total = 0;
+                for (String r : rows) {
+                    String[] p = r.split("\t");
+                    double us = Double.parseDouble(p[1]);
+                    total += us;
+                    byKernel.merge(p[0].replaceAll(" t=\\d+", "").replaceAll(" s=\\d+", ""), us, Double::sum);
                 }
+                double dense = 0;
+                StringBuilder sb = new StringBuilder();
+                for (Map.Entry<String, Double> e : byKernel.entrySet()) {
+                    if (e.getKey().matches("k_.*_(w|t|n)")) {
+                        dense += e.getValue();
+                    }
+                    sb.append(String.format(Locale.ROOT, " %s %.1f", e.getKey(), e.getValue()));
+                }
+                System.out.printf(Locale.ROOT, "profile %-24s %6d atoms: %8.1f us, dense stages %8.1f us (%.0f %%):%s%n",
+                        name, a.size(), total, dense, 100 * dense / total, sb);
             }
         }
-        System.clearProperty(KernelChoices.DENSE_MATH_PROPERTY);
     }
 
     /** {@code MOLECULExR} or {@code waterN} (see the class comment). */
