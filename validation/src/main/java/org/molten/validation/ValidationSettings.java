@@ -66,9 +66,9 @@ public record ValidationSettings(
     /**
      * Quick protocol: equilibration steps per replica (0.5 ps at 0.5 fs: ten relaxation times of the
      * equilibration's Langevin friction; NVE then starts rescaled to the target, NVT as equilibrated).
-     * 0.15 ps was too short for ethanol started at its minimum: the pooled NVT σ_T of four replicas came
-     * out at 0.84 of the canonical value for seeds 1, 2 and 3 (which share replicas), 0.90 after 0.5 ps and
-     * 0.98 after 1 ps of equilibration, with the same seeds; a 20 ps Langevin run gives 1.007.
+     * With 0.15 ps, ethanol started at its minimum had a pooled NVT σ_T of 0.84 of the canonical value at
+     * seeds 1-3 (which share replicas), 0.90 after 0.5 ps and 0.98 after 1 ps: suggestive only (such sets
+     * scatter by ~9 %); the main fault was the error bar ({@code TemperatureStatistics.ofRuns}).
      */
     public static final long QUICK_EQUILIBRATION_STEPS = 1000;
     /**

@@ -8,7 +8,7 @@ public enum Criterion {
     ENERGY_DRIFT("energy-drift", "|total-energy drift|"),
     /** NVE: |drift over the run| / σ(K), both per atom. */
     DRIFT_TO_KINETIC_SIGMA("drift-to-kinetic-sigma", "|drift x run length| / sigma(K)"),
-    /** NVT: |⟨T⟩ - T_target| in block-averaged standard errors. */
+    /** NVT: |⟨T⟩ - T_target| in standard errors of ⟨T⟩ (block averaging or autocorrelation, the larger). */
     MEAN_TEMPERATURE("mean-temperature", "|<T> - T_target| / SE(<T>)"),
     /** NVT, canonical thermostats: |σ_T - T sqrt(2/dof)| in standard errors of σ_T. */
     TEMPERATURE_FLUCTUATION("temperature-fluctuation", "|sigma_T - T sqrt(2/dof)| / SE(sigma_T)"),

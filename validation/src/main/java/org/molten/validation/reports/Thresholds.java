@@ -14,7 +14,7 @@ import org.molten.validation.metrics.StructuralIntegrity;
  * @param maxDriftToKineticSigmaRatio      NVE: |drift × run length| / σ(K), both per atom, must be
  *                                         strictly below this pure number
  * @param maxTemperatureDeviationSigmas    NVT: |⟨T⟩ - T_target| must be at most this many
- *                                         block-averaged standard errors of ⟨T⟩
+ *                                         standard errors of ⟨T⟩
  * @param maxFluctuationDeviationSigmas    NVT with a canonical thermostat: |σ_T - T sqrt(2/dof)|
  *                                         must be at most this many standard errors of σ_T
  * @param maxBondStretchRatio              integrity: no starting bond beyond this multiple of its

@@ -146,6 +146,39 @@ class StatisticsTest {
     }
 
     /**
+     * What the quick protocol can still detect with the honest errors: four short replicas whose temperature
+     * fluctuates 0.7 times as much as canonical (a thermostat that damps the kinetic energy, e.g. a weak
+     * Berendsen coupling) fail the fluctuation criterion in most sets; 0.5 times in all of them.
+     */
+    @Test
+    void aSuppressedFluctuationIsCaughtInShortReplicas() {
+        int dof = 24;
+        double target = 300;
+        RandomStream rng = new RandomStream(777);
+        int sets = 200;
+        int[] caught = new int[2];
+        double[] factors = {0.7, 0.5};
+        for (int set = 0; set < sets; set++) {
+            for (int f = 0; f < factors.length; f++) {
+                java.util.List<double[]> runs = new java.util.ArrayList<>();
+                for (int r = 0; r < 4; r++) {
+                    double[] t = correlatedCanonicalTemperatures(300, dof, target, 0.95, rng);
+                    for (int i = 0; i < t.length; i++) {
+                        t[i] = target + factors[f] * (t[i] - target);
+                    }
+                    runs.add(t);
+                }
+                TemperatureStatistics s = TemperatureStatistics.ofRuns(runs, target, dof);
+                if (Math.abs(s.sigmaDeviationSigmas()) > BlockAverage.equivalentThreshold(3, s.sigmaBlocks())) {
+                    caught[f]++;
+                }
+            }
+        }
+        assertTrue(caught[0] >= 0.7 * sets, "sigma 0.7 x canonical caught in " + caught[0] + " of " + sets);
+        assertTrue(caught[1] >= 0.99 * sets, "sigma 0.5 x canonical caught in " + caught[1] + " of " + sets);
+    }
+
+    /**
      * A canonical temperature series whose dof momentum components each follow an AR(1) process
      * with coefficient phi (stationary, unit variance): T has the canonical χ² marginal and the
      * autocorrelation phi^(2k).
