@@ -137,11 +137,12 @@ class ValidateCommandTest {
         assertEquals(1.0, sys.path("stable_fraction").asDouble());
         assertEquals(2, sys.path("replicas").size());
         assertKeys(sys.path("replicas").get(1), "replica", "replica", "seed", "stable", "time_to_failure_fs", "failed_run",
-                "failure", "start_temperature_K", "nve_drift_meV_per_atom_per_ps", "nvt_mean_temperature_K",
+                "failure", "start_temperature_K", "nvt_start_temperature_K", "nve_drift_meV_per_atom_per_ps", "nvt_mean_temperature_K",
                 "teacher_force_mae_eV_per_A");
         assertEquals(8, sys.path("replicas").get(1).path("seed").asLong());
-        // Production starts at exactly the target temperature.
+        // NVE starts at exactly the target temperature, NVT from the equilibrated velocities (not rescaled).
         assertEquals(300.0, sys.path("replicas").get(1).path("start_temperature_K").asDouble(), 1e-9);
+        assertNotEquals(300.0, sys.path("replicas").get(1).path("nvt_start_temperature_K").asDouble(), 1e-6);
         assertKeys(sys.path("teacher"), "teacher", "frames", "frames_failed", "force_mae_eV_per_A", "force_rmse_eV_per_A",
                 "max_atom_error_eV_per_A", "max_atom_index", "max_atom_element", "max_atom_frame", "energy_error_meV_per_atom",
                 "worst_atoms", "per_atom", "series");

@@ -17,15 +17,15 @@ final class ReplicaSections {
         md.append("\n## Replicas\n\n");
         md.append("Independent starts per system (replica k: seed + k). Time to failure: simulated time into the run that "
                 + "failed first (explosion, bond stretched, hydrogen dissociated or moved, atom escaped).\n\n");
-        md.append("| System | Replica | Seed | Stable | Time to failure [fs] | Failure | T at start [K] | NVE drift [meV/atom/ps] "
+        md.append("| System | Replica | Seed | Stable | Time to failure [fs] | Failure | T at NVE / NVT start [K] | NVE drift [meV/atom/ps] "
                 + "| NVT ⟨T⟩ [K] | Force MAE vs teacher [eV/Å] |\n");
         md.append("|---|---:|---:|---|---:|---|---:|---:|---:|---:|\n");
         for (SystemReport sys : r.systems()) {
             for (ReplicaReport p : sys.replicas()) {
-                md.append(String.format(Locale.ROOT, "| %s | %d | %d | %s | %s | %s | %.1f | %s | %s | %s |%n", sys.name(),
+                md.append(String.format(Locale.ROOT, "| %s | %d | %d | %s | %s | %s | %.1f / %.1f | %s | %s | %s |%n", sys.name(),
                         p.replica(), p.seed(), p.stable() ? "yes" : "**no**",
                         p.timeToFailureFs() == null ? "–" : String.format(Locale.ROOT, "%.1f", p.timeToFailureFs()),
-                        p.failure() == null ? "–" : escape(p.failedRun() + ": " + p.failure()), p.startTemperatureK(),
+                        p.failure() == null ? "–" : escape(p.failedRun() + ": " + p.failure()), p.startTemperatureK(), p.nvtStartTemperatureK(),
                         p.nveDriftMeVPerAtomPerPs() == null ? "–" : sig(p.nveDriftMeVPerAtomPerPs(), 3),
                         p.nvtMeanTemperatureK() == null ? "–" : String.format(Locale.ROOT, "%.1f", p.nvtMeanTemperatureK()),
                         p.teacherForceMaeEvPerA() == null ? "–" : sig(p.teacherForceMaeEvPerA(), 3)));

@@ -10,8 +10,9 @@ import org.molten.validation.metrics.ForceAgreement;
  * @param replica        index k
  * @param seed           its seed (seed + k)
  * @param start          the starting structure
- * @param state0         the state the production runs started from (after equilibration and
- *                       rescaling to the target temperature)
+ * @param state0         the state the NVE runs started from (after equilibration, rescaled to the
+ *                       target temperature)
+ * @param nvtState0      the state the NVT runs started from (the equilibrated velocities as they are)
  * @param equilibration  the student's Langevin equilibration, or null if none
  * @param nve            the student's NVE run
  * @param nvt            the student's NVT run
@@ -25,7 +26,7 @@ import org.molten.validation.metrics.ForceAgreement;
  *                       same frames, or null
  * @param notes          things the report must say about this replica
  */
-record ReplicaOutcome(int replica, long seed, Atoms start, Atoms state0, RunOutcome equilibration, RunOutcome nve,
+record ReplicaOutcome(int replica, long seed, Atoms start, Atoms state0, Atoms nvtState0, RunOutcome equilibration, RunOutcome nve,
                       RunOutcome nvt, RunOutcome teacherNve, RunOutcome teacherNvt, RunOutcome baselineNve,
                       RunOutcome baselineNvt, List<FrameEval> teacherFrames, String teacherSkipped, Agreement agreement,
                       List<String> notes) {

@@ -138,7 +138,8 @@ final class ReplicaRun {
     /** A replica whose equilibration blew up: no production runs (their steps counted as done for the progress bar). */
     static ReplicaOutcome unequilibrated(Start st, ValidationSettings s, RunOutcome equilibration, Progress progress) {
         progress.advance(productionSteps(s, st.replica()));
-        return new ReplicaOutcome(st.replica(), st.seed(), st.atoms(), equilibration.finalState(), equilibration, null, null,
+        return new ReplicaOutcome(st.replica(), st.seed(), st.atoms(), equilibration.finalState(), equilibration.finalState(),
+                equilibration, null, null,
                 null, null, null, null, List.of(), null, null, new ArrayList<>());
     }
 
@@ -201,7 +202,7 @@ final class ReplicaRun {
                         nvtSeed, start, outDir.resolve(who + "-baseline-nvt.csv")), p.nvt(), progress, system);
             }
         }
-        return new ReplicaOutcome(k, seed, start, state0, equilibration, nve, nvt, teacherNve, teacherNvt, baseNve, baseNvt,
+        return new ReplicaOutcome(k, seed, start, state0, p.nvt(), equilibration, nve, nvt, teacherNve, teacherNvt, baseNve, baseNvt,
                 evaluations, teacher.available() ? null : teacher.skippedReason(),
                 agreement == null ? null : new ReplicaOutcome.Agreement(baselineName, agreement, agreementSkipped, agreementSkip), notes);
     }

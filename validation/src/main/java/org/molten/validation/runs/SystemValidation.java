@@ -97,6 +97,7 @@ final class SystemValidation {
             int dof = org.molten.core.Observables.degreesOfFreedom(n, ReplicaRun.REMOVED_CONSTRAINTS);
             replicaReports.add(new ReplicaReport(r.replica(), r.seed(), f == null && r.nve() != null, f == null ? null : f.timeFs,
                     f == null ? null : f.run, f == null ? null : f.what, org.molten.core.Observables.temperatureK(r.state0(), dof),
+                    org.molten.core.Observables.temperatureK(r.nvtState0(), dof),
                     nveReport == null || nveReport.energy() == null ? null : nveReport.energy().driftMeVPerAtomPerPs(),
                     nvtReport == null || nvtReport.temperature() == null ? null : nvtReport.temperature().meanK(), teacherMae));
         }
