@@ -113,7 +113,6 @@ public final class OptimisedStudent implements ForceField {
     private int[] speciesRows = new int[0];
     private final SpatialOrder spatialOrder = new SpatialOrder();
     private int[] order;
-    private long orderBuiltAt = -1;
     private boolean lastUsedNd4j;
     private boolean closed;
     private long budgetedBytes;   // heap already checked against the limit (StudentMemory's estimate)
@@ -198,12 +197,14 @@ public final class OptimisedStudent implements ForceField {
         requireHeap(n, StudentMemory.pairsAtDensity(n, weights.cutoffA(), StudentMemory.CONDENSED_ATOMS_PER_A3));
         neighbours.search(atoms, weights.cutoffA(), edges);
         requireHeap(n, edges.size() / 2);
-        // Process large systems along a space-filling curve (renewed with the neighbour list).
+        // Process large systems along a space-filling curve, computed from the positions of this call: an order
+        // kept from the last neighbour-list build would depend on when that was, and with it the order of the
+        // pair sums, so that a run restarted from a checkpoint (which builds its list afresh) drifted from the
+        // run that went on by ulps (StudentWaterBoxRestartTest). Its cost is a sort of n keys per call.
         if (n < SPATIAL_ORDER_MIN_ATOMS || n >= 1 << 21) {
             order = null;
-        } else if (order == null || orderBuiltAt != neighbours.rebuildCount() || order.length < n) {
+        } else {
             order = spatialOrder.compute(atoms, 0.5 * weights.cutoffA());
-            orderBuiltAt = neighbours.rebuildCount();
         }
         int threads = n >= options.parallelMinAtoms() ? options.threads() : 1;
         boolean nd4j = switch (options.dense()) {

@@ -62,6 +62,38 @@ class NeighbourSearchTest {
         }
     }
 
+    /**
+     * A Verlet list's edges come in the same order whether the list was built now or some steps ago (the
+     * cell list sorts each row by j, and the Verlet list keeps that order): a run restarted from a checkpoint builds afresh, the run that went on keeps
+     * its list, and the student sums pair terms in edge order. Atoms move up to 0.25 Å (below half the
+     * 1 Å skin, so no rebuild), enough to change cells and with them the cell list's order.
+     */
+    @Test
+    void aVerletListsEdgeOrderDoesNotDependOnWhenItWasBuilt() {
+        RandomStream rng = new RandomStream(4711);
+        Atoms a = randomAtoms(rng, 300, null, 16.0);
+        double[] r = a.positions();
+        double[] moved = r.clone();
+        for (int k = 0; k < moved.length; k++) {
+            moved[k] += 0.25 / Math.sqrt(3) * (2 * rng.nextDouble() - 1);
+        }
+        VerletList kept = new VerletList(1.0);
+        EdgeList out = EdgeList.indicesOnly();
+        kept.search(a, 3.0, out);
+        System.arraycopy(moved, 0, r, 0, r.length);
+        kept.search(a, 3.0, out);
+        assertEquals(1, kept.rebuildCount(), "moved less than half the skin: no rebuild");
+        EdgeList fresh = EdgeList.indicesOnly();
+        new VerletList(1.0).search(a, 3.0, fresh);
+        assertEquals(fresh.size(), out.size());
+        for (int i = 0; i <= a.size(); i++) {
+            assertEquals(fresh.rowStart(i), out.rowStart(i), "row start " + i);
+        }
+        for (int e = 0; e < out.size(); e++) {
+            assertEquals(fresh.neighbourArray()[e], out.neighbourArray()[e], "edge " + e);
+        }
+    }
+
     @Test
     void cellListEqualsAllPairsOnRandomSystems() {
         RandomStream rng = new RandomStream(21);
