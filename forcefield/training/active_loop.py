@@ -10,7 +10,11 @@ One round r (seeds derived from r, so a round reruns identically up to CUDA's at
      random backbone family (±20°) and the first amide cis in a quarter; water clusters of 2-20
      molecules (random packings) and liquid-density droplets of 24-30 molecules (our stand-in for
      clusters carved from a water box: GFN2-xTB in xtb 6.5.1 has no periodic boundaries). Peptide and
-     cluster starts are relaxed with GFN-FF (peptides under their dihedral constraints).
+     cluster starts are relaxed with GFN-FF (peptides under their dihedral constraints). Ethanol also starts
+     at `--ethanol-starts` random rotamers: the hydroxyl H about C-O and the methyl about C-C turned to
+     uniformly random angles (seeded by ACTIVE_SEED and the round, so never the test set's relaxed
+     trans/gauche starts of master seed 20261126), relaxed with GFN-FF under both torsions. Rounds 0-1 ran
+     before this option and reproduce with `--ethanol-starts 0`.
   2. student MD: Langevin (BAOAB, 0.5 fs, friction 0.01 fs^-1) of every start at 300, 600 and 1000 K,
      all replicas in one batch on the GPU; clusters inside a flat-bottom spherical wall (MD only). A
      replica whose largest force exceeds 40 eV/Å stops (it left the physical region); its last frame is kept.
@@ -19,7 +23,8 @@ One round r (seeds derived from r, so a round reruns identically up to CUDA's at
   4. the on-trajectory error of the current student (force MAE per frame, eV/Å) per system and
      temperature is recorded; frames above `--threshold` go to
      data/<system>.active-r<r>.{train,val}.xyz.gz (90/10).
-  5. retrain, warm-started from the current weights (train.py --init), `--train-minutes` per round.
+  5. retrain, warm-started from the current weights (train.py --init), `--train-minutes` per round;
+     `--train-minutes 0` skips it (the round only collects and labels; the next round's student is the same).
 The loop stops after `--rounds` rounds or when the on-trajectory error fell by less than
 `--min-improvement` (relative) from one round to the next. Every round's figures: OUT/rounds.json
 (appended, so a later call with --start-round resumes from OUT/round-<r-1>/state.npz).
@@ -89,7 +94,35 @@ def plan_starts(r, mol, counts):
         n = int(rng.integers(24, 31))
         numbers, pos = sampling.water_cluster(mol["water"], n, rng, loosen=1.05)
         jobs.append(dict(system="water-clusters", tag=f"drop{n}-{k}", numbers=numbers, positions=pos, kind="cluster"))
+    # own generator, appended last: with 0 ethanol starts the other jobs are those of rounds 0-1
+    rng_eth = np.random.default_rng(seed("ethanol-starts", r))
+    for k in range(counts.get("ethanol", 0)):
+        hoc, ccm = rng_eth.uniform(-180, 180, 2)
+        jobs.append(dict(system="ethanol", tag=f"etoh-{k}", numbers=mol["ethanol"].numbers,
+                         positions=mol["ethanol"].positions, kind="rotamer", torsions=[float(hoc), float(ccm)]))
     return jobs
+
+
+def ethanol_torsions(numbers, positions):
+    """(C-C-O-H, O-C-C-H) atom quadruples of ethanol: the hydroxyl torsion (= H-O-C-C) and one methyl H's
+    torsion; set_dihedral turns the c side, i.e. the hydroxyl H resp. the whole methyl group."""
+    z = np.asarray(numbers)
+    nb = conformers.bonds(numbers, positions)
+    o = int(np.nonzero(z == 8)[0][0])
+    h_o = [j for j in nb[o] if z[j] == 1][0]
+    c1 = [j for j in nb[o] if z[j] == 6][0]
+    c2 = [j for j in nb[c1] if z[j] == 6][0]
+    h_m = min(j for j in nb[c2] if z[j] == 1)
+    return (c2, c1, o, h_o), (o, c1, c2, h_m)
+
+
+def ethanol_rotamer(numbers, positions, torsions_deg):
+    """Ethanol with its hydroxyl and methyl torsions (degrees) set by rigid rotations about C-O and C-C."""
+    nb = conformers.bonds(numbers, positions)
+    p = np.array(positions, dtype=float)
+    for (a, b, c, d), v in zip(ethanol_torsions(numbers, positions), torsions_deg):
+        p = conformers.set_dihedral(numbers, p, a, b, c, d, v, nb=nb)
+    return p
 
 
 def relax_start(job):
@@ -103,6 +136,11 @@ def relax_start(job):
         phi_t, psi_t, omega_t = conformers.torsions(bb)
         cons = [(*t, v) for t, v in zip(phi_t, job["phi"])] + [(*t, v) for t, v in zip(psi_t, job["psi"])] \
             + [(*t, v) for t, v in zip(omega_t, omegas)]
+        opt = conformers.relax(numbers, p, cons, wd, method="gfnff")
+        pos = p if opt is None else opt
+    elif job["kind"] == "rotamer":
+        p = ethanol_rotamer(numbers, pos, job["torsions"])
+        cons = [(*t, v) for t, v in zip(ethanol_torsions(numbers, pos), job["torsions"])]
         opt = conformers.relax(numbers, p, cons, wd, method="gfnff")
         pos = p if opt is None else opt
     elif job["kind"] == "cluster":
@@ -199,7 +237,8 @@ def summarise(rows):
 def run_round(r, args, state_in, mol, ref, pool, device, log):
     t0 = time.time()
     starts = pool.map(relax_start, plan_starts(r, mol, dict(dipeptide=args.dipeptide_starts, ala5=args.ala5_starts,
-                                                             clusters=args.cluster_starts, droplets=args.droplets)))
+                                                             clusters=args.cluster_starts, droplets=args.droplets,
+                                                             ethanol=args.ethanol_starts)))
     t_starts = time.time() - t0
     model = load_model(state_in, device)
     snaps, stopped, n_rep = student_md(model, starts, TEMPERATURES, args.replicas, args.steps, args.every,
@@ -252,6 +291,26 @@ def run_round(r, args, state_in, mol, ref, pool, device, log):
         if s != "all":
             print("   " + s + ": " + ", ".join(f"{T} K {v['force_mae_ev_per_a']:.4f} ({v['frames']})" for T, v in d.items()))
     out_dir = os.path.join(args.out, f"round-{r}")
+    entry = dict(round=r, weights_in=state_in, starts=len(starts), replicas=n_rep, stopped_replicas=stopped,
+                 md_steps=args.steps, dt_fs=DT_FS, temperatures_K=TEMPERATURES, snapshots=len(snaps),
+                 labelled=len(rows), dropped=dropped, threshold_ev_per_a=args.threshold, added=written,
+                 on_trajectory_before=on_traj,
+                 seconds=dict(starts=round(t_starts), md=round(t_md), labels=round(t_label)))
+    state_out = state_in
+    if args.train_minutes > 0:
+        state_out = os.path.join(out_dir, "state.npz")
+        entry.update(retrain(args, r, state_in, out_dir, snaps, kept, labels, starts, device))
+    else:
+        os.makedirs(out_dir, exist_ok=True)
+        entry["retrained"] = False      # collect-and-label round (--train-minutes 0)
+    log.append(entry)
+    with open(os.path.join(args.out, "rounds.json"), "w") as f:
+        json.dump(log, f, indent=1)
+    return state_out, on_traj["all"]["force_mae_ev_per_a"]
+
+
+def retrain(args, r, state_in, out_dir, snaps, kept, labels, starts, device):
+    """Warm-started train.py for --train-minutes; the error of the new student on the round's own frames."""
     cmd = [sys.executable, os.path.join(HERE, "train.py"), "--data", args.data, "--out", out_dir, "--init", state_in,
            "--minutes", str(args.train_minutes), "--lr", str(args.lr), "--warmup", "200", "--seed", str(1234 + r),
            "--patience", "1000"]
@@ -271,17 +330,8 @@ def run_round(r, args, state_in, mol, ref, pool, device, log):
         after.append((st["system"], T, per_frame_mae(f_new.detach().cpu().numpy(), f)))
     with open(os.path.join(out_dir, "train_log.json")) as f:
         tl = json.load(f)
-    entry = dict(round=r, weights_in=state_in, starts=len(starts), replicas=n_rep, stopped_replicas=stopped,
-                 md_steps=args.steps, dt_fs=DT_FS, temperatures_K=TEMPERATURES, snapshots=len(snaps),
-                 labelled=len(rows), dropped=dropped, threshold_ev_per_a=args.threshold, added=written,
-                 on_trajectory_before=on_traj, same_frames_after_retrain=summarise(after),
-                 test_after=tl["final"].get("test"), val_after=tl["final"]["val"]["all"],
-                 seconds=dict(starts=round(t_starts), md=round(t_md), labels=round(t_label),
-                              train=round(time.time() - t1)))
-    log.append(entry)
-    with open(os.path.join(args.out, "rounds.json"), "w") as f:
-        json.dump(log, f, indent=1)
-    return os.path.join(out_dir, "state.npz"), on_traj["all"]["force_mae_ev_per_a"]
+    return dict(same_frames_after_retrain=summarise(after), test_after=tl["final"].get("test"),
+                val_after=tl["final"]["val"]["all"], train_seconds=round(time.time() - t1))
 
 
 def main():
@@ -303,7 +353,8 @@ def main():
     ap.add_argument("--ala5-starts", type=int, default=4)
     ap.add_argument("--cluster-starts", type=int, default=6)
     ap.add_argument("--droplets", type=int, default=2)
-    ap.add_argument("--train-minutes", type=float, default=2.75)
+    ap.add_argument("--ethanol-starts", type=int, default=6, help="ethanol starts at random hydroxyl/methyl torsions")
+    ap.add_argument("--train-minutes", type=float, default=2.75, help="retraining per round; 0: collect and label only")
     ap.add_argument("--lr", type=float, default=3e-4)
     ap.add_argument("--deadline-minutes", type=float, default=0, help="start no round after this many minutes (0: none)")
     ap.add_argument("--round-minutes", type=float, default=4.0, help="expected length of one round (for the deadline)")

@@ -56,6 +56,33 @@ class ConformerTest(unittest.TestCase):
         self.assertAlmostEqual(conformers.dihedral(p, 0, 1, 2, 3), 90.0, places=9)
 
 
+class EthanolStartTest(unittest.TestCase):
+    def test_rotamer_reaches_its_torsions_and_keeps_bonds(self):
+        fr = molecule("ethanol")
+        p = active_loop.ethanol_rotamer(fr.numbers, fr.positions, [-170.0, 37.0])
+        for t, want in zip(active_loop.ethanol_torsions(fr.numbers, fr.positions), [-170.0, 37.0]):
+            diff = (conformers.dihedral(p, *t) - want + 180.0) % 360.0 - 180.0
+            self.assertLess(abs(diff), 1e-6)
+        before, after = bond_lengths(fr.numbers, fr.positions), bond_lengths(fr.numbers, p)
+        self.assertEqual(set(before), set(after))
+        self.assertLess(max(abs(before[k] - after[k]) for k in before), 1e-9)
+        # the C-C-O frame stays; only the hydroxyl H and the methyl Hs move (Å)
+        moved = np.linalg.norm(p - fr.positions, axis=1) > 1e-9
+        self.assertEqual(set(np.nonzero(moved)[0]) - {3, 4, 5, 8}, set())
+
+    def test_starts_are_seeded_by_round_and_leave_the_other_jobs_alone(self):
+        mol = {n: molecule(n) for n in ("water", "ethanol", "benzene", "alanine-dipeptide", "ace-ala5-nme")}
+        counts = dict(dipeptide=2, ala5=1, clusters=1, droplets=0)
+        old = active_loop.plan_starts(2, mol, counts)
+        new = active_loop.plan_starts(2, mol, dict(counts, ethanol=4))
+        self.assertEqual([j["tag"] for j in new[:len(old)]], [j["tag"] for j in old])
+        eth = [j["torsions"] for j in new[len(old):]]
+        self.assertEqual(len(eth), 4)
+        self.assertEqual(eth, [j["torsions"] for j in active_loop.plan_starts(2, mol, dict(counts, ethanol=4))[len(old):]])
+        other = [j["torsions"] for j in active_loop.plan_starts(3, mol, dict(counts, ethanol=4))[len(old):]]
+        self.assertNotEqual(eth, other)
+
+
 class StudentMdTest(unittest.TestCase):
     def test_free_langevin_diffusion_matches_theory(self):
         # With zero forces (all weights zero) only the Langevin thermostat acts. Starting from equilibrium
