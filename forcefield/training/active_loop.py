@@ -59,11 +59,8 @@ WALL_K = 2.0               # eV/Å², flat-bottom wall for clusters (MD only, la
 
 
 def seed(*parts):
-    h = ACTIVE_SEED
-    for p in parts:
-        for ch in str(p):
-            h = (h * 1000003 + ord(ch)) % (2 ** 63)
-    return h
+    """A seed derived from ACTIVE_SEED and a job's name (sampling.derived_seed)."""
+    return sampling.derived_seed(ACTIVE_SEED, *parts)
 
 
 # ---- starts ---------------------------------------------------------------------------------------
@@ -360,6 +357,12 @@ def main():
     ap.add_argument("--round-minutes", type=float, default=4.0, help="expected length of one round (for the deadline)")
     ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     args = ap.parse_args()
+    for name in ("ethanol_starts", "dipeptide_starts", "ala5_starts", "cluster_starts", "droplets", "replicas", "steps", "every"):
+        if getattr(args, name) < 0 or (name in ("replicas", "steps", "every") and getattr(args, name) == 0):
+            ap.error(f"--{name.replace('_', '-')} must be {'positive' if name in ('replicas', 'steps', 'every') else 'zero or more'}, "
+                     f"got {getattr(args, name)}")
+    if args.train_minutes < 0:
+        ap.error(f"--train-minutes must be zero (collect and label only) or more, got {args.train_minutes}")
     t0 = time.time()
     torch.manual_seed(ACTIVE_SEED)
     if hasattr(torch, "set_float32_matmul_precision"):

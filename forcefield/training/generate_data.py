@@ -75,12 +75,8 @@ CLUSTERS = dict(packings=2,
 
 
 def seed_of(*parts):
-    """A seed derived from the master seed and a job's name (stable across runs and machines)."""
-    h = MASTER_SEED
-    for p in parts:
-        for ch in str(p):
-            h = (h * 1000003 + ord(ch)) % (2 ** 63)
-    return h
+    """A seed derived from MASTER_SEED and a job's name (sampling.derived_seed)."""
+    return sampling.derived_seed(MASTER_SEED, *parts)
 
 
 def md_cost(n_atoms, method, time_ps):

@@ -160,3 +160,13 @@ def min_distance(positions):
 
 def frames_from(numbers, trajectory, info):
     return [Frame(numbers, p, info=dict(info)) for p in trajectory]
+
+
+def derived_seed(master, *parts):
+    """A seed derived from a master seed and a job's name parts (stable across runs, machines and Python
+    versions: no hash randomisation). Shared by generate_data, generate_testset and active_loop."""
+    h = master
+    for p in parts:
+        for ch in str(p):
+            h = (h * 1000003 + ord(ch)) % (2 ** 63)
+    return h

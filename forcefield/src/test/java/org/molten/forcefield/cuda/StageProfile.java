@@ -56,12 +56,27 @@ public final class StageProfile {
 
     /** {@code MOLECULExR} or {@code waterN} (see the class comment). */
     static Atoms system(String name) {
+        try {
+            return parse(name);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("StageProfile: system '" + name
+                    + "' is neither waterN (e.g. water3000) nor MOLECULExR (e.g. ethanolx1024): " + e.getMessage(), e);
+        }
+    }
+
+    private static Atoms parse(String name) {
         if (name.startsWith("water")) {
             return WaterBox.forAtomCount(Integer.parseInt(name.substring(5)), 4);
         }
         int x = name.lastIndexOf('x');
+        if (x <= 0) {
+            throw new IllegalArgumentException("no 'x' between molecule and copies");
+        }
         Atoms m = BuiltInMolecules.load(name.substring(0, x));
         int copies = Integer.parseInt(name.substring(x + 1));
+        if (copies < 1) {
+            throw new IllegalArgumentException("copies must be at least 1");
+        }
         int side = (int) Math.ceil(Math.cbrt(copies));
         int n = m.size();
         int[] z = new int[n * copies];

@@ -22,20 +22,9 @@ import java.security.MessageDigest;
 public final class LargeBoxMemory {
     private LargeBoxMemory() {}
 
-    /** Used heap once two readings after GC agree within 1 MB (as StudentMemoryTest). */
+    /** Used heap once two readings after GC agree within 1 MB: StudentMemoryTest's reading. */
     private static long usedAfterGc() throws InterruptedException {
-        Runtime rt = Runtime.getRuntime();
-        long last = Long.MAX_VALUE;
-        for (int k = 0; k < 20; k++) {
-            System.gc();
-            long used = rt.totalMemory() - rt.freeMemory();
-            if (Math.abs(last - used) < (1 << 20)) {
-                return Math.min(last, used);
-            }
-            last = used;
-            Thread.sleep(50);
-        }
-        return last;
+        return StudentMemoryTest.usedAfterGc();
     }
 
     public static void main(String[] args) throws Exception {

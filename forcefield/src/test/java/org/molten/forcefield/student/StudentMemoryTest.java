@@ -21,7 +21,7 @@ class StudentMemoryTest {
      * when they have ended, so one GC right after close can still count them (seen in a full suite:
      * "retained -25 KB/atom"); GC until two readings agree within 1 MB, at most 20 times.
      */
-    private static long usedAfterGc() throws InterruptedException {
+    static long usedAfterGc() throws InterruptedException {
         Runtime rt = Runtime.getRuntime();
         long last = Long.MAX_VALUE;
         for (int i = 0; i < 20; i++) {
