@@ -10,7 +10,8 @@ import java.util.Arrays;
  * half a cutoff wide, so that atoms that interact are also close in memory: the per-atom rows
  * the pair loops read and accumulate into then stay in cache. The order is a permutation of
  * processing only; results are returned in the caller's atom order. Keeps only the order (4 bytes an
- * atom): the sort keys live for one computation (once per neighbour-list rebuild) and the binning
+ * atom): the sort keys (8 bytes an atom) live for one computation (once per force call, so that the
+ * order depends only on the positions: bit-for-bit restarts) and the binning
  * coordinates are computed again for the keys instead of being stored (issue 19: 32 bytes an atom).
  */
 final class SpatialOrder {
