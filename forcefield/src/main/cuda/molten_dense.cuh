@@ -12,7 +12,7 @@
 //    in shared memory). For small systems, where a stage has few rows and must finish in a
 //    fraction of a microsecond: every weight is read once per work item, latency is one
 //    L2 round trip for the rows and one for the weights.
-//  - dense_tile: register-blocked tiles (8*RT rows x 32*MJ channels x NP parts per block), K in
+//  - dense_tile: register-blocked tiles (32 rows x 32*MJ channels x NP parts per block), K in
 //    chunks of 32 staged in shared memory. For large systems, where the stage is throughput-bound.
 // Work items are distributed over the participating blocks (wi of wn).
 #pragma once
@@ -128,9 +128,7 @@ __device__ __forceinline__ bool split_k_combine(float* acc, int tile, int split,
     // its own value): no branch between the loads, which then go out B at a time instead of one round trip
     // per split. Summed in split order, as the result must not depend on which block is last.
     const float4* all = reinterpret_cast<const float4*>(part) + (size_t)tile * S * (A / 4) * MOLTEN_THREADS + threadIdx.x;
-    // B splits' loads in flight together: 8 to 16 float4 per thread; one split at a time from 24 accumulators up
-    // (the 64-row tiles), whose registers would otherwise spill
-    constexpr int Q = A / 4, B = Q >= 6 ? 1 : (Q >= 3 ? 2 : 4);
+    constexpr int Q = A / 4, B = Q >= 3 ? 2 : 4;
     float4 sum[Q];
 #pragma unroll
     for (int q = 0; q < Q; ++q) sum[q] = __ldcg(all + q * MOLTEN_THREADS);
@@ -161,11 +159,9 @@ __device__ __forceinline__ bool split_k_combine(float* acc, int tile, int split,
 }
 
 // Wcol: [K][ldo] row-major, i.e. the transpose of nn.Linear's weight; output o = p*pstride + c.
-// Block tile: 8 RT rows (RT consecutive rows per warp, read as RT/4 broadcast 16-byte loads) x 32*MJ
-// channels (MJ consecutive per lane, read as one 4*MJ-byte load). A thread holds RT x NP x MJ sums:
-// RT = 8 gives twice the FMAs per shared load of RT = 4 and half the work items (tiles of 64 rows).
-// The staged rows are stored k-major with the 4-row groups XOR-swizzled by k, so that the transposing
-// stores hit 8 banks instead of one. Each output's sum is the same fmaf chain (k ascending) for every RT.
+// Block tile: 32 rows (4 consecutive rows per warp, read as one broadcast 16-byte load) x 32*MJ
+// channels (MJ consecutive per lane). The staged rows are stored k-major with the 4-row groups
+// XOR-swizzled by k, so that the transposing stores hit 8 banks instead of one.
 //
 // Split K (S > 1): a work item is (tile, split s); split s sums the K-chunks [s*chunks/S, (s+1)*chunks/S)
 // of its tile. Where a stage has fewer tiles than the GPU has block slots (a 201-atom layer has 7 to 28,
@@ -173,12 +169,10 @@ __device__ __forceinline__ bool split_k_combine(float* acc, int tile, int split,
 // Each split stores its partial tile to `part`, then counts itself in `count[tile]`; the block that
 // arrives last adds the S partials in split order (fixed: the result does not depend on which block
 // that is) and runs the epilogue, and resets the counter for the next launch.
-template <int MJ, int NP, int RT, class Pro, class Epi>
+template <int MJ, int NP, class Pro, class Epi>
 __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const float* __restrict__ Wcol,
                            const Pro& pro, const Epi& epi, int wi, int wn, float* sm, int S, float* part, int* count) {
-    static_assert(RT == 4 || RT == 8, "rows per thread: one or two float4 groups");
-    static_assert(MJ == 1 || MJ == 2 || MJ == 4, "channels per lane: one vector load");
-    constexpr int RB = MOLTEN_WARPS * RT, CB = 32 * MJ, KC = 32;
+    const int RB = 32, CB = 32 * MJ, KC = 32;
     const int warp = warp_id(), lane = lane_id();
     float* xs = sm;              // [KC][RB], swizzled
     float* ws = sm + KC * RB;    // [KC][NP][CB]
@@ -188,9 +182,9 @@ __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const floa
         const int tile = it / S, split = it - tile * S;
         const int r0 = (tile / nct) * RB, c0 = (tile % nct) * CB;
         const int kbeg = split * chunks / S * KC, kend = min(K, (split + 1) * chunks / S * KC);
-        float acc[RT][NP][MJ];
+        float acc[4][NP][MJ];
 #pragma unroll
-        for (int i = 0; i < RT; ++i)
+        for (int i = 0; i < 4; ++i)
 #pragma unroll
             for (int p = 0; p < NP; ++p)
 #pragma unroll
@@ -235,33 +229,17 @@ __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const floa
             for (int u = 0; u < WQ; ++u) reinterpret_cast<float4*>(ws)[threadIdx.x + u * MOLTEN_THREADS] = wq[u];
             __syncthreads();
             if (k0 + KC < kend) fetch(k0 + KC);
-            // unrolled 4 deep at RT = 4, not at RT = 8: its shared loads of iterations ahead spill (ptxas, 128 registers)
-#pragma unroll(RT == 8 ? 1 : 4)
+#pragma unroll 4
             for (int kk = 0; kk < KC; ++kk) {
-                float xv[RT];
-#pragma unroll
-                for (int h = 0; h < RT / 4; ++h) {
-                    const int g = (warp * (RT / 4) + h) ^ (kk & 7);
-                    const float4 x4 = *reinterpret_cast<const float4*>(xs + kk * RB + (g << 2));
-                    xv[4 * h] = x4.x; xv[4 * h + 1] = x4.y; xv[4 * h + 2] = x4.z; xv[4 * h + 3] = x4.w;
-                }
+                const float4 x4 = *reinterpret_cast<const float4*>(xs + kk * RB + ((warp ^ (kk & 7)) << 2));
+                const float xv[4] = {x4.x, x4.y, x4.z, x4.w};
 #pragma unroll
                 for (int p = 0; p < NP; ++p) {
-                    float wv[MJ];
-                    const float* wp = ws + (kk * NP + p) * CB + lane * MJ;
-                    if (MJ == 4) {
-                        const float4 w4 = *reinterpret_cast<const float4*>(wp);
-                        wv[0] = w4.x; wv[1 % MJ] = w4.y; wv[2 % MJ] = w4.z; wv[3 % MJ] = w4.w;
-                    } else if (MJ == 2) {
-                        const float2 w2 = *reinterpret_cast<const float2*>(wp);
-                        wv[0] = w2.x; wv[1 % MJ] = w2.y;
-                    } else {
-                        wv[0] = wp[0];
-                    }
 #pragma unroll
                     for (int j = 0; j < MJ; ++j) {
+                        const float wv = ws[(kk * NP + p) * CB + lane * MJ + j];
 #pragma unroll
-                        for (int i = 0; i < RT; ++i) acc[i][p][j] = fmaf(xv[i], wv[j], acc[i][p][j]);
+                        for (int i = 0; i < 4; ++i) acc[i][p][j] = fmaf(xv[i], wv, acc[i][p][j]);
                     }
                 }
             }
@@ -270,35 +248,25 @@ __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const floa
         // then the outputs are computed and stored; loads never wait behind earlier stores. With split K
         // the loads are issued before the split's partial tile goes out, so that their round trip overlaps
         // the count and the other partials' loads (a block that is not last drops them).
-        // Inputs of EG rows at a time: all RT rows where they fit in 32 registers, else 4 (the update
-        // epilogue's inputs are 13 floats per output: 8 rows of them would spill).
-        constexpr int EG = (RT * MJ * sizeof(typename Epi::In) <= 32 * sizeof(float)) ? RT : 4;
-        typename Epi::In in[EG][MJ];
-        auto load_in = [&](int i0) {
+        typename Epi::In in[4][MJ];
 #pragma unroll
-            for (int i = 0; i < EG; ++i) {
-                const int r = min(r0 + warp * RT + i0 + i, R - 1);
+        for (int i = 0; i < 4; ++i) {
+            const int r = min(r0 + warp * 4 + i, R - 1);
 #pragma unroll
-                for (int j = 0; j < MJ; ++j) in[i][j] = epi.load(r, min(c0 + lane * MJ + j, C - 1));
-            }
-        };
-        if (EG == RT) load_in(0);  // before the combine where they fit beside its registers, else after
-        if (S > 1 && !split_k_combine<RT * NP * MJ>(&acc[0][0][0], tile, split, S, part, count, sm)) continue;
+            for (int j = 0; j < MJ; ++j) in[i][j] = epi.load(r, min(c0 + lane * MJ + j, C - 1));
+        }
+        if (S > 1 && !split_k_combine<4 * NP * MJ>(&acc[0][0][0], tile, split, S, part, count, sm)) continue;
 #pragma unroll
-        for (int i0 = 0; i0 < RT; i0 += EG) {
-            if (EG < RT) load_in(i0);
+        for (int i = 0; i < 4; ++i) {
+            const int r = r0 + warp * 4 + i;
 #pragma unroll
-            for (int i = 0; i < EG; ++i) {
-                const int r = r0 + warp * RT + i0 + i;
+            for (int j = 0; j < MJ; ++j) {
+                const int c = c0 + lane * MJ + j;
+                if (r < R && c < C) {
+                    float a[NP];
 #pragma unroll
-                for (int j = 0; j < MJ; ++j) {
-                    const int c = c0 + lane * MJ + j;
-                    if (r < R && c < C) {
-                        float a[NP];
-#pragma unroll
-                        for (int p = 0; p < NP; ++p) a[p] = acc[i0 + i][p][j];
-                        epi(r, c, a, in[i][j]);
-                    }
+                    for (int p = 0; p < NP; ++p) a[p] = acc[i][p][j];
+                    epi(r, c, a, in[i][j]);
                 }
             }
         }
@@ -307,4 +275,4 @@ __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const floa
 
 // Shared memory (floats) the variants need.
 #define MOLTEN_DENSE_WARP_SMEM(K) (MOLTEN_RBS * (((K) + 31) / 32) * 32)
-#define MOLTEN_DENSE_TILE_SMEM(MJ, NP, RT) (32 * MOLTEN_WARPS * (RT) + 32 * (NP) * 32 * (MJ))
+#define MOLTEN_DENSE_TILE_SMEM(MJ, NP) (32 * 32 + 32 * (NP) * 32 * (MJ))

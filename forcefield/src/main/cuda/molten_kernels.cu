@@ -42,16 +42,14 @@ KERNEL k_thermostat(const Net n, int stage) { stage_entry(); SMEM_DECL; st_therm
 KERNEL k_drift(const Net n) { stage_entry(); st_drift(n, blockIdx.x, gridDim.x); }
 KERNEL k_energy_rep(const Net n) { stage_entry(); SMEM_DECL; st_energy_rep(n, blockIdx.x, gridDim.x, sm); }
 
-// Dense stages, warp variant (_w), tiled variant (_t), tiled with 8 rows per thread (_t8: 64-row tiles, see
-// dense_tile) and narrow tiles (_n, see molten_layers.cuh); at most 128 registers, so that two
+// Dense stages, warp variant (_w), tiled variant (_t) and narrow tiles (_n, see molten_layers.cuh); at most 128 registers, so that two
 // blocks (16 warps) share a multiprocessor and hide each other's memory latency. s: K splits of the tiled
 // variants (dense_tile; 1 = none), ignored by the warp variant.
 #define KERNEL2 extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS, 2)
 #define DENSE_T(NAME)                                                                              \
     KERNEL2 k_##NAME##_w(const Net n, int t, int s) { stage_entry(); SMEM_DECL; st_##NAME<false>(n, t, blockIdx.x, gridDim.x, sm); } \
     KERNEL2 k_##NAME##_t(const Net n, int t, int s) { stage_entry(); SMEM_DECL; st_##NAME<true>(n, t, blockIdx.x, gridDim.x, sm, s); } \
-    KERNEL2 k_##NAME##_n(const Net n, int t, int s) { stage_entry(); SMEM_DECL; st_##NAME<true, true>(n, t, blockIdx.x, gridDim.x, sm, s); } \
-    KERNEL2 k_##NAME##_t8(const Net n, int t, int s) { stage_entry(); SMEM_DECL; st_##NAME<true, false, 8>(n, t, blockIdx.x, gridDim.x, sm, s); }
+    KERNEL2 k_##NAME##_n(const Net n, int t, int s) { stage_entry(); SMEM_DECL; st_##NAME<true, true>(n, t, blockIdx.x, gridDim.x, sm, s); }
 DENSE_T(uv)
 DENSE_T(mlp0)
 DENSE_T(mlp2)
@@ -68,8 +66,6 @@ KERNEL2 k_readout_bwd_w(const Net n, int s) { stage_entry(); SMEM_DECL; st_reado
 KERNEL2 k_readout_bwd_t(const Net n, int s) { stage_entry(); SMEM_DECL; st_readout_bwd<true>(n, blockIdx.x, gridDim.x, sm, s); }
 KERNEL2 k_readout_n(const Net n, int s) { stage_entry(); SMEM_DECL; st_readout<true, true>(n, blockIdx.x, gridDim.x, sm, s); }
 KERNEL2 k_readout_bwd_n(const Net n, int s) { stage_entry(); SMEM_DECL; st_readout_bwd<true, true>(n, blockIdx.x, gridDim.x, sm, s); }
-KERNEL2 k_readout_t8(const Net n, int s) { stage_entry(); SMEM_DECL; st_readout<true, false, 8>(n, blockIdx.x, gridDim.x, sm, s); }
-KERNEL2 k_readout_bwd_t8(const Net n, int s) { stage_entry(); SMEM_DECL; st_readout_bwd<true, false, 8>(n, blockIdx.x, gridDim.x, sm, s); }
 
 // Small molecules: nsteps MD steps (or one force evaluation) in one 16-block cluster, everything in
 // shared memory (molten_small.cuh), exchanges through st.async + mbarrier, 256 threads (8 warps).

@@ -9,7 +9,7 @@
 
 #define MOLTEN_DENSE(TILE, NP, MJ, KM, R, K, C, PSTRIDE, LDO, WROW, WCOL, PRO, EPI)                 \
     do {                                                                                             \
-        if (TILE) dense_tile<(NARROW ? 1 : MJ), NP, RT>(R, K, C, PSTRIDE, LDO, WCOL, PRO, EPI, wi, wn, sm, splits, n.kpart, n.kcount); \
+        if (TILE) dense_tile<(NARROW ? 1 : MJ), NP>(R, K, C, PSTRIDE, LDO, WCOL, PRO, EPI, wi, wn, sm, splits, n.kpart, n.kcount); \
         else dense_warp<NP, KM>(R, K, C, PSTRIDE, WROW, PRO, EPI, wi, wn, sm);                       \
     } while (0)
 
@@ -46,7 +46,7 @@ struct EpiUV {
         uvv[(size_t)r * 2 * F + F + c] = acc[1];
     }
 };
-template <bool TILE, bool NARROW = false, int RT = 4>
+template <bool TILE, bool NARROW = false>
 __device__ void st_uv(const Net& n, int t, int wi, int wn, float* sm, int splits = 1) {
     const int F = (int)n.F;
     ProPlain pro{A(n, n.o_v1[t]), F};
@@ -71,7 +71,7 @@ struct EpiBias {
     __device__ In load(int, int c) const { return In{ldw(b + c)}; }
     __device__ void operator()(int r, int c, const float* acc, const In& in) const { y[(size_t)r * ld + c] = acc[0] + in.b; }
 };
-template <bool TILE, bool NARROW = false, int RT = 4>
+template <bool TILE, bool NARROW = false>
 __device__ void st_mlp0(const Net& n, int t, int wi, int wn, float* sm, int splits = 1) {
     const int F = (int)n.F;
     ProMlp0 pro{A(n, n.o_s1[t]), A(n, n.o_uvv[t]), F};
@@ -104,7 +104,7 @@ struct EpiMlp2 {
         }
     }
 };
-template <bool TILE, bool NARROW = false, int RT = 4>
+template <bool TILE, bool NARROW = false>
 __device__ void st_mlp2(const Net& n, int t, int wi, int wn, float* sm, int splits = 1) {
     const int F = (int)n.F;
     ProSilu pro{A(n, n.o_z3[t]), F};
@@ -114,14 +114,14 @@ __device__ void st_mlp2(const Net& n, int t, int wi, int wn, float* sm, int spli
 }
 
 // phi network of block t >= 1: q = W1 s_t + b1; phi = W2 SiLU(q) + b2
-template <bool TILE, bool NARROW = false, int RT = 4>
+template <bool TILE, bool NARROW = false>
 __device__ void st_phi1(const Net& n, int t, int wi, int wn, float* sm, int splits = 1) {
     const int F = (int)n.F;
     ProPlain pro{A(n, n.o_s[t]), F};
     EpiBias epi{A(n, n.o_q[t]), W(n, n.o_b1[t]), F};
     MOLTEN_DENSE(TILE, 1, 4, MOLTEN_MAXM, (int)n.n, F, F, F, F, W(n, n.o_w1[t]), W(n, n.o_w1t[t]), pro, epi);
 }
-template <bool TILE, bool NARROW = false, int RT = 4>
+template <bool TILE, bool NARROW = false>
 __device__ void st_phi2(const Net& n, int t, int wi, int wn, float* sm, int splits = 1) {
     const int F = (int)n.F;
     ProSilu pro{A(n, n.o_q[t]), F};
@@ -130,7 +130,7 @@ __device__ void st_phi2(const Net& n, int t, int wi, int wn, float* sm, int spli
 }
 
 // readout hidden layer: z5 = W5 s_T + b5
-template <bool TILE, bool NARROW = false, int RT = 4>
+template <bool TILE, bool NARROW = false>
 __device__ void st_readout(const Net& n, int wi, int wn, float* sm, int splits = 1) {
     const int F = (int)n.F, FR = (int)n.FR;
     ProPlain pro{A(n, n.o_s[n.T]), F};
@@ -154,7 +154,7 @@ struct EpiStore {
     __device__ In load(int, int) const { return In{}; }
     __device__ void operator()(int r, int c, const float* acc, const In&) const { y[(size_t)r * ld + c] = acc[0]; }
 };
-template <bool TILE, bool NARROW = false, int RT = 4>
+template <bool TILE, bool NARROW = false>
 __device__ void st_readout_bwd(const Net& n, int wi, int wn, float* sm, int splits = 1) {
     const int F = (int)n.F, FR = (int)n.FR;
     const float* z5 = A(n, n.o_z5);
@@ -198,7 +198,7 @@ struct EpiDsilu {
         y[(size_t)r * ld + c] = acc[0] * dsilu(in.z);
     }
 };
-template <bool TILE, bool NARROW = false, int RT = 4>
+template <bool TILE, bool NARROW = false>
 __device__ void st_ub1(const Net& n, int t, int wi, int wn, float* sm, int splits = 1) {
     const int F = (int)n.F;
     ProUb1 pro{A(n, n.o_gs), A(n, n.o_gv), A(n, n.o_uvv[t]), F, t == n.T - 1};
@@ -216,7 +216,7 @@ struct EpiUb2 {
         gn[(size_t)r * F + c] = acc[1];
     }
 };
-template <bool TILE, bool NARROW = false, int RT = 4>
+template <bool TILE, bool NARROW = false>
 __device__ void st_ub2(const Net& n, int t, int wi, int wn, float* sm, int splits = 1) {
     const int F = (int)n.F;
     ProPlain pro{A(n, n.o_gz3), F};
@@ -247,7 +247,7 @@ struct EpiUb3 {
         gv1[(size_t)r * F + c] = in.gv + acc[0];
     }
 };
-template <bool TILE, bool NARROW = false, int RT = 4>
+template <bool TILE, bool NARROW = false>
 __device__ void st_ub3(const Net& n, int t, int wi, int wn, float* sm, int splits = 1) {
     const int F = (int)n.F;
     const bool top = t == n.T - 1;
@@ -257,7 +257,7 @@ __device__ void st_ub3(const Net& n, int t, int wi, int wn, float* sm, int split
 }
 
 // phi backward (block t >= 1): g_q = (W2^T g_phi) o SiLU'(q);  g_s_t = g_s1 + W1^T g_q
-template <bool TILE, bool NARROW = false, int RT = 4>
+template <bool TILE, bool NARROW = false>
 __device__ void st_pb1(const Net& n, int t, int wi, int wn, float* sm, int splits = 1) {
     const int F = (int)n.F;
     ProPlain pro{A(n, n.o_gphi), 3 * F};
@@ -272,7 +272,7 @@ struct EpiResidual {
         y[(size_t)r * ld + c] = in.res + acc[0];
     }
 };
-template <bool TILE, bool NARROW = false, int RT = 4>
+template <bool TILE, bool NARROW = false>
 __device__ void st_pb2(const Net& n, int t, int wi, int wn, float* sm, int splits = 1) {
     const int F = (int)n.F;
     ProPlain pro{A(n, n.o_gq), F};

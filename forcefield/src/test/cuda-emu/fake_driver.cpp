@@ -323,8 +323,6 @@ static const std::vector<KernelInfo>& registry() {
         REG(k_uv_n, 1), REG(k_mlp0_n, 1), REG(k_mlp2_n, 1), REG(k_phi1_n, 1), REG(k_phi2_n, 1), REG(k_ub1_n, 1),
         REG(k_ub2_n, 1), REG(k_ub3_n, 1), REG(k_pb1_n, 1), REG(k_pb2_n, 1), REG(k_readout_n, 1), REG(k_readout_bwd_n, 1),
         REG(k_readout_w, 1), REG(k_readout_t, 1), REG(k_readout_bwd_w, 1), REG(k_readout_bwd_t, 1),
-        REG(k_uv_t8, 1), REG(k_mlp0_t8, 1), REG(k_mlp2_t8, 1), REG(k_phi1_t8, 1), REG(k_phi2_t8, 1), REG(k_ub1_t8, 1),
-        REG(k_ub2_t8, 1), REG(k_ub3_t8, 1), REG(k_pb1_t8, 1), REG(k_pb2_t8, 1), REG(k_readout_t8, 1), REG(k_readout_bwd_t8, 1),
         REG(k_small_c16, 16),
     };
     return r;

@@ -83,10 +83,10 @@ final class DenseSplit {
 
     /**
      * Floats of partial tiles a split stage needs at most: tiles x splits is at most the unit bound, and a
-     * tile holds at most 64 rows (8 per thread) x 128 outputs (32 MJ channels x NP parts, MJ NP &lt;= 4).
+     * tile holds 32 rows x at most 128 outputs (32 MJ channels x NP parts, MJ NP &lt;= 4).
      */
     long scratchFloats() {
-        return (long) maxUnits * 64 * 128;
+        return (long) maxUnits * 32 * 128;
     }
 
     /** Tile counters a split stage needs at most (a split stage has at most half the unit bound of tiles). */

@@ -632,18 +632,6 @@ final class DeviceSystem implements AutoCloseable {
         };
     }
 
-    /**
-     * Rows per thread of a wide tiled dense stage whose 64-row tiles number {@code items64}
-     * ({@link KernelChoices#TILE_ROWS_PROPERTY}): automatically 8 where the 64-row tiles still fill every
-     * block slot of the GPU (2 per multiprocessor), else 4.
-     */
-    private int tileRows(int items64) {
-        if (choices.tileRows() > 0) {
-            return choices.tileRows();
-        }
-        return items64 >= 2 * cx.multiprocessors() ? 8 : 4;
-    }
-
     // current parameter block for the stage launches of one emitStageStep call
     private byte[] stageNet;
 
@@ -661,17 +649,12 @@ final class DeviceSystem implements AutoCloseable {
             int mj = np == 1 ? 4 : (np == 2 ? 2 : 1);
             items = blocks(rows, 32) * blocks(c, 32 * mj);
             variant = "_t";
-            int rowsPerThread = 4;
             if (mj > 1 && narrowTiles(items)) {
                 mj = 1;  // tiles 32 channels wide: more work items (molten_layers.cuh)
                 items = blocks(rows, 32) * blocks(c, 32);
                 variant = "_n";
-            } else if (tileRows(blocks(rows, 64) * blocks(c, 32 * mj)) == 8) {
-                rowsPerThread = 8;  // tiles of 64 rows (dense_tile's RT)
-                items = blocks(rows, 64) * blocks(c, 32 * mj);
-                variant = "_t8";
             }
-            smem = (32 * WARPS * rowsPerThread + 32 * np * 32 * mj) * 4;  // MOLTEN_DENSE_TILE_SMEM
+            smem = (32 * 32 + 32 * np * 32 * mj) * 4;
         } else {
             items = blocks(rows, RBS) * blocks(c, WARPS);
             smem = RBS * roundUp(k, 32) * 4;

@@ -16,9 +16,8 @@ import java.util.Locale;
  * @param rowSplit   warps per row of the warp-per-row passes, 0 = automatic ({@value #ROW_SPLIT_PROPERTY})
  * @param denseTiles tile width of the tiled dense layers ({@value #DENSE_TILES_PROPERTY})
  * @param launch     how the stage kernels are launched ({@value #LAUNCH_PROPERTY})
- * @param tileRows   rows per thread of the wide dense tiles, 0 = automatic ({@value #TILE_ROWS_PROPERTY})
  */
-record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch, int tileRows) {
+record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch) {
     /**
      * Warps per row of the warp-per-row message passes of large systems: {@code auto} (the default: 2 where one
      * warp per row would leave warp slots of the GPU empty, else 1), 1 or 2.
@@ -35,12 +34,6 @@ record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch, int til
      * {@code programmatic} (refused where it is not available) or {@code plain}; both give identical results.
      */
     static final String LAUNCH_PROPERTY = "molten.cuda.launch";
-    /**
-     * Rows per thread of the wide tiles of the dense stages (large systems): {@code auto} (the default), 4 (tiles
-     * of 32 rows) or 8 (tiles of 64 rows: twice the FMAs per shared-memory load, half the work items). Both give
-     * bit-identical results at equal K splits.
-     */
-    static final String TILE_ROWS_PROPERTY = "molten.cuda.tileRows";
 
     /** Every property read here, with what it selects and why it exists (for {@code molten info}). */
     static final List<String[]> PROPERTIES = List.of(
@@ -49,9 +42,7 @@ record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch, int til
             new String[] {DENSE_TILES_PROPERTY, "auto|wide|narrow", "tile width of the dense layers of large"
                     + " systems; auto picks narrow where wide tiles leave half the multiprocessors idle; to time both"},
             new String[] {LAUNCH_PROPERTY, "auto|programmatic|plain", "stage kernels as programmatic dependents"
-                    + " (sm_90, ~7 us/step less) or plain launches; auto: programmatic where available; to rule it out"},
-            new String[] {TILE_ROWS_PROPERTY, "auto|4|8", "rows per thread of the wide dense tiles of large systems"
-                    + " (tiles of 32 or 64 rows); auto picks by the stage's tile count; to time both"});
+                    + " (sm_90, ~7 us/step less) or plain launches; auto: programmatic where available; to rule it out"});
 
     /** How the stage kernels are launched. */
     enum Launch { AUTO, PROGRAMMATIC, PLAIN }
@@ -65,13 +56,8 @@ record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch, int til
         if (!List.of("auto", "1", "2").contains(split)) {
             throw new IllegalArgumentException(ROW_SPLIT_PROPERTY + " must be auto, 1 or 2, not " + split);
         }
-        String rows = System.getProperty(TILE_ROWS_PROPERTY, "auto");
-        if (!List.of("auto", "4", "8").contains(rows)) {
-            throw new IllegalArgumentException(TILE_ROWS_PROPERTY + " must be auto, 4 or 8, not " + rows);
-        }
         return new KernelChoices(split.equals("auto") ? 0 : Integer.parseInt(split),
-                choice(DENSE_TILES_PROPERTY, DenseTiles.AUTO), choice(LAUNCH_PROPERTY, Launch.AUTO),
-                rows.equals("auto") ? 0 : Integer.parseInt(rows));
+                choice(DENSE_TILES_PROPERTY, DenseTiles.AUTO), choice(LAUNCH_PROPERTY, Launch.AUTO));
     }
 
     /** The enum constant named (in lower case) by {@code property}, or {@code fallback} where it is unset. */

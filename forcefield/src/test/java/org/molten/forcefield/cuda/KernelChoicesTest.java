@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  */
 class KernelChoicesTest {
     private static final String[] PROPERTIES = {KernelChoices.ROW_SPLIT_PROPERTY, KernelChoices.DENSE_TILES_PROPERTY,
-        KernelChoices.LAUNCH_PROPERTY, KernelChoices.TILE_ROWS_PROPERTY};
+        KernelChoices.LAUNCH_PROPERTY};
 
     @AfterEach
     void clear() {
@@ -24,7 +24,7 @@ class KernelChoicesTest {
 
     @Test
     void defaultsAreTheMeasuredChoices() {
-        assertEquals(new KernelChoices(0, KernelChoices.DenseTiles.AUTO, KernelChoices.Launch.AUTO, 0),
+        assertEquals(new KernelChoices(0, KernelChoices.DenseTiles.AUTO, KernelChoices.Launch.AUTO),
                 KernelChoices.fromProperties());
     }
 
@@ -33,8 +33,7 @@ class KernelChoicesTest {
         System.setProperty(KernelChoices.ROW_SPLIT_PROPERTY, "2");
         System.setProperty(KernelChoices.DENSE_TILES_PROPERTY, "narrow");
         System.setProperty(KernelChoices.LAUNCH_PROPERTY, "plain");
-        System.setProperty(KernelChoices.TILE_ROWS_PROPERTY, "8");
-        assertEquals(new KernelChoices(2, KernelChoices.DenseTiles.NARROW, KernelChoices.Launch.PLAIN, 8),
+        assertEquals(new KernelChoices(2, KernelChoices.DenseTiles.NARROW, KernelChoices.Launch.PLAIN),
                 KernelChoices.fromProperties());
     }
 
