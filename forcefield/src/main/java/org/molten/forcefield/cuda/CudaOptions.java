@@ -85,9 +85,11 @@ public record CudaOptions(Mode mode, boolean graphs, int stepsPerLaunch, int gra
     /**
      * The defaults overridden by the system properties of {@link #PROPERTIES}.
      *
-     * @throws IllegalArgumentException for a value that is not one of those
+     * @throws IllegalArgumentException for a value that is not one of those, or an unknown {@code molten.cuda.*}
+     *                                  name ({@link CudaProperties})
      */
     public static CudaOptions fromSystemProperties() {
+        CudaProperties.refuseUnknown(System.getProperties());
         CudaOptions d = defaults();
         String m = System.getProperty("molten.cuda.mode");
         Mode mode = d.mode;

@@ -100,19 +100,15 @@ public final class GpuAvailability {
      * {@code molten info}.
      */
     public static String propertiesReport() {
-        java.util.List<String[]> all = new java.util.ArrayList<>();
-        all.add(new String[] {"molten.cuda.disable", "true|false", "keep the student on the CPU even where a GPU"
-                + " is usable (comparisons, a faulty driver)"});
-        all.add(new String[] {DRIVER_LIBRARY, "path", "a libcuda.so.1 outside the loader's path, or the CPU"
-                + " emulator of the tests"});
-        all.addAll(CudaOptions.PROPERTIES);
-        all.addAll(KernelChoices.PROPERTIES);
-        all.add(new String[] {DenseSplit.PROPERTY, "auto|1.." + DenseSplit.MAX_SPLITS, "K splits of the tiled"
-                + " dense layers; auto minimises a measured cost model; to time fixed splits"});
         StringBuilder b = new StringBuilder();
-        for (String[] p : all) {
+        for (String[] p : CudaProperties.all()) {
             String v = System.getProperty(p[0]);
             b.append(String.format("  -D%s=%s (%s): %s%n", p[0], v == null ? "default" : v, p[1], p[2]));
+        }
+        try {
+            CudaProperties.refuseUnknown(System.getProperties());
+        } catch (IllegalArgumentException e) {
+            b.append("  refused: ").append(e.getMessage()).append(System.lineSeparator());
         }
         try {
             b.append("  ").append(KernelImage.describe()).append(System.lineSeparator());

@@ -7,10 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** CudaOptions.fromSystemProperties: each property overrides its default; a bad value is refused by name. */
+/**
+ * CudaOptions.fromSystemProperties: each property overrides its default; a bad value is refused by name, and so is
+ * an unknown molten.cuda.* name (a misspelt or removed option), while every property molten info lists is taken.
+ */
 class CudaOptionsTest {
     private static final String[] KEYS = {"molten.cuda.mode", "molten.cuda.graphs", "molten.cuda.stepsPerLaunch",
-        "molten.cuda.fp32State", "molten.cuda.largeSystemAtoms"};
+        "molten.cuda.fp32State", "molten.cuda.largeSystemAtoms", "molten.cuda.tileRows", "molten.cuda.denseMath",
+        "molten.cuda.launch", "molten.cuda.denseSplit", "molten.cuda.rowSplit", "molten.cuda.denseTiles"};
 
     @AfterEach
     void clear() {
@@ -44,5 +48,25 @@ class CudaOptionsTest {
                     kv[0] + "=" + kv[1]);
             assertTrue(e.getMessage().contains(kv[0]) && e.getMessage().contains(kv[1]), e.getMessage());
         }
+    }
+
+    @Test
+    void anUnknownNameIsRefusedNamingItAndTheKnownOnes() {
+        System.setProperty("molten.cuda.tileRows", "8");    // a property of a variant that was measured and removed
+        System.setProperty("molten.cuda.denseMath", "tf32x3");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, CudaOptions::fromSystemProperties);
+        assertTrue(e.getMessage().contains("-Dmolten.cuda.denseMath, -Dmolten.cuda.tileRows"), e.getMessage());
+        assertTrue(e.getMessage().contains("molten.cuda.largeSystemAtoms"), e.getMessage());
+        assertTrue(GpuAvailability.propertiesReport().contains("refused: unknown system properties"));
+    }
+
+    @Test
+    void everyListedPropertyIsAccepted() {
+        for (String k : new String[] {"molten.cuda.launch", "molten.cuda.denseSplit", "molten.cuda.rowSplit",
+            "molten.cuda.denseTiles"}) {
+            System.setProperty(k, "auto");
+        }
+        assertEquals(CudaOptions.DEFAULT_MODE, CudaOptions.fromSystemProperties().mode());
+        assertTrue(!GpuAvailability.propertiesReport().contains("refused"));
     }
 }
