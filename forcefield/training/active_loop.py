@@ -122,9 +122,25 @@ def ethanol_rotamer(numbers, positions, torsions_deg):
     return p
 
 
+def same_bonds(numbers, ref_positions, positions):
+    """Whether two geometries of a molecule have the same covalent bond graph (conformers.bonds' rule)."""
+    return conformers.bonds(numbers, ref_positions) == conformers.bonds(numbers, positions)
+
+
+def drop_changed_starts(starts, keep_changed):
+    """The starts whose relaxation kept the template's bond graph, and how many were dropped. A constrained
+    GFN-FF relaxation can move a hydrogen (round 3: an acetyl methyl H went to the carbonyl O, an enol), and MD
+    from such a start samples another molecule. keep_changed keeps them (rounds 0-3 ran so)."""
+    if keep_changed:
+        return list(starts), 0
+    kept = [s for s in starts if not s.get("bonds_changed")]
+    return kept, len(starts) - len(kept)
+
+
 def relax_start(job):
     wd = os.path.join(gd._workdir(), "start")
     numbers, pos = np.asarray(job["numbers"]), np.asarray(job["positions"])
+    template = pos
     if job["kind"] == "peptide":
         bb = conformers.backbone(numbers, pos)
         n_res = len(bb["CA"])
@@ -143,7 +159,7 @@ def relax_start(job):
     elif job["kind"] == "cluster":
         opt = sampling.xtb_optimise(numbers, pos, "gfnff", wd)
         pos = pos if opt is None else opt
-    return dict(job, positions=np.asarray(pos))
+    return dict(job, positions=np.asarray(pos), bonds_changed=not same_bonds(numbers, template, pos))
 
 
 # ---- student MD -----------------------------------------------------------------------------------
@@ -236,6 +252,9 @@ def run_round(r, args, state_in, mol, ref, pool, device, log):
     starts = pool.map(relax_start, plan_starts(r, mol, dict(dipeptide=args.dipeptide_starts, ala5=args.ala5_starts,
                                                              clusters=args.cluster_starts, droplets=args.droplets,
                                                              ethanol=args.ethanol_starts)))
+    starts, starts_dropped = drop_changed_starts(starts, args.keep_changed_starts)
+    if starts_dropped:
+        print(f"round {r}: {starts_dropped} start(s) dropped: their relaxation changed the bond graph", flush=True)
     t_starts = time.time() - t0
     model = load_model(state_in, device)
     snaps, stopped, n_rep = student_md(model, starts, TEMPERATURES, args.replicas, args.steps, args.every,
@@ -290,7 +309,7 @@ def run_round(r, args, state_in, mol, ref, pool, device, log):
     out_dir = os.path.join(args.out, f"round-{r}")
     entry = dict(round=r, weights_in=state_in, starts=len(starts), replicas=n_rep, stopped_replicas=stopped,
                  md_steps=args.steps, dt_fs=DT_FS, temperatures_K=TEMPERATURES, snapshots=len(snaps),
-                 labelled=len(rows), dropped=dropped, threshold_ev_per_a=args.threshold, added=written,
+                 labelled=len(rows), dropped=dropped, starts_dropped_bonds_changed=starts_dropped, threshold_ev_per_a=args.threshold, added=written,
                  on_trajectory_before=on_traj,
                  seconds=dict(starts=round(t_starts), md=round(t_md), labels=round(t_label)))
     state_out = state_in
@@ -351,6 +370,8 @@ def main():
     ap.add_argument("--cluster-starts", type=int, default=6)
     ap.add_argument("--droplets", type=int, default=2)
     ap.add_argument("--ethanol-starts", type=int, default=6, help="ethanol starts at random hydroxyl/methyl torsions")
+    ap.add_argument("--keep-changed-starts", action="store_true",
+                    help="keep starts whose relaxation changed the bond graph (rounds 0-3 did; default: drop them)")
     ap.add_argument("--train-minutes", type=float, default=2.75, help="retraining per round; 0: collect and label only")
     ap.add_argument("--lr", type=float, default=3e-4)
     ap.add_argument("--deadline-minutes", type=float, default=0, help="start no round after this many minutes (0: none)")

@@ -103,5 +103,22 @@ class StudentMdTest(unittest.TestCase):
                             * (g * t - 1 + np.exp(-g * t)) for z in w.numbers])
         self.assertLess(abs(msd / expected - 1.0), 0.2, f"MSD {msd:.2f} Å², expected {expected:.2f} Å²")
 
+class ChangedStartTest(unittest.TestCase):
+    def test_a_start_whose_hydrogen_moved_is_dropped_unless_kept(self):
+        w = molecule("ethanol")
+        z, p = np.asarray(w.numbers), np.asarray(w.positions)
+        self.assertTrue(active_loop.same_bonds(z, p, p + 0.01))
+        o = int(np.nonzero(z == 8)[0][0])
+        h = max((i for i in np.nonzero(z == 1)[0] if np.linalg.norm(p[i] - p[o]) > 1.5),
+                key=lambda i: np.linalg.norm(p[i] - p[o]))  # a methyl H, moved onto the oxygen
+        q = p.copy()
+        q[h] = p[o] + np.array([0.0, 0.0, 0.97])
+        self.assertFalse(active_loop.same_bonds(z, p, q))
+        starts = [dict(name="a", bonds_changed=False), dict(name="b", bonds_changed=True)]
+        kept, n = active_loop.drop_changed_starts(starts, keep_changed=False)
+        self.assertEqual(([s["name"] for s in kept], n), (["a"], 1))
+        self.assertEqual(len(active_loop.drop_changed_starts(starts, keep_changed=True)[0]), 2)
+
+
 if __name__ == "__main__":
     unittest.main()
