@@ -254,4 +254,17 @@ class SimulationTest {
         assertEquals(2 * ekin / (21 * org.molten.core.Units.BOLTZMANN_EV_PER_K), Double.parseDouble(last[4]), 2e-3);
         assertEquals(2 * ekin / (27 * org.molten.core.Units.BOLTZMANN_EV_PER_K), Double.parseDouble(last[4]) * 21 / 27, 2e-3);
     }
+
+    @Test
+    void aLongRunWithoutCheckpointsShowsItsLogWhileItRuns(@TempDir Path dir) throws Exception {
+        Simulation sim = ethanolRun(0.5, null, 2);
+        Path log = dir.resolve("e.csv");
+        sim.addReporter(EnergyLogReporter.create(log, 1));
+        sim.step(1);
+        Thread.sleep(EnergyLogReporter.FLUSH_AFTER_NS / 1_000_000 + 100);  // past the flush interval
+        sim.step(1);
+        // not closed, no checkpoint: the rows of steps 0 .. 2 are in the file already
+        assertEquals(5, Files.readAllLines(log).size(), "comment, header + steps 0, 1, 2 before close");
+        sim.close();
+    }
 }

@@ -16,8 +16,10 @@ import org.molten.integrators.Simulation;
 
 /**
  * Energy log as CSV with the columns of ASE's MDLogger: {@value #HEADER}. Time in ps, energies
- * in eV (8 decimals), temperature in K. Buffered; flushed before checkpoints, on blow-up and on
- * close.
+ * in eV (8 decimals), temperature in K. Buffered; flushed before checkpoints, on blow-up, on
+ * close, and at a report once {@link #FLUSH_AFTER_NS} of wall time have passed since the last flush, so that a
+ * long run without checkpoints can be followed ({@code tail -f}) without a write per row (R replicas write R
+ * logs). Only when the bytes reach the file changes, not what they are.
  *
  * <p>The first line is a comment ({@code #}) stating the temperature convention, written with the
  * first row (when the simulation's degrees of freedom are known): T = 2 Ekin / (dof k_B) with the
@@ -31,8 +33,12 @@ public final class EnergyLogReporter implements Reporter {
 
     private final Path file;
     private final int intervalSteps;
+    /** Wall time (ns) after which a report also flushes: 1 s. */
+    public static final long FLUSH_AFTER_NS = 1_000_000_000L;
+
     private final BufferedWriter out;
     private boolean headerPending;
+    private long lastFlushNs = System.nanoTime();
 
     private EnergyLogReporter(Path file, int intervalSteps, boolean append) throws IOException {
         this.file = file.toAbsolutePath().normalize();
@@ -103,16 +109,20 @@ public final class EnergyLogReporter implements Reporter {
         out.write(String.format(Locale.ROOT, "%.6f,%.8f,%.8f,%.8f,%.3f", sim.timeFs() / 1000.0, epot + ekin, epot, ekin,
                 sim.temperatureK()));
         out.newLine();
+        if (System.nanoTime() - lastFlushNs >= FLUSH_AFTER_NS) {
+            flush();
+        }
     }
 
     @Override
     public void flush() throws IOException {
         out.flush();
+        lastFlushNs = System.nanoTime();
     }
 
     @Override
     public Optional<OutputMark> outputMark() throws IOException {
-        out.flush();
+        flush();
         return Optional.of(OutputMark.of(file));
     }
 
