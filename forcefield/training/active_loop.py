@@ -104,11 +104,7 @@ def ethanol_torsions(numbers, positions):
     """(C-C-O-H, O-C-C-H) atom quadruples of ethanol: the hydroxyl torsion (= H-O-C-C) and one methyl H's
     torsion; set_dihedral turns the c side, i.e. the hydroxyl H resp. the whole methyl group."""
     z = np.asarray(numbers)
-    nb = conformers.bonds(numbers, positions)
-    o = int(np.nonzero(z == 8)[0][0])
-    h_o = [j for j in nb[o] if z[j] == 1][0]
-    c1 = [j for j in nb[o] if z[j] == 6][0]
-    c2 = [j for j in nb[c1] if z[j] == 6][0]
+    h_o, o, c1, c2, nb = conformers.ethanol_atoms(numbers, positions)
     h_m = min(j for j in nb[c2] if z[j] == 1)
     return (c2, c1, o, h_o), (o, c1, c2, h_m)
 

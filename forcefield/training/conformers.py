@@ -34,6 +34,17 @@ def bonds(numbers, positions, factor=1.2):
     return [set(np.nonzero(row)[0].tolist()) for row in adj]
 
 
+def ethanol_atoms(numbers, positions):
+    """Ethanol's hydroxyl H, O, the carbinol C, the methyl C and the bond lists: (h_o, o, c1, c2, nb)."""
+    z = np.asarray(numbers)
+    nb = bonds(numbers, positions)
+    o = int(np.nonzero(z == 8)[0][0])
+    h_o = [j for j in nb[o] if z[j] == 1][0]
+    c1 = [j for j in nb[o] if z[j] == 6][0]
+    c2 = [j for j in nb[c1] if z[j] == 6][0]
+    return h_o, o, c1, c2, nb
+
+
 def backbone(numbers, positions):
     """Ordered backbone of a capped peptide: dict(N=[...], CA=[...], C=[...], cap_c=methyl C of Ace,
     cap_n=methyl C of NMe, ace_c=Ace carbonyl C). Residue i has N[i], CA[i], C[i]."""

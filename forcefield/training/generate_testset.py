@@ -54,12 +54,7 @@ def seed(*parts):
 
 def ethanol_rotamer(numbers, positions, value_deg, workdir):
     """Ethanol with its H-O-C-C dihedral constrained to value_deg during a GFN2-xTB relaxation."""
-    z = np.asarray(numbers)
-    nb = conformers.bonds(numbers, positions)
-    o = int(np.nonzero(z == 8)[0][0])
-    h = [j for j in nb[o] if z[j] == 1][0]
-    c1 = [j for j in nb[o] if z[j] == 6][0]
-    c2 = [j for j in nb[c1] if z[j] == 6][0]
+    h, o, c1, c2, nb = conformers.ethanol_atoms(numbers, positions)
     p = conformers.set_dihedral(numbers, positions, h, o, c1, c2, value_deg, nb=nb)
     opt = conformers.relax(numbers, p, [(h, o, c1, c2, value_deg)], workdir)
     return p if opt is None else opt
