@@ -7,6 +7,7 @@
 #   usage: [MODEL_ARGS="--model FILE.safetensors"] [TEMPS="600 300"] [ONLY="name ..."] [BOX=1|0] \
 #          scripts/stability-survey.sh OUTDIR          (default: the bundled model, every system, both temperatures)
 set -e
+[[ $# -eq 1 && -n $1 ]] || { echo "usage: scripts/stability-survey.sh OUTDIR (see the header for MODEL_ARGS, TEMPS, ONLY, BOX)" >&2; exit 2; }
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 repo=$(cd "$(dirname "$0")/.." && pwd)
 ind=$repo/forcefield/training/testset-independent
