@@ -1,0 +1,56 @@
+package org.molten.forcefield.bundled;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Python tests of the training recipe (forcefield/training/test_*.py: the PaiNN model against its spec and
+ * the exported weights, ethanol's torsion driving and the changed-start filter of the active loop, md_check's
+ * bond and trajectory checks) run here, so that CI runs them with the Java suite. They need /usr/bin/python3
+ * with numpy, torch and ASE (Debian: python3-numpy, python3-torch, python3-ase; .ci/run installs them): where
+ * one is missing the test skips, and under CI=true it fails ({@link PeerTool}).
+ */
+class TrainingRecipeTest {
+    private static final Path TRAINING = Path.of("training");
+    private static final String PYTHON = "/usr/bin/python3";
+
+    @Test
+    void theRecipesPythonTestsPass() throws Exception {
+        assertTrue(Files.isRegularFile(TRAINING.resolve("test_model.py")), "run from the forcefield module");
+        PeerTool.require(pythonHas("numpy", "torch", "ase"), PYTHON + " with numpy, torch and ASE (the training recipe)",
+                "apt-get install python3-numpy python3-torch python3-ase");
+        Process p = new ProcessBuilder(PYTHON, "-m", "unittest", "discover", "-s", ".", "-p", "test_*.py")
+                .directory(TRAINING.toFile()).redirectErrorStream(true).start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(5, TimeUnit.MINUTES), "python3 -m unittest did not end within 5 minutes");
+        assertEquals(0, p.exitValue(), "the recipe's Python tests failed:\n" + out);
+        // unittest ends with "Ran N tests" and "OK": make sure tests were found, so that a renamed file cannot pass empty
+        Matcher m = Pattern.compile("Ran (\\d+) tests?").matcher(out);
+        assertTrue(m.find() && Integer.parseInt(m.group(1)) >= 18, "expected the recipe's 18 or more tests:\n" + out);
+    }
+
+    private static boolean pythonHas(String... modules) {
+        try {
+            Process p = new ProcessBuilder(PYTHON, "-c", "import " + String.join(", ", modules))
+                    .redirectErrorStream(true).start();
+            p.getOutputStream().close();
+            p.getInputStream().readAllBytes();
+            return p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}
