@@ -6,7 +6,7 @@
 #   3. StageProfile ethanolx1024,alanine-dipeptidex256,water3000 (GPU time per stage kernel), each tileRows;
 #   4. molten bench --device cuda --sizes 200,1500,3000w (10 repeats, 1 s budget), each tileRows.
 # The property and the 64-row kernels (k_*_t8) exist at commit c97b799 only: measured slower, they left the code
-# (docs/benchmarks.md, "Wide tiles of 64 rows"); build the bundle from that commit to rerun the comparison.
+# (docs/performance-notes.md, "wide tiles of 64 rows"); build the bundle from that commit to rerun the comparison.
 # Bundle: GPUCHECK_REF=0 scripts/gpu-bundle.sh DIR/tile, this script copied into DIR/tile, packed as one tar.xz (the
 # docs section gives the commands). Everything goes into $OUT/tile.log, the raw outputs into $OUT/raw.tar.gz.
 set -uo pipefail

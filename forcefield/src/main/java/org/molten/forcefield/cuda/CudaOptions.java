@@ -43,7 +43,7 @@ public record CudaOptions(Mode mode, boolean graphs, int stepsPerLaunch, int gra
     public static final int DEFAULT_STEPS_PER_LAUNCH = 10;
     public static final int DEFAULT_GRAPH_CACHE_SIZE = 8;
     /**
-     * Measured on the H200 (docs/benchmarks.md, fourth round of 2026-11-21): with K-split dense layers the tiled
+     * Measured on the H200 (fourth round of 2026-11-21; docs/benchmarks.md at commit b439b6f): with K-split dense layers the tiled
      * path is faster at every size measured above the small-molecule kernel's range (26, 35, 50, 100 atoms: 205,
      * 210, 214, 232 vs 306, 310, 322, 376 us per MD step); below 25 atoms the stage kernels run only where the
      * small-molecule kernel cannot, and keep the warp path (not measured there).

@@ -7,7 +7,8 @@ package org.molten.forcefield.cuda;
  * edge within the cutoff and interaction block, the filter over the radial-basis window (3F x kw,
  * forward and again backward) and the message and its gradient (about 8 x 3F). A multiply-add is
  * two FLOP. Neighbour search and integrator are left out (a few percent). For F = 128, T = 3 it
- * gives the 2.7 MFLOP per atom of docs/benchmarks.md ("Floors").
+ * gives the 2.7 MFLOP per atom of docs/performance-notes.md (the dense layers: 2.72 MFLOP per atom, what
+ * scripts/torch_gemm_floor.py times with cuBLAS).
  */
 final class ModelFlops {
     private ModelFlops() {
