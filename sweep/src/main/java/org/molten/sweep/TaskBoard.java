@@ -24,7 +24,7 @@ public final class TaskBoard {
     public static final String RESULTS = "molten-sweep-results";
 
     private final IMap<String, TaskEntry> tasks;
-    private final IMap<String, TaskPayload> results;
+    private final IMap<String, ClaimedPayload> results;
 
     /** The board of the cluster {@code hz} belongs to. */
     public TaskBoard(HazelcastInstance hz) {
@@ -131,11 +131,20 @@ public final class TaskBoard {
         return tasks.executeOnKey(id, new Claim(member, gpu, null));
     }
 
-    /** Stores the payload and marks the task done, unless the claim {@code claim} was withdrawn meanwhile. */
+    /**
+     * Stores the payload and marks the task done, unless the claim {@code claim} was withdrawn meanwhile; then the
+     * payload is dropped again and the task's stored result (if a later claim has completed it) stays as it was.
+     * The payload goes first, so that a DONE task always has one; it is stored with its claim number and never
+     * replaces the payload of a later claim, so that a member thought dead cannot overwrite, after the fact, the
+     * result of the member that ran the task again (both write under the same key).
+     */
     boolean complete(String id, int claim, TaskPayload payload) {
-        results.set(id, payload);
-        Boolean ok = tasks.executeOnKey(id, new Complete(claim));
-        return Boolean.TRUE.equals(ok);
+        results.executeOnKey(id, new StorePayload(new ClaimedPayload(claim, payload)));
+        boolean ok = Boolean.TRUE.equals(tasks.executeOnKey(id, new Complete(claim)));
+        if (!ok) {
+            results.executeOnKey(id, new DropPayload(claim));
+        }
+        return ok;
     }
 
     /** Counts a throwing attempt: back to pending, or failed once its attempts are used up. */
@@ -151,7 +160,8 @@ public final class TaskBoard {
 
     /** The payload of a done task, or null. */
     public TaskPayload payload(String id) {
-        return results.get(id);
+        ClaimedPayload p = results.get(id);
+        return p == null ? null : p.payload();
     }
 
     /** Forgets a task that the coordinator has stored. */
@@ -311,6 +321,51 @@ public final class TaskBoard {
                 return false;
             }
             e.setValue(v.released());
+            return true;
+        }
+    }
+
+    /** A task's payload with the number of the claim that produced it. */
+    record ClaimedPayload(int claim, TaskPayload payload) implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+    }
+
+    /** Stores a payload unless one of a later claim is there; returns whether it stored. */
+    static final class StorePayload implements EntryProcessor<String, ClaimedPayload, Boolean> {
+        private static final long serialVersionUID = 1L;
+        private final ClaimedPayload payload;
+
+        StorePayload(ClaimedPayload payload) {
+            this.payload = payload;
+        }
+
+        @Override
+        public Boolean process(Map.Entry<String, ClaimedPayload> e) {
+            ClaimedPayload v = e.getValue();
+            if (v != null && v.claim() > payload.claim()) {
+                return false;
+            }
+            e.setValue(payload);
+            return true;
+        }
+    }
+
+    /** Removes the payload stored by claim {@code claim} (a refused completion's), and no other. */
+    static final class DropPayload implements EntryProcessor<String, ClaimedPayload, Boolean> {
+        private static final long serialVersionUID = 1L;
+        private final int claim;
+
+        DropPayload(int claim) {
+            this.claim = claim;
+        }
+
+        @Override
+        public Boolean process(Map.Entry<String, ClaimedPayload> e) {
+            ClaimedPayload v = e.getValue();
+            if (v == null || v.claim() != claim) {
+                return false;
+            }
+            e.setValue(null);
             return true;
         }
     }

@@ -61,6 +61,30 @@ class TaskBoardTest {
     }
 
     @Test
+    void aWithdrawnClaimsLateResultNeitherReplacesTheResultNorLingers() {
+        try (Members m = new Members()) {
+            TaskBoard board = new TaskBoard(m.member());
+            SweepTask cpu = task("cpu");
+            board.offer(TaskEntry.pending(cpu, 2));
+            TaskEntry first = board.claim(cpu.id(), "member-a", false);
+            assertEquals(1, board.releaseOrphans(Set.of("member-b")));  // member-a thought dead
+            TaskEntry second = board.claim(cpu.id(), "member-b", false);
+
+            // member-a finishes while member-b still runs the task: refused, and nothing of it stays on the board
+            assertFalse(board.complete(cpu.id(), first.claim(), new TaskPayload(TaskMetrics.unknown(), java.util.Map.of(), "a", 1)));
+            assertNull(board.payload(cpu.id()), "a refused completion's payload was left behind");
+
+            // member-b completes; member-a's late result (the same task, run again) comes after it and is refused
+            assertTrue(board.complete(cpu.id(), second.claim(), new TaskPayload(TaskMetrics.unknown(), java.util.Map.of(), "b", 2)));
+            assertFalse(board.complete(cpu.id(), first.claim(), new TaskPayload(TaskMetrics.unknown(), java.util.Map.of(), "a", 3)));
+            assertEquals(TaskState.DONE, board.get(cpu.id()).state());
+            assertNotNull(board.payload(cpu.id()), "the done task lost its result to the withdrawn claim's late one");
+            assertEquals("b", board.payload(cpu.id()).member(), "the withdrawn claim overwrote the result of the claim that completed");
+            assertEquals(2.0, board.payload(cpu.id()).wallSeconds());
+        }
+    }
+
+    @Test
     void aCoordinatorWithoutWorkersSaysSo(@TempDir Path out) {
         Members m = new Members();
         SweepRun.Options o = new SweepRun.Options(out, "sweep (test)", List.of(m.address()), m.clusterName, "127.0.0.1", m.port, 0,
