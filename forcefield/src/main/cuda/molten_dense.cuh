@@ -13,14 +13,10 @@
 //    fraction of a microsecond: every weight is read once per work item, latency is one
 //    L2 round trip for the rows and one for the weights.
 //  - dense_tile: register-blocked tiles (32 rows x 32*MJ channels x NP parts per block), K in
-//    chunks of 32 staged in shared memory, two buffers (one block barrier per chunk). For large systems, where the stage is throughput-bound.
+//    chunks of 32 staged in shared memory. For large systems, where the stage is throughput-bound.
 // Work items are distributed over the participating blocks (wi of wn).
 #pragma once
 #include "molten_common.cuh"
-
-// dense_tile: two staging buffers of one K-chunk each (the rows, then the weight panel)
-#define MOLTEN_DENSE_TILE_BUF(MJ, NP) (32 * 32 + 32 * (NP) * 32 * (MJ))
-#define MOLTEN_DENSE_TILE_SMEM(MJ, NP) (2 * MOLTEN_DENSE_TILE_BUF(MJ, NP))
 
 // Wrow: [NP*pstride][K] row-major (one row per output), i.e. nn.Linear's [out][in].
 template <int NP, int KM, class Pro, class Epi>
@@ -178,9 +174,8 @@ __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const floa
                            const Pro& pro, const Epi& epi, int wi, int wn, float* sm, int S, float* part, int* count) {
     const int RB = 32, CB = 32 * MJ, KC = 32;
     const int warp = warp_id(), lane = lane_id();
-    // buffer b (0, 1) of MOLTEN_DENSE_TILE_BUF floats: xs + b * BUF = [KC][RB] swizzled, ws + b * BUF = [KC][NP][CB]
-    float* xs = sm;
-    float* ws = sm + KC * RB;
+    float* xs = sm;              // [KC][RB], swizzled
+    float* ws = sm + KC * RB;    // [KC][NP][CB]
     const int nrt = (R + RB - 1) / RB, nct = (C + CB - 1) / CB, tiles = nrt * nct, items = tiles * S;
     const int chunks = (K + KC - 1) / KC;
     for (int it = wi; it < items; it += wn) {
@@ -220,51 +215,33 @@ __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const floa
                                          : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
             }
         };
-        // Two staging buffers, one block barrier per K-chunk: chunk k+1's loads are issued before chunk k's
-        // multiply-adds and stored into the other buffer after them, so the loads have the whole chunk's arithmetic
-        // to arrive and no thread waits at a barrier between storing a chunk and using it. (One buffer needed a
-        // barrier before the store, the previous chunk's readers being done, and one after it.)
-        auto stage = [&](int b) {
-            float* xb = xs + b * MOLTEN_DENSE_TILE_BUF(MJ, NP);
-            float* wb = ws + b * MOLTEN_DENSE_TILE_BUF(MJ, NP);
+        fetch(kbeg);
+        for (int k0 = kbeg; k0 < kend; k0 += KC) {
+            __syncthreads();  // the previous chunk's readers are done
 #pragma unroll
             for (int u = 0; u < XU; ++u) {
                 const int e = threadIdx.x + u * MOLTEN_THREADS;
                 const int rr = e / KC, kk = e - rr * KC;
                 const int g = (rr >> 2) ^ (kk & 7);
-                xb[kk * RB + (g << 2) + (rr & 3)] = xv4[u];
+                xs[kk * RB + (g << 2) + (rr & 3)] = xv4[u];
             }
 #pragma unroll
-            for (int u = 0; u < WQ; ++u) reinterpret_cast<float4*>(wb)[threadIdx.x + u * MOLTEN_THREADS] = wq[u];
-        };
-        fetch(kbeg);
-        __syncthreads();  // the previous work item's readers of the buffers (and of the split-K flag in sm) are done
-        stage(0);
-        __syncthreads();
-        int buf = 0;
-        for (int k0 = kbeg; k0 < kend; k0 += KC) {
-            const bool more = k0 + KC < kend;
-            if (more) fetch(k0 + KC);
-            const float* xb = xs + buf * MOLTEN_DENSE_TILE_BUF(MJ, NP);
-            const float* wb = ws + buf * MOLTEN_DENSE_TILE_BUF(MJ, NP);
+            for (int u = 0; u < WQ; ++u) reinterpret_cast<float4*>(ws)[threadIdx.x + u * MOLTEN_THREADS] = wq[u];
+            __syncthreads();
+            if (k0 + KC < kend) fetch(k0 + KC);
 #pragma unroll 4
             for (int kk = 0; kk < KC; ++kk) {
-                const float4 x4 = *reinterpret_cast<const float4*>(xb + kk * RB + ((warp ^ (kk & 7)) << 2));
+                const float4 x4 = *reinterpret_cast<const float4*>(xs + kk * RB + ((warp ^ (kk & 7)) << 2));
                 const float xv[4] = {x4.x, x4.y, x4.z, x4.w};
 #pragma unroll
                 for (int p = 0; p < NP; ++p) {
 #pragma unroll
                     for (int j = 0; j < MJ; ++j) {
-                        const float wv = wb[(kk * NP + p) * CB + lane * MJ + j];
+                        const float wv = ws[(kk * NP + p) * CB + lane * MJ + j];
 #pragma unroll
                         for (int i = 0; i < 4; ++i) acc[i][p][j] = fmaf(xv[i], wv, acc[i][p][j]);
                     }
                 }
-            }
-            if (more) {
-                stage(buf ^ 1);  // its readers finished before the previous barrier
-                __syncthreads();  // chunk k+1 is complete, and every reader of this buffer is done
-                buf ^= 1;
             }
         }
         // Epilogue in two phases: every input it needs is loaded first (all in flight at once),
@@ -298,3 +275,4 @@ __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const floa
 
 // Shared memory (floats) the variants need.
 #define MOLTEN_DENSE_WARP_SMEM(K) (MOLTEN_RBS * (((K) + 31) / 32) * 32)
+#define MOLTEN_DENSE_TILE_SMEM(MJ, NP) (32 * 32 + 32 * (NP) * 32 * (MJ))

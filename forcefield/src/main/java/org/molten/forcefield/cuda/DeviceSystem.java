@@ -654,7 +654,7 @@ final class DeviceSystem implements AutoCloseable {
                 items = blocks(rows, 32) * blocks(c, 32);
                 variant = "_n";
             }
-            smem = 2 * (32 * 32 + 32 * np * 32 * mj) * 4;  // two staging buffers (MOLTEN_DENSE_TILE_SMEM)
+            smem = (32 * 32 + 32 * np * 32 * mj) * 4;
         } else {
             items = blocks(rows, RBS) * blocks(c, WARPS);
             smem = RBS * roundUp(k, 32) * 4;
