@@ -8,8 +8,9 @@
 # full image's.
 #   base: lib-base/ (the kernels of the commit compared against);
 #   pre:  lib-pre/ (per (atom, channel) quantities precomputed by the epilogues, each prologue's arithmetic still done
-#         at its loads: -DMOLTEN_PRO_SPLIT=0), if the bundle has it;
-#   new:  lib-new/ (precomputed quantities, prologue arithmetic when a chunk is stored: MOLTEN_PRO_SPLIT 1).
+#         at its loads), if the bundle has it: measured slower than new, it left the code; build it from commit 8781a10
+#         with -DMOLTEN_PRO_SPLIT=0 added to the nvcc line above;
+#   new:  lib-new/ (precomputed quantities, prologue arithmetic when a chunk is stored).
 # Steps: GpuCheck correctness (quick) of new (and pre, last); molten bench --device cuda --replicas: ethanol R = 1024,
 # alanine dipeptide R = 256 (100 steps); StageProfile ethanolx1024,alanine-dipeptidex256,water3000; molten bench
 # --sizes 200,1500,3000w (10 repeats, 1 s budget): each step for every variant in turn, before the next step.

@@ -3,8 +3,9 @@
 //
 // A prologue is two calls too: Raw load(r, k) issues the global loads of element (r, k), float make(raw, k)
 // does the arithmetic on them. dense_tile issues the loads of K-chunk k+1 before chunk k's multiply-adds and
-// does the arithmetic only when it stores chunk k+1 to shared memory, so that a thread does not wait at the
-// loads before its multiply-adds (MOLTEN_PRO_SPLIT; dense_warp calls make(load(r, k)) at once).
+// does the arithmetic only when it stores chunk k+1 to shared memory, so that a thread does not wait for the
+// loads before its multiply-adds (measured faster than the arithmetic at the loads: docs/benchmarks.md, "lighter
+// prologues"); dense_warp calls make(load(r, k)) at once.
 //
 // Outputs come in NP "parts" of C channels each: output o = p * pstride + c. Epilogues receive
 // the NP values of one (row, channel) together, which lets a layer whose output is split into
@@ -22,10 +23,6 @@
 // Work items are distributed over the participating blocks (wi of wn).
 #pragma once
 #include "molten_common.cuh"
-
-#ifndef MOLTEN_PRO_SPLIT
-#define MOLTEN_PRO_SPLIT 1
-#endif
 
 // Wrow: [NP*pstride][K] row-major (one row per output), i.e. nn.Linear's [out][in].
 template <int NP, int KM, class Pro, class Epi>
@@ -204,12 +201,8 @@ __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const floa
         // array's offset are multiples of 4 floats (F is a multiple of 32; DeviceWeights aligns arrays
         // to 16 floats). The scalar fetch was a fifth of the instructions of the U.v layer.
         constexpr int XU = RB * KC / MOLTEN_THREADS, WQ = KC * NP * CB / (4 * MOLTEN_THREADS);
-#if MOLTEN_PRO_SPLIT
         typename Pro::Raw xr[XU];  // the staged elements' loads, made into values when stored
         bool xok[XU];
-#else
-        float xv4[XU];
-#endif
         float4 wq[WQ];
         auto fetch = [&](int k0) {
 #pragma unroll
@@ -217,12 +210,8 @@ __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const floa
                 const int e = threadIdx.x + u * MOLTEN_THREADS;
                 const int rr = e / KC, kk = e - rr * KC;
                 const int r = r0 + rr, k = k0 + kk;
-#if MOLTEN_PRO_SPLIT
                 xok[u] = r < R && k < K;
                 if (xok[u]) xr[u] = pro.load(r, k);
-#else
-                xv4[u] = (r < R && k < K) ? pro.make(pro.load(r, k), k) : 0.0f;
-#endif
             }
 #pragma unroll
             for (int u = 0; u < WQ; ++u) {
@@ -242,11 +231,7 @@ __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const floa
                 const int e = threadIdx.x + u * MOLTEN_THREADS;
                 const int rr = e / KC, kk = e - rr * KC;
                 const int g = (rr >> 2) ^ (kk & 7);
-#if MOLTEN_PRO_SPLIT
                 xs[kk * RB + (g << 2) + (rr & 3)] = xok[u] ? pro.make(xr[u], k0 + kk) : 0.0f;
-#else
-                xs[kk * RB + (g << 2) + (rr & 3)] = xv4[u];
-#endif
             }
 #pragma unroll
             for (int u = 0; u < WQ; ++u) reinterpret_cast<float4*>(ws)[threadIdx.x + u * MOLTEN_THREADS] = wq[u];
