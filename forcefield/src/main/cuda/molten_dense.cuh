@@ -1,6 +1,12 @@
 // Atom-wise dense layers Y[r][o] = sum_k X[r][k] W[o][k] with a fused prologue (how X[r][k] is
 // made from stored activations) and a fused epilogue (bias, activation, update rules, residuals).
 //
+// A prologue is two calls too: Raw load(r, k) issues the global loads of element (r, k), float make(raw, k)
+// does the arithmetic on them. dense_tile issues the loads of K-chunk k+1 before chunk k's multiply-adds and
+// does the arithmetic only when it stores chunk k+1 to shared memory, so that a thread does not wait for the
+// loads before its multiply-adds (measured faster than the arithmetic at the loads: docs/benchmarks.md, "lighter
+// prologues"); dense_warp calls make(load(r, k)) at once.
+//
 // Outputs come in NP "parts" of C channels each: output o = p * pstride + c. Epilogues receive
 // the NP values of one (row, channel) together, which lets a layer whose output is split into
 // [a_vv | a_sv | a_ss] apply the update rule channel by channel. An epilogue is two calls:
@@ -60,7 +66,7 @@ __device__ void dense_warp(int R, int K, int C, int pstride, const float* __rest
             for (int u = 0; u < MOLTEN_STAGE_BATCH; ++u) {
                 const int e = e0 + u * MOLTEN_THREADS;
                 const int rr = e / KS, k = e - rr * KS;
-                v[u] = (e < total && k < K) ? pro(r0 + rr, k) : 0.0f;
+                v[u] = (e < total && k < K) ? pro.make(pro.load(r0 + rr, k), k) : 0.0f;
             }
 #pragma unroll
             for (int u = 0; u < MOLTEN_STAGE_BATCH; ++u) {
@@ -195,7 +201,8 @@ __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const floa
         // array's offset are multiples of 4 floats (F is a multiple of 32; DeviceWeights aligns arrays
         // to 16 floats). The scalar fetch was a fifth of the instructions of the U.v layer.
         constexpr int XU = RB * KC / MOLTEN_THREADS, WQ = KC * NP * CB / (4 * MOLTEN_THREADS);
-        float xv4[XU];
+        typename Pro::Raw xr[XU];  // the staged elements' loads, made into values when stored
+        bool xok[XU];
         float4 wq[WQ];
         auto fetch = [&](int k0) {
 #pragma unroll
@@ -203,7 +210,8 @@ __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const floa
                 const int e = threadIdx.x + u * MOLTEN_THREADS;
                 const int rr = e / KC, kk = e - rr * KC;
                 const int r = r0 + rr, k = k0 + kk;
-                xv4[u] = (r < R && k < K) ? pro(r, k) : 0.0f;
+                xok[u] = r < R && k < K;
+                if (xok[u]) xr[u] = pro.load(r, k);
             }
 #pragma unroll
             for (int u = 0; u < WQ; ++u) {
@@ -223,7 +231,7 @@ __device__ void dense_tile(int R, int K, int C, int pstride, int ldo, const floa
                 const int e = threadIdx.x + u * MOLTEN_THREADS;
                 const int rr = e / KC, kk = e - rr * KC;
                 const int g = (rr >> 2) ^ (kk & 7);
-                xs[kk * RB + (g << 2) + (rr & 3)] = xv4[u];
+                xs[kk * RB + (g << 2) + (rr & 3)] = xok[u] ? pro.make(xr[u], k0 + kk) : 0.0f;
             }
 #pragma unroll
             for (int u = 0; u < WQ; ++u) reinterpret_cast<float4*>(ws)[threadIdx.x + u * MOLTEN_THREADS] = wq[u];

@@ -4,7 +4,8 @@
 // (docs/model.md) and its backward-pass appendix line by line; comments name the spec's symbols.
 //
 // Layouts (float32, row-major): s [N][F]; v [N][3][F]; phi, a [N][3F] split [vv | s | vs] resp.
-// [vv | sv | ss]; UVv [N][3][2F] = [Uv | Vv] per Cartesian row; z3, q [N][F]; z5 [N][FR].
+// [vv | sv | sp] (a_ss is not kept; sp = sum_xyz Uv o Vv, molten_layers.cuh); UVv [N][3][2F] = [Uv | Vv]
+// per Cartesian row; z3, q [N][F]; z5 [N][FR].
 #pragma once
 #include "molten_stage_base.cuh"
 #include "molten_neighbours.cuh"
