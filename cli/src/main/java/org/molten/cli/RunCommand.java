@@ -73,6 +73,21 @@ public final class RunCommand implements Callable<Integer> {
                 description = "A built-in system: water, ethanol, benzene, alanine-dipeptide, ace-ala5-nme, or water-box "
                         + "(" + SystemCatalog.WATER_BOX_MOLECULES + " waters at 1 g/cm³, periodic; as molten validate).")
         String system;
+
+        /** The structure file's atoms or the built-in system; a file problem names the file. */
+        Atoms load() throws IOException {
+            if (system != null) {
+                return SystemCatalog.load(SystemCatalog.canonicalName(system), WATER_BOX_SEED);
+            }
+            try {
+                if (Files.isDirectory(structure)) {
+                    throw new IOException("Is a directory"); // before the format is guessed from the name
+                }
+                return StructureFiles.read(structure);
+            } catch (IOException e) {
+                throw FileErrors.describe("read structure file", structure, e);
+            }
+        }
     }
 
     /** Dynamics settings. */
@@ -205,7 +220,7 @@ public final class RunCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Settings s = validatedSettings();
-        Atoms start = loadSystem();
+        Atoms start = source.load();
         int replicas = execution.replicas;
         List<Checkpoint> restarts = new ArrayList<>();
         if (execution.restart != null) {
@@ -304,20 +319,6 @@ public final class RunCommand implements Callable<Integer> {
         Checks.requirePositive(execution.maxForceEvPerA, "--max-force (eV/Å)");
         Checks.requirePositive(execution.maxSpeedAPerFs, "--max-speed (Å/fs)");
         return new Settings(friction, tau);
-    }
-
-    private Atoms loadSystem() throws IOException {
-        if (source.system != null) {
-            return SystemCatalog.load(SystemCatalog.canonicalName(source.system), WATER_BOX_SEED);
-        }
-        try {
-            if (Files.isDirectory(source.structure)) {
-                throw new IOException("Is a directory"); // before the format is guessed from the name
-            }
-            return StructureFiles.read(source.structure);
-        } catch (IOException e) {
-            throw FileErrors.describe("read structure file", source.structure, e);
-        }
     }
 
     private static Checkpoint readCheckpoint(Path file) throws IOException {
