@@ -20,6 +20,7 @@ import org.molten.core.ForceField;
 import org.molten.core.dynamics.DevicePlatform;
 import org.molten.integrators.BlowUpGuard;
 import org.molten.integrators.Checkpoint;
+import org.molten.integrators.FireMinimizer;
 import org.molten.integrators.Integrator;
 import org.molten.integrators.OutputMark;
 import org.molten.integrators.ReplicaSet;
@@ -129,6 +130,11 @@ public final class RunCommand implements Callable<Integer> {
         @Option(names = "--model", paramLabel = "FILE",
                 description = "Student weights, safetensors (default: the bundled model student-gfn2).")
         Path modelFile;
+
+        @Option(names = "--minimize",
+                description = "Relax the starting structure first with FIRE (fmax 0.05 eV/Å, at most 1000 steps; as molten "
+                        + "minimize with its defaults), before the velocities are drawn. Not with --restart.")
+        boolean minimize;
     }
 
     /** Output settings. */
@@ -233,6 +239,9 @@ public final class RunCommand implements Callable<Integer> {
         // student's own device choice evaluates the forces and the steps stay on the host.
         boolean devicePlatform = execution.device != DeviceChoice.CPU && DevicePlatform.named("cuda").isPresent();
         DeviceChoice forceDevice = devicePlatform ? DeviceChoice.CPU : execution.device;
+        if (dynamics.minimize) {
+            minimizeStart(start, out, err);
+        }
         List<ForceField> forceFields = new ArrayList<>();
         try {
             List<Simulation.Builder> builders = new ArrayList<>();
@@ -286,6 +295,22 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
+    /** --minimize: FIRE with molten minimize's defaults on the start (changed in place); a step limit is said, not fatal. */
+    private void minimizeStart(Atoms start, PrintWriter out, PrintWriter err) throws IOException {
+        FireMinimizer.Options o = FireMinimizer.Options.DEFAULTS;
+        try (ForceField ff = dynamics.forceField.create(start.copy(), execution.device, dynamics.modelFile, err)) {
+            FireMinimizer.Result m = FireMinimizer.minimize(start, ff, o);
+            out.printf(Locale.ROOT, "molten run: minimised the start in %d FIRE steps: Epot %.6f eV, largest force %.4g eV/Å%n",
+                    m.steps(), m.energyEv(), m.maxForceEvPerA());
+            if (!m.converged()) {
+                err.printf(Locale.ROOT, "molten run: warning: the minimisation stopped after %d steps with a force of %.4g eV/Å "
+                        + "(above %s); the run starts from there%n", m.steps(), m.maxForceEvPerA(), o.fmaxEvPerA());
+            }
+            out.flush();
+            err.flush();
+        }
+    }
+
     /** Options checked and combined: coupling constants chosen, values in range. */
     private record Settings(double frictionPerFs, double tauFs) {
     }
@@ -300,6 +325,10 @@ public final class RunCommand implements Callable<Integer> {
         Checks.requirePositive(output.reportInterval, "--report-interval (steps)");
         Checks.requirePositive(output.checkpointInterval, "--checkpoint-interval (steps)");
         Checks.requirePositive(execution.replicas, "--replicas");
+        if (dynamics.minimize && execution.restart != null) {
+            throw new IllegalArgumentException("--minimize relaxes the start of a new run; a --restart continues from its "
+                    + "checkpoint's positions");
+        }
         IntegratorChoice choice = dynamics.integrator;
         if (dynamics.frictionPerFs != null && choice.coupling != IntegratorChoice.Coupling.FRICTION) {
             throw new IllegalArgumentException("--friction applies to langevin only, not " + choice

@@ -112,6 +112,26 @@ class MinimizeCommandTest {
     }
 
     @Test
+    void runMinimizeStartsTheDynamicsFromTheRelaxedStructure() throws Exception {
+        Path start = dir.resolve("squeezed.xyz");
+        Files.writeString(start, "3\nsqueezed water\nO 0 0 0\nH 0.7 0 0\nH -0.2 0.7 0\n");
+        Path traj = dir.resolve("t.extxyz");
+        CliRun r = CliRun.of("run", "--structure", start.toString(), "--minimize", "--device", "cpu", "--integrator", "verlet",
+                "--temperature", "0", "--steps", "2", "--report-interval", "1", "--seed", "1", "--trajectory", traj.toString());
+        assertEquals(0, r.status(), r.out() + r.err());
+        assertTrue(r.out().contains("molten run: minimised the start in"), r.out());
+        // at 0 K the first frame is the minimised start: the teacher's water (see above), not the squeezed file
+        double[] teacher = waterShape(org.molten.structures.BuiltInMolecules.load("water"));
+        double[] first = waterShape(StructureFiles.readFrame(traj, 0).atoms());
+        assertEquals(teacher[0], first[0], 0.01, "O-H 1 (Å)");
+        assertEquals(teacher[2], first[2], 2.0, "H-O-H (degrees)");
+
+        r = CliRun.of("run", "--structure", start.toString(), "--minimize", "--restart", dir.resolve("c.chk").toString());
+        assertEquals(1, r.status(), r.err());
+        assertTrue(r.err().contains("--minimize relaxes the start of a new run"), r.err());
+    }
+
+    @Test
     void badOptionsAndFilesAreNamed() throws Exception {
         CliRun r = CliRun.of("minimize", "--system", "water", "--fmax", "0", "--out", dir.resolve("x.xyz").toString());
         assertEquals(1, r.status(), r.err());
