@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.molten.core.Atoms;
+import org.molten.core.Checks;
 import org.molten.core.ForceField;
 import org.molten.integrators.FireMinimizer;
 import org.molten.structures.io.Frame;
@@ -94,53 +95,77 @@ public final class MinimizeCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter o = spec.commandLine().getOut();
-        org.molten.core.Checks.requirePositive(fmaxEvPerA, "--fmax (eV/Å)");
-        org.molten.core.Checks.requirePositive(maxStepA, "--max-step (Å)");
+        Checks.requirePositive(fmaxEvPerA, "--fmax (eV/Å)");
+        Checks.requirePositive(maxStepA, "--max-step (Å)");
         if (maxSteps < 0) {
             throw new IllegalArgumentException("--max-steps must not be negative: " + maxSteps);
         }
         FireMinimizer.Options options = new FireMinimizer.Options(fmaxEvPerA, maxSteps, FireMinimizer.Options.DEFAULTS.dt(),
                 FireMinimizer.Options.DEFAULTS.dtMax(), maxStepA);
         Atoms atoms = source.load();
-        double[] last = {Double.NaN, Double.NaN};  // energy (eV) and largest force (eV/Å) at the positions of atoms
-        double[][] lastForces = {null};
-        int[] lastStep = {0};
+        // the start goes to --out first, so that an output that cannot be written is refused before any work;
+        // the structure reached replaces it
+        writeStructure(Frame.of(atoms));
         try (StopRequest stop = stopRequest != null ? stopRequest : StopRequest.onSignals(System.err);
              ForceField ff = forceField.create(atoms.copy(), device, modelFile, err);
              PrintWriter logWriter = log == null ? null : openLog(log)) {
-            FireMinimizer.Result res;
-            boolean interrupted = false;
-            try {
-                res = FireMinimizer.minimize(atoms, ff, options, (step, e, fmax, a, f) -> {
-                    last[0] = e;
-                    last[1] = fmax;
-                    lastForces[0] = f.clone();
-                    lastStep[0] = step;
-                    if (logWriter != null) {
-                        logWriter.printf(Locale.ROOT, "%d,%.10f,%.6e%n", step, e, fmax);
-                        if (logWriter.checkError()) {
-                            throw new UncheckedIOException(FileErrors.describe("write log", log, new IOException("write failed")));
-                        }
-                    }
-                    afterStep.accept(step);
-                    if (stop.requested()) {
-                        throw new Stopped();
-                    }
-                });
-            } catch (Stopped s) {
-                interrupted = true;
-                res = new FireMinimizer.Result(false, lastStep[0], last[0], last[1], lastForces[0]);
-            }
-            writeStructure(atoms, res);
-            String what = interrupted ? "interrupted at step " + res.steps()
-                    : res.converged() ? "converged in " + res.steps() + " steps"
-                    : "not converged within --max-steps " + maxSteps;
-            o.printf(Locale.ROOT, "molten minimize: %s (%s, %d atoms): Epot %.6f eV, largest force %.4g eV/Å (--fmax %s); "
-                    + "wrote %s%n", what, ff.name(), atoms.size(), res.energyEv(), res.maxForceEvPerA(),
-                    fmaxEvPerA, out);
-            o.flush();
-            return interrupted ? StopRequest.EXIT_STATUS : res.converged() ? 0 : NOT_CONVERGED;
+            return relax(atoms, ff, options, logWriter, stop, o);
         }
+    }
+
+    /** One evaluated step: its positions (Å), energy (eV), largest force (eV/Å) and forces (eV/Å). */
+    private record Step(int step, double energyEv, double maxForceEvPerA, double[] positions, double[] forces) {
+    }
+
+    /**
+     * Minimises {@code atoms} on {@code ff} and writes --out: the structure reached, or, when the minimisation
+     * fails (a non-finite energy or force, the log cannot be written), the last step whose energy and forces were
+     * finite, before the failure is reported.
+     *
+     * @return the exit status: 0 converged, {@link #NOT_CONVERGED}, or 130 when {@code stop} was requested
+     */
+    int relax(Atoms atoms, ForceField ff, FireMinimizer.Options options, PrintWriter logWriter, StopRequest stop,
+              PrintWriter o) throws IOException {
+        Step[] last = {null};
+        FireMinimizer.Result res;
+        boolean interrupted = false;
+        try {
+            res = FireMinimizer.minimize(atoms, ff, options, (step, e, fmax, a, f) -> {
+                last[0] = new Step(step, e, fmax, a.positions().clone(), f.clone());
+                if (logWriter != null) {
+                    logWriter.printf(Locale.ROOT, "%d,%.10f,%.6e%n", step, e, fmax);
+                    if (logWriter.checkError()) {
+                        throw new UncheckedIOException(FileErrors.describe("write log", log, new IOException("write failed")));
+                    }
+                }
+                afterStep.accept(step);
+                if (stop.requested()) {
+                    throw new Stopped();
+                }
+            });
+        } catch (Stopped s) {
+            interrupted = true;
+            Step l = last[0];
+            res = new FireMinimizer.Result(false, l.step(), l.energyEv(), l.maxForceEvPerA(), l.forces());
+        } catch (IllegalStateException | UncheckedIOException e) {
+            String why = e instanceof UncheckedIOException u ? u.getCause().getMessage() : e.getMessage();
+            Step l = last[0];
+            if (l == null) {
+                throw new IllegalStateException(why + "; " + out + " holds the starting structure", e);
+            }
+            System.arraycopy(l.positions(), 0, atoms.positions(), 0, l.positions().length);
+            writeStructure(Frame.of(atoms, l.energyEv(), l.forces()));
+            throw new IllegalStateException(why + "; wrote step " + l.step() + "'s structure to " + out, e);
+        }
+        writeStructure(Frame.of(atoms, res.energyEv(), res.forcesEvPerA()));
+        String what = interrupted ? "interrupted at step " + res.steps()
+                : res.converged() ? "converged in " + res.steps() + " steps"
+                : "not converged within --max-steps " + options.maxSteps();
+        o.printf(Locale.ROOT, "molten minimize: %s (%s, %d atoms): Epot %.6f eV, largest force %.4g eV/Å (--fmax %s); "
+                + "wrote %s%n", what, ff.name(), atoms.size(), res.energyEv(), res.maxForceEvPerA(),
+                options.fmaxEvPerA(), out);
+        o.flush();
+        return interrupted ? StopRequest.EXIT_STATUS : res.converged() ? 0 : NOT_CONVERGED;
     }
 
     private static PrintWriter openLog(Path log) throws IOException {
@@ -153,9 +178,9 @@ public final class MinimizeCommand implements Callable<Integer> {
         }
     }
 
-    private void writeStructure(Atoms atoms, FireMinimizer.Result res) throws IOException {
+    private void writeStructure(Frame frame) throws IOException {
         try {
-            StructureFiles.write(out, Frame.of(atoms, res.energyEv(), res.forcesEvPerA()));
+            StructureFiles.write(out, frame);
         } catch (IOException e) {
             throw FileErrors.describe("write structure file", out, e);
         }

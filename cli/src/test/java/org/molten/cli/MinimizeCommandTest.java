@@ -132,6 +132,50 @@ class MinimizeCommandTest {
     }
 
     @Test
+    void aForceThatTurnsNonFiniteKeepsTheLastFiniteStepWritten() throws Exception {
+        // a harmonic pull of each atom towards the origin (k = 1 eV/Å²) whose 5th evaluation (step 4) gives a NaN force
+        int[] calls = {0};
+        org.molten.core.ForceField failing = new org.molten.core.ForceField() {
+            @Override
+            public String name() {
+                return "harmonic, failing at step 4";
+            }
+
+            @Override
+            public double energyAndForces(Atoms atoms, double[] forces) {
+                double[] r = atoms.positions();
+                double e = 0;
+                for (int i = 0; i < r.length; i++) {
+                    forces[i] = -r[i];
+                    e += 0.5 * r[i] * r[i];
+                }
+                if (++calls[0] == 5) {
+                    forces[4] = Double.NaN;
+                }
+                return e;
+            }
+        };
+        Atoms atoms = Atoms.of(new int[] {8, 1, 1}, new double[] {1, 0, 0, 0, 2, 0, 0, 0, 3}, null);
+        MinimizeCommand cmd = new MinimizeCommand();
+        cmd.out = dir.resolve("failed.xyz");
+        StringWriter log = new StringWriter();
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> cmd.relax(atoms, failing, org.molten.integrators.FireMinimizer.Options.DEFAULTS.withFmax(1e-6),
+                        new PrintWriter(log, true), StopRequest.manual(), new PrintWriter(new StringWriter())));
+        assertTrue(e.getMessage().contains("minimisation step 4: the force on atom 1 is NaN")
+                && e.getMessage().contains("wrote step 3's structure to " + cmd.out), e.getMessage());
+        Frame f = StructureFiles.readFrame(cmd.out, 0);
+        String[] step3 = log.toString().split("\n")[3].split(",");
+        assertEquals("3", step3[0]);
+        assertEquals(Double.parseDouble(step3[1]), f.energyEv().orElseThrow(), 1e-9, "the file holds step 3");
+        double e3 = 0;
+        for (double x : f.atoms().positions()) {
+            e3 += 0.5 * x * x;
+        }
+        assertEquals(e3, f.energyEv().orElseThrow(), 1e-9, "step 3's positions go with step 3's energy");
+    }
+
+    @Test
     void badOptionsAndFilesAreNamed() throws Exception {
         CliRun r = CliRun.of("minimize", "--system", "water", "--fmax", "0", "--out", dir.resolve("x.xyz").toString());
         assertEquals(1, r.status(), r.err());
