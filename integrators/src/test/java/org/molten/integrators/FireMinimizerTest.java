@@ -71,6 +71,21 @@ class FireMinimizerTest {
         }
     }
 
+    /** A force field from one function (atoms, forces out) -> energy, eV. */
+    private static ForceField forceField(String name, java.util.function.ToDoubleBiFunction<Atoms, double[]> eval) {
+        return new ForceField() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public double energyAndForces(Atoms atoms, double[] forces) {
+                return eval.applyAsDouble(atoms, forces);
+            }
+        };
+    }
+
     private static Atoms argon(double... positions) {
         int[] z = new int[positions.length / 3];
         java.util.Arrays.fill(z, 18);
@@ -115,18 +130,10 @@ class FireMinimizerTest {
         List<Double> moves = new ArrayList<>();
         int[] calls = {0};
         ForceField lj = new AseLennardJones(SIGMA_A, EPSILON_EV);
-        ForceField counted = new ForceField() {
-            @Override
-            public String name() {
-                return "counted";
-            }
-
-            @Override
-            public double energyAndForces(Atoms atoms, double[] forces) {
-                calls[0]++;
-                return lj.energyAndForces(atoms, forces);
-            }
-        };
+        ForceField counted = forceField("counted", (atoms, forces) -> {
+            calls[0]++;
+            return lj.energyAndForces(atoms, forces);
+        });
         FireMinimizer.Options o = new FireMinimizer.Options(1e-4, 500, 0.1, 1.0, 0.05);
         FireMinimizer.Result res = FireMinimizer.minimize(squeezed, counted, o, (step, e, fmax, atoms, f) -> {
             double[] r = atoms.positions();
@@ -157,19 +164,11 @@ class FireMinimizerTest {
         assertTrue(m.contains("fmax (eV/Å)"), m);
         m = assertThrows(IllegalArgumentException.class, () -> new FireMinimizer.Options(0.05, 10, 0.5, 0.1, 0.2)).getMessage();
         assertTrue(m.contains("largest time step"), m);
-        ForceField broken = new ForceField() {
-            @Override
-            public String name() {
-                return "broken";
-            }
-
-            @Override
-            public double energyAndForces(Atoms atoms, double[] forces) {
-                java.util.Arrays.fill(forces, 1.0);
-                forces[4] = Double.NaN;
-                return -1;
-            }
-        };
+        ForceField broken = forceField("broken", (atoms, forces) -> {
+            java.util.Arrays.fill(forces, 1.0);
+            forces[4] = Double.NaN;
+            return -1;
+        });
         m = assertThrows(IllegalStateException.class,
                 () -> FireMinimizer.minimize(argonCluster(), broken, FireMinimizer.Options.DEFAULTS)).getMessage();
         assertTrue(m.contains("step 0") && m.contains("atom 1"), m);
