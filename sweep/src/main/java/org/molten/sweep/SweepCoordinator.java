@@ -15,8 +15,9 @@ import java.util.stream.Collectors;
  * done tasks with their payloads, failed ones with their errors. It alone writes the output
  * directory, and each task exactly once (a task that ran twice — its member was thought dead, or
  * a payload was re-sent — is stored the first time and dropped after). It also keeps the board
- * whole: tasks running on members that left go back to pending, and tasks whose records were
- * lost (two members dying at once) are put back.
+ * whole: tasks running on members that left go back to pending, so do tasks whose lease ran out
+ * (their member hangs: {@link TaskLeases}), and tasks whose records were lost (two members dying
+ * at once) are put back.
  */
 public final class SweepCoordinator {
     private static final long POLL_MS = 100;
@@ -27,6 +28,7 @@ public final class SweepCoordinator {
     private final TaskBoard board;
     private final ResultStore store;
     private final int maxAttempts;
+    private final long taskTimeoutMs;
     private final SweepProgress progress;
 
     /**
@@ -36,6 +38,22 @@ public final class SweepCoordinator {
      * @param progress    where progress goes
      */
     public SweepCoordinator(HazelcastInstance hz, ResultStore store, int maxAttempts, SweepProgress progress) {
+        this(hz, store, maxAttempts, TaskTimeout.FLOOR_MS, progress);
+    }
+
+    /**
+     * @param hz            a member of the sweep's cluster (lite or not)
+     * @param store         the output directory
+     * @param maxAttempts   attempts a throwing (or hanging) task gets before it is reported as failed
+     * @param taskTimeoutMs longest time a member holds a task without progress before it runs elsewhere, ms
+     * @param progress      where progress goes
+     */
+    public SweepCoordinator(HazelcastInstance hz, ResultStore store, int maxAttempts, long taskTimeoutMs,
+                            SweepProgress progress) {
+        if (taskTimeoutMs < 1) {
+            throw new IllegalArgumentException("task timeout must be positive, got " + taskTimeoutMs + " ms");
+        }
+        this.taskTimeoutMs = taskTimeoutMs;
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("max attempts must be at least 1, got " + maxAttempts);
         }
@@ -81,7 +99,7 @@ public final class SweepCoordinator {
         int total = tasks.size();
         int resumed = total - remaining.size();
         for (SweepTask t : remaining.values()) {
-            board.offer(TaskEntry.pending(t, maxAttempts));
+            board.offer(TaskEntry.pending(t, maxAttempts, taskTimeoutMs));
         }
         offered.run();
         int ran = 0;
@@ -113,6 +131,7 @@ public final class SweepCoordinator {
                 Set<String> live = hz.getCluster().getMembers().stream().map(Member::getUuid).map(Object::toString)
                         .collect(Collectors.toSet());
                 board.releaseOrphans(live);
+                board.releaseExpired(hz.getCluster().getClusterTime());  // hung members: their tasks run elsewhere
                 running = board.idsIn(TaskState.RUNNING).size();
             }
             if (now - lastReseed >= RESEED_CHECK_MS) {
@@ -120,7 +139,7 @@ public final class SweepCoordinator {
                 Set<String> present = board.ids();
                 for (SweepTask t : remaining.values()) {
                     if (!present.contains(t.id())) {
-                        board.offer(TaskEntry.pending(t, maxAttempts));
+                        board.offer(TaskEntry.pending(t, maxAttempts, taskTimeoutMs));
                     }
                 }
             }
@@ -149,10 +168,12 @@ public final class SweepCoordinator {
                 board.requeue(id);  // the payload was lost with its members: run it again
                 return null;
             }
-            r = new TaskResult(e.task(), TaskResult.DONE, e.attempts(), e.error(), p.member(), p.wallSeconds(), p.metrics());
+            r = new TaskResult(e.task(), TaskResult.DONE, e.attempts(), e.error(), p.member(), p.wallSeconds(), p.metrics(),
+                    e.reruns());
             files = p.files();
         } else if (e.state() == TaskState.FAILED) {
-            r = new TaskResult(e.task(), TaskResult.FAILED, e.attempts(), e.error(), null, null, TaskMetrics.unknown());
+            r = new TaskResult(e.task(), TaskResult.FAILED, e.attempts(), e.error(), null, null, TaskMetrics.unknown(),
+                    e.reruns());
             files = Map.of();
         } else {
             return null;

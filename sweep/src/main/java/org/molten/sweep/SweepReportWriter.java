@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -71,6 +72,17 @@ public final class SweepReportWriter {
                     t.task().id(), t.task().id(), t.status(), t.attempts(), t.member() == null ? "" : t.member(),
                     fmt(t.wallSeconds(), "%.1f"), fmt(t.metrics().stableFraction(), "%.2f"),
                     fmt(t.metrics().driftMeVPerAtomPerPs(), "%.4g"), err));
+        }
+        List<TaskResult> rerun = r.tasks().stream().filter(t -> !t.reruns().isEmpty()).toList();
+        if (!rerun.isEmpty()) {
+            b.append("\n## Tasks run again\n\n");
+            b.append("A task goes back to the queue when its member leaves the cluster, when its lease runs out (no progress "
+                    + "for the task timeout: a hung member) or when an attempt throws; its stored result is that of the claim "
+                    + "that completed, the others' late results were refused.\n\n");
+            for (TaskResult t : rerun) {
+                b.append("- `").append(t.task().id()).append("` (").append(t.status()).append("): ")
+                        .append(String.join("; ", t.reruns()).replace("\n", " ")).append('\n');
+            }
         }
         if (!r.warnings().isEmpty()) {
             b.append("\n## Warnings\n\n");

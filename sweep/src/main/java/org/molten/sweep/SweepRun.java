@@ -32,12 +32,17 @@ public final class SweepRun {
      * @param maxAttempts attempts a throwing task gets
      * @param plots       draw PNG plots (where fonts exist)
      * @param gpuBatch    with {@code gpu}: most GPU tasks a slot runs as one batch of replicas
+     * @param taskTimeoutS longest time (s) a member may hold a task without progress before it runs elsewhere;
+     *                    null: {@link TaskTimeout#defaultMs(List)} of the tasks
      */
     public record Options(Path outDir, String command, List<String> join, String clusterName, String bindAddress, int port,
-                          int slots, boolean gpu, int maxAttempts, boolean plots, int gpuBatch) {
+                          int slots, boolean gpu, int maxAttempts, boolean plots, int gpuBatch, Double taskTimeoutS) {
         /** Checks the fields. */
         public Options {
             join = List.copyOf(join);
+            if (taskTimeoutS != null) {
+                TaskTimeout.fromSeconds(taskTimeoutS, "--task-timeout-s");
+            }
             if (gpuBatch < 1) {
                 throw new IllegalArgumentException("--gpu-batch must be at least 1, got " + gpuBatch);
             }
@@ -45,6 +50,12 @@ public final class SweepRun {
                 throw new IllegalArgumentException("--slots must be at least 1 for an embedded sweep (0 only with --cluster), got "
                         + slots);
             }
+        }
+
+        /** The default task timeout. */
+        public Options(Path outDir, String command, List<String> join, String clusterName, String bindAddress, int port,
+                       int slots, boolean gpu, int maxAttempts, boolean plots, int gpuBatch) {
+            this(outDir, command, join, clusterName, bindAddress, port, slots, gpu, maxAttempts, plots, gpuBatch, null);
         }
 
         /** GPU batches of the default size ({@link TaskWorkers#DEFAULT_GPU_BATCH}). */
@@ -56,7 +67,19 @@ public final class SweepRun {
 
         /** The same without plots. */
         public Options withoutPlots() {
-            return new Options(outDir, command, join, clusterName, bindAddress, port, slots, gpu, maxAttempts, false, gpuBatch);
+            return new Options(outDir, command, join, clusterName, bindAddress, port, slots, gpu, maxAttempts, false, gpuBatch,
+                    taskTimeoutS);
+        }
+
+        /** The same with a task timeout of {@code seconds}. */
+        public Options withTaskTimeout(double seconds) {
+            return new Options(outDir, command, join, clusterName, bindAddress, port, slots, gpu, maxAttempts, plots, gpuBatch,
+                    seconds);
+        }
+
+        /** The task timeout of {@code tasks}, ms: the one given, else their default. */
+        public long taskTimeoutMs(List<SweepTask> tasks) {
+            return taskTimeoutS != null ? TaskTimeout.fromSeconds(taskTimeoutS, "--task-timeout-s") : TaskTimeout.defaultMs(tasks);
         }
 
         /** Embedded on loopback with {@code slots} slots. */
@@ -82,7 +105,7 @@ public final class SweepRun {
         // This JVM's slots start once every task is on the board, so that a GPU slot's first batch is whole.
         java.util.concurrent.atomic.AtomicReference<TaskWorkers> workers = new java.util.concurrent.atomic.AtomicReference<>();
         try {
-            counts = new SweepCoordinator(hz, store, o.maxAttempts(), progress).run(tasks, () -> {
+            counts = new SweepCoordinator(hz, store, o.maxAttempts(), o.taskTimeoutMs(tasks), progress).run(tasks, () -> {
                 if (o.slots() > 0) {
                     workers.set(new TaskWorkers(hz, executor, o.slots(), o.gpu(), o.gpuBatch()));
                 }

@@ -47,8 +47,10 @@ public final class SweepSpec {
     @JsonProperty("replicas") public int replicas = 1;
     /** First seed. */
     @JsonProperty("seed") public long seed = ValidationTaskExecutor.DEFAULT_SEED;
-    /** Attempts a throwing task gets. */
+    /** Attempts a throwing (or hanging) task gets. */
     @JsonProperty("max_attempts") public int maxAttempts = 3;
+    /** Longest time (s) a member may hold a task without progress; null: {@link TaskTimeout}'s default. */
+    @JsonProperty("task_timeout_s") public Double taskTimeoutS;
     /** Protocol: Langevin equilibration steps. */
     @JsonProperty("equilibration_steps") public Long equilibrationSteps;
     /** Protocol: production steps of every NVE and NVT run. */
@@ -137,6 +139,8 @@ public final class SweepSpec {
         require(temperaturesK != null && !temperaturesK.isEmpty(), "temperatures_K: no temperature given");
         require(replicas >= 1, "replicas: must be at least 1, got " + replicas);
         require(maxAttempts >= 1, "max_attempts: must be at least 1, got " + maxAttempts);
+        require(taskTimeoutS == null || (taskTimeoutS > 0 && Double.isFinite(taskTimeoutS)),
+                "task_timeout_s: must be a positive number of seconds, got " + taskTimeoutS);
         for (Double t : temperaturesK) {
             require(t != null && t > 0 && Double.isFinite(t), "temperatures_K: " + t + " is not a positive temperature");
         }

@@ -88,6 +88,11 @@ public final class TaskBoard {
      *         {@code id} is not a pending GPU task, which is claimed alone
      */
     List<TaskEntry> claimBatch(String id, String member, int max) {
+        return claimBatch(id, member, member, max, System.currentTimeMillis());
+    }
+
+    /** As {@link #claimBatch(String, String, int)}, the leases starting at cluster time {@code nowMs}. */
+    List<TaskEntry> claimBatch(String id, String member, String memberName, int max, long nowMs) {
         if (max < 1) {
             throw new IllegalArgumentException("a batch holds at least one task, got " + max);
         }
@@ -115,7 +120,7 @@ public final class TaskBoard {
             }
             ids.add(e.task().id());
         }
-        Map<String, TaskEntry> claimed = tasks.executeOnKeys(ids, new Claim(member, true, key));
+        Map<String, TaskEntry> claimed = tasks.executeOnKeys(ids, new Claim(member, memberName, true, key, nowMs));
         List<TaskEntry> out = new ArrayList<>();
         for (TaskEntry e : claimed.values()) {
             if (e != null) {
@@ -128,7 +133,29 @@ public final class TaskBoard {
 
     /** Claims {@code id} for {@code member}: the claimed record, or null when someone else was faster. */
     TaskEntry claim(String id, String member, boolean gpu) {
-        return tasks.executeOnKey(id, new Claim(member, gpu, null));
+        return claim(id, member, member, gpu, System.currentTimeMillis());
+    }
+
+    /** Claims {@code id} for {@code member} with a lease from cluster time {@code nowMs}; null when someone else was faster. */
+    TaskEntry claim(String id, String member, String memberName, boolean gpu, long nowMs) {
+        return tasks.executeOnKey(id, new Claim(member, memberName, gpu, null, nowMs));
+    }
+
+    /**
+     * Moves the lease of claim {@code claim} of task {@code id} forward to cluster time {@code untilMs} (never back);
+     * false when that claim no longer holds the task (its lease ran out, its member was thought dead, it ended).
+     */
+    boolean renew(String id, int claim, long untilMs) {
+        return Boolean.TRUE.equals(tasks.executeOnKey(id, new Renew(claim, untilMs)));
+    }
+
+    /**
+     * Gives every running task whose lease ran out before cluster time {@code nowMs} back to the queue as a hung
+     * attempt (failed once its attempts are used up); returns how many.
+     */
+    public int releaseExpired(long nowMs) {
+        Map<String, Boolean> r = tasks.executeOnEntries(new ReleaseExpired(nowMs), new InState(TaskState.RUNNING));
+        return (int) r.values().stream().filter(Boolean.TRUE::equals).count();
     }
 
     /**
@@ -237,17 +264,24 @@ public final class TaskBoard {
         }
     }
 
-    /** PENDING → RUNNING by one member (of batch {@code key} unless it is null); returns the new record or null. */
+    /**
+     * PENDING → RUNNING by one member (of batch {@code key} unless it is null), its lease running from cluster time
+     * {@code nowMs}; returns the new record or null.
+     */
     static final class Claim implements EntryProcessor<String, TaskEntry, TaskEntry> {
-        private static final long serialVersionUID = 1L;
+        private static final long serialVersionUID = 2L;
         private final String member;
+        private final String memberName;
         private final boolean gpu;
         private final SweepTask.BatchKey key;
+        private final long nowMs;
 
-        Claim(String member, boolean gpu, SweepTask.BatchKey key) {
+        Claim(String member, String memberName, boolean gpu, SweepTask.BatchKey key, long nowMs) {
             this.member = member;
+            this.memberName = memberName;
             this.gpu = gpu;
             this.key = key;
+            this.nowMs = nowMs;
         }
 
         @Override
@@ -257,7 +291,7 @@ public final class TaskBoard {
                     || (key != null && !v.task().batchKey().equals(key))) {
                 return null;
             }
-            TaskEntry claimed = v.claimedBy(member);
+            TaskEntry claimed = v.claimedBy(member, memberName, nowMs);
             e.setValue(claimed);
             return claimed;
         }
@@ -320,7 +354,52 @@ public final class TaskBoard {
             if (v == null || v.state() != TaskState.RUNNING || live.contains(v.owner())) {
                 return false;
             }
-            e.setValue(v.released());
+            e.setValue(v.released("member " + (v.ownerName() != null ? v.ownerName() : v.owner())
+                    + " left the cluster while running it (claim " + v.claim() + ")"));
+            return true;
+        }
+    }
+
+    /** RUNNING (this claim) → the same with its lease moved forward; returns whether that claim still holds the task. */
+    static final class Renew implements EntryProcessor<String, TaskEntry, Boolean> {
+        private static final long serialVersionUID = 1L;
+        private final int claim;
+        private final long untilMs;
+
+        Renew(int claim, long untilMs) {
+            this.claim = claim;
+            this.untilMs = untilMs;
+        }
+
+        @Override
+        public Boolean process(Map.Entry<String, TaskEntry> e) {
+            TaskEntry v = e.getValue();
+            if (v == null || v.state() != TaskState.RUNNING || v.claim() != claim) {
+                return false;
+            }
+            if (untilMs > v.leaseUntilMs()) {
+                e.setValue(v.renewedUntil(untilMs));
+            }
+            return true;
+        }
+    }
+
+    /** RUNNING with its lease run out before {@code nowMs} → PENDING (or FAILED), a hung attempt. */
+    static final class ReleaseExpired implements EntryProcessor<String, TaskEntry, Boolean> {
+        private static final long serialVersionUID = 1L;
+        private final long nowMs;
+
+        ReleaseExpired(long nowMs) {
+            this.nowMs = nowMs;
+        }
+
+        @Override
+        public Boolean process(Map.Entry<String, TaskEntry> e) {
+            TaskEntry v = e.getValue();
+            if (v == null || v.state() != TaskState.RUNNING || v.leaseUntilMs() >= nowMs) {
+                return false;
+            }
+            e.setValue(v.expired(nowMs));
             return true;
         }
     }
@@ -380,7 +459,7 @@ public final class TaskBoard {
             if (v == null || v.state() != TaskState.DONE) {
                 return false;
             }
-            e.setValue(v.released());
+            e.setValue(v.released("its payload was lost with the members that held it"));
             return true;
         }
     }

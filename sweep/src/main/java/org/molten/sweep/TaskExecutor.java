@@ -39,6 +39,25 @@ public interface TaskExecutor {
     }
 
     /**
+     * As {@link #execute(SweepTask, Path)}, calling {@code heartbeat} whenever the task makes
+     * progress, so that its member keeps its lease (a task that stops calling it is taken back
+     * after the sweep's task timeout and run elsewhere). The default reports no progress: the
+     * lease then lasts the task timeout from the claim.
+     */
+    default TaskMetrics execute(SweepTask task, Path reportDir, TaskHeartbeat heartbeat) throws Exception {
+        return execute(task, reportDir);
+    }
+
+    /**
+     * As {@link #executeBatch(List, List)}, calling {@code heartbeat} whenever the batch makes
+     * progress. The default reports no progress.
+     */
+    default List<TaskMetrics> executeBatch(List<SweepTask> tasks, List<Path> reportDirs, TaskHeartbeat heartbeat)
+            throws Exception {
+        return executeBatch(tasks, reportDirs);
+    }
+
+    /**
      * This executor with each task limited to {@code cores} threads in all (its models and its
      * replica workers): a member with S slots gives each slot cores / S, so that its slots together
      * use the machine's cores once, not S times. The default ignores the limit (test fakes).

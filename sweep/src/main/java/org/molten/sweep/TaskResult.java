@@ -10,9 +10,22 @@ package org.molten.sweep;
  * @param member      the member that ran it, or null
  * @param wallSeconds wall-clock time of the successful run, s (null when failed; for a task of a GPU batch, the batch's)
  * @param metrics     its figures (all null when failed)
+ * @param reruns      why it was given back to the queue and run again (a member that left, a lease that ran out,
+ *                    an attempt that threw), oldest first; empty when it ran once
  */
 public record TaskResult(SweepTask task, String status, int attempts, String error, String member, Double wallSeconds,
-                         TaskMetrics metrics) {
+                         TaskMetrics metrics, java.util.List<String> reruns) {
+    /** Copies the reasons (absent in result.json files of earlier versions: none). */
+    public TaskResult {
+        reruns = reruns == null ? java.util.List.of() : java.util.List.copyOf(reruns);
+    }
+
+    /** A result of a task that ran once. */
+    public TaskResult(SweepTask task, String status, int attempts, String error, String member, Double wallSeconds,
+                      TaskMetrics metrics) {
+        this(task, status, attempts, error, member, wallSeconds, metrics, java.util.List.of());
+    }
+
     /** Status of a task that ran. */
     public static final String DONE = "done";
     /** Status of a task that threw on every attempt. */

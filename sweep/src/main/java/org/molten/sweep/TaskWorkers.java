@@ -16,7 +16,9 @@ import java.util.stream.Stream;
  * The slots of one member: threads that take pending tasks from the {@link TaskBoard}, run them
  * with a {@link TaskExecutor} in a private temporary directory and hand back the payload. A member
  * takes a task only when it has a free slot (pull), so fast and slow members share the work by
- * their speed.
+ * their speed. While a slot runs a task, the member's heartbeat ({@link TaskLeases}) renews the
+ * task's lease as long as the task reports progress; a late result of a claim whose lease ran out
+ * is refused by the board.
  */
 public final class TaskWorkers implements AutoCloseable {
     /** Longest wait between looks at an empty board, ms. */
@@ -36,6 +38,7 @@ public final class TaskWorkers implements AutoCloseable {
     private final boolean gpu;
     private final int gpuBatch;
     private final List<Thread> threads = new ArrayList<>();
+    private final TaskLeases leases;
     private volatile boolean running = true;
 
     /**
@@ -67,6 +70,7 @@ public final class TaskWorkers implements AutoCloseable {
         this.gpu = gpu;
         this.memberId = hz.getCluster().getLocalMember().getUuid().toString();
         this.memberName = hz.getCluster().getLocalMember().getAddress().toString();
+        this.leases = new TaskLeases(hz, board);
         for (int i = 0; i < slots; i++) {
             Thread t = new Thread(this::loop, "molten-sweep-slot-" + i);
             t.setDaemon(true);
@@ -120,12 +124,12 @@ public final class TaskWorkers implements AutoCloseable {
     /** Claims task {@code id}, with its batch mates on a GPU member: the claimed records (empty: someone was faster). */
     private List<TaskEntry> claim(String id) {
         if (gpu && gpuBatch > 1) {
-            List<TaskEntry> batch = board.claimBatch(id, memberId, gpuBatch);
+            List<TaskEntry> batch = board.claimBatch(id, memberId, memberName, gpuBatch, leases.now());
             if (batch != null) {
                 return batch;
             }
         }
-        TaskEntry one = board.claim(id, memberId, gpu);
+        TaskEntry one = board.claim(id, memberId, memberName, gpu, leases.now());
         return one == null ? List.of() : List.of(one);
     }
 
@@ -138,11 +142,11 @@ public final class TaskWorkers implements AutoCloseable {
         List<SweepTask> batch = claimed.stream().map(TaskEntry::task).toList();
         List<Path> dirs = new ArrayList<>();
         long t0 = System.nanoTime();
-        try {
+        try (TaskLeases.Held lease = leases.hold(claimed)) {
             for (int i = 0; i < batch.size(); i++) {
                 dirs.add(Files.createTempDirectory("molten-task-"));
             }
-            List<TaskMetrics> metrics = executor.executeBatch(batch, dirs);
+            List<TaskMetrics> metrics = executor.executeBatch(batch, dirs, lease);
             if (metrics.size() != batch.size()) {
                 throw new IllegalStateException("a batch of " + batch.size() + " tasks gave " + metrics.size() + " results");
             }
@@ -170,9 +174,9 @@ public final class TaskWorkers implements AutoCloseable {
         SweepTask task = claimed.task();
         Path dir = null;
         long t0 = System.nanoTime();
-        try {
+        try (TaskLeases.Held lease = leases.hold(List.of(claimed))) {
             dir = Files.createTempDirectory("molten-task-");
-            TaskMetrics metrics = executor.execute(task, dir);
+            TaskMetrics metrics = executor.execute(task, dir, lease);
             TaskPayload payload = TaskPayload.collect(metrics, dir, memberName, (System.nanoTime() - t0) * 1e-9);
             board.complete(task.id(), claimed.claim(), payload);
         } catch (HazelcastInstanceNotActiveException e) {
@@ -234,5 +238,6 @@ public final class TaskWorkers implements AutoCloseable {
     public void close() {
         stop(0);
         threads.forEach(Thread::interrupt);
+        leases.close();
     }
 }

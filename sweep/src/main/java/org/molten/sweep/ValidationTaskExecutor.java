@@ -73,8 +73,34 @@ public final class ValidationTaskExecutor implements TaskExecutor {
 
     @Override
     public TaskMetrics execute(SweepTask task, Path reportDir) throws Exception {
-        runner(task, reportDir, models(task)).run(Progress.NONE);
+        return execute(task, reportDir, TaskHeartbeat.NONE);
+    }
+
+    /** As {@link #execute(SweepTask, Path)}; every phase and MD chunk (100 steps) of the validation beats {@code heartbeat}. */
+    @Override
+    public TaskMetrics execute(SweepTask task, Path reportDir, TaskHeartbeat heartbeat) throws Exception {
+        runner(task, reportDir, models(task)).run(beating(heartbeat));
         return read(task, reportDir);
+    }
+
+    @Override
+    public List<TaskMetrics> executeBatch(List<SweepTask> tasks, List<Path> reportDirs) throws Exception {
+        return executeBatch(tasks, reportDirs, TaskHeartbeat.NONE);
+    }
+
+    /** The validation's progress as heartbeats. */
+    private static Progress beating(TaskHeartbeat heartbeat) {
+        return new Progress() {
+            @Override
+            public void phase(String text) {
+                heartbeat.progressed();
+            }
+
+            @Override
+            public void advance(long steps) {
+                heartbeat.progressed();
+            }
+        };
     }
 
     /**
@@ -84,7 +110,8 @@ public final class ValidationTaskExecutor implements TaskExecutor {
      * own seed); without one they run one after the other.
      */
     @Override
-    public List<TaskMetrics> executeBatch(List<SweepTask> tasks, List<Path> reportDirs) throws Exception {
+    public List<TaskMetrics> executeBatch(List<SweepTask> tasks, List<Path> reportDirs, TaskHeartbeat heartbeat)
+            throws Exception {
         if (tasks.size() != reportDirs.size()) {
             throw new IllegalArgumentException(tasks.size() + " tasks but " + reportDirs.size() + " report directories");
         }
@@ -100,7 +127,7 @@ public final class ValidationTaskExecutor implements TaskExecutor {
         for (int i = 0; i < tasks.size(); i++) {
             runners.add(runner(tasks.get(i), reportDirs.get(i), models));
         }
-        SeedBatch.run(runners, Progress.NONE);
+        SeedBatch.run(runners, beating(heartbeat));
         List<TaskMetrics> out = new ArrayList<>(tasks.size());
         for (int i = 0; i < tasks.size(); i++) {
             out.add(read(tasks.get(i), reportDirs.get(i)));

@@ -49,6 +49,29 @@ class SweepSpecTest {
     }
 
     @Test
+    void theTaskTimeoutComesFromTheSpecOrAGenerousMultipleOfTheProtocol(@TempDir Path dir) throws Exception {
+        SweepSpec s = SweepSpec.read(Files.writeString(dir.resolve("t.yaml"), "systems: [water]\ntask_timeout_s: 90\n"));
+        assertEquals(90.0, s.taskTimeoutS);
+        List<SweepTask> tasks = s.expand();
+        assertEquals(tasks, SweepSpec.read(Files.writeString(dir.resolve("u.yaml"), "systems: [water]\n")).expand(),
+                "the timeout is no part of a task's id: a resumed sweep with another timeout keeps its results");
+        SweepRun.Options o = SweepRun.Options.embedded(dir, 1, 3);
+        assertEquals(90_000, o.withTaskTimeout(s.taskTimeoutS).taskTimeoutMs(tasks));
+        assertEquals(TaskTimeout.FLOOR_MS, o.taskTimeoutMs(tasks), "the quick protocol's default is the 30 min floor");
+        SweepSpec full = new SweepSpec();
+        full.systems = List.of("water");
+        full.steps = 1_000_000L;
+        assertEquals(TaskTimeout.EXPECTED_TIME_MULTIPLE * TaskTimeout.GENEROUS_MS_PER_STEP
+                        * (ValidationTaskExecutor.settings(full.expand().get(0)).equilibrationSteps() + 2_000_000L),
+                o.taskTimeoutMs(full.expand()), 1.0, "a long protocol gets a timeout in proportion");
+        String m = refused(Files.writeString(dir.resolve("v.yaml"), "systems: [water]\ntask_timeout_s: soon\n"));
+        assertTrue(m.contains("field 'task_timeout_s'"), m);
+        SweepSpec negative = SweepSpec.read(Files.writeString(dir.resolve("w.yaml"), "systems: [water]\ntask_timeout_s: -5\n"));
+        m = assertThrows(IllegalArgumentException.class, negative::expand).getMessage();
+        assertTrue(m.contains("task_timeout_s") && m.contains("-5"), m);
+    }
+
+    @Test
     void unknownAndMalformedFieldsAreRefusedWithTheFieldNamed(@TempDir Path dir) throws Exception {
         String m = refused(Files.writeString(dir.resolve("a.json"), "{\"systems\": [\"water\"],\n \"temperature\": [300]}"));
         assertTrue(m.contains("a.json") && m.contains("line 2") && m.contains("unknown field 'temperature'")

@@ -14,6 +14,7 @@ import org.molten.sweep.SweepSpec;
 import org.molten.sweep.SweepSummary;
 import org.molten.sweep.SweepTask;
 import org.molten.sweep.TaskExecutor;
+import org.molten.sweep.TaskTimeout;
 import org.molten.sweep.TaskWorkers;
 import org.molten.sweep.ValidationTaskExecutor;
 import picocli.CommandLine;
@@ -38,7 +39,7 @@ public final class SweepCommand implements Callable<Integer> {
     public static final int EXIT_TASK_FAILED = 3;
     private static final List<String> GRID_OPTIONS = List.of("--weights", "--systems", "--structure", "--temperatures",
             "--replicas", "--seed", "--baseline", "--device", "--precision", "--steps", "--equilibration-steps", "--timestep",
-            "--sample-interval", "--thermostat", "--thermostat-time", "--full", "--max-attempts");
+            "--sample-interval", "--thermostat", "--thermostat-time", "--full", "--max-attempts", "--task-timeout-s");
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -106,6 +107,13 @@ public final class SweepCommand implements Callable<Integer> {
     @Option(names = "--max-attempts", paramLabel = "N", order = 18,
             description = "Attempts a task that throws gets before it is reported with its error (default 3).")
     Integer maxAttempts;
+
+    @Option(names = "--task-timeout-s", paramLabel = "S", order = 19,
+            description = "Longest time in s a member may hold a task without progress (a hung GPU or libxtb call, a "
+                    + "frozen JVM) before the task runs elsewhere as a failed attempt; the validation reports progress every "
+                    + "100 MD steps. Default: " + TaskTimeout.EXPECTED_TIME_MULTIPLE + "x the protocol's expected task time, "
+                    + "at least " + TaskTimeout.FLOOR_MS / 60000 + " min.")
+    Double taskTimeoutS;
 
     @Option(names = "--out", paramLabel = "DIR", order = 30, description = "Output directory (default: ${DEFAULT-VALUE}).")
     Path out = Path.of("sweep-report");
@@ -179,6 +187,7 @@ public final class SweepCommand implements Callable<Integer> {
         if (maxAttempts != null) {
             s.maxAttempts = maxAttempts;
         }
+        s.taskTimeoutS = taskTimeoutS;
         s.baseline = baseline;
         s.device = device;
         s.precision = precision;
@@ -199,7 +208,7 @@ public final class SweepCommand implements Callable<Integer> {
         int n = slots != null ? slots : cluster.isEmpty() ? Runtime.getRuntime().availableProcessors() : 0;
         String command = String.join(" ", spec.root().commandLine().getParseResult().originalArgs());
         SweepRun.Options o = new SweepRun.Options(out, command, cluster, clusterName, bind, port, n, gpu, grid.maxAttempts,
-                !noPlots, gpuBatch);
+                !noPlots, gpuBatch, grid.taskTimeoutS);
         SweepReport r;
         try (SweepProgress progress = SweepProgress.auto()) {
             r = SweepRun.run(tasks, o, executor, progress);
