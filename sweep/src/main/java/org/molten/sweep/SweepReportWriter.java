@@ -57,6 +57,7 @@ public final class SweepReportWriter {
                     fmt(g.passedFraction(), "%.3f"), drift, fmt(mean(g.teacherForceMaeEvPerA()), "%.4g"),
                     fmt(mean(g.forceRmseVsBaselineEvPerA()), "%.3g"), divergences(g.divergences())));
         }
+        chance(b, r.summary().statisticalCriteria());
         if (!r.plots().isEmpty()) {
             b.append("\n## Plots\n\n");
             for (String p : r.plots()) {
@@ -89,6 +90,28 @@ public final class SweepReportWriter {
             r.warnings().forEach(w -> b.append("- ").append(w).append('\n'));
         }
         return b.toString();
+    }
+
+    /** The statistical criteria's failures against chance, so that a verdict does not hinge on noise. */
+    private static void chance(StringBuilder b, ChanceFailures c) {
+        if (c == null || c.checks() == 0) {
+            return;
+        }
+        b.append("\n## Statistical criteria against chance\n\n");
+        b.append(String.format(Locale.ROOT, "%d checks of k-SE criteria (z-tests: mean temperature, temperature fluctuation); "
+                + "a correct integrator fails each with probability erfc(k/sqrt 2) (0.27 %% at 3 SE), so chance alone predicts "
+                + "**%.2f** failures; **%d** failed (P(>= %d by chance) = %.3g): %s. %d task(s) failed only statistical "
+                + "criteria.%n%n", c.checks(), c.expectedByChance(), c.failed(), c.failed(), c.pChance(),
+                c.exceedsChance() ? "**more than chance explains**" : "consistent with chance", c.tasksFailingOnlyStatistical()));
+        b.append(String.format(Locale.ROOT, "A row is flagged when its failures are improbable by chance: P below %.2g / %d rows "
+                + "(Bonferroni).%n%n", ChanceFailures.ALPHA, c.rows().size()));
+        b.append("| model | system | T (K) | criterion | checks | failed | expected by chance | P(>= failed by chance) | verdict |\n");
+        b.append("|---|---|---:|---|---:|---:|---:|---:|---|\n");
+        for (ChanceFailures.Row row : c.rows()) {
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %d | %d | %.3g | %.3g | %s |%n", row.model(), row.system(),
+                    fmt(row.temperatureK(), "%.0f"), row.criterion(), row.checks(), row.failed(), row.expectedByChance(),
+                    row.pChance(), row.exceedsChance() ? "**exceeds chance**" : "within chance"));
+        }
     }
 
     private static Double mean(SweepSummary.Distribution d) {

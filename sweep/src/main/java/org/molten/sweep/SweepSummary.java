@@ -16,8 +16,9 @@ import java.util.function.Function;
  *
  * @param groups  per model, system and temperature, in grid order
  * @param ranking the models, best first
+ * @param statisticalCriteria the statistical criteria's failures against those chance predicts
  */
-public record SweepSummary(List<Group> groups, List<ModelRank> ranking) {
+public record SweepSummary(List<Group> groups, List<ModelRank> ranking, ChanceFailures statisticalCriteria) {
 
     /**
      * Distribution of a figure over tasks.
@@ -136,7 +137,7 @@ public record SweepSummary(List<Group> groups, List<ModelRank> ranking) {
             ranking.add(new ModelRank(i + 1, m.model(), m.tasks(), m.failed(), m.stableFraction(),
                     m.medianAbsDriftMeVPerAtomPerPs(), m.meanTeacherForceMaeEvPerA()));
         }
-        return new SweepSummary(groups, ranking);
+        return new SweepSummary(groups, ranking, ChanceFailures.of(results));
     }
 
     private static List<Double> values(List<TaskMetrics> ms, Function<TaskMetrics, Double> f) {

@@ -1,6 +1,7 @@
 package org.molten.sweep;
 
 import java.io.Serializable;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -15,15 +16,26 @@ import java.util.TreeMap;
  * @param forceRmseVsBaselineEvPerA force RMSE against the baseline model on the same frames, eV/Å
  * @param passed                   the validation's overall verdict
  * @param divergences              named divergences (observable → value, units in the name), possibly empty
+ * @param statisticalChecks        the validation's evaluated k-SE criteria, possibly empty ({@link ChanceFailures})
+ * @param failedCriteria           how many criteria of every kind failed, or null when not reported
  */
 public record TaskMetrics(Double stableFraction, Double driftMeVPerAtomPerPs, Double teacherForceMaeEvPerA,
-                          Double forceRmseVsBaselineEvPerA, Boolean passed, Map<String, Double> divergences)
+                          Double forceRmseVsBaselineEvPerA, Boolean passed, Map<String, Double> divergences,
+                          List<StatisticalCheck> statisticalChecks, Integer failedCriteria)
         implements Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
-    /** Copies the divergences into a sorted map. */
+    /** Copies the divergences into a sorted map and the checks into a list (absent in older result.json: none). */
     public TaskMetrics {
         divergences = divergences == null ? Map.of() : new TreeMap<>(divergences);
+        statisticalChecks = statisticalChecks == null ? List.of() : List.copyOf(statisticalChecks);
+    }
+
+    /** Figures without criteria. */
+    public TaskMetrics(Double stableFraction, Double driftMeVPerAtomPerPs, Double teacherForceMaeEvPerA,
+                       Double forceRmseVsBaselineEvPerA, Boolean passed, Map<String, Double> divergences) {
+        this(stableFraction, driftMeVPerAtomPerPs, teacherForceMaeEvPerA, forceRmseVsBaselineEvPerA, passed, divergences,
+                List.of(), null);
     }
 
     /** Nothing known. */

@@ -32,7 +32,10 @@ import java.util.Map;
  *   <li>divergences: every number in {@code system.divergences} (an object of observable →
  *       value), plus {@code comparison.final_rmsd_A}, {@code comparison.max_rmsd_A} and {@code
  *       comparison.divergence_time_fs} when numeric</li>
- *   <li>verdict: {@code summary.passed}</li>
+ *   <li>verdict: {@code summary.passed}; failed criteria: {@code summary.failed}</li>
+ *   <li>statistical checks: the entries of {@code system.criteria[]} with {@code unit} "SE", not {@code skipped}:
+ *       {@code criterion}, {@code run}, {@code value}, {@code passed}, and the nominal limit from {@code detail}
+ *       ("limit 3 SE as Student t ...") or else {@code threshold}</li>
  * </ul>
  */
 public final class TaskReportReader {
@@ -78,7 +81,38 @@ public final class TaskReportReader {
             }
         }
         JsonNode passed = summary.path("passed");
-        return new TaskMetrics(stable, drift, teacher, rmse, passed.isBoolean() ? passed.booleanValue() : null, divergences);
+        JsonNode failed = summary.path("failed");
+        return new TaskMetrics(stable, drift, teacher, rmse, passed.isBoolean() ? passed.booleanValue() : null, divergences,
+                statisticalChecks(system.path("criteria")), failed.isInt() ? failed.intValue() : null);
+    }
+
+    private static final java.util.regex.Pattern NOMINAL_LIMIT = java.util.regex.Pattern.compile("limit ([0-9.]+) SE");
+
+    /**
+     * The evaluated criteria whose unit is "SE" (z-tests), with their nominal limit: the number in the detail's
+     * "limit 3 SE as Student t ..." (the threshold itself is widened for few blocks), else the threshold.
+     */
+    private static List<StatisticalCheck> statisticalChecks(JsonNode criteria) {
+        List<StatisticalCheck> out = new ArrayList<>();
+        if (!criteria.isArray()) {
+            return out;
+        }
+        for (JsonNode c : criteria) {
+            if (!"SE".equals(c.path("unit").asText()) || c.path("skipped").asBoolean(false) || !c.path("passed").isBoolean()) {
+                continue;
+            }
+            Double limit = number(c.path("threshold"));
+            java.util.regex.Matcher m = NOMINAL_LIMIT.matcher(c.path("detail").asText(""));
+            if (m.find()) {
+                limit = Double.parseDouble(m.group(1));
+            }
+            if (limit == null) {
+                continue;
+            }
+            out.add(new StatisticalCheck(c.path("criterion").asText("?"), c.path("run").asText(""), number(c.path("value")),
+                    limit, c.path("passed").booleanValue()));
+        }
+        return out;
     }
 
     private static JsonNode pickSystem(JsonNode systems, String name) {

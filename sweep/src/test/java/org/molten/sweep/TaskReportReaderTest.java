@@ -49,4 +49,18 @@ class TaskReportReaderTest {
         TaskMetrics none = read("{}", "water");
         assertEquals(TaskMetrics.unknown(), none);
     }
+
+    @Test
+    void theStatisticalCriteriaOfAShippedReportWithTheirNominalLimit() throws Exception {
+        java.nio.file.Path shipped = java.nio.file.Path.of("../docs/reports/validate-default-2026-11-26/report.json");
+        TaskMetrics m = TaskReportReader.read(shipped, "water");
+        assertEquals(2, m.statisticalChecks().size(), m.statisticalChecks().toString());
+        StatisticalCheck mean = m.statisticalChecks().get(0);
+        assertEquals("mean-temperature", mean.criterion());
+        assertEquals(1.6966133802483725, mean.valueSe());
+        assertEquals(3.0, mean.limitSe(), 0.0, "the nominal 3 SE, not the Student-t threshold 4.28 written for 9 blocks");
+        assertEquals(0.0027, mean.falsePositiveRate(), 1e-4);
+        assertEquals("temperature-fluctuation", m.statisticalChecks().get(1).criterion());
+        assertEquals(0, m.failedCriteria());
+    }
 }
