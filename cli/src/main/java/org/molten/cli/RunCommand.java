@@ -23,6 +23,7 @@ import org.molten.integrators.Checkpoint;
 import org.molten.integrators.FireMinimizer;
 import org.molten.integrators.Integrator;
 import org.molten.integrators.OutputMark;
+import org.molten.integrators.OutputWriteException;
 import org.molten.integrators.ReplicaSet;
 import org.molten.integrators.Simulation;
 import org.molten.integrators.SimulationBlowUpException;
@@ -286,7 +287,12 @@ public final class RunCommand implements Callable<Integer> {
                     }
                     attachReporters(sim, restart, k, replicas);
                 }
-                return runAndSummarise(set, out, err, seed, start, !restarts.isEmpty());
+                try {
+                    return runAndSummarise(set, out, err, seed, start, !restarts.isEmpty());
+                } catch (OutputWriteException e) {   // a full disk or a removed folder: stop, save the state elsewhere
+                    return new StorageFault(set, e, output.checkpoint, output.log, output.trajectory).stop(dynamics.steps,
+                            spec, err);
+                }
             }
         } finally {
             for (ForceField ff : forceFields) {

@@ -1,21 +1,14 @@
 package org.molten.integrators;
 
-import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -31,9 +24,11 @@ import org.molten.core.Cell;
  * integrator and thermostat state variable, and where each output file stood. Immutable.
  *
  * <p><b>File format</b> (big-endian, {@link DataOutputStream}): the magic {@code MOLTENCK}, a
- * format version, the fields above, and a CRC-32 of everything before it. Files are written to a
- * temporary file in the same folder, forced to disk and renamed over the target, so a crash
- * while writing leaves the previous checkpoint intact.
+ * format version, the fields above, and a CRC-32 of everything before it (every readable version
+ * has it; a file that fails it is refused with what is wrong: {@link CheckpointDamage}). Files are
+ * written by {@link AtomicFileWrite}: a temporary file in the same folder, forced to disk and
+ * renamed over the target, so a crash or a full disk while writing leaves the previous checkpoint
+ * intact.
  */
 public final class Checkpoint {
     private static final long MAGIC = 0x4D4F4C54454E434BL; // "MOLTENCK"
@@ -187,28 +182,7 @@ public final class Checkpoint {
      * Writes the checkpoint atomically: temporary file in the same folder, fsync, rename.
      */
     public void writeAtomically(Path file) throws IOException {
-        Path target = file.toAbsolutePath().normalize();
-        Path dir = target.getParent();
-        if (dir != null) {
-            Files.createDirectories(dir);
-        }
-        byte[] body = encode();
-        Path tmp = Files.createTempFile(dir, target.getFileName().toString() + ".", ".tmp");
-        try {
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-                 OutputStream os = new BufferedOutputStream(Channels.newOutputStream(ch))) {
-                os.write(body);
-                os.flush();
-                ch.force(true);
-            }
-            try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        AtomicFileWrite.write(file, encode());
     }
 
     private byte[] encode() throws IOException {
@@ -299,7 +273,7 @@ public final class Checkpoint {
             crc.update(all, 0, all.length - 8);
             long stored = new DataInputStream(new ByteArrayInputStream(all, all.length - 8, 8)).readLong();
             if (stored != crc.getValue()) {
-                throw new IOException("checkpoint " + file + " is corrupted or truncated (CRC mismatch)");
+                throw new IOException(CheckpointDamage.describe(file, all, stored, crc.getValue()));
             }
             int n = in.readInt();
             if (n <= 0 || n > all.length / 8) {

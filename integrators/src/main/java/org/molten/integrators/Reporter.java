@@ -28,6 +28,11 @@ public interface Reporter extends Closeable {
         return Optional.empty();
     }
 
+    /** The file this reporter writes, if any: named when it cannot be written. */
+    default Optional<java.nio.file.Path> outputFile() {
+        return Optional.empty();
+    }
+
     /**
      * True for checkpoint writers: they run after every other reporter of the same step, so the
      * outputs they record already contain that step.

@@ -73,6 +73,7 @@ public final class Simulation implements DynamicsState, AutoCloseable {
     private final int guardIntervalSteps;
     private final double[] forces;
     private final List<Reporter> reporters = new ArrayList<>();
+    private final java.util.Set<Reporter> brokenReporters = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     private final String platformName;
     private final DeviceDynamics device;   // null on the host
     private final int replicaIndex;        // index in the device binding
@@ -327,9 +328,36 @@ public final class Simulation implements DynamicsState, AutoCloseable {
         for (int pass = 0; pass < 2; pass++) {
             for (Reporter r : reporters) {
                 if (r.runsLast() == (pass == 1) && (all || step % r.intervalSteps() == 0)) {
-                    r.report(this);
+                    try {
+                        r.report(this);
+                    } catch (IOException e) {
+                        throw broken(r, e);
+                    }
+                    requireStillThere(r);
                 }
             }
+        }
+    }
+
+    /** Records {@code r} as unable to write (a rescue checkpoint leaves its file out) and names it. */
+    private OutputWriteException broken(Reporter r, IOException e) {
+        brokenReporters.add(r);
+        return new OutputWriteException(r.outputFile().orElse(null), step, e);
+    }
+
+    /**
+     * A file removed while a reporter appends to it (its folder deleted mid-run) takes every later write with it
+     * without an error on POSIX systems: refused at the report after, so the run stops instead of losing its output.
+     * Checkpoint writers (runs last) replace their file whole each time and are exempt.
+     */
+    private void requireStillThere(Reporter r) {
+        if (r.runsLast() || r.outputFile().isEmpty()) {
+            return;
+        }
+        java.nio.file.Path f = r.outputFile().get();
+        if (!java.nio.file.Files.exists(f)) {
+            throw broken(r, new java.nio.file.NoSuchFileException(f.toString(), null,
+                    "the file (or its folder) was removed while the run wrote it"));
         }
     }
 
@@ -344,15 +372,15 @@ public final class Simulation implements DynamicsState, AutoCloseable {
     /**
      * Flushes every reporter.
      *
-     * @throws UncheckedIOException when one cannot write
+     * @throws OutputWriteException naming the file when one cannot write
      */
     public void flushReporters() {
-        try {
-            for (Reporter r : reporters) {
+        for (Reporter r : reporters) {
+            try {
                 r.flush();
+            } catch (IOException e) {
+                throw broken(r, e);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 
@@ -366,19 +394,47 @@ public final class Simulation implements DynamicsState, AutoCloseable {
         }
     }
 
-    /** The flushed output files of the reporters, for a checkpoint. */
+    /**
+     * The flushed output files of the reporters, for a checkpoint.
+     *
+     * @throws OutputWriteException naming the file that cannot be flushed
+     */
     public List<OutputMark> outputMarks() {
         List<OutputMark> marks = new ArrayList<>();
-        try {
-            for (Reporter r : reporters) {
+        for (Reporter r : reporters) {
+            try {
                 r.flush();
                 Optional<OutputMark> m = r.outputMark();
                 m.ifPresent(marks::add);
+            } catch (IOException e) {
+                throw broken(r, e);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
         return marks;
+    }
+
+    /**
+     * A checkpoint of the current state for a run that must stop because an output cannot be written (a full disk,
+     * a removed folder): as {@link #checkpoint()}, but it records only the outputs that can still be flushed and are
+     * still there, so a restart continues those and needs new files (or freed space) for the others.
+     */
+    public Checkpoint rescueCheckpoint() {
+        List<OutputMark> marks = new ArrayList<>();
+        for (Reporter r : reporters) {
+            if (brokenReporters.contains(r)) {
+                continue;
+            }
+            try {
+                r.flush();
+                Optional<OutputMark> m = r.outputMark();
+                if (m.isPresent() && java.nio.file.Files.exists(m.get().file())) {
+                    marks.add(m.get());
+                }
+            } catch (IOException | RuntimeException e) {
+                // this output is the broken one: the checkpoint does not vouch for it
+            }
+        }
+        return checkpoint(marks);
     }
 
     /**
@@ -387,6 +443,10 @@ public final class Simulation implements DynamicsState, AutoCloseable {
      * ({@link DeviceDynamics#integratorState}); the format is the same on every platform.
      */
     public Checkpoint checkpoint() {
+        return checkpoint(outputMarks());
+    }
+
+    private Checkpoint checkpoint(List<OutputMark> marks) {
         sync();
         byte[] integratorState;
         if (device == null) {
@@ -404,7 +464,7 @@ public final class Simulation implements DynamicsState, AutoCloseable {
                 forceField.parametersFingerprint(), integrator.description(), PlatformBinding.checkpointKind(platformName),
                 degreesOfFreedom, seed, step, timeFs(), potentialEnergyEv,
                 atoms.positions().clone(), atoms.velocities().clone(), forces.clone(),
-                random == null || device != null ? null : random.state(), integratorState, outputMarks());
+                random == null || device != null ? null : random.state(), integratorState, marks);
     }
 
     /**
@@ -555,19 +615,20 @@ public final class Simulation implements DynamicsState, AutoCloseable {
     /**
      * Flushes and closes every reporter, and frees the device binding if this simulation owns it.
      *
-     * @throws UncheckedIOException when a reporter cannot be closed
+     * @throws OutputWriteException naming the file when a reporter cannot be flushed or closed
      */
     @Override
     public void close() {
-        IOException first = null;
+        UncheckedIOException first = null;
         for (Reporter r : reporters) {
             try {
                 r.close();
             } catch (IOException e) {
+                OutputWriteException named = broken(r, e);
                 if (first == null) {
-                    first = e;
+                    first = named;
                 } else {
-                    first.addSuppressed(e);
+                    first.addSuppressed(named);
                 }
             }
         }
@@ -577,7 +638,7 @@ public final class Simulation implements DynamicsState, AutoCloseable {
         }
         closed = true;
         if (first != null) {
-            throw new UncheckedIOException(first);
+            throw first;
         }
     }
 }

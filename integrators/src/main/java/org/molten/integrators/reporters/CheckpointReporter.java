@@ -2,6 +2,7 @@ package org.molten.integrators.reporters;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Optional;
 import org.molten.core.Checks;
 import org.molten.integrators.Reporter;
 import org.molten.integrators.Simulation;
@@ -40,5 +41,10 @@ public final class CheckpointReporter implements Reporter {
     @Override
     public boolean runsLast() {
         return true;
+    }
+
+    @Override
+    public Optional<Path> outputFile() {
+        return Optional.of(file);
     }
 }

@@ -130,4 +130,9 @@ public final class EnergyLogReporter implements Reporter {
     public void close() throws IOException {
         out.close();
     }
+
+    @Override
+    public Optional<Path> outputFile() {
+        return Optional.of(file);
+    }
 }

@@ -98,4 +98,9 @@ public final class TrajectoryReporter implements Reporter {
     public void close() throws IOException {
         writer.close();
     }
+
+    @Override
+    public Optional<Path> outputFile() {
+        return Optional.of(file);
+    }
 }
