@@ -273,6 +273,8 @@ public final class ValidateCommand implements Callable<Integer> {
         }
         ValidationSettings settings = settings();
         Thresholds limits = thresholds.toThresholds();
+        // an unwritable folder or a full disk is refused before the MD, not when the first log or report is written
+        org.molten.integrators.AtomicFileWrite.requireWritableFolder(out, "the report folder --out");
         String version = MoltenCli.class.getAnnotation(Command.class).version()[0];
         // The arguments as typed after "molten" (the root's parse result holds them all).
         String commandLine = String.join(" ", spec.root().commandLine().getParseResult().originalArgs());

@@ -53,6 +53,43 @@ public final class AtomicFileWrite {
         }
     }
 
+    /**
+     * Checks, before a long run, that files can be created in {@code dir} (made if missing): writes, forces and
+     * removes a small temporary file there, so that an unwritable folder or a full disk is refused at once rather
+     * than after hours of work.
+     *
+     * @param what how the folder is named in the message ("the report folder --out")
+     * @throws IOException "cannot write in {what} 'dir': problem"
+     */
+    public static void requireWritableFolder(Path dir, String what) throws IOException {
+        try {
+            Files.createDirectories(dir);
+            Path probe = Files.createTempFile(dir, ".molten-write-check", ".tmp");
+            try (FileChannel ch = FileChannel.open(probe, StandardOpenOption.WRITE)) {
+                ch.write(ByteBuffer.wrap(new byte[4096]));
+                ch.force(true);
+            } finally {
+                Files.deleteIfExists(probe);
+            }
+        } catch (IOException e) {
+            String problem = e instanceof java.nio.file.FileSystemException f && f.getFile() != null && !Path.of(f.getFile()).equals(dir)
+                    && !f.getFile().contains(".molten-write-check") ? "'" + f.getFile() + "': " + OutputWriteException.problem(e)
+                    : OutputWriteException.problem(e);
+            throw new IOException("cannot write in " + what + " '" + dir + "': " + problem, e);
+        }
+    }
+
+    /**
+     * As {@link #write(Path, byte[])}, with an error that names the file: "cannot write {what} 'file': problem".
+     */
+    public static void write(Path file, byte[] bytes, String what) throws IOException {
+        try {
+            write(file, bytes);
+        } catch (IOException e) {
+            throw new IOException("cannot write " + what + " '" + file + "': " + OutputWriteException.problem(e), e);
+        }
+    }
+
     /** Forces a folder's entries to disk, so that the rename survives a power cut (best effort: not every system allows it). */
     private static void forceDirectory(Path dir) {
         if (dir == null) {

@@ -43,7 +43,8 @@ public final class OutputWriteException extends UncheckedIOException {
         return problem(getCause());
     }
 
-    static String problem(IOException e) {
+    /** The problem of {@code e} in words, lower case, without the path. */
+    public static String problem(IOException e) {
         if (e instanceof NoSuchFileException f && f.getReason() == null) {
             return "no such file or directory";
         }

@@ -356,7 +356,7 @@ public final class Simulation implements DynamicsState, AutoCloseable {
         }
         java.nio.file.Path f = r.outputFile().get();
         if (!java.nio.file.Files.exists(f)) {
-            throw broken(r, new java.nio.file.NoSuchFileException(f.toString(), null,
+            throw broken(r, new java.nio.file.FileSystemException(f.toString(), null,
                     "the file (or its folder) was removed while the run wrote it"));
         }
     }

@@ -54,6 +54,18 @@ public final class ResultStore {
         if (finished(id)) {
             return false;
         }
+        try {
+            return storeAtomically(id, result, reportFiles);
+        } catch (IOException e) {
+            // a full disk or a removed folder: the task's directory is not there (the partial one is removed), and the
+            // message names where it was going; the task's record stays on the board until the coordinator stops
+            throw new IOException("cannot store the result of task " + id + " in " + tasksDir + ": "
+                    + org.molten.integrators.OutputWriteException.problem(e) + " (finished tasks are kept; the same "
+                    + "command resumes once there is room)", e);
+        }
+    }
+
+    private boolean storeAtomically(String id, TaskResult result, Map<String, byte[]> reportFiles) throws IOException {
         Path tmp = Files.createTempDirectory(tasksDir, "." + id + ".partial-");
         try {
             for (Map.Entry<String, byte[]> f : reportFiles.entrySet()) {

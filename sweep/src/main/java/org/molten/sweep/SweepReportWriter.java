@@ -1,9 +1,9 @@
 package org.molten.sweep;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import java.nio.charset.StandardCharsets;
+import org.molten.integrators.AtomicFileWrite;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,12 +20,10 @@ public final class SweepReportWriter {
 
     /** Writes both files into {@code outDir}. */
     public static void write(SweepReport report, Path outDir) throws IOException {
-        Path tmp = Files.createTempFile(outDir, ".sweep-report", ".json");
-        SweepJson.mapper().writeValue(tmp.toFile(), report);
-        Files.move(tmp, outDir.resolve(JSON), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        tmp = Files.createTempFile(outDir, ".sweep-report", ".md");
-        Files.writeString(tmp, markdown(report));
-        Files.move(tmp, outDir.resolve(MARKDOWN), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        // each atomically (temp, fsync, rename; the temp file removed on failure): a full disk leaves the previous
+        // report or none, never half of one, and the error names the file
+        AtomicFileWrite.write(outDir.resolve(JSON), SweepJson.mapper().writeValueAsBytes(report), "sweep report");
+        AtomicFileWrite.write(outDir.resolve(MARKDOWN), markdown(report).getBytes(StandardCharsets.UTF_8), "sweep report");
     }
 
     /** The Markdown text. */

@@ -95,7 +95,8 @@ public final class SweepRun {
     public static SweepReport run(List<SweepTask> tasks, Options o, TaskExecutor executor, SweepProgress progress)
             throws IOException, InterruptedException {
         long t0 = System.nanoTime();
-        Files.createDirectories(o.outDir());
+        // an unwritable folder or a full disk is refused before any task runs, not when the first result comes back
+        org.molten.integrators.AtomicFileWrite.requireWritableFolder(o.outDir(), "the sweep's output folder --out");
         ResultStore store = new ResultStore(o.outDir());
         SweepMember member = o.join().isEmpty()
                 ? SweepMember.embedded(o.clusterName() + "-embedded-" + UUID.randomUUID(), o.port())

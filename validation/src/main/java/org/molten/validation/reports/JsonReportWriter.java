@@ -50,7 +50,8 @@ public final class JsonReportWriter {
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        mapper().writeValue(file.toFile(), report);
+        // atomically: a full disk leaves the previous report (or none), never half of one, and names the file
+        org.molten.integrators.AtomicFileWrite.write(file, mapper().writeValueAsBytes(report), "report");
     }
 
     /**

@@ -24,7 +24,8 @@ public final class MarkdownReportWriter {
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        Files.writeString(file, render(report), StandardCharsets.UTF_8);
+        // atomically: a full disk leaves the previous report (or none), never half of one, and names the file
+        org.molten.integrators.AtomicFileWrite.write(file, render(report).getBytes(StandardCharsets.UTF_8), "report");
     }
 
     /** The Markdown text. */
