@@ -32,19 +32,22 @@ if [[ "${1:-}" == bundle ]]; then
   jdk=${JLINK_JDK:-/usr/lib/jvm/temurin-25-jdk-amd64}
   (cd "$root" && mvn -o -q -DskipTests -pl sweep -am package)
   rm -rf "$dest"; mkdir -p "$dest/lib"
-  # java.desktop for the validation's PNG plots (without it they are skipped with a warning, if nothing else breaks);
-  # java.naming, java.sql, java.scripting: classes Hazelcast refers to (jdeps)
-  "$jdk/bin/jlink" --add-modules java.base,java.desktop,java.logging,java.management,java.naming,java.sql,java.scripting,jdk.unsupported \
+  # No java.desktop (6 MB packed): the validation's PNG plots are then skipped with one warning each (PngFiles),
+  # the figures are not. java.naming, java.sql, java.scripting: classes Hazelcast refers to (jdeps).
+  "$jdk/bin/jlink" --add-modules java.base,java.logging,java.management,java.naming,java.sql,java.scripting,jdk.unsupported \
     --strip-debug --no-header-files --no-man-pages --output "$dest/jre"
   command -v strip >/dev/null && strip --strip-unneeded "$dest/jre/lib/server/libjvm.so"
   for m in md-core structures forcefield integrators validation bench cli sweep; do
     cp "$root/$m/target/$m-"*[0-9T].jar "$dest/lib/"
   done
+  # the bundled model and the kernels' fatbin (3.8 MB) travel with the checkout: taken from its resources
+  zip -q -d "$dest/lib/forcefield-"*.jar '*.safetensors' '*.fatbin' >/dev/null
   deps=$(mktemp -d); trap 'rm -rf "$deps"' EXIT
   (cd "$root/sweep" && mvn -o -q dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$deps" >/dev/null)
   for j in "$deps"/*.jar; do
     case $(basename "$j") in
       pytorch-*|api-0.*|forcefield-torchscript-*|junit-*|opentest4j-*|apiguardian-*|jcuda-natives-*|molten-*|md-core-*|structures-*|forcefield-*|integrators-*|validation-*|bench-*|cli-*) ;;
+      pdfbox-*|fontbox-*|graphics2d-*|VectorGraphics2D-*|animated-gif-*|commons-logging-*) ;;   # PDF/SVG/GIF export: never used
       *) cp "$j" "$dest/lib/" ;;
     esac
   done
@@ -64,7 +67,9 @@ if [[ -n "${MOLTEN:-}" ]]; then
   read -r -a molten <<<"$MOLTEN"
 else
   molten=("$here/jre/bin/java" -Xmx24g -Xss8m -XX:+UseParallelGC --enable-native-access=ALL-UNNAMED -Djava.awt.headless=true
-    -cp "$here/lib/*" org.molten.cli.MoltenCli)
+    -cp "$here/lib/*:${TREE:-$PWD}/forcefield/src/main/resources" org.molten.cli.MoltenCli)
+  [[ -f ${TREE:-$PWD}/forcefield/src/main/resources/org/molten/forcefield/cuda/molten_kernels.fatbin ]] \
+    || { echo "run from the checkout (or TREE=checkout): its forcefield resources hold the model and kernels" >&2; exit 2; }
 fi
 systems=${SYSTEMS:-ethanol,alanine-dipeptide}
 temps=${TEMPERATURES:-300,350,400,450}
