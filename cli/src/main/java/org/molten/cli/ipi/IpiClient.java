@@ -2,7 +2,6 @@ package org.molten.cli.ipi;
 
 import java.io.EOFException;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import org.molten.core.Atoms;
 import org.molten.core.Cell;
 import org.molten.core.ForceField;
@@ -181,7 +180,9 @@ public final class IpiClient {
                 w[3 * a + b] = virialEv[b][a] / Units.HARTREE_IN_EV;   // transposed, as the cell
             }
         }
-        byte[] extra = "{}".getBytes(StandardCharsets.US_ASCII);   // i-PI parses the extra string as JSON
+        // the extra string: one zero byte, as ASE's own client sends (ASE 3.22's server fails on a longer one,
+        // testing a numpy array's truth; i-PI, finding no JSON in it, ignores it)
+        byte[] extra = {0};
         wire.writeHeader("FORCEREADY");
         wire.writeDoubles(energyEv / Units.HARTREE_IN_EV);
         wire.writeInt(forcesEvPerA.length / 3);
