@@ -1,10 +1,7 @@
 package org.molten.cli;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -96,8 +93,7 @@ public final class ServeCommand implements Callable<Integer> {
                     atoms.formula(), atoms.size(), atoms.cellOrNull() != null && atoms.cellOrNull().anyPeriodic()
                             ? ", periodic" : "", address.text());
             out.flush();
-            IpiWire wire = new IpiWire(new BufferedInputStream(Channels.newInputStream(channel), 1 << 16),
-                    new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16));
+            IpiWire wire = IpiWire.over(channel);
             IpiClient.Result r = new IpiClient(ff, atoms, virialMode).serve(wire);
             out.printf(Locale.ROOT, "molten serve: %d force evaluations; %s%n", r.evaluations(),
                     r.ending() == IpiClient.Ending.EXIT ? "the driver sent EXIT"
