@@ -23,13 +23,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code molten serve}: Molten as the force engine of an i-PI driver (i-PI, ASE's {@code SocketIOCalculator},
- * LAMMPS's {@code fix ipi}): connects to the driver's socket and answers every structure it sends with the
+ * {@code molten serve}: Molten as the force engine of an i-PI driver (i-PI or ASE's {@code SocketIOCalculator}):
+ * connects to the driver's socket and answers every structure it sends with the
  * energy, forces and virial of the student (or the classical potential) until the driver sends EXIT or
  * closes the connection. The protocol is {@link IpiClient}'s.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Serve energies and forces to an i-PI driver (i-PI, ASE's SocketIOCalculator, LAMMPS fix ipi).",
+        description = {"Serve energies and forces to an i-PI driver (i-PI, or ASE's SocketIOCalculator from Python).",
                 "The structure gives the species and their order; the driver sends positions (and the cell), Molten",
                 "returns energy, forces and virial (in the protocol's Hartree and Bohr).",
                 "Example: molten serve --ipi localhost:31415 --structure water.xyz"},

@@ -8,8 +8,8 @@ import org.molten.core.ForceField;
 import org.molten.core.Units;
 
 /**
- * The client side of the i-PI socket protocol around a {@link ForceField}: the driver (i-PI, ASE's
- * {@code SocketIOCalculator}, LAMMPS's {@code fix ipi}) sends positions and cell, this answers with the
+ * The client side of the i-PI socket protocol around a {@link ForceField}: the driver (i-PI or ASE's
+ * {@code SocketIOCalculator}, the server) sends positions and cell, this answers with the
  * energy, forces and virial, for as many steps as the driver asks.
  *
  * <p>States as in i-PI's reference driver: {@code NEEDINIT} until the first {@code INIT}, then
