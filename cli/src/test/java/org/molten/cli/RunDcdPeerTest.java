@@ -132,4 +132,21 @@ class RunDcdPeerTest {
             }
         }
     }
+
+    @Test
+    void replicasWriteOneDcdAndOneTopologyEach() throws Exception {
+        box = dir.resolve("box.extxyz");
+        StructureFiles.write(box, org.molten.structures.BuiltInMolecules.load("ethanol")
+                .withCell(org.molten.core.Cell.orthorhombic(10.5, 10.5, 10.5)));
+        Path dcd = dir.resolve("rep.dcd");
+        CliRun r = CliRun.of(run("--steps", "20", "--replicas", "2", "--trajectory", dcd.toString()));
+        assertEquals(0, r.status(), r.err());
+        for (int k = 0; k < 2; k++) {
+            Path own = dir.resolve("rep.r" + k + ".dcd");
+            assertTrue(Files.exists(dir.resolve("rep.r" + k + ".pdb")), "replica " + k + "'s topology");
+            java.nio.ByteBuffer header = java.nio.ByteBuffer.wrap(Files.readAllBytes(own)).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            assertEquals(3, header.getInt(8), "replica " + k + ": frames at steps 0, 10, 20 in the header");
+        }
+        assertTrue(!Files.exists(dcd), "no unnumbered file beside the replicas'");
+    }
 }
