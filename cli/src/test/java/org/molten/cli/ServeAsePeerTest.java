@@ -25,7 +25,9 @@ import org.molten.structures.io.StructureFiles;
  * The real driver: ASE 3.22's {@code SocketIOCalculator} (the server) runs velocity Verlet and BFGS with
  * {@code molten serve} as its calculator, over loopback TCP and a UNIX socket. At every step the energy and
  * forces ASE received equal Molten's own at the positions ASE sent, and the BFGS minimum is
- * {@code molten minimize}'s. Skipped where {@code /usr/bin/python3} cannot import ase, failing under CI=true.
+ * {@code molten minimize}'s; for a periodic cell the stress ASE makes of Molten's virial equals ASE's own
+ * numerical stress (central differences of the energy under strain, each energy served by Molten). Skipped where
+ * {@code /usr/bin/python3} cannot import ase, failing under CI=true.
  */
 class ServeAsePeerTest {
     private static final Path PYTHON = Path.of("/usr/bin/python3");
@@ -166,5 +168,72 @@ class ServeAsePeerTest {
                     "distance " + pair[0] + "-" + pair[1] + " (Å)");
         }
         assertTrue(Math.abs(moltenMin.distance(0, 1) - 0.70) > 0.1, "both left the squeezed start");
+    }
+
+    /** ASE's stress from the virial Molten returns, and ASE's own central differences of the energy under strain. */
+    private static final String STRESS = """
+            import sys, numpy as np
+            from ase.io import read
+            from ase.calculators.socketio import SocketIOCalculator
+            structure, port = sys.argv[1], int(sys.argv[2])
+            atoms = read(structure)
+            with SocketIOCalculator(port=port, timeout=120) as calc:
+                atoms.calc = calc
+                print('virial', *[repr(float(x)) for x in atoms.get_stress(voigt=True)])
+                print('numerical', *[repr(float(x)) for x in calc.calculate_numerical_stress(atoms, d=1e-5, voigt=True)])
+            """;
+
+    @Test
+    void aPeriodicBoxsVirialGivesAseTheStressOfItsOwnStrainDerivative() throws Exception {
+        // a perturbed ethanol in a periodic box of 10.5 Å (the student's cutoff needs 10): forces of ~1 eV/Å, so a
+        // stress of ~1e-3 eV/Å³ from within the molecule, in 13 evaluations per call that take milliseconds
+        Atoms ethanol = BuiltInMolecules.load("ethanol");
+        org.molten.core.RandomStream rng = new org.molten.core.RandomStream(3);
+        double[] moved = ethanol.positions().clone();
+        for (int k = 0; k < moved.length; k++) {
+            moved[k] += 5.0 + 0.08 * rng.nextGaussian();
+        }
+        Path structure = dir.resolve("ethanol-box.extxyz");
+        StructureFiles.write(structure, Atoms.of(ethanol.atomicNumbers(), moved, org.molten.core.Cell.orthorhombic(10.5, 10.5, 10.5)));
+        Path script = dir.resolve("stress.py");
+        Files.writeString(script, STRESS);
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        Path log = dir.resolve("stress.log");
+        Process py = new ProcessBuilder(PYTHON.toString(), script.toString(), structure.toString(), Integer.toString(port))
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            CliRun r = CliRun.of("serve", "--ipi", "localhost:" + port, "--structure", structure.toString(), "--device", "cpu",
+                    "--wait", "60");
+            assertTrue(py.waitFor(180, TimeUnit.SECONDS), "ASE did not finish");
+            String out = Files.readString(log);
+            assertEquals(0, r.status(), r.err() + "\nASE:\n" + out);
+            assertEquals(0, py.exitValue(), "ASE failed:\n" + out);
+            double[] virial = null, numerical = null;
+            for (String line : out.split("\n")) {
+                String[] t = line.trim().split(" ");
+                double[] v = new double[t.length - 1];
+                for (int k = 1; k < t.length; k++) {
+                    v[k - 1] = t.length == 7 ? Double.parseDouble(t[k]) : 0;
+                }
+                if (t[0].equals("virial")) {
+                    virial = v;
+                } else if (t[0].equals("numerical")) {
+                    numerical = v;
+                }
+            }
+            assertTrue(virial != null && numerical != null, out);
+            double largest = 0;
+            for (int k = 0; k < 6; k++) {
+                // eV/Å³; Molten's strain step 1e-4 and ASE's 1e-5, both central: ~1e-9 here, the stress ~3e-3
+                assertEquals(numerical[k], virial[k], 1e-7, "Voigt stress component " + k + " (eV/Å³)");
+                largest = Math.max(largest, Math.abs(numerical[k]));
+            }
+            assertTrue(largest > 1e-4, "a stress to compare (eV/Å³): " + java.util.Arrays.toString(numerical));
+        } finally {
+            py.destroy();
+        }
     }
 }
