@@ -21,9 +21,9 @@ import org.molten.core.Cell;
  * a readable file of every frame written. {@link #append} continues a file (after a restart has cut it back to
  * its checkpoint's length), taking the frame count from the file's length.
  *
- * <p>Readers rebuild a triclinic cell from its lengths and angles with a along x and b in the xy plane; the
- * positions are written as they are, so a triclinic cell in another orientation reads back rotated with respect
- * to them (orthorhombic cells, the common case, are unaffected).
+ * <p>Readers rebuild a triclinic cell from its lengths and angles with a along x and b in the xy plane; a cell in
+ * another orientation has its positions written in that one (the same fractional coordinates, as the PDB writer
+ * does), so that positions and cell agree in every reader.
  */
 public final class DcdWriter implements Closeable {
     /** One AKMA time unit in fs (CHARMM's, as OpenMM converts: 0.04888821 ps). */
@@ -139,10 +139,12 @@ public final class DcdWriter implements Closeable {
                     + positionsA.length);
         }
         ByteBuffer b = ByteBuffer.allocate((int) frameBytes(atoms, periodic)).order(ByteOrder.LITTLE_ENDIAN);
+        double[] r = positionsA;
         if (periodic) {
             if (cell == null) {
                 throw new IllegalArgumentException("a frame of the periodic DCD " + file + " needs a cell");
             }
+            r = PdbFormat.inStandardOrientation(positionsA, cell);   // as readers rebuild the cell, and as the PDB beside
             double[] p = PdbFormat.parametersOf(cell);   // a, b, c (Å), alpha, beta, gamma (degrees)
             b.putInt(48).putDouble(p[0]).putDouble(cosDeg(p[5])).putDouble(p[1]).putDouble(cosDeg(p[4]))
                     .putDouble(cosDeg(p[3])).putDouble(p[2]).putInt(48);
@@ -150,7 +152,7 @@ public final class DcdWriter implements Closeable {
         for (int axis = 0; axis < 3; axis++) {
             b.putInt(4 * atoms);
             for (int i = 0; i < atoms; i++) {
-                b.putFloat((float) positionsA[3 * i + axis]);
+                b.putFloat((float) r[3 * i + axis]);
             }
             b.putInt(4 * atoms);
         }

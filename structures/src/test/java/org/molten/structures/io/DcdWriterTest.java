@@ -94,4 +94,43 @@ class DcdWriterTest {
         IOException cut = assertThrows(IOException.class, () -> DcdWriter.append(f, 1, false, 5));
         assertTrue(cut.getMessage().contains("ends inside a frame"), cut.getMessage());
     }
+
+    @Test
+    void aCellInAnotherOrientationHasItsPositionsWrittenInTheOneReadersRebuild() throws IOException {
+        boolean[] pbc = {true, true, true};
+        Cell standard = PdbFormat.cellFromParameters(new double[] {10, 11, 12, 80, 85, 95}, pbc);
+        double[] inStandard = {1, 2, 3, 4.5, -0.5, 6, 9, 9.5, 11};
+        // the same crystal turned by 30 degrees about z and 20 about x: lattice vectors and positions alike
+        double c = Math.cos(Math.toRadians(30)), s = Math.sin(Math.toRadians(30));
+        double cx = Math.cos(Math.toRadians(20)), sx = Math.sin(Math.toRadians(20));
+        double[][] q = {{c, -s * cx, s * sx}, {s, c * cx, -c * sx}, {0, sx, cx}};
+        double[][] h = standard.matrix();
+        double[][] turnedH = new double[3][];
+        for (int k = 0; k < 3; k++) {
+            turnedH[k] = turn(q, h[k][0], h[k][1], h[k][2]);
+        }
+        double[] turned = new double[9];
+        for (int i = 0; i < 3; i++) {
+            System.arraycopy(turn(q, inStandard[3 * i], inStandard[3 * i + 1], inStandard[3 * i + 2]), 0, turned, 3 * i, 3);
+        }
+        Path f = dir.resolve("turned.dcd");
+        try (DcdWriter w = DcdWriter.create(f, 3, true, 0, 1, 1.0, "t")) {
+            w.write(turned, Cell.of(turnedH, pbc));
+        }
+        ByteBuffer b = bytes(f);
+        int frame = DcdWriter.HEADER_BYTES;
+        assertEquals(10.0, b.getDouble(frame + 4), 1e-12, "a");
+        assertEquals(Math.cos(Math.toRadians(95)), b.getDouble(frame + 12), 1e-12, "cos gamma");
+        for (int axis = 0; axis < 3; axis++) {
+            for (int i = 0; i < 3; i++) {
+                assertEquals(inStandard[3 * i + axis], b.getFloat(frame + 56 + axis * 20 + 4 + 4 * i), 1e-5,
+                        "atom " + i + " along " + "xyz".charAt(axis) + ": the standard orientation's, not the turned one");
+            }
+        }
+    }
+
+    private static double[] turn(double[][] q, double x, double y, double z) {
+        return new double[] {q[0][0] * x + q[0][1] * y + q[0][2] * z, q[1][0] * x + q[1][1] * y + q[1][2] * z,
+                q[2][0] * x + q[2][1] * y + q[2][2] * z};
+    }
 }
