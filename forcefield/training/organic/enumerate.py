@@ -32,7 +32,7 @@ MASTER_SEED = 20261128
 MAX_ATOMS = 42             # hard limit, hydrogens included
 MIN_ATOMS = 2
 ENUMERATED = 900           # how many enumerated molecules are drawn (seeded) from the filtered product
-TEST_FRACTION = 0.09       # per-category quota of the test set
+TEST_FRACTION = 0.085      # per-category quota of the test set
 MAX_TEST_SCAFFOLD_GROUP = 3  # a ring scaffold goes to test only if it has at most this many molecules
 ELEMENTS = {"H", "C", "N", "O"}
 NITRO = Chem.MolFromSmarts("[N+](=O)[O-]")
