@@ -42,13 +42,15 @@ SCAFFOLDS = [
     ("phenyl", "[*:1]c1ccccc1"), ("benzyl", "[*:1]Cc1ccccc1"), ("2-phenylethyl", "[*:1]CCc1ccccc1"),
     ("naphthalen-1-yl", "[*:1]c1cccc2ccccc12"), ("naphthalen-2-yl", "[*:1]c1ccc2ccccc2c1"),
     ("4-methylphenyl", "[*:1]c1ccc(C)cc1"), ("3-methoxyphenyl", "[*:1]c1cccc(OC)c1"),
+    ("2-hydroxyphenyl", "[*:1]c1ccccc1O"), ("2-aminophenyl", "[*:1]c1ccccc1N"), ("4-nitrophenyl", "[*:1]c1ccc(cc1)[N+](=O)[O-]"),
     ("pyridin-2-yl", "[*:1]c1ccccn1"), ("pyridin-3-yl", "[*:1]c1cccnc1"), ("pyridin-4-yl", "[*:1]c1ccncc1"),
     ("pyrrol-1-yl", "[*:1]n1cccc1"), ("pyrrol-2-yl", "[*:1]c1ccc[nH]1"),
     ("furan-2-yl", "[*:1]c1ccco1"), ("furan-3-yl", "[*:1]c1ccoc1"),
     ("imidazol-1-yl", "[*:1]n1ccnc1"), ("imidazol-2-yl", "[*:1]c1ncc[nH]1"), ("imidazol-4-yl", "[*:1]c1c[nH]cn1"),
     ("pyrazol-1-yl", "[*:1]n1cccn1"), ("pyrazol-4-yl", "[*:1]c1cn[nH]c1"),
     ("oxazol-2-yl", "[*:1]c1ncco1"), ("oxazol-5-yl", "[*:1]c1cnco1"), ("isoxazol-5-yl", "[*:1]c1ccno1"),
-    ("1,3,4-oxadiazol-2-yl", "[*:1]c1nnco1"), ("1,2,4-triazol-1-yl", "[*:1]n1cncn1"),
+    ("1,3,4-oxadiazol-2-yl", "[*:1]c1nnco1"), ("tetrazol-5-yl", "[*:1]c1nn[nH]n1"),
+    ("1-methylimidazol-2-yl", "[*:1]c1nccn1C"), ("1-methylpyrrol-2-yl", "[*:1]c1cccn1C"), ("1,2,4-triazol-1-yl", "[*:1]n1cncn1"),
     ("1,2,3-triazol-4-yl", "[*:1]c1c[nH]nn1"),
     ("pyrimidin-2-yl", "[*:1]c1ncccn1"), ("pyrimidin-5-yl", "[*:1]c1cncnc1"), ("pyrazin-2-yl", "[*:1]c1cnccn1"),
     ("pyridazin-3-yl", "[*:1]c1cccnn1"),
@@ -72,7 +74,8 @@ SCAFFOLDS = [
     ("tetrahydrofuran-2-yl", "[*:1]C1CCCO1"), ("tetrahydropyran-4-yl", "[*:1]C1CCOCC1"),
     ("oxetan-3-yl", "[*:1]C1COC1"), ("1,4-dioxan-2-yl", "[*:1]C1COCCO1"),
     ("2-oxopyrrolidin-1-yl", "[*:1]N1CCCC1=O"), ("2-methoxyethyl", "[*:1]CCOC"), ("2-hydroxyethyl", "[*:1]CCO"),
-    ("2-aminoethyl", "[*:1]CCN"), ("2-oxopropyl", "[*:1]CC(C)=O"),
+    ("2-aminoethyl", "[*:1]CCN"), ("2-oxopropyl", "[*:1]CC(C)=O"), ("acetyl", "[*:1]C(C)=O"),
+    ("carboxymethyl", "[*:1]CC(=O)O"),
 ]
 
 SUBSTITUENTS = [
@@ -106,6 +109,8 @@ UNWANTED = [Chem.MolFromSmarts(s) for s in (
     "[NX3]C(=O)[OX2H1]",                      # carbamic acid
     "[#7,#8;!$([O-])]-[N+](=O)[O-]",          # nitramine, nitrate from an attachment
     "[#7;!$([N+])]-[#7]-[#7]",                # N-N-N chains
+    "[CX3](=O)[N+](=O)[O-]",                  # acyl nitro
+    "[CX3](=O)[OX2][CX3](=O)[#7]",            # carbamic anhydride
 )]
 
 # Category by functional group, first match wins (rarer, more specific groups first).
