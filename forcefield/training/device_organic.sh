@@ -20,10 +20,11 @@ if [[ ! -e "$work/lib/libxtb.so.6" ]]; then
 fi
 export LD_LIBRARY_PATH="$here/$work/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" LIBXTB="$here/$work/lib/libxtb.so.6"
 python3 -c 'import torch; print("torch", torch.__version__, torch.cuda.get_device_name(0) if torch.cuda.is_available() else "cpu")'
-nproc
+cores=$(python3 -c "import os; print(len(os.sched_getaffinity(0)))")   # not nproc: it obeys OMP_NUM_THREADS
+echo "$cores cores"
 
 generate() {
-  python3 $tr/organic_data.py --starts $tr/organic --out "$work/data" --workers $(( $(nproc) > 1 ? $(nproc) - 1 : 1 )) 2>&1 | tee "$out/organic_data_stdout.txt"
+  python3 $tr/organic_data.py --starts $tr/organic --out "$work/data" ${DATA_OPTS:-} --workers $(( cores > 1 ? cores - 1 : 1 )) 2>&1 | tee "$out/organic_data_stdout.txt"
   cp "$work/data/organic-data.json" "$out/"
 }
 
@@ -54,6 +55,18 @@ case "$phase" in
     python3 $tr/organic_eval.py --weights "$work/runB/state.npz" --test "$work/data/organic-test.npz" \
       --starts $tr/organic/starts.test.xyz.gz --independent $tr/testset-independent --replicas 2 --ps 100 \
       --budget-s "${EVAL_BUDGET_S:-150}" --out "$out/eval_runB.json" 2>&1 | tee "$out/eval_stdout.txt"
+    ;;
+  all)
+    # everything in one go, meant to run detached (setsid) across several commands of < 10 minutes:
+    # data, one training run ending so that the figures end by DEADLINE_S, the figures, then a DONE marker
+    generate
+    minutes=$(python3 -c "print(round(($deadline - $SECONDS - 60 - ${EVAL_BUDGET_S:-150} - 60) / 60, 2))")
+    train_run run "$minutes" forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2.safetensors 1e-3 1e-5
+    (cd "$work/data" && tar -cJf "$out/testset-organic.tar.xz" testset)
+    python3 $tr/organic_eval.py --weights "$work/run/state.npz" --test "$work/data/organic-test.npz" \
+      --starts $tr/organic/starts.test.xyz.gz --independent $tr/testset-independent --replicas 1 --ps 100 \
+      --budget-s "${EVAL_BUDGET_S:-150}" --out "$out/eval.json" 2>&1 | tee "$out/eval_stdout.txt"
+    touch "$out/DONE"
     ;;
   *) echo "unknown phase $phase"; exit 2 ;;
 esac
