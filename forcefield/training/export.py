@@ -5,7 +5,8 @@ loads the TorchScript file.
 
     /usr/bin/python3 forcefield/training/export.py --state OUT/state.npz --log OUT/train_log.json
 
-Writes (defaults):
+The metadata carry the model's domain (`domain`: the atom environments of the training data, domain.py,
+docs/model.md). Writes (defaults):
   forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2.safetensors  (F32, spec names)
   forcefield-torchscript/src/main/resources/org/molten/forcefield/torchscript/student-gfn2.pt        (TorchScript, float64)
 The TorchScript module holds the same float32 weight values, widened to float64, and computes in
@@ -24,6 +25,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import domain  # noqa: E402
 import safetensors_io  # noqa: E402
 from dataset import load_split  # noqa: E402
 from model import PaiNN, ScriptedPaiNN, spec_state  # noqa: E402
@@ -42,6 +44,18 @@ def build(state, settings):
     return model
 
 
+def domain_data(given, settings):
+    """The folders or files the domain is read from: --domain-data, else the train log's data setting (a path or
+    a list of paths, relative to the repository when not absolute)."""
+    if given:
+        return given
+    data = settings.get("data")
+    if not data:
+        raise SystemExit("export.py: the train log names no data folder; give --domain-data DIR...")
+    data = [data] if isinstance(data, str) else list(data)
+    return [d if os.path.isabs(d) else os.path.join(REPO, d) for d in data]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--state", required=True, help="state.npz written by train.py")
@@ -51,8 +65,15 @@ def main():
     ap.add_argument("--testset", default=TESTSET)
     ap.add_argument("--dataset", default=None, help="dataset description for the metadata (default: the v1 data set)")
     ap.add_argument("--training-commit", default=None, help="commit of the training code and data (default: HEAD)")
+    ap.add_argument("--domain-data", nargs="+", default=None, metavar="DIR",
+                    help="training data whose atom environments become the `domain` metadata entry (domain.py; default: "
+                         "the data folder(s) the train log names, settings.data)")
     args = ap.parse_args()
 
+    if os.path.islink(args.weights):
+        raise SystemExit(f"export.py: {args.weights} is a link to the default bundled version "
+                         f"({os.readlink(args.weights)}); write a new version to its own file, --weights "
+                         ".../student-gfn2-vN.safetensors, and register it in org.molten.forcefield.bundled.BundledVersion")
     with open(args.log) as f:
         log = json.load(f)
     settings = log["settings"]
@@ -76,6 +97,7 @@ def main():
                      f"{settings['lr_final']}, w_forces {settings['w_forces']}, w_energy {settings['w_energy']}, "
                      f"EMA {settings['ema']}, seed {settings['seed']}, torch {settings['torch']} on {settings['device_name']}"),
     }
+    meta[domain.METADATA_KEY] = domain.metadata_value(domain.of_files(domain_data(args.domain_data, settings)).to_json())
     tensors = [(k, v.detach().numpy().astype(np.float32)) for k, v in spec_state(model)]
     os.makedirs(os.path.dirname(args.weights), exist_ok=True)
     safetensors_io.write(args.weights, tensors, meta)
