@@ -7,7 +7,9 @@ loads the TorchScript file.
 
 The metadata carry the model's domain (`domain`: the atom environments of the training data, domain.py,
 docs/model.md). Writes (defaults):
-  forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2.safetensors  (F32, spec names)
+  the default bundled version's file, forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-v5.safetensors
+  while v5 is the default (models.properties names it; give a new version its own file with --weights
+  .../student-gfn2-vN.safetensors and a line in models.properties)  (F32, spec names)
   forcefield-torchscript/src/main/resources/org/molten/forcefield/torchscript/student-gfn2.pt        (TorchScript, float64)
 The TorchScript module holds the same float32 weight values, widened to float64, and computes in
 float64: it is the double-precision baseline the Java students are compared with.
@@ -31,7 +33,24 @@ from dataset import load_split  # noqa: E402
 from model import PaiNN, ScriptedPaiNN, spec_state  # noqa: E402
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-WEIGHTS = os.path.join(REPO, "forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2.safetensors")
+STUDENT = os.path.join(REPO, "forcefield/src/main/resources/org/molten/forcefield/student")
+
+
+def bundled_weights(name=None):
+    """The weight file of a bundled version (default: the default one), from models.properties, the registry
+    org.molten.forcefield.bundled.ModelRegistry reads."""
+    entries = {}
+    with open(os.path.join(STUDENT, "models.properties"), encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith("#") and "=" in line:
+                k, v = line.split("=", 1)
+                entries[k.strip()] = v.strip()
+    name = name or entries["default"]
+    return os.path.join(STUDENT, entries[name])
+
+
+WEIGHTS = bundled_weights()
 TORCHSCRIPT = os.path.join(REPO, "forcefield-torchscript/src/main/resources/org/molten/forcefield/torchscript/student-gfn2.pt")
 TESTSET = os.path.join(REPO, "forcefield/src/main/resources/org/molten/forcefield/student/testset")
 
@@ -70,10 +89,6 @@ def main():
                          "the data folder(s) the train log names, settings.data)")
     args = ap.parse_args()
 
-    if os.path.islink(args.weights):
-        raise SystemExit(f"export.py: {args.weights} is a link to the default bundled version "
-                         f"({os.readlink(args.weights)}); write a new version to its own file, --weights "
-                         ".../student-gfn2-vN.safetensors, and register it in org.molten.forcefield.bundled.BundledVersion")
     with open(args.log) as f:
         log = json.load(f)
     settings = log["settings"]
