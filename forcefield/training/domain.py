@@ -13,7 +13,8 @@ both on the same structures.
 reads every *.train.xyz.gz and *.val.xyz.gz (or .xyz) under the folders given (or the files given)
 and writes the domain as JSON: elements, environments with their counts (atoms over all frames),
 frames, atoms, molecules (the frames' system= names, or only their count when there are more than
-MAX_NAMED_MOLECULES). export.py stores the same JSON as the weight file's `domain` metadata entry.
+MAX_NAMED_MOLECULES), and per environment the number of molecules it is typical of (in at least half of
+their frames; an environment typical of none was seen only in strained or colliding frames). export.py stores the same JSON as the weight file's `domain` metadata entry.
 """
 import argparse
 import glob
@@ -35,6 +36,8 @@ SYMBOL = {1: "H", 6: "C", 7: "N", 8: "O", 9: "F", 15: "P", 16: "S", 17: "Cl", 35
 DEFINITION = ("element(sorted elements of its bonded neighbours); bonded when d < 1.2 (r_cov,i + r_cov,j), "
               "Cordero covalent radii (org.molten.core.Bonds)")
 MAX_NAMED_MOLECULES = 200
+# An environment is typical of a molecule when it occurs in at least this fraction of the molecule's frames.
+TYPICAL_FRACTION = 0.5
 METADATA_KEY = "domain"  # the weight file's __metadata__ entry (docs/model.md)
 SPLITS = ("*.train.xyz.gz", "*.val.xyz.gz", "*.train.xyz", "*.val.xyz")
 
@@ -64,15 +67,32 @@ class Domain:
 
     def __init__(self):
         self.counts = Counter()
-        self.molecules = set()
+        self.frames_of = Counter()                      # molecule -> frames
+        self.frames_with = {}                           # molecule -> Counter(environment -> frames holding it)
         self.frames = 0
         self.atoms = 0
 
+    @property
+    def molecules(self):
+        return set(self.frames_of)
+
     def add(self, frame, molecule):
-        self.counts.update(environments(frame.numbers, frame.positions))
-        self.molecules.add(molecule)
+        envs = environments(frame.numbers, frame.positions)
+        self.counts.update(envs)
+        self.frames_of[molecule] += 1
+        self.frames_with.setdefault(molecule, Counter()).update(set(envs))
         self.frames += 1
         self.atoms += len(frame)
+
+    def typical(self):
+        """Environment -> number of molecules in at least TYPICAL_FRACTION of whose frames it occurs. An environment
+        seen but typical of no molecule comes only from strained or colliding frames (hot MD, transient contacts)."""
+        out = Counter()
+        for m, n in self.frames_of.items():
+            for env, k in self.frames_with[m].items():
+                if k >= TYPICAL_FRACTION * n:
+                    out[env] += 1
+        return out
 
     def to_json(self):
         elements = sorted({e.split("(", 1)[0] for e in self.counts})
@@ -81,6 +101,8 @@ class Domain:
         if len(self.molecules) <= MAX_NAMED_MOLECULES:
             out["molecules"] = sorted(self.molecules)
         out["environments"] = dict(sorted(self.counts.items()))
+        out["typical_fraction"] = TYPICAL_FRACTION
+        out["typical_in_molecules"] = dict(sorted(self.typical().items()))
         return out
 
 

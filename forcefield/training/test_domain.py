@@ -50,11 +50,15 @@ class EnvironmentTest(unittest.TestCase):
             water = extxyz.Frame([8, 1, 1], [[0, 0, 0], [0.96, 0, 0], [-0.24, 0.93, 0]], -5.0, np.zeros((3, 3)),
                                  {"system": "water"})
             extxyz.write(os.path.join(d, "water.train.xyz.gz"), [water, water])
-            extxyz.write(os.path.join(d, "water.val.xyz.gz"), [water])
+            stretched = water.copy()
+            stretched.positions[1, 0] = 1.30   # O-H beyond 1.164 Å: O(H) and H() in this frame only
+            extxyz.write(os.path.join(d, "water.val.xyz.gz"), [water, stretched])
             extxyz.write(os.path.join(d, "water.test.xyz.gz"), [water])  # not a training split: ignored
             dom = domain.of_files([d]).to_json()
-        self.assertEqual(dom["environments"], {"H(O)": 6, "O(H,H)": 3})
-        self.assertEqual((dom["frames"], dom["atoms"], dom["molecules"], dom["elements"]), (3, 9, ["water"], ["H", "O"]))
+        self.assertEqual(dom["environments"], {"H()": 1, "H(O)": 7, "O(H)": 1, "O(H,H)": 3})
+        # typical of a molecule: in at least half of its frames (3 of 4 here); the stretched frame's are not
+        self.assertEqual(dom["typical_in_molecules"], {"H(O)": 1, "O(H,H)": 1})
+        self.assertEqual((dom["frames"], dom["atoms"], dom["molecules"], dom["elements"]), (4, 12, ["water"], ["H", "O"]))
 
 
 class ShippedV5DomainTest(unittest.TestCase):

@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * A structure checked against a {@link ModelDomain}: the atoms whose environment the model's training data never
- * contained. Such atoms are a warning, not an error: the model still computes their forces, but by extrapolation,
+ * contained, or held only in strained frames (typical of none of its molecules: a stretched bond, a collision). Such atoms are a warning, not an error: the model still computes their forces, but by extrapolation,
  * and nothing in its training vouches for them. When the domain is {@linkplain #known() unknown} nothing is named.
  *
  * @param known  false when the model's weight file has no domain entry
@@ -22,10 +22,21 @@ public record DomainReport(boolean known, int atoms, List<UnseenAtom> unseen) {
     /**
      * One atom outside the domain.
      *
-     * @param index       the atom's index in the structure, from 0
-     * @param environment its environment
+     * @param index          the atom's index in the structure, from 0
+     * @param environment    its environment
+     * @param seenAtomFrames atoms over all training frames that had it: 0 when absent, else it was seen only in
+     *                       strained or colliding frames (typical of no training molecule)
      */
-    public record UnseenAtom(int index, AtomEnvironment environment) {
+    public record UnseenAtom(int index, AtomEnvironment environment, long seenAtomFrames) {
+        /** An atom whose environment the training data never held. */
+        public UnseenAtom(int index, AtomEnvironment environment) {
+            this(index, environment, 0);
+        }
+
+        /** True when the training data never held its environment. */
+        public boolean absent() {
+            return seenAtomFrames == 0;
+        }
     }
 
     public DomainReport {
@@ -67,17 +78,38 @@ public record DomainReport(boolean known, int atoms, List<UnseenAtom> unseen) {
         if (unseen.isEmpty()) {
             return "every atom's environment is in the training data";
         }
+        List<UnseenAtom> absent = unseen.stream().filter(UnseenAtom::absent).toList();
+        List<UnseenAtom> strained = unseen.stream().filter(a -> !a.absent()).toList();
+        List<String> lines = new ArrayList<>();
+        if (!absent.isEmpty()) {
+            lines.add(absent.size() + " of " + atoms + " atoms in environments absent from the training data: "
+                    + listed(absent, false));
+        }
+        if (!strained.isEmpty()) {
+            lines.add(strained.size() + (absent.isEmpty() ? " of " + atoms + " atoms" : "") + " in environments the training "
+                    + "data held only in strained frames (typical of none of its molecules): " + listed(strained, true));
+        }
+        return String.join("; ", lines);
+    }
+
+    /** "C(C,N) (atom 1), O(N) (atoms 2, 3)", with the training atom-frames when {@code counts}. */
+    private static String listed(List<UnseenAtom> atoms, boolean counts) {
+        Map<AtomEnvironment, List<Integer>> by = new LinkedHashMap<>();
+        Map<AtomEnvironment, Long> seen = new LinkedHashMap<>();
+        for (UnseenAtom a : atoms) {
+            by.computeIfAbsent(a.environment(), k -> new ArrayList<>()).add(a.index());
+            seen.put(a.environment(), a.seenAtomFrames());
+        }
         List<String> parts = new ArrayList<>();
-        byEnvironment().forEach((env, idx) -> {
+        by.forEach((env, idx) -> {
             List<String> shown = new ArrayList<>();
             for (int k = 0; k < Math.min(idx.size(), NAMED_PER_ENVIRONMENT); k++) {
                 shown.add(String.valueOf(idx.get(k)));
             }
             parts.add(env.canonical() + " (atom" + (idx.size() > 1 ? "s " : " ") + String.join(", ", shown)
                     + (idx.size() > NAMED_PER_ENVIRONMENT ? " and " + (idx.size() - NAMED_PER_ENVIRONMENT) + " more" : "")
-                    + ")");
+                    + (counts ? "; " + seen.get(env) + " training atom-frames" : "") + ")");
         });
-        return unseen.size() + " of " + atoms + " atoms in environments absent from the training data: "
-                + String.join(", ", parts);
+        return String.join(", ", parts);
     }
 }

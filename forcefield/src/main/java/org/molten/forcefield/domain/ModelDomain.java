@@ -24,7 +24,7 @@ import org.molten.forcefield.student.StudentWeights;
 public final class ModelDomain {
     /** The weight-file metadata key. */
     public static final String METADATA_KEY = "domain";
-    private static final ModelDomain UNKNOWN = new ModelDomain(false, List.of(), new TreeMap<>(), 0, 0, 0, List.of());
+    private static final ModelDomain UNKNOWN = new ModelDomain(false, List.of(), new TreeMap<>(), 0, 0, 0, List.of(), null);
 
     private final boolean known;
     private final List<String> elements;
@@ -33,9 +33,10 @@ public final class ModelDomain {
     private final long atoms;
     private final int moleculeCount;
     private final List<String> molecules;
+    private final Map<AtomEnvironment, Integer> typical;        // null when the entry does not say
 
     private ModelDomain(boolean known, List<String> elements, TreeMap<AtomEnvironment, Long> environments, long frames,
-                        long atoms, int moleculeCount, List<String> molecules) {
+                        long atoms, int moleculeCount, List<String> molecules, TreeMap<AtomEnvironment, Integer> typical) {
         this.known = known;
         this.elements = List.copyOf(elements);
         this.environments = Collections.unmodifiableMap(environments);
@@ -43,6 +44,7 @@ public final class ModelDomain {
         this.atoms = atoms;
         this.moleculeCount = moleculeCount;
         this.molecules = List.copyOf(molecules);
+        this.typical = typical == null ? null : Collections.unmodifiableMap(typical);
     }
 
     /** The domain of a model whose weight file says nothing about its training data. */
@@ -94,8 +96,17 @@ public final class ModelDomain {
             root.get("molecules").forEach(n -> molecules.add(n.asText()));
         }
         int moleculeCount = root.has("molecule_count") ? root.get("molecule_count").asInt() : molecules.size();
+        TreeMap<AtomEnvironment, Integer> typical = null;
+        JsonNode typ = root.get("typical_in_molecules");
+        if (typ != null && typ.isObject()) {
+            typical = new TreeMap<>();
+            for (Iterator<Map.Entry<String, JsonNode>> it = typ.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                typical.put(AtomEnvironment.parse(e.getKey()), e.getValue().asInt());
+            }
+        }
         return new ModelDomain(true, elements, envs, root.path("frames").asLong(0), root.path("atoms").asLong(0),
-                moleculeCount, molecules);
+                moleculeCount, molecules, typical);
     }
 
     /** False for a weight file without a {@value #METADATA_KEY} entry. */
@@ -116,6 +127,19 @@ public final class ModelDomain {
     /** True when the training data contained this environment. */
     public boolean contains(AtomEnvironment environment) {
         return environments.containsKey(environment);
+    }
+
+    /**
+     * True when the training data held this environment only in strained or colliding frames: typical (in at least
+     * half of the frames) of no training molecule. False when the entry does not say ({@code typical_in_molecules}).
+     */
+    public boolean onlyTransient(AtomEnvironment environment) {
+        return typical != null && contains(environment) && typical.getOrDefault(environment, 0) == 0;
+    }
+
+    /** The environments typical of at least one training molecule with their molecule counts; empty when not said. */
+    public Map<AtomEnvironment, Integer> typical() {
+        return typical == null ? Map.of() : typical;
     }
 
     /** Training frames (train and validation splits). */
@@ -140,7 +164,7 @@ public final class ModelDomain {
 
     /**
      * Checks a structure against this domain: the atoms whose environment (from the bonds of this geometry) the
-     * training data never contained. An unknown domain gives a report that says so and names no atom.
+     * training data never contained, or held only in strained frames ({@link #onlyTransient}). An unknown domain gives a report that says so and names no atom.
      */
     public DomainReport check(Atoms structure) {
         if (!known) {
@@ -149,8 +173,9 @@ public final class ModelDomain {
         List<AtomEnvironment> envs = AtomEnvironments.of(structure);
         List<DomainReport.UnseenAtom> unseen = new ArrayList<>();
         for (int i = 0; i < envs.size(); i++) {
-            if (!contains(envs.get(i))) {
-                unseen.add(new DomainReport.UnseenAtom(i, envs.get(i)));
+            AtomEnvironment e = envs.get(i);
+            if (!contains(e) || onlyTransient(e)) {
+                unseen.add(new DomainReport.UnseenAtom(i, e, environments.getOrDefault(e, 0L)));
             }
         }
         return DomainReport.of(structure.size(), unseen);
@@ -163,6 +188,7 @@ public final class ModelDomain {
         }
         return String.join(", ", elements) + "; " + moleculeCount + (moleculeCount == 1 ? " molecule" : " molecules")
                 + (molecules.isEmpty() ? "" : " (" + String.join(", ", molecules) + ")") + ", " + frames + " frames; "
-                + environments.size() + " atom environments";
+                + environments.size() + " atom environments" + (typical == null ? "" : " (" + typical.size()
+                + " typical of a training molecule)");
     }
 }

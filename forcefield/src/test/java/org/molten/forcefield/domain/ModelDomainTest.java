@@ -43,8 +43,12 @@ class ModelDomainTest {
     void aNitrileCarbonIsNamedByItsIndexAndEnvironment() throws IOException {
         DomainReport r = BundledModel.domain().check(outside("acetonitrile"));   // C0 H3-C1#N2
         assertFalse(r.inside());
-        assertEquals(List.of(new DomainReport.UnseenAtom(1, AtomEnvironment.parse("C(C,N)"))), r.unseen(), r.describe());
-        assertEquals("1 of 6 atoms in environments absent from the training data: C(C,N) (atom 1)", r.describe());
+        // the nitrile N, N(C), occurred only in 17 strained training atom-frames: named too, with that count
+        assertEquals(List.of(new DomainReport.UnseenAtom(1, AtomEnvironment.parse("C(C,N)")),
+                new DomainReport.UnseenAtom(2, AtomEnvironment.parse("N(C)"), 17)), r.unseen(), r.describe());
+        assertEquals("1 of 6 atoms in environments absent from the training data: C(C,N) (atom 1); 1 in environments the "
+                + "training data held only in strained frames (typical of none of its molecules): N(C) (atom 2; 17 training "
+                + "atom-frames)", r.describe());
     }
 
     @Test
@@ -52,6 +56,19 @@ class ModelDomainTest {
         DomainReport r = BundledModel.domain().check(outside("nitromethane"));   // C0 N1 O2 O3 H4-6
         assertEquals(Map.of(AtomEnvironment.parse("N(C,O,O)"), List.of(1), AtomEnvironment.parse("O(N)"), List.of(2, 3)),
                 r.byEnvironment());
+    }
+
+    @Test
+    void environmentsV5SawOnlyInStrainedFramesAreNamedWithTheirCount() throws IOException {
+        // ethylamine, C0 C1 N2: v5 saw C(C,H,H,N) and N(C,H,H) only in hot, strained peptide frames (40 and 18
+        // atom-frames), typical of none of its molecules; its methyl and hydrogens are everyday environments
+        DomainReport r = BundledModel.domain().check(outside("ethylamine"));
+        assertEquals(List.of(new DomainReport.UnseenAtom(1, AtomEnvironment.parse("C(C,H,H,N)"), 40),
+                new DomainReport.UnseenAtom(2, AtomEnvironment.parse("N(C,H,H)"), 18)), r.unseen(), r.describe());
+        assertEquals("2 of 10 atoms in environments the training data held only in strained frames (typical of none of "
+                + "its molecules): C(C,H,H,N) (atom 1; 40 training atom-frames), N(C,H,H) (atom 2; 18 training atom-frames)",
+                r.describe());
+        assertEquals(13, BundledModel.domain().typical().size());
     }
 
     @Test

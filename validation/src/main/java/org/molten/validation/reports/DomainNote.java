@@ -18,10 +18,11 @@ public record DomainNote(String system, boolean known, int atoms, List<Atom> uns
     /**
      * One atom outside the domain.
      *
-     * @param index       its index in the structure, from 0
-     * @param environment its environment, canonical ("C(C,N)")
+     * @param index          its index in the structure, from 0
+     * @param environment    its environment, canonical ("C(C,N)")
+     * @param seenAtomFrames training atom-frames with that environment: 0 when absent, else seen only in strained frames
      */
-    public record Atom(int index, String environment) {
+    public record Atom(int index, String environment, long seenAtomFrames) {
     }
 
     public DomainNote {

@@ -21,7 +21,7 @@ final class DomainNotes {
                 return List.of();
             }
             out.add(new DomainNote(s.name(), r.known(), r.atoms(), r.unseen().stream()
-                    .map(a -> new DomainNote.Atom(a.index(), a.environment().canonical())).toList(), r.describe()));
+                    .map(a -> new DomainNote.Atom(a.index(), a.environment().canonical(), a.seenAtomFrames())).toList(), r.describe()));
         }
         return out;
     }
