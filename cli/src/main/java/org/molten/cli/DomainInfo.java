@@ -26,13 +26,24 @@ final class DomainInfo {
             out.printf("domain   unknown: the weight file has no domain entry; no structure can be checked against it%n");
             return;
         }
-        out.printf("domain   elements %s; %d training molecules%s; %d frames; %d atom environments (element(bonded "
-                        + "neighbours), atoms over all frames in brackets):%n", String.join(", ", d.elements()), d.moleculeCount(),
+        out.printf("domain   elements %s; %d training molecules%s; %d frames; %d atom environments, element(bonded "
+                        + "neighbours) [atoms over all frames]:%n", String.join(", ", d.elements()), d.moleculeCount(),
                 d.molecules().isEmpty() ? "" : " (" + String.join(", ", d.molecules()) + ")", d.frames(), d.environments().size());
-        List<String> items = new ArrayList<>();
+        List<String> typical = new ArrayList<>();
+        List<String> strained = new ArrayList<>();
         for (Map.Entry<AtomEnvironment, Long> e : d.environments().entrySet()) {
-            items.add(e.getKey().canonical() + " [" + e.getValue() + "]");
+            (d.onlyTransient(e.getKey()) ? strained : typical).add(e.getKey().canonical() + " [" + e.getValue() + "]");
         }
+        list(d.typical().isEmpty() ? "all" : "typical of a training molecule (" + typical.size() + ")", typical, out);
+        list("seen only in strained frames (" + strained.size() + "; a structure's atom in one of these is warned about)",
+                strained, out);
+    }
+
+    private static void list(String heading, List<String> items, PrintStream out) {
+        if (items.isEmpty()) {
+            return;
+        }
+        out.printf("         %s:%n", heading);
         for (int k = 0; k < items.size(); k += PER_LINE) {
             out.printf("           %s%n", String.join("  ", items.subList(k, Math.min(items.size(), k + PER_LINE))));
         }

@@ -101,6 +101,8 @@ class DomainWarningTest {
         assertTrue(r.out().contains("models   bundled: student-gfn2-v5 (v5, default); active: student-gfn2-v5"), r.out());
         assertTrue(r.out().contains("domain   elements C, H, N, O; 6 training molecules (ace-ala5-nme, alanine-dipeptide, "
                 + "benzene, ethanol, water, water-clusters); 22677 frames; 59 atom environments"), r.out());
-        assertTrue(r.out().contains("C(C,H,H,O) [3370]"), r.out());
+        assertTrue(r.out().contains("typical of a training molecule (13):"), r.out());
+        assertTrue(r.out().contains("C(C,H,H,O) [3370]") && r.out().contains("N(C,H,H) [18]"), r.out());
+        assertTrue(r.out().contains("seen only in strained frames (46;"), r.out());
     }
 }
