@@ -7,9 +7,10 @@ loads the TorchScript file.
 
 The metadata carry the model's domain (`domain`: the atom environments of the training data, domain.py,
 docs/model.md). Writes (defaults):
-  the default bundled version's file, forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-v5.safetensors
-  while v5 is the default (models.properties names it; give a new version its own file with --weights
-  .../student-gfn2-vN.safetensors and a line in models.properties)  (F32, spec names)
+  forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-vN.safetensors, N one above the highest
+  bundled version (student-gfn2-v6 while v5 is the highest), never over a registered version; register it with a
+  line `student-gfn2-vN = student-gfn2-vN.safetensors` in models.properties there, and make it the default with
+  `default = student-gfn2-vN`  (F32, spec names)
   forcefield-torchscript/src/main/resources/org/molten/forcefield/torchscript/student-gfn2.pt        (TorchScript, float64)
 The TorchScript module holds the same float32 weight values, widened to float64, and computes in
 float64: it is the double-precision baseline the Java students are compared with.
@@ -50,7 +51,16 @@ def bundled_weights(name=None):
     return os.path.join(STUDENT, entries[name])
 
 
-WEIGHTS = bundled_weights()
+def next_version_weights():
+    """student-gfn2-v(N+1).safetensors beside the bundled versions, N the highest registered: a new export never
+    overwrites a registered version (v5 stays loadable by name); register it with a line in models.properties."""
+    names = [os.path.basename(f) for f in os.listdir(STUDENT) if f.startswith("student-gfn2-v") and f.endswith(".safetensors")]
+    versions = [int(n[len("student-gfn2-v"):-len(".safetensors")]) for n in names
+                if n[len("student-gfn2-v"):-len(".safetensors")].isdigit()]
+    return os.path.join(STUDENT, f"student-gfn2-v{max(versions, default=0) + 1}.safetensors")
+
+
+WEIGHTS = bundled_weights()   # the default version, what md_check.py reads
 TORCHSCRIPT = os.path.join(REPO, "forcefield-torchscript/src/main/resources/org/molten/forcefield/torchscript/student-gfn2.pt")
 TESTSET = os.path.join(REPO, "forcefield/src/main/resources/org/molten/forcefield/student/testset")
 
@@ -79,7 +89,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--state", required=True, help="state.npz written by train.py")
     ap.add_argument("--log", required=True, help="train_log.json written by train.py")
-    ap.add_argument("--weights", default=WEIGHTS)
+    ap.add_argument("--weights", default=next_version_weights(),
+                    help="output weight file (default: the next version beside the bundled ones, %(default)s)")
     ap.add_argument("--torchscript", default=TORCHSCRIPT)
     ap.add_argument("--testset", default=TESTSET)
     ap.add_argument("--dataset", default=None, help="dataset description for the metadata (default: the v1 data set)")
