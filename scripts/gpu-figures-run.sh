@@ -20,7 +20,7 @@ mkdir -p "$out/raw"
 exec > >(tee "$out/figures.log") 2>&1
 export PYTHONUNBUFFERED=1
 res=${TREE:-$PWD}/forcefield/src/main/resources
-model=$res/org/molten/forcefield/student/$(sed -n 's/^default *= *//p' "$res/org/molten/forcefield/student/models.properties").safetensors  # the default bundled version
+model=$res/org/molten/forcefield/student/student-gfn2.safetensors
 [[ -f $model ]] || { echo "no checkout resources at $res" >&2; exit 2; }
 java=("$here/jre/bin/java" -Xmx100g -Xss8m -XX:+UseParallelGC --enable-native-access=ALL-UNNAMED -cp "$here/lib/*:$res")
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv

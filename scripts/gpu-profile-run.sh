@@ -40,7 +40,7 @@ echo "StageProfile exit $? after $(el) s"; grep "^profile" "$out/profile.txt"
 if [[ ${REPLICAS:-0} == 1 ]]; then
   bench eth 35 --sizes 9 --replicas 256,1024,4096 --replica-steps 100
   bench ala 35 --sizes 22 --replicas 64,256,1024 --replica-steps 100
-  python3 -c "import zipfile, sys, re; z = zipfile.ZipFile(sys.argv[1]); d = 'org/molten/forcefield/student/'; v = re.search(r'(?m)^default *= *(\S+)', z.read(d + 'models.properties').decode()).group(1); open(sys.argv[2], 'wb').write(z.read(d + v + '.safetensors'))" \
+  python3 -c "import zipfile, sys; open(sys.argv[2], 'wb').write(zipfile.ZipFile(sys.argv[1]).read('org/molten/forcefield/student/student-gfn2.safetensors'))" \
     "$(ls "$here"/lib/forcefield-*.jar | head -1)" /tmp/student-gfn2.safetensors
   for spec in ethanol:1024 alanine-dipeptide:256; do
     m=${spec%%:*}; r=${spec#*:}

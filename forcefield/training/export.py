@@ -8,7 +8,8 @@ loads the TorchScript file.
 The metadata carry the model's domain (`domain`: the atom environments of the training data, domain.py,
 docs/model.md). Writes (defaults):
   forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-vN.safetensors, N one above the highest
-  bundled version (student-gfn2-v6 while v5 is the highest), never over a registered version; register it with a
+  registered version (student-gfn2-v6 while v5, whose file is student-gfn2.safetensors, is the highest), never over
+  a bundled version; register it with a
   line `student-gfn2-vN = student-gfn2-vN.safetensors` in models.properties there, and make it the default with
   `default = student-gfn2-vN`  (F32, spec names)
   forcefield-torchscript/src/main/resources/org/molten/forcefield/torchscript/student-gfn2.pt        (TorchScript, float64)
@@ -37,9 +38,8 @@ REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), 
 STUDENT = os.path.join(REPO, "forcefield/src/main/resources/org/molten/forcefield/student")
 
 
-def bundled_weights(name=None):
-    """The weight file of a bundled version (default: the default one), from models.properties, the registry
-    org.molten.forcefield.bundled.ModelRegistry reads."""
+def registry():
+    """models.properties, the registry org.molten.forcefield.bundled.ModelRegistry reads: {name: file, "default": name}."""
     entries = {}
     with open(os.path.join(STUDENT, "models.properties"), encoding="utf-8") as f:
         for line in f:
@@ -47,16 +47,20 @@ def bundled_weights(name=None):
             if line and not line.startswith("#") and "=" in line:
                 k, v = line.split("=", 1)
                 entries[k.strip()] = v.strip()
-    name = name or entries["default"]
-    return os.path.join(STUDENT, entries[name])
+    return entries
+
+
+def bundled_weights(name=None):
+    """The weight file of a bundled version (default: the default one)."""
+    entries = registry()
+    return os.path.join(STUDENT, entries[name or entries["default"]])
 
 
 def next_version_weights():
-    """student-gfn2-v(N+1).safetensors beside the bundled versions, N the highest registered: a new export never
-    overwrites a registered version (v5 stays loadable by name); register it with a line in models.properties."""
-    names = [os.path.basename(f) for f in os.listdir(STUDENT) if f.startswith("student-gfn2-v") and f.endswith(".safetensors")]
-    versions = [int(n[len("student-gfn2-v"):-len(".safetensors")]) for n in names
-                if n[len("student-gfn2-v"):-len(".safetensors")].isdigit()]
+    """student-gfn2-v(N+1).safetensors, N the highest registered version: a new export never overwrites a bundled
+    version (v5 stays loadable by name); register it with a line in models.properties."""
+    versions = [int(k[len("student-gfn2-v"):]) for k in registry() if k.startswith("student-gfn2-v")
+                and k[len("student-gfn2-v"):].isdigit()]
     return os.path.join(STUDENT, f"student-gfn2-v{max(versions, default=0) + 1}.safetensors")
 
 

@@ -19,6 +19,5 @@ rm -f .model-payload/payload.tar*; tar -cf .model-payload/payload.tar -C $s xtb 
   && tar -rf .model-payload/payload.tar forcefield/training/*.py forcefield/training/*.sh forcefield/training/data/*.gz \
      structures/src/main/resources/org/molten/structures/molecules \
      forcefield/src/main/resources/org/molten/forcefield/student/testset \
-     forcefield/src/main/resources/org/molten/forcefield/student/*.safetensors \
-     forcefield/src/main/resources/org/molten/forcefield/student/models.properties "$@"
+     forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2.safetensors "$@"
 xz -T2 -3 .model-payload/payload.tar && ls -la .model-payload/payload.tar.xz

@@ -13,13 +13,14 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import domain  # noqa: E402
+import export  # noqa: E402
 import extxyz  # noqa: E402
 import safetensors_io  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 STUDENT = os.path.join(REPO, "forcefield/src/main/resources/org/molten/forcefield/student")
-V5 = os.path.join(STUDENT, "student-gfn2-v5.safetensors")
+V5 = export.bundled_weights("student-gfn2-v5")   # student-gfn2.safetensors, its file since it shipped
 OUTSIDE = os.path.join(REPO, "forcefield/src/test/resources/org/molten/forcefield/domain")
 MOLECULES = os.path.join(REPO, "structures/src/main/resources/org/molten/structures/molecules")
 # SHA-256 of the tensor data region of v5 as trained (commit 1927a76, before its domain entry was added)

@@ -27,7 +27,7 @@ public final class BundledModel {
     public static final String NAME = "student-gfn2";
     /**
      * Class-path location of the default version's weights (F32 safetensors, spec names), from {@link ModelRegistry}:
-     * {@code /org/molten/forcefield/student/student-gfn2-v5.safetensors} while v5 is the default.
+     * {@code /org/molten/forcefield/student/student-gfn2.safetensors} (v5's file) while v5 is the default.
      */
     public static final String WEIGHTS_RESOURCE = ModelRegistry.defaultVersion().resource();
 

@@ -14,7 +14,8 @@ import java.util.Properties;
 
 /**
  * The student versions bundled with Molten, listed in {@value #REGISTRY_RESOURCE}: one line per version, name = weight
- * file in that folder ({@code student-gfn2-v5 = student-gfn2-v5.safetensors}), and the line {@code default = NAME}
+ * file in that folder ({@code student-gfn2-v5 = student-gfn2.safetensors}: v5 keeps the name it shipped under,
+ * newer versions get their own, {@code student-gfn2-v6.safetensors}), and the line {@code default = NAME}
  * that chooses the version Molten runs without {@code --model}. Adding a version is a new file and a new line;
  * making it the default is changing the {@code default} line. The training recipe (export.py, md_check.py) reads the
  * same file.
