@@ -10,7 +10,8 @@ both on the same structures.
 
     /usr/bin/python3 forcefield/training/domain.py forcefield/training/data --out domain.json
 
-reads every *.train.xyz.gz and *.val.xyz.gz (or .xyz) under the folders given (or the files given)
+reads every *.train.xyz.gz and *.val.xyz.gz (or .xyz), and *.train.npz and *.val.npz (organic_data.py's
+flat archives, molecule names from their `molecules` array), under the folders given (or the files given)
 and writes the domain as JSON: elements, environments with their counts (atoms over all frames),
 frames, atoms, molecules (the frames' system= names, or only their count when there are more than
 MAX_NAMED_MOLECULES), and per environment the number of molecules it is typical of (in at least half of
@@ -39,7 +40,7 @@ MAX_NAMED_MOLECULES = 200
 # An environment is typical of a molecule when it occurs in at least this fraction of the molecule's frames.
 TYPICAL_FRACTION = 0.5
 METADATA_KEY = "domain"  # the weight file's __metadata__ entry (docs/model.md)
-SPLITS = ("*.train.xyz.gz", "*.val.xyz.gz", "*.train.xyz", "*.val.xyz")
+SPLITS = ("*.train.xyz.gz", "*.val.xyz.gz", "*.train.xyz", "*.val.xyz", "*.train.npz", "*.val.npz")
 
 
 def environment(symbol, neighbours):
@@ -127,10 +128,27 @@ def files_of(paths):
     return out
 
 
+def npz_frames(path):
+    """(frame, molecule name) of a flat .npz data set (organic_data.py: z, pos Å, n_atoms, and per frame the index
+    `molecule` into `molecules`; without those, the file's stem names every frame)."""
+    d = np.load(path)
+    ptr = np.concatenate([[0], np.cumsum(d["n_atoms"])])
+    stem = os.path.basename(path).split(".", 1)[0]
+    names = [str(m) for m in d["molecules"]] if "molecules" in d.files else None
+    index = d["molecule"] if "molecule" in d.files else None
+    z, pos = d["z"].astype(np.int64), d["pos"].astype(np.float64)
+    for k, (a, b) in enumerate(zip(ptr[:-1], ptr[1:])):
+        yield extxyz.Frame(z[a:b], pos[a:b]), names[int(index[k])] if names is not None and index is not None else stem
+
+
 def of_files(paths):
     """The domain of every frame of the data files (folders expanded as files_of does)."""
     dom = Domain()
     for path in files_of(paths):
+        if path.endswith(".npz"):
+            for fr, name in npz_frames(path):
+                dom.add(fr, name)
+            continue
         stem = os.path.basename(path).split(".", 1)[0]
         for fr in extxyz.read(path):
             if "Lattice" in fr.info:

@@ -127,7 +127,14 @@ def main():
                      f"{settings['lr_final']}, w_forces {settings['w_forces']}, w_energy {settings['w_energy']}, "
                      f"EMA {settings['ema']}, seed {settings['seed']}, torch {settings['torch']} on {settings['device_name']}"),
     }
-    meta[domain.METADATA_KEY] = domain.metadata_value(domain.of_files(domain_data(args.domain_data, settings)).to_json())
+    try:
+        dom = domain.of_files(domain_data(args.domain_data, settings)).to_json()
+    except ValueError as e:
+        raise SystemExit(f"export.py: cannot read the training data for the domain entry ({e}); give the folders the "
+                         "model was trained on with --domain-data DIR...")
+    meta[domain.METADATA_KEY] = domain.metadata_value(dom)
+    print(f"domain: {len(dom['environments'])} environments ({len(dom['typical_in_molecules'])} typical) of "
+          f"{dom['molecule_count']} molecules, {dom['frames']} frames")
     tensors = [(k, v.detach().numpy().astype(np.float32)) for k, v in spec_state(model)]
     os.makedirs(os.path.dirname(args.weights), exist_ok=True)
     safetensors_io.write(args.weights, tensors, meta)

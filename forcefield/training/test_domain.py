@@ -62,6 +62,19 @@ class EnvironmentTest(unittest.TestCase):
         self.assertEqual((dom["frames"], dom["atoms"], dom["molecules"], dom["elements"]), (4, 12, ["water"], ["H", "O"]))
 
 
+    def test_a_flat_npz_archive_names_its_frames_by_their_molecule(self):
+        # organic_data.py's layout: z, pos (Å), n_atoms, and per frame an index into `molecules`
+        water = [[0, 0, 0], [0.96, 0, 0], [-0.24, 0.93, 0]]
+        methane_like = [[0, 0, 0], [1.09, 0, 0], [-0.36, 1.03, 0], [-0.36, -0.51, 0.89], [-0.36, -0.51, -0.89]]
+        with tempfile.TemporaryDirectory() as d:
+            np.savez_compressed(os.path.join(d, "organic.train.npz"), z=np.array([8, 1, 1, 6, 1, 1, 1, 1], np.int8),
+                                pos=np.array(water + methane_like, np.float32), n_atoms=np.array([3, 5], np.int32),
+                                molecule=np.array([1, 0], np.int32), molecules=np.array(["methane", "water"]))
+            dom = domain.of_files([d]).to_json()
+        self.assertEqual(dom["molecules"], ["methane", "water"])
+        self.assertEqual(dom["environments"], {"C(H,H,H,H)": 1, "H(C)": 4, "H(O)": 2, "O(H,H)": 1})
+
+
 class ShippedV5DomainTest(unittest.TestCase):
     def test_v5_tensors_are_bit_identical_to_the_trained_ones(self):
         self.assertEqual(safetensors_io.data_sha256(V5), V5_DATA_SHA256)
