@@ -78,13 +78,23 @@ public final class BundledModel {
     /**
      * The weights a {@code --model} value means: the default version when null, a bundled version when
      * {@link #named} finds one, else the safetensors file at that path.
+     *
+     * @throws IllegalArgumentException listing the bundled versions when a bare name is neither a file nor one of them
      */
     public static StudentWeights weights(java.nio.file.Path modelOption) throws IOException {
         if (modelOption == null) {
             return weights();
         }
         java.util.Optional<ModelRegistry.Version> v = named(modelOption);
-        return v.isPresent() ? weights(v.get()) : StudentWeights.load(modelOption);
+        if (v.isPresent()) {
+            return weights(v.get());
+        }
+        String text = modelOption.toString();
+        if (!java.nio.file.Files.exists(modelOption) && !text.contains("/") && !text.endsWith(".safetensors")) {
+            throw new IllegalArgumentException("'" + text + "' is neither a weight file nor a bundled model; bundled: "
+                    + String.join(", ", ModelRegistry.names()));
+        }
+        return StudentWeights.load(modelOption);
     }
 
     private static StudentWeights weights(ModelRegistry.Version v) throws IOException {

@@ -38,5 +38,8 @@ class ModelRegistryTest {
         assertFalse(BundledModel.named(Path.of("/tmp/v5")).isPresent());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> BundledModel.weights("v99"));
         assertTrue(e.getMessage().contains("student-gfn2-v5 (v5, default)"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> BundledModel.weights(Path.of("v99")));
+        assertTrue(e.getMessage().startsWith("'v99' is neither a weight file nor a bundled model; bundled: student-gfn2-v5"),
+                e.getMessage());
     }
 }
