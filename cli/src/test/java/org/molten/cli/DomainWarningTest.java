@@ -67,7 +67,7 @@ class DomainWarningTest {
     @Test
     void minimizeNamesIt(@TempDir Path dir) throws Exception {
         Path acn = acetonitrile(dir);
-        CliRun r = CliRun.of("minimize", "--structure", acn.toString(), "--max-steps", "1", "--device", "cpu", "--out",
+        CliRun r = CliRun.of("minimize", "--structure", acn.toString(), "--model", "v5", "--max-steps", "1", "--device", "cpu", "--out",
                 dir.resolve("relaxed.xyz").toString());
         assertEquals(1, count(r.err(), "molten minimize: warning: " + acn + " " + NITRILE_WARNING), r.err());
     }

@@ -26,6 +26,7 @@ class ModelRegistryTest {
         try (InputStream in = BundledModel.class.getResourceAsStream(BundledModel.WEIGHTS_RESOURCE)) {
             assertNotNull(in, BundledModel.WEIGHTS_RESOURCE);
         }
+        assertTrue(BundledModel.domain().known(), "the default version carries its domain");
         for (ModelRegistry.Version v : ModelRegistry.versions()) {
             assertTrue(BundledModel.weights(v.name()).metadata().containsKey("domain"), v.name() + " carries its domain");
         }
