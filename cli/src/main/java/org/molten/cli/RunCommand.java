@@ -128,7 +128,8 @@ public final class RunCommand implements Callable<Integer> {
         ForceFieldChoice forceField = ForceFieldChoice.STUDENT;
 
         @Option(names = "--model", paramLabel = "FILE",
-                description = "Student weights, safetensors (default: the bundled model student-gfn2).")
+                description = "Student weights: a bundled version by name (student-gfn2-v5 or v5; molten info lists them) or a "
+                        + "safetensors file (default: the bundled default version).")
         Path modelFile;
 
         @Option(names = "--minimize",
@@ -227,6 +228,7 @@ public final class RunCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Settings s = validatedSettings();
         Atoms start = source.load();
+        DomainWarning.check("molten run", source, start, dynamics.forceField, dynamics.modelFile, err);
         int replicas = execution.replicas;
         List<Checkpoint> restarts = new ArrayList<>();
         if (execution.restart != null) {

@@ -161,8 +161,9 @@ public final class ValidateCommand implements Callable<Integer> {
                 + "float64 or float32 (default: ${DEFAULT-VALUE}); the NVE drift limit follows it.")
         String precision = "float64";
 
-        @Option(names = "--weights", paramLabel = "FILE", order = 23, description = "Student weights (safetensors) to validate "
-                + "instead of the bundled model; the reference baseline then uses the same file.")
+        @Option(names = "--weights", paramLabel = "FILE", order = 23, description = "Student weights to validate "
+                + "instead of the bundled default: a bundled version by name (v5) or a safetensors file; the reference baseline "
+                + "then uses the same weights.")
         Path weights;
 
         @Option(names = "--baseline", paramLabel = "NAME", order = 21, description = "Baseline (default: ${DEFAULT-VALUE}): "
@@ -332,6 +333,7 @@ public final class ValidateCommand implements Callable<Integer> {
         for (String w : r.warnings()) {
             o.println("warning: " + w);
         }
+        DomainWarning.print(r, o);
         // prefixed with the command, so that it cannot be taken for a test framework's or a build's verdict
         o.printf(Locale.ROOT, "molten validate: %s, %d of %d criteria passed%s in %.1f s; report in %s%n",
                 r.summary().verdict(),
