@@ -230,6 +230,22 @@ class ConstraintsTest {
     }
 
     @Test
+    void replicasWithConstraintsAreTheirRunsAlone() {
+        try (ReplicaSet set = ReplicaSet.of(2, k -> ethanol(new VelocityVerlet(2.0, LangevinThermostat.of(300, 0.01)),
+                Constraints.hBonds()).seed(SEED + k).hydrogenMassAmu(3.0)).platform("cpu").threads(2).build()) {
+            set.step(200);
+            for (int k = 0; k < 2; k++) {
+                try (Simulation alone = ethanol(new VelocityVerlet(2.0, LangevinThermostat.of(300, 0.01)), Constraints.hBonds())
+                        .seed(SEED + k).hydrogenMassAmu(3.0).build()) {
+                    alone.step(200);
+                    assertArrayEquals(alone.atoms().positions(), set.replica(k).atoms().positions(), "replica " + k);
+                    assertEquals(alone.degreesOfFreedom(), set.replica(k).degreesOfFreedom());
+                }
+            }
+        }
+    }
+
+    @Test
     void aRestartWithConstraintsAndHeavyHydrogensContinuesBitForBit(@TempDir Path dir) throws IOException {
         Integrator make = new VelocityVerlet(2.0, LangevinThermostat.of(300, 0.01));
         Simulation a = ethanol(make, Constraints.hBonds()).hydrogenMassAmu(3.0).build();
