@@ -29,7 +29,8 @@ import org.molten.integrators.thermostats.NoseHooverChain;
  * freedom: in mass-weighted velocity space the canonical distribution is isotropic on the subspace
  * orthogonal to the translations, the rotations (if removed) and the constraint gradients, so
  * ⟨m_i v_i²⟩ = kT (3 − Σ_c |u_c(i)|²) over an orthonormal basis u_c of those directions at the
- * sampled geometry. Berendsen (not canonical) holds the mean only. Two replicas, seeds 700 and 701.
+ * sampled geometry. Berendsen (not canonical) holds the mean only. Two replicas, seeds 700 and 701, on the
+ * reference and the cpu platform (the cuda platform does not run constraints yet).
  */
 class ConstrainedCanonicalTest {
     private static final double T = 300;
@@ -42,11 +43,14 @@ class ConstrainedCanonicalTest {
     private static final double BIAS = 0.015;
 
     static Stream<Arguments> thermostats() {
-        return Stream.of(
-                Arguments.of("langevin", (Supplier<Thermostat>) () -> LangevinThermostat.of(T, 0.01)),
-                Arguments.of("bussi", (Supplier<Thermostat>) () -> new BussiThermostat(T, 50)),
-                Arguments.of("nose-hoover-chain", (Supplier<Thermostat>) () -> new NoseHooverChain(T, 20)),
-                Arguments.of("berendsen", (Supplier<Thermostat>) () -> new BerendsenThermostat(T, 50)));
+        List<Arguments> all = new ArrayList<>();
+        for (String platform : List.of("reference", "cpu")) {
+            all.add(Arguments.of("langevin", (Supplier<Thermostat>) () -> LangevinThermostat.of(T, 0.01), platform));
+            all.add(Arguments.of("bussi", (Supplier<Thermostat>) () -> new BussiThermostat(T, 50), platform));
+            all.add(Arguments.of("nose-hoover-chain", (Supplier<Thermostat>) () -> new NoseHooverChain(T, 20), platform));
+            all.add(Arguments.of("berendsen", (Supplier<Thermostat>) () -> new BerendsenThermostat(T, 50), platform));
+        }
+        return all.stream();
     }
 
     /** Each atom's share of the degrees of freedom (they sum to dof) at the current geometry. */
@@ -125,9 +129,9 @@ class ConstrainedCanonicalTest {
         return s;
     }
 
-    @ParameterizedTest(name = "{0}")
+    @ParameterizedTest(name = "{0} on {2}")
     @MethodSource("thermostats")
-    void kineticEnergyIsCanonicalWithTheReducedDegreesOfFreedom(String name, Supplier<Thermostat> thermostat) {
+    void kineticEnergyIsCanonicalWithTheReducedDegreesOfFreedom(String name, Supplier<Thermostat> thermostat, String platform) {
         boolean langevin = name.equals("langevin");
         int dof = 27 - (langevin ? 3 : 6) - 6;
         double kT = Units.BOLTZMANN_EV_PER_K * T;
@@ -139,7 +143,8 @@ class ConstrainedCanonicalTest {
         int[] derived = new int[REPLICAS];
         try (ReplicaSet set = ReplicaSet.of(REPLICAS, k -> Simulation.builder(TestSystems.ethanol(),
                         ClassicalReferencePotential.inferredFrom(TestSystems.ethanol()), new VelocityVerlet(DT_FS, thermostat.get()))
-                .seed(700 + k).temperature(T).constraints(Constraints.hBonds())).platform("cpu").threads(2).build()) {
+                .seed(700 + k).temperature(T).constraints(Constraints.hBonds())).platform(platform).threads(2).build()) {
+            assertEquals(platform, set.platformName());
             set.step(EQUILIBRATION);
             for (Simulation s : set.replicas()) {
                 derived[s == set.replica(0) ? 0 : 1] = s.degreesOfFreedom();
@@ -178,7 +183,7 @@ class ConstrainedCanonicalTest {
         long n = (long) SAMPLES * REPLICAS;
         double lightExpected = expected[0] / n, heavyExpected = expected[1] / n;
         double meanT = temperature[0] / n;
-        System.out.printf(Locale.ROOT, "%s, ethanol h-bonds at %s fs: <KE>/(dof kT/2) %.4f +- %.4f (dof %d), Var(KE)/canonical"
+        System.out.printf(Locale.ROOT, "%s on " + platform + ", ethanol h-bonds at %s fs: <KE>/(dof kT/2) %.4f +- %.4f (dof %d), Var(KE)/canonical"
                         + " %.4f +- %.4f, <T> %.1f K, H %.4f +- %.4f, heavy %.4f +- %.4f of their shares%n", name, DT_FS,
                 total.mean() / (0.5 * dof * kT), total.meanError() / (0.5 * dof * kT), dof,
                 total.variance() / (0.5 * dof * kT * kT), total.varianceError() / (0.5 * dof * kT * kT), meanT,
