@@ -100,6 +100,16 @@ public final class ValidateCommand implements Callable<Integer> {
         @Option(names = "--timestep", paramLabel = "<fs>", order = 5, description = "MD timestep in fs (default: ${DEFAULT-VALUE}).")
         double timestepFs = ValidationSettings.DEFAULT_TIMESTEP_FS;
 
+        @Option(names = "--constraints", paramLabel = "RULE", order = 5,
+                description = "Bond lengths held fixed in every run, the teacher's own MD included: none, h-bonds or "
+                        + "all-bonds (waters rigid with either); the degrees of freedom and the temperature criteria count "
+                        + "them (default: none).")
+        String constraints = "none";
+
+        @Option(names = "--hydrogen-mass", paramLabel = "<amu>", order = 5,
+                description = "Hydrogen mass repartitioning in amu for every run, the teacher's too (default: standard masses).")
+        Double hydrogenMassAmu;
+
         @Option(names = "--temperature", paramLabel = "<K>", order = 6,
                 description = "Target temperature in K of the velocities, equilibration and NVT (default: ${DEFAULT-VALUE}).")
         double temperatureK = ValidationSettings.DEFAULT_TEMPERATURE_K;
@@ -263,7 +273,24 @@ public final class ValidateCommand implements Callable<Integer> {
                 protocol.sampleInterval, ThermostatKind.parse(protocol.thermostat), protocol.thermostatTimeFs,
                 models.resolvedDevice(), BaselineKind.parse(models.baseline), protocol.seed, protocol.full,
                 protocol.replicas != null ? protocol.replicas : base.replicas(),
-                protocol.teacherFrames != null ? protocol.teacherFrames : base.teacherFramesPerRun(), structures);
+                protocol.teacherFrames != null ? protocol.teacherFrames : base.teacherFramesPerRun(), structures)
+                .withConstraints(constraintsOption(protocol.constraints),
+                        protocol.hydrogenMassAmu == null ? Double.NaN : hydrogenMassOption(protocol.hydrogenMassAmu));
+    }
+
+    private static String constraintsOption(String rule) {
+        try {
+            return org.molten.integrators.constraints.Constraints.named(rule).rule().id();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--constraints: " + e.getMessage(), e);
+        }
+    }
+
+    private static double hydrogenMassOption(double amu) {
+        if (!(amu > 0) || Double.isInfinite(amu)) {
+            throw new IllegalArgumentException("--hydrogen-mass must be positive and finite, amu: " + amu);
+        }
+        return amu;
     }
 
     @Override
