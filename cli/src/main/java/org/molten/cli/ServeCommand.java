@@ -51,7 +51,8 @@ public final class ServeCommand implements Callable<Integer> {
                     + "distilled model).")
     ForceFieldChoice forceField = ForceFieldChoice.STUDENT;
 
-    @Option(names = "--model", paramLabel = "FILE", description = "Student weights, safetensors (default: the bundled model).")
+    @Option(names = "--model", paramLabel = "FILE", description = "Student weights: a bundled version by name (student-gfn2-v5 or "
+            + "v5) or a safetensors file (default: the bundled default version).")
     Path modelFile;
 
     @Option(names = "--device", paramLabel = "DEVICE", defaultValue = "auto",
@@ -94,7 +95,12 @@ public final class ServeCommand implements Callable<Integer> {
                             ? ", periodic" : "", address.text());
             out.flush();
             IpiWire wire = IpiWire.over(channel);
-            IpiClient.Result r = new IpiClient(ff, atoms, virialMode).serve(wire);
+            // the domain check of run and minimize, on the first structure the driver sends (its geometry, the file's species)
+            IpiClient.Result r = new IpiClient(ff, atoms, virialMode).observer((k, served, e, f) -> {
+                if (k == 1) {
+                    DomainWarning.check("molten serve", source, served, forceField, modelFile, err);
+                }
+            }).serve(wire);
             out.printf(Locale.ROOT, "molten serve: %d force evaluations; %s%n", r.evaluations(),
                     r.ending() == IpiClient.Ending.EXIT ? "the driver sent EXIT"
                             : "the driver closed the connection between steps (without EXIT, as ASE's SocketIOCalculator does)");
@@ -112,7 +118,7 @@ public final class ServeCommand implements Callable<Integer> {
         }
         StudentWeights weights;
         try {
-            weights = modelFile == null ? BundledModel.weights() : StudentWeights.load(modelFile);
+            weights = BundledModel.weights(modelFile); // null: the default; a bare name: a bundled version
         } catch (IOException e) {
             throw modelFile == null ? e : FileErrors.describe("read student weights", modelFile, e);
         }

@@ -13,7 +13,9 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.molten.core.Units;
 
 /**
@@ -119,5 +121,29 @@ class ServeCommandTest {
         r = CliRun.of("serve", "--system", "water");
         assertEquals(2, r.status());
         assertTrue(r.err().contains("--ipi"), r.err());
+    }
+
+    @Test
+    void theFirstStructureTheDriverSendsIsCheckedAgainstTheStudentsDomainOnce(@TempDir Path dir) throws Exception {
+        Path acn = DomainWarningTest.acetonitrile(dir);
+        double[] positions = org.molten.structures.io.StructureFiles.read(acn).positions();
+        try (LoopbackDriver driver = new LoopbackDriver()) {
+            CompletableFuture<Void> d = CompletableFuture.runAsync(() -> {
+                try {
+                    driver.accept();
+                    driver.evaluate(positions);
+                    driver.evaluate(positions);   // a second step: still one warning
+                    driver.exit();
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            CliRun r = CliRun.of("serve", "--ipi", driver.address(), "--structure", acn.toString(), "--model", "v5",
+                    "--device", "cpu", "--wait", "10");
+            d.get(30, TimeUnit.SECONDS);
+            assertEquals(0, r.status(), r.err());
+            assertEquals(1, DomainWarningTest.count(r.err(), "molten serve: warning: " + acn + " "
+                    + DomainWarningTest.NITRILE_WARNING), r.err());
+        }
     }
 }
