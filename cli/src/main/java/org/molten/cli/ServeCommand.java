@@ -30,8 +30,8 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Serve energies and forces to an i-PI driver (i-PI, or ASE's SocketIOCalculator from Python).",
-                "The structure gives the species and their order; the driver sends positions (and the cell), Molten",
-                "returns energy, forces and virial (in the protocol's Hartree and Bohr).",
+                "The structure gives the species and their order; the driver sends positions and cell,",
+                "Molten returns energy, forces and virial (Bohr and Hartree on the wire; Å and eV inside).",
                 "Example: molten serve --ipi localhost:31415 --structure water.xyz"},
         footer = {"", "Exit status: 0 when the driver sent EXIT or closed the connection between steps (as ASE does); "
                 + "1 when it vanished inside a step, broke the protocol, or none answered within --wait."})
