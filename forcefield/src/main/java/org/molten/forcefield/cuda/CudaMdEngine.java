@@ -117,6 +117,12 @@ public final class CudaMdEngine implements DeviceDynamics {
                 throw new IllegalArgumentException("replica " + r + ": the replicas of one binding share the chain"
                         + " length, multiple time steps and Suzuki-Yoshida weights of the Nose-Hoover chain");
             }
+            if (s.dynamics() instanceof DynamicsSpec.Langevin l
+                    && l.removeCentreOfMassDrift() != ((DynamicsSpec.Langevin) dynamics).removeCentreOfMassDrift()) {
+                throw new IllegalArgumentException("replica " + r + ": the replicas of one binding share the Langevin"
+                        + " thermostat's centre-of-mass drift removal (replica 0 " + (l.removeCentreOfMassDrift() ? "keeps"
+                        : "removes") + " it)");
+            }
             if (!java.util.Objects.equals(a.cellOrNull(), cell)) {
                 throw new IllegalArgumentException("replica " + r + " has cell " + a.cellOrNull() + " but replica 0 "
                         + cell + ": periodic replicas of one binding must share one cell (bind them separately)");
