@@ -83,14 +83,15 @@ class MoleculeThermostatTest {
     }
 
     /**
-     * Langevin (with and without the drift removal) and Bussi in the cluster kernel against the stage path: the same
-     * noise streams, order and bath account, so after 12 steps the trajectories differ only by the two paths'
-     * float32 force rounding (~1e-7 Å/fs), while a wrong stream (stage tag, step counter, atom index), a wrong
-     * number of degrees of freedom or a missing bath term moves them by 1e-3 or more. The checkpoint holds the same
-     * variables (bath, chain) in the same places.
+     * Langevin (with and without the drift removal) and Bussi in the cluster kernel, step by step against the host's
+     * definitions in float64 with the device's random streams (HostStochasticThermostats: Philox keyed by the
+     * replica's seed, the same draws) and against the stage path: after 12 steps the trajectories differ only by
+     * float32 force rounding (~1e-7 Å/fs), while a wrong stream (stage tag, step counter, atom index), a wrong number
+     * of degrees of freedom or a missing bath term moves them by 1e-3 or more. The checkpoint holds the same
+     * variables (bath, chain) in the same places as the stage path's.
      */
     @Test
-    void langevinAndBussiFollowTheStagePathStepByStep() {
+    void langevinAndBussiFollowTheHostAndTheStagePathStepByStep() {
         long seed = 31;
         StudentWeights w = weights(seed);
         int steps = 12;
@@ -112,6 +113,15 @@ class MoleculeThermostatTest {
             assertArrayEquals(java.util.Arrays.copyOf(stg.state, 12), java.util.Arrays.copyOf(mol.state, 12),
                     ctx + ": checkpoint header");
             assertArrayEquals(variables(stg.state), variables(mol.state), 1e-5, ctx + ": checkpoint variables");
+            Atoms cpu = s.atoms().copy();
+            HostStochasticThermostats host = new HostStochasticThermostats(d, 24, s.seed());
+            host.run(new ReferenceStudent(w), cpu, steps);
+            String hctx = String.format(Locale.ROOT, "%s (seed %d) against the host: max |v_molecule - v_host| %.2e Å/fs,"
+                            + " |x| %.2e Å; bath %.8f vs %.8f eV", d.name(), seed, maxDev(mol.atoms.velocities(), cpu.velocities()),
+                    maxDev(mol.atoms.positions(), cpu.positions()), mol.bathEv, host.bathEv);
+            assertTrue(maxDev(mol.atoms.velocities(), cpu.velocities()) < 1e-5, hctx);
+            assertTrue(maxDev(mol.atoms.positions(), cpu.positions()) < 1e-5, hctx);
+            assertEquals(host.bathEv, mol.bathEv, 1e-5, hctx);
         }
     }
 
