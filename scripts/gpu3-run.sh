@@ -15,8 +15,11 @@
 # cp scripts/gpu3-run.sh DIR/g3/ and pack DIR/g3 (tar.xz; the device tool carries 64 MiB with the checkout).
 # Device tool: carry [".device/g3.tar.xz"], command
 #   mkdir -p /tmp/b && XZ_OPT=-T0 tar -C /tmp/b -xJf .device/g3.tar.xz && BUDGET=520 bash /tmp/b/g3/gpu3-run.sh
-# The model comes from the bundle's forcefield jar, or from the checkout's resources (TREE, default the working
-# directory) when the jar's copy was taken out to save space.
+# The checkout's forcefield resources (TREE, default the working directory: the device tool's copy of the checkout)
+# are on the class path after the jars, so to fit the 64 MiB the model and the fatbin may be taken out of the bundle's
+# forcefield jar (zip -d DIR/g3/lib/forcefield-*.jar org/molten/forcefield/student/student-gfn2.safetensors
+# org/molten/forcefield/cuda/molten_kernels.fatbin) as for gpu-figures-run.sh: then the checkout's copies serve,
+# which must be this branch's (the fatbin of commit 47164c2 or later, with the thermostats in k_small_c16).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-/tmp/gpu3-out}

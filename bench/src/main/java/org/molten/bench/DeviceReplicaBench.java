@@ -53,7 +53,7 @@ public final class DeviceReplicaBench {
         for (String token : systems) {
             BenchSystems.Named sys = BenchSystems.forToken(token, seed);
             // one system under NVE velocity Verlet: the kernels the engine picks for it (the small-molecule
-            // megakernel where it fits), against the R = 1 row under Langevin (stage kernels, per-replica thermostat)
+            // kernel where it fits), against the R = 1 row under Langevin (the same kernel, with its thermostat)
             Atoms one = sys.atoms().copy();
             thermalise(one, temperatureK, new RandomStream(seed));
             rows.add(time(weights, sys.description() + " (NVE)", List.of(new ReplicaStart(one,
