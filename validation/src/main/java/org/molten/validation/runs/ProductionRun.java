@@ -38,14 +38,14 @@ final class ProductionRun {
         try {
             // The start's velocities are kept; the force field given is what runs (on the host by default).
             Simulation.Builder b = Simulation.builder(atoms, spec.forceField(), spec.integrator()).platform(platform)
-                    .warnings(warnings);
+                    .warnings(warnings).constraints(spec.constraints());
             if (spec.random() != null) {
                 b.random(spec.random(), spec.seed());
             } else if (spec.seed() != null) {
                 b.seed(spec.seed());
             }
             sim = b.build();
-            int expected = 3 * atoms.size() - spec.removedConstraints();
+            int expected = 3 * atoms.size() - spec.removedConstraints() - sim.constraintSet().count();
             if (sim.degreesOfFreedom() != expected) {
                 throw new IllegalStateException(spec.label() + ": the simulation derived " + sim.degreesOfFreedom()
                         + " degrees of freedom from the start, the run expects " + expected);
