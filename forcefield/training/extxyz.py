@@ -52,7 +52,7 @@ def _open(path, mode):
 
 def _fmt_value(v):
     s = str(v)
-    if any(c in s for c in ' ="'):
+    if any(c in s for c in ' ="\''):
         return '"' + s.replace('"', "'") + '"'
     return s
 

@@ -23,6 +23,7 @@ import argparse
 import json
 import multiprocessing as mp
 import os
+import re
 import time
 
 import numpy as np
@@ -46,6 +47,11 @@ def bond_graph(numbers, positions):
     d = np.linalg.norm(positions[:, None, :] - positions[None, :, :], axis=-1)
     i, j = np.where(np.triu(d < BOND_FACTOR * (r[:, None] + r[None, :]), 1))
     return frozenset(zip(i.tolist(), j.tolist()))
+
+
+def file_stem(name):
+    """A molecule's name as a portable file name (letters, digits, '.', '+', '-'; anything else '_')."""
+    return re.sub(r"[^A-Za-z0-9.+-]", "_", name)
 
 
 def min_distance(positions):
@@ -231,7 +237,7 @@ def main():
     save_npz(os.path.join(args.out, "organic-test.npz"), rows["test"])
     by_file = {}
     for name, temp, numbers, x, f, e in rows["test"]:
-        by_file.setdefault(f"{name}_{int(temp)}K", []).append(
+        by_file.setdefault(f"{file_stem(name)}_{int(temp)}K", []).append(
             extxyz.Frame(numbers, x, e, f, dict(system=name, temperature_K=int(temp), source=f"organic-gfnff-md-{int(temp)}K")))
     for key, frames in sorted(by_file.items()):
         extxyz.write(os.path.join(args.out, "testset", key + ".xyz.gz"), frames)
