@@ -38,6 +38,18 @@ class InProcessTeacherTest(unittest.TestCase):
                 self.assertAlmostEqual(fd, f[atom, axis], delta=2e-3)
 
 
+class NamesTest(unittest.TestCase):
+    def test_a_molecule_name_with_an_apostrophe_survives_the_extxyz_round_trip(self):
+        import tempfile
+        import extxyz
+        name = "N,N'-diphenylurea"
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, organic_data.file_stem(name) + "_300K.xyz.gz")
+            extxyz.write(path, [extxyz.Frame(ETHANOL_Z, ETHANOL_X, -1.0, 0 * ETHANOL_X, dict(system=name))])
+            self.assertEqual(extxyz.read(path)[0].info["system"], name)
+        self.assertEqual(organic_data.file_stem(name), "N_N_-diphenylurea")
+
+
 class SamplingTest(unittest.TestCase):
     def task(self, temperature=300.0, positions=ETHANOL_X, seed=7):
         return dict(id=0, split="train", name="ethanol", conformer=0, temperature=temperature,
