@@ -2,7 +2,7 @@
 # Builds what scripts/gpu-check.sh needs on the GPU machine (which has no Java and no Maven) into
 # DEST (default: the lead's checkout, /work/main/.device/gpu, git-ignored there): a jlinked
 # Temurin 25 runtime, the runtime jars of the GPU path (JCuda's natives cut down to the driver
-# binding), the device tools (GpuCheck, ReplicaCheck, FirstStep: forcefield's test classes, as molten-tools.jar),
+# binding), the device tools (GpuCheck, ReplicaCheck, FirstStep: platform-cuda's test classes, as molten-tools.jar),
 # the check scripts and the PyTorch baseline. Call the device tool with carry [".device/gpu"] and command
 # ".device/gpu/gpu-check.sh", or pack it (tar -C .device -cJf .device/gpu.tar.xz gpu) and carry only the archive.
 # Builds with `mvn package`, never install (the shared ~/.m2 stays as it is): the project's own jars come from
@@ -11,7 +11,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dest=${1:-/work/main/.device/gpu}
 jdk=${JLINK_JDK:-/usr/lib/jvm/temurin-25-jdk-amd64}
-(cd "$root" && mvn -o -q -DskipTests -pl forcefield,validation,bench,cli -am package)
+(cd "$root" && mvn -o -q -DskipTests -pl forcefield,platform-cuda,validation,bench,cli -am package)
 mkdir -p "$dest/lib"
 if [[ ! -x "$dest/jre/bin/java" ]]; then
   "$jdk/bin/jlink" --add-modules java.base,java.logging,java.management,jdk.unsupported \
@@ -22,13 +22,14 @@ fi
 rm -f "$dest"/lib/*.jar
 deps=$(mktemp -d)
 trap 'rm -rf "$deps"' EXIT
-(cd "$root/forcefield" && mvn -o -q dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$deps" >/dev/null)
-# forcefield alone: the TorchScript baseline (DJL, libtorch, the 4.7 MB export) and the ND4J GEMMs live in the
+(cd "$root/platform-cuda" && mvn -o -q dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$deps" >/dev/null)
+# forcefield and the CUDA platform (and the teacher, which validation's classes name): the TorchScript baseline (DJL, libtorch, the 4.7 MB export) and the ND4J GEMMs live in the
 # optional modules forcefield-torchscript and forcefield-nd4j, which the GPU machine does not need
-cp "$root/forcefield/target/forcefield-"*[0-9T].jar "$root/md-core/target/md-core-"*[0-9T].jar \
+cp "$root/forcefield/target/forcefield-"*[0-9T].jar "$root/platform-cuda/target/platform-cuda-"*[0-9T].jar \
+  "$root/teacher-xtb/target/teacher-xtb-"*[0-9T].jar "$root/md-core/target/md-core-"*[0-9T].jar \
   "$root/structures/target/structures-"*[0-9T].jar "$dest/lib/"
-# the device tools live in forcefield's test sources (not in the jar users get)
-(cd "$root/forcefield/target/test-classes" && zip -q -r "$dest/lib/molten-tools.jar" org/molten/forcefield/cuda)
+# the device tools live in platform-cuda's test sources (not in the jar users get)
+(cd "$root/platform-cuda/target/test-classes" && zip -q -r "$dest/lib/molten-tools.jar" org/molten/forcefield/cuda)
 for j in jcuda-12 jna-5 jackson-core jackson-databind jackson-annotations; do
   cp "$deps/$j"*.jar "$dest/lib/"
 done
@@ -50,10 +51,10 @@ cp "$root/structures/src/main/resources/org/molten/structures/molecules/"{ethano
 # CPU reference trajectories of the NVE check (GpuCheck cpuref), made here: the reference student
 # needs ~0.1 s per force evaluation, minutes of device time for 2 x 1,000 steps
 # (GPUCHECK_REF=0 skips them: runs without GpuCheck's nve section, e.g. scripts/gpu-startup-run.sh)
-ref="$root/forcefield/target/gpucheck-ref"
+ref="$root/platform-cuda/target/gpucheck-ref"
 if [[ "${GPUCHECK_REF:-1}" == 1 && ! -f "$ref/alanine-dipeptide.nve.txt" ]]; then
-  (cd "$root/forcefield" && mvn -o -q dependency:build-classpath -Dmdep.outputFile="$deps/cp.txt" >/dev/null)
-  java -Xmx4g -cp "$root/forcefield/target/classes:$root/forcefield/target/test-classes:$(cat "$deps/cp.txt")" \
+  (cd "$root/platform-cuda" && mvn -o -q dependency:build-classpath -Dmdep.outputFile="$deps/cp.txt" >/dev/null)
+  java -Xmx4g -cp "$root/forcefield/target/classes:$root/platform-cuda/target/classes:$root/platform-cuda/target/test-classes:$(cat "$deps/cp.txt")" \
     org.molten.forcefield.cuda.GpuCheck cpuref "$ref"
 fi
 mkdir -p "$dest/ref"
