@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# On the GPU machine (device tool): two builds of the kernels side by side in one call, on the same card: "base"
+# On a machine with an NVIDIA GPU (figures so far: one H200, driver 580.159.04): two builds of the kernels side by side in one run, on the same card: "base"
 # (lib-base/*.jar, e.g. main's) and "new" (the bundle's own lib/{forcefield,platform-cuda}-*.jar); everything else of
 # the bundle is shared. Alternates base/new for each measurement:
 #   1. GpuCheck correctness of every mode against the float64 reference (quick), new only;
 #   2. molten bench --device cuda --replicas: ethanol R = 1024, alanine dipeptide R = 256 (100 steps);
 #   3. StageProfile ethanolx1024,alanine-dipeptidex256,water3000 (GPU time per stage kernel);
 #   4. molten bench --device cuda --sizes 200,1500,3000w (10 repeats, 1 s budget).
-# Bundle (the device tool carries the checkout and at most 64 MiB in all, so nothing travels twice):
+# Bundle (kept under 64 MiB with the checkout it travels with, so nothing travels twice):
 # GPUCHECK_REF=0 scripts/gpu-bundle.sh DIR/ab; the bundled model taken out of lib/forcefield-*.jar (zip -d; it comes
 # from the checkout's resources); DIR/ab/lib-base/ a jar of the base build's changed host classes only (e.g.
-# DeviceSystem*.class), the base's kernels being the checkout's; this script copied into DIR/ab; one tar.xz. Everything goes into $OUT/ab.log, raw outputs into $OUT/raw.tar.gz.
+# DeviceSystem*.class), the base's kernels being the checkout's; this script copied into DIR/ab; one tar.xz. Everything goes into ab.log and the raw outputs into raw.tar.gz, in the
+# output directory OUT (default /tmp/gpu-ab-out).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-/tmp/gpu-ab-out}
@@ -17,7 +18,7 @@ mkdir -p "$out/raw"
 exec > >(tee "$out/ab.log") 2>&1
 shared=$(ls "$here"/lib/*.jar | grep -Ev '/(forcefield|platform-cuda)-[0-9]' | tr '\n' ':')
 own=$(ls "$here"/lib/forcefield-[0-9]*.jar "$here"/lib/platform-cuda-[0-9]*.jar | tr '\n' ':') && own=${own%:}
-# the checkout's forcefield and platform-cuda resources (the device tool's copy of the lead's tree, the command's working directory
+# the checkout's forcefield and platform-cuda resources (the checkout copied beside the bundle, the command's working directory
 # or TREE): the bundled model, left out of the bundle's jar, and the base's kernels (the checkout is the base)
 tree=${TREE:-$PWD}
 res=$tree/forcefield/src/main/resources:$tree/platform-cuda/src/main/resources

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Builds what scripts/gpu-check.sh needs on the GPU machine (which has no Java and no Maven) into
-# DEST (default: the lead's checkout, /work/main/.device/gpu, git-ignored there): a jlinked
+# DEST (default: .device/gpu of this checkout, git-ignored): a jlinked
 # Temurin 25 runtime, the runtime jars of the GPU path (JCuda's natives cut down to the driver
-# binding), the device tools (GpuCheck, ReplicaCheck, FirstStep: platform-cuda's test classes, as molten-tools.jar),
-# the check scripts and the PyTorch baseline. Call the device tool with carry [".device/gpu"] and command
-# ".device/gpu/gpu-check.sh", or pack it (tar -C .device -cJf .device/gpu.tar.xz gpu) and carry only the archive.
+# binding), the checks (GpuCheck, ReplicaCheck, FirstStep: platform-cuda's test classes, as molten-tools.jar),
+# the check scripts and the PyTorch baseline. Copy .device/gpu to the GPU machine beside a checkout and run
+# .device/gpu/gpu-check.sh, or pack it (tar -C .device -cJf .device/gpu.tar.xz gpu) and copy only the archive.
 # Builds with `mvn package`, never install (the shared ~/.m2 stays as it is): the project's own jars come from
 # the modules' target folders.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-dest=${1:-/work/main/.device/gpu}
+dest=${1:-$root/.device/gpu}
 jdk=${JLINK_JDK:-/usr/lib/jvm/temurin-25-jdk-amd64}
 deps=$(mktemp -d)
 trap 'rm -rf "$deps"' EXIT
@@ -22,7 +22,7 @@ mkdir -p "$dest/lib"
 if [[ ! -x "$dest/jre/bin/java" ]]; then
   "$jdk/bin/jlink" --add-modules java.base,java.logging,java.management,jdk.unsupported \
     --strip-debug --no-header-files --no-man-pages --compress=zip-9 --output "$dest/jre"
-  # the JVM's symbol table is not needed to run it: 5 MB less to carry (64 MiB limit with the checkout)
+  # the JVM's symbol table is not needed to run it: 5 MB less to copy (the bundle and the checkout stay under 64 MiB)
   command -v strip >/dev/null && strip --strip-unneeded "$dest/jre/lib/server/libjvm.so"
 fi
 rm -f "$dest"/lib/*.jar
@@ -31,7 +31,7 @@ rm -f "$dest"/lib/*.jar
 cp "$root/forcefield/target/forcefield-"*[0-9T].jar "$root/platform-cuda/target/platform-cuda-"*[0-9T].jar \
   "$root/teacher-xtb/target/teacher-xtb-"*[0-9T].jar "$root/md-core/target/md-core-"*[0-9T].jar \
   "$root/structures/target/structures-"*[0-9T].jar "$dest/lib/"
-# the device tools live in platform-cuda's test sources (not in the jar users get)
+# the checks live in platform-cuda's test sources (not in the jar users get)
 (cd "$root/platform-cuda/target/test-classes" && zip -q -r "$dest/lib/molten-tools.jar" org/molten/forcefield/cuda)
 for j in jcuda-12 jna-5 jackson-core jackson-databind jackson-annotations; do
   cp "$deps/$j"*.jar "$dest/lib/"
@@ -64,4 +64,4 @@ if [[ -f "$ref/alanine-dipeptide.nve.txt" ]]; then cp "$ref"/*.nve.txt "$dest/re
 du -sh "$dest/jre" "$dest/lib"
 bundle=$(du -sb "$dest" | cut -f1)
 main=$(cd "$(dirname "$dest")/.." && git ls-files -z 2>/dev/null | xargs -0 du -cb 2>/dev/null | tail -1 | cut -f1 || echo 0)
-echo "bundle $((bundle / 1048576)) MiB + checkout $((main / 1048576)) MiB (device tool limit 64 MiB)"
+echo "bundle $((bundle / 1048576)) MiB + checkout $((main / 1048576)) MiB (keep the two under 64 MiB)"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# On the GPU machine (device tool, carry [".device/gpu"]): checks the CUDA path against the CPU
+# On a machine with an NVIDIA GPU, from the bundle of scripts/gpu-bundle.sh: checks the CUDA path against the CPU
 # reference on fresh random inputs, runs 1,000-step NVE against a CPU Verlet, measures the energy
 # drift with float64 vs float32 state, times every execution mode with and without CUDA graphs,
 # runs the PyTorch baseline (eager and CUDA graphs) on the same weights and structures, and prints
-# a summary table last. Logs under $OUT. Arguments go to GpuCheck (quick, only=..., sections=...).
+# a summary table last. Logs in the output directory OUT (default /tmp/gpu-check-out). Arguments go to GpuCheck (quick, only=..., sections=...).
 # Build the bundle first, here: scripts/gpu-bundle.sh
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -6,7 +6,7 @@
 #   2. molten run --device cuda: ethanol, alanine dipeptide (20,000 steps), the 64-water box (192 atoms,
 #      10,000 steps), the 3,000-atom box (2,000 steps); velocity Verlet, no output files: steps/s printed
 #   3. PyTorch: R copies of ethanol and of alanine dipeptide in one batched evaluation (eager, graph, compile)
-# Logs under $OUT; about 8 minutes.
+# Logs in the output directory OUT (default /tmp/gpu-engine-out); about 8 minutes.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-/tmp/gpu-engine-out}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# On the GPU machine (device tool): the GPU figures of docs/benchmarks.md's table at a glance in one call, with
+# On a machine with an NVIDIA GPU (figures so far: one H200, driver 580.159.04): the GPU figures of docs/benchmarks.md's table at a glance in one run, with
 # PyTorch beside them on the same card:
 #   1. GpuCheck correctness of every mode against the float64 reference (quick; also writes PyTorch's inputs and
 #      Molten's forces for ethanol, alanine dipeptide and the 201-atom box), then PyTorch's inputs for the 3,000-
@@ -11,8 +11,8 @@
 #      R (eager, CUDA graph, torch.compile + CUDA graph).
 # Bundle: GPUCHECK_REF=0 scripts/gpu-bundle.sh DIR/fig, the bundled model taken out of lib/forcefield-*.jar (zip -d:
 # it comes from the checkout, the command's working directory or TREE, whose forcefield resources join the class
-# path), this script copied into DIR/fig, one tar.xz (the device tool carries at most 64 MiB with the checkout).
-# Logs: $OUT/figures.log and $OUT/raw.tar.gz; every step is cut to what is left of BUDGET (default 540 s).
+# path), this script copied into DIR/fig, one tar.xz (kept under 64 MiB with the checkout it travels with).
+# Logs: figures.log and raw.tar.gz in the output directory OUT (default /tmp/gpu-figures-out); every step is cut to what is left of BUDGET (default 540 s).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-/tmp/gpu-figures-out}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Device-side driver of one measurement round for docs/benchmarks.md, in one device call:
+# One measurement round for docs/benchmarks.md on a machine with an NVIDIA GPU, in one run:
 #  1. GpuCheck: correctness, NVE and timing on the molecules (CPU reference trajectories from ref/),
 #     correctness and timing on the water systems (writes the PyTorch inputs of all four systems);
 #  2. the PyTorch baseline (torch_painn_bench.py: eager and CUDA graphs) on the same weights and systems;
@@ -7,7 +7,7 @@
 #  4. for each "label=JVM options" of BENCH_VARIANTS ('|'-separated), the suite bench at BENCH_VARIANT_SIZES
 #     with those options (side-by-side comparisons, e.g. -Dmolten.cuda.largeSystemAtoms=...).
 # Expects the bundle (jlinked JRE in jre/, runtime jars in lib/, ref/, torch_painn_bench.py) unpacked into
-# BUNDLE. Results under $OUT.
+# BUNDLE. Results in the output directory OUT (default /tmp/gpu-h200-out).
 set -uo pipefail
 B=${BUNDLE:-/tmp/g}
 out=${OUT:-/tmp/gpu-h200-out}; mkdir -p "$out"

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# On the GPU machine (device tool): where a step's time goes and how Molten compares with PyTorch on the same card,
-# in one call (replaces gpu-tc-run.sh, whose tensor-core comparison is at commit d854cb9):
+# On a machine with an NVIDIA GPU (figures so far: one H200, driver 580.159.04): where a step's time goes and how Molten compares with PyTorch on the same card,
+# in one run (replaces gpu-tc-run.sh, whose tensor-core comparison is at commit d854cb9):
 #   1. GpuCheck correctness of every mode on ethanol, alanine dipeptide and the 201-atom box (quick);
 #   2. molten bench --device cuda --sizes SIZES (default 200,1500,3000w,30000w): us per MD step, device memory;
 #   3. GpuCheck timing of every mode on the 30,000-atom water box, then the PyTorch baseline on the same structure
 #      (torch_painn_bench.py: eager and CUDA graphs, float32, TF32 off);
 #   4. StageProfile (GPU time per stage kernel) of a replica-sized batch and the 3,000- and 30,000-atom boxes;
 #   5. with REPLICAS=1: molten bench --replicas for ethanol and alanine dipeptide and the PyTorch replica baseline.
-# Expects the bundle of scripts/gpu-bundle.sh in the directory of this script. Logs under $OUT; each step has its own
+# Expects the bundle of scripts/gpu-bundle.sh in the directory of this script. Logs in the output directory OUT (default /tmp/gpu-profile-out); each step has its own
 # time limit, all within BUDGET (default 400 s).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# On the GPU machine (device tool, carry [".device/gpu"], command ".device/gpu/gpu-replicas-run.sh"):
+# On a machine with an NVIDIA GPU, from the bundle of scripts/gpu-bundle.sh (run .device/gpu/gpu-replicas-run.sh):
 # the device check and the timings of the replica MD stack (issue 18). Builds nothing: the bundle
 # comes from scripts/gpu-bundle.sh (it copies this script, the validation, bench and cli jars and picocli too).
 #   1. ReplicaCheck: batched NVE Verlet against the CPU reference student, replica k of 64 against
@@ -7,7 +7,7 @@
 #      every thermostat over 256 ethanols, E_kin + E_pot + bath, restart bit for bit (PASS/FAIL lines).
 #   2. molten bench --device cuda --replicas: ethanol R = 1 ... 4096, alanine dipeptide R = 1 ... 1024
 #      (us per step, replica-steps/s, FP32 fraction), each preceded by the single system under NVE.
-# At most 200 + 2 x 120 s (plus 2 x 120 s only if the CLI cannot start); logs and tables under $OUT.
+# At most 200 + 2 x 120 s (plus 2 x 120 s only if the CLI cannot start); logs and tables in the output directory OUT (default /tmp/gpu-replicas-out).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-/tmp/gpu-replicas-out}

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# On the GPU machine (device tool): lighter prologues/epilogues of the dense stages (issues 18 and 20) against the
-# code they replace, side by side in one call. The variants differ only in the kernel image: lib-<variant>/ holds a
+# On a machine with an NVIDIA GPU (figures so far: one H200, driver 580.159.04): lighter prologues/epilogues of the dense stages (issues 18 and 20) against the
+# code they replace, side by side in one run. The variants differ only in the kernel image: lib-<variant>/ holds a
 # jar with nothing but org/molten/forcefield/cuda/molten_kernels.{fatbin,manifest}, put before lib/ on the class
-# path, and lib/'s platform-cuda jar has no fatbin (one platform-cuda jar per variant would not fit the 64 MiB the device
-# tool carries; the variants' Java code must be the same). Each image is sm_90 machine code alone, built the same way
+# path, and lib/'s platform-cuda jar has no fatbin (one platform-cuda jar per variant would not fit the 64 MiB the bundle
+# travels in with the checkout; the variants' Java code must be the same). Each image is sm_90 machine code alone, built the same way
 # (nvcc -fatbin -O3 --compress-mode=size -gencode arch=compute_90,code=sm_90 molten_kernels.cu); its manifest is the
 # full image's.
 #   base: lib-base/ (the kernels of the commit compared against);
@@ -15,8 +15,8 @@
 # alanine dipeptide R = 256 (100 steps); StageProfile ethanolx1024,alanine-dipeptidex256,water3000; molten bench
 # --sizes 200,1500,3000w (10 repeats, 1 s budget): each step for every variant in turn, before the next step.
 # Bundle: GPUCHECK_REF=0 scripts/gpu-bundle.sh DIR/slim, the kernel jars, this script copied into DIR/slim, packed as
-# one tar.xz (docs/benchmarks.md gives the commands). Everything goes into $OUT/slim.log, the raw outputs into
-# $OUT/raw.tar.gz.
+# one tar.xz (docs/benchmarks.md gives the commands). Everything goes into slim.log, the raw outputs into raw.tar.gz,
+# both in the output directory OUT (default /tmp/gpu-slim-out).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-/tmp/gpu-slim-out}
@@ -31,7 +31,7 @@ jvm=("$here/jre/bin/java" -Xmx60g -Xss8m -XX:+UseParallelGC --enable-native-acce
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv
 start=$(date +%s)
 el() { echo $(( $(date +%s) - start )); }
-# every step's limit is cut to what is left of ${BUDGET:-420} s, so that the call ends in time
+# every step's limit is cut to what is left of ${BUDGET:-420} s, so that the run ends in time
 lim() { local l=$1 left=$(( ${BUDGET:-420} - $(el) )); (( left < l )) && l=$left; (( l < 5 )) && l=5; echo "$l"; }
 check() {
   timeout "$(lim 45)" "${jvm[@]}" -cp "$(cp_of "$1")" org.molten.forcefield.cuda.GpuCheck "$out/raw/check-$1" sections=correctness quick \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# On the GPU machine (one device call; bundle from scripts/gpu-bundle.sh, packed as .device/gpu.tar.xz): issue 20's
+# On a machine with an NVIDIA GPU (one run; bundle from scripts/gpu-bundle.sh, packed as .device/gpu.tar.xz): issue 20's
 # start-up and issue 18's thermostat check.
 #   1. FirstStep: ms from the JVM's start to the first MD step of ethanol done, driver cache off
 #      (CUDA_CACHE_DISABLE=1: what a fresh machine sees), with the fatbin's machine code (twice) and, last,
@@ -7,7 +7,7 @@
 #   2. ReplicaCheck only=canonical: kinetic-energy statistics of every thermostat on 256 ethanols, the global
 #      thermostats started from a Langevin-equilibrated state.
 #   3. GpuCheck quick sections=correctness: every remaining execution mode against the float64 reference.
-# Each step has its own time limit (about 4.5 minutes in all); logs under $OUT, a summary last.
+# Each step has its own time limit (about 4.5 minutes in all); logs in the output directory OUT (default /tmp/gpu-startup-out), a summary last.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-/tmp/gpu-startup-out}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# On the GPU machine (device tool): the wide dense tiles with 4 rows per thread (32-row tiles) against 8 rows per
-# thread (64-row tiles, dense_tile's RT; -Dmolten.cuda.tileRows=4|8) of the same binary, side by side, in one call:
+# On a machine with an NVIDIA GPU (figures so far: one H200, driver 580.159.04): the wide dense tiles with 4 rows per thread (32-row tiles) against 8 rows per
+# thread (64-row tiles, dense_tile's RT; -Dmolten.cuda.tileRows=4|8) of the same binary, side by side, in one run:
 #   1. GpuCheck correctness of every mode against the float64 reference (quick), each tileRows;
 #   2. molten bench --device cuda --replicas: ethanol R = 1024, alanine dipeptide R = 256 (100 steps), each tileRows;
 #   3. StageProfile ethanolx1024,alanine-dipeptidex256,water3000 (GPU time per stage kernel), each tileRows;
@@ -8,7 +8,8 @@
 # The property and the 64-row kernels (k_*_t8) exist at commit c97b799 only: measured slower, they left the code
 # (docs/performance-notes.md, "wide tiles of 64 rows"); build the bundle from that commit to rerun the comparison.
 # Bundle: GPUCHECK_REF=0 scripts/gpu-bundle.sh DIR/tile, this script copied into DIR/tile, packed as one tar.xz (the
-# docs section gives the commands). Everything goes into $OUT/tile.log, the raw outputs into $OUT/raw.tar.gz.
+# docs section gives the commands). Everything goes into tile.log and the raw outputs into raw.tar.gz, in the
+# output directory OUT (default /tmp/gpu-tile-out).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-/tmp/gpu-tile-out}
@@ -19,7 +20,7 @@ java=("$here/jre/bin/java" -Xmx60g -Xss8m -XX:+UseParallelGC --enable-native-acc
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv
 start=$(date +%s)
 el() { echo $(( $(date +%s) - start )); }
-# every step's limit is cut to what is left of ${BUDGET:-420} s, so that the call ends in time
+# every step's limit is cut to what is left of ${BUDGET:-420} s, so that the run ends in time
 lim() { local l=$1 left=$(( ${BUDGET:-420} - $(el) )); (( left < l )) && l=$left; (( l < 5 )) && l=5; echo "$l"; }
 for rt in 4 8; do
   timeout "$(lim 45)" "${java[@]}" -Dmolten.cuda.tileRows=$rt -Dmolten.torch.dir=/tmp/molten-torch \

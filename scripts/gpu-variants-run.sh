@@ -7,7 +7,7 @@
 #     SYSTEMS=water-201,water-3000 MODES=stages-tiled PROFILE='narrow wide' bash gpu-variants-run.sh
 # With NCU_KERNELS (a regex of kernel names) and ncu on the machine: one Nsight Compute profile of each
 # matching kernel (one launch each, on NCU_SYSTEM) with the line-info build of $BUNDLE/li if present.
-# Expects the bundle (jlinked JRE in jre/, runtime jars in lib/) unpacked into BUNDLE; results under $OUT.
+# Expects the bundle (jlinked JRE in jre/, runtime jars in lib/) unpacked into BUNDLE; results in the output directory OUT (default /tmp/gpu-variants-out).
 set -uo pipefail
 B=${BUNDLE:-/tmp/g}
 out=${OUT:-/tmp/gpu-variants-out}; mkdir -p "$out"

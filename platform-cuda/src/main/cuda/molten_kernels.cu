@@ -83,7 +83,8 @@ __device__ __forceinline__ int cluster_rank() {
 #endif
 }
 __device__ __forceinline__ void small(const Net& n, int nsteps, long long smem, float* sm) {
-    if (small_smem_bytes(n) > smem || n.F % (MOLTEN_SMALL_CL * 4) != 0 || n.FR * 2 != n.F || blockDim.x != MOLTEN_THREADS) {
+    if (small_smem_bytes(n) > smem || n.F % (MOLTEN_SMALL_CL * 4) != 0 || n.FR * 2 != n.F || blockDim.x != MOLTEN_THREADS
+        || n.n > MOLTEN_THREADS || n.replicas > 1) {
 #ifdef MOLTEN_EMU
         emu_fail("k_small_c16: shared memory, block size or model shape the host did not check");
 #else

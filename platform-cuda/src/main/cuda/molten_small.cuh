@@ -35,11 +35,13 @@
 
 #include "molten_cluster_copy.cuh"
 #include "molten_small_schedule.cuh"  // also MOLTEN_SMALL_CL, the blocks per cluster
+#include "molten_small_thermostat.cuh"
 
 // Shared-memory layout in 4-byte words (the host's DeviceSystem.moleculeSharedMemory mirrors it).
 struct SmallLayout {
     int mb, pos, vel, im, frc, spec, cnt, nb, k0, geo, fc, rbf, gacc, wf, bf, bias;
-    int V, Q, PHI, UV, Z3, AA, S, S1, V1, Z5, GS, GV, GS1, GV1, GN, GZ3, GPHI, GQ, XL, WB, RB, eo, rbsize, total;
+    int V, Q, PHI, UV, Z3, AA, S, S1, V1, Z5, GS, GV, GS1, GV1, GN, GZ3, GPHI, GQ, XL, WB, RB, eo, rbsize;
+    int redp, red, tv, total;
     __device__ SmallLayout(int N, int F, int T, int nrbf, int kw) {
         const int CS = F / MOLTEN_SMALL_CL, NS = N > 1 ? N - 1 : 1, E = N * NS;
         int o = 0;
@@ -60,6 +62,12 @@ struct SmallLayout {
         eo = max(3 * F * ((N + 3) & ~3), F * ((3 * N + 3) & ~3));  // the widest layer: 3F x R4(N) or F x R4(3N)
         rbsize = (eo + MOLTEN_SMALL_CL * N + 3) & ~3;
         RB = take(2 * rbsize);
+        // thermostats (molten_small_thermostat.cuh): a fixed-order reduction over the atoms (redp doubles, the
+        // power of two >= N, and one broadcast double) and the replica's thermostat variables (MOLTEN_RVAR doubles)
+        redp = 1;
+        while (redp < N) redp <<= 1;
+        red = take(2 * redp + 2);
+        tv = take(2 * MOLTEN_RVAR);
         total = o;
     }
 };
@@ -160,10 +168,12 @@ struct SmallNet {
     // writes it into XT itself (no prologue pass); xt_ready says the next layer's XT is written.
     bool xt_ready = false;
     int wpar = 0;        // weight buffer of the current layer
+    SmallThermostat<NT> th;  // the replica's thermostat, run redundantly in every block
 
     __device__ SmallNet(const Net& n_, float* sm_, int rank_)
         : n(n_), sm(sm_), L((int)n_.n, (int)n_.F, (int)n_.T, (int)n_.nrbf, (int)n_.kw), N((int)n_.n), F((int)n_.F),
-          T((int)n_.T), kw((int)n_.kw), rank(rank_) {}
+          T((int)n_.T), kw((int)n_.kw), rank(rank_),
+          th{n_, (int)n_.n, atd(L.vel), atd(L.pos), atd(L.im), atd(L.red), L.redp, atd(L.tv)} {}
 
     __device__ float* at(int off) const { return sm + off; }
     __device__ double* atd(int off) const { return reinterpret_cast<double*>(sm + off); }
@@ -181,6 +191,7 @@ struct SmallNet {
             pos[e] = n.pos[e]; vel[e] = n.vel[e]; frc[e] = n.force[e];
         }
         for (int a = threadIdx.x; a < N; a += NT) { im[a] = n.inv_mass[a]; spec[a] = n.species[a]; }
+        th.load();
         __syncthreads();
         const int nr = (int)n.nrbf;
         for (int e = threadIdx.x; e < T * nr * 3 * CS; e += NT) {
@@ -210,19 +221,30 @@ struct SmallNet {
         __syncthreads();
     }
 
-    // ---- integrator, first part (as st_integrate1)
+    // ---- integrator, first part (as the stage path: k_thermostat(0), st_integrate1, with Langevin
+    // k_thermostat(2) and k_drift; molten_small_thermostat.cuh)
     __device__ void integrate1(unsigned long long step) {
         if (n.integrator == MOLTEN_INT_NONE) return;
+        if (th.around()) th.rescale(MOLTEN_TS_BEFORE, step);
         double* pos = atd(L.pos); double* vel = atd(L.vel);
+        const bool split = th.langevin();
         for (int a = threadIdx.x; a < N; a += NT) {
             const double im = atd(L.im)[a];
             const double half = 0.5 * n.dt * n.accel * im;
             double x[3], v[3];
             for (int k = 0; k < 3; ++k) { x[k] = pos[3 * a + k]; v[k] = vel[3 * a + k] + half * (double)at(L.frc)[3 * a + k]; }
-            integrate1_atom(n, a, step, im, x, v);
+            if (split) {  // B A(dt/2); the O step and the second half drift follow
+                for (int k = 0; k < 3; ++k) { x[k] = state_round(n, x[k] + 0.5 * n.dt * v[k]); v[k] = state_round(n, v[k]); }
+            } else {
+                integrate1_atom(n, a, step, im, x, v);
+            }
             for (int k = 0; k < 3; ++k) { pos[3 * a + k] = x[k]; vel[3 * a + k] = v[k]; }
         }
         __syncthreads();
+        if (split) {
+            th.langevin_o(step);
+            th.drift_half();
+        }
     }
 
     // ---- all-pairs neighbour search: warp per atom, lanes over candidates, slots in index order
@@ -736,9 +758,13 @@ struct SmallNet {
                 small_next(id, t, T);
             }
             forces(par, step);
-            if (n.integrator != MOLTEN_INT_NONE) ++step;
+            if (n.integrator != MOLTEN_INT_NONE) {
+                ++step;
+                if (th.around()) th.rescale(MOLTEN_TS_AFTER, step);  // the stage path's k_thermostat(1), after k_forces
+            }
         }
         if (rank == 0) {  // results back to global memory
+            if (n.integrator != MOLTEN_INT_NONE) th.store();
             for (int e = threadIdx.x; e < 3 * N; e += NT) {
                 n.pos[e] = atd(L.pos)[e];
                 n.vel[e] = atd(L.vel)[e];

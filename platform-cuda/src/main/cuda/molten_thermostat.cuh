@@ -91,11 +91,12 @@ struct ReplicaRandom {
 };
 
 // Bussi for h: the new kinetic energy's scale factor; bath += K - K'. K == 0: no change (the host
-// refuses a system at rest before binding).
-__device__ double bussi_factor(const Net& n, int r, double K, double h, int stage, double* bath) {
+// refuses a system at rest before binding). Parameters explicit (kT eV, dof, tau fs, the replica's seed, the
+// step counter and stage of its random numbers), so that the small-molecule kernel calls the same definition.
+__device__ double bussi_factor_at(double K, double h, double kT, double dof, double tau, unsigned long long seed,
+                                  unsigned long long step, int stage, double* bath) {
     if (!(K > 0.0)) return 1.0;
-    const double kT = n.rpar[MOLTEN_RPAR * r], dof = n.rpar[MOLTEN_RPAR * r + 1], tau = n.rpar[MOLTEN_RPAR * r + 3];
-    ReplicaRandom rng{n.rseed[r], *(volatile unsigned long long*)n.step, (unsigned int)stage, 0u};
+    ReplicaRandom rng{seed, step, (unsigned int)stage, 0u};
     const double target = 0.5 * dof * kT;
     const double c = exp(-h / tau);
     const double r1 = rng.gaussian();
@@ -107,9 +108,13 @@ __device__ double bussi_factor(const Net& n, int r, double K, double h, int stag
     return alpha;
 }
 
-__device__ double berendsen_factor(const Net& n, int r, double K, double h, double* bath) {
+__device__ double bussi_factor(const Net& n, int r, double K, double h, int stage, double* bath) {
+    return bussi_factor_at(K, h, n.rpar[MOLTEN_RPAR * r], n.rpar[MOLTEN_RPAR * r + 1], n.rpar[MOLTEN_RPAR * r + 3],
+                           n.rseed[r], *(volatile unsigned long long*)n.step, stage, bath);
+}
+
+__device__ double berendsen_factor_at(double K, double h, double kT, double dof, double tau, double* bath) {
     if (!(K > 0.0)) return 1.0;
-    const double kT = n.rpar[MOLTEN_RPAR * r], dof = n.rpar[MOLTEN_RPAR * r + 1], tau = n.rpar[MOLTEN_RPAR * r + 3];
     const double ratio = dof * kT / (2.0 * K);  // T0 / T
     const double l2 = 1.0 + h / tau * (ratio - 1.0);
     const double l = fmin(1.25, fmax(0.8, sqrt(fmax(0.0, l2))));
@@ -117,13 +122,16 @@ __device__ double berendsen_factor(const Net& n, int r, double K, double h, doub
     return l;
 }
 
+__device__ double berendsen_factor(const Net& n, int r, double K, double h, double* bath) {
+    return berendsen_factor_at(K, h, n.rpar[MOLTEN_RPAR * r], n.rpar[MOLTEN_RPAR * r + 1], n.rpar[MOLTEN_RPAR * r + 3], bath);
+}
+
 // Nose-Hoover chain for h (NoseHooverChain.apply): chain variables in rvar, Q1 = dof kT tau^2,
 // Qk = kT tau^2; returns the velocity scale factor. The bath energy of the chain is computed from
 // xi and v_xi when read (CudaMdEngine), so rvar[0] is not used.
-__device__ double nhc_factor(const Net& n, int r, double K, double h_total) {
-    const double kT = n.rpar[MOLTEN_RPAR * r], dof = n.rpar[MOLTEN_RPAR * r + 1], tau = n.rpar[MOLTEN_RPAR * r + 3];
-    double* xi = n.rvar + MOLTEN_RVAR * r + 1;
-    double* vxi = xi + MOLTEN_MAXCHAIN;
+// xi, v_xi: the chain's variables wherever they are held (global rvar here, shared memory in the small-molecule kernel).
+__device__ double nhc_factor_at(const Net& n, double K, double h_total, double kT, double dof, double tau, double* xi,
+                                double* vxi) {
     const int m = (int)n.nhc_m;
     double q[MOLTEN_MAXCHAIN], g[MOLTEN_MAXCHAIN];
     q[0] = dof * kT * tau * tau;
@@ -156,6 +164,21 @@ __device__ double nhc_factor(const Net& n, int r, double K, double h_total) {
     return scale;
 }
 
+__device__ double nhc_factor(const Net& n, int r, double K, double h_total) {
+    double* xi = n.rvar + MOLTEN_RVAR * r + 1;
+    return nhc_factor_at(n, K, h_total, n.rpar[MOLTEN_RPAR * r], n.rpar[MOLTEN_RPAR * r + 1], n.rpar[MOLTEN_RPAR * r + 3],
+                         xi, xi + MOLTEN_MAXCHAIN);
+}
+
+// One atom's O step: v = c1 v + c2 sqrt(kT / m) xi, xi from the replica's stream at (atom within the replica, step).
+__device__ __forceinline__ void langevin_o_atom(double c1, double c2, double kT, double accel, double im,
+                                                unsigned long long seed, int atom, unsigned long long step, double* v) {
+    double g[3];
+    gaussian3_seeded(seed, atom, step, g);
+    const double sig = c2 * sqrt(kT * accel * im);
+    for (int k = 0; k < 3; ++k) v[k] = c1 * v[k] + sig * g[k];
+}
+
 // Langevin O step of replica r (atoms [lo, hi)), with the bath energy and the drift removal.
 __device__ void langevin_o(const Net& n, int r, int lo, int hi, double* sm) {
     const double kT = n.rpar[MOLTEN_RPAR * r], friction = n.rpar[MOLTEN_RPAR * r + 2];
@@ -167,11 +190,8 @@ __device__ void langevin_o(const Net& n, int r, int lo, int hi, double* sm) {
     double px = 0.0, py = 0.0, pz = 0.0, mt = 0.0;
     for (int a = lo + threadIdx.x; a < hi; a += MOLTEN_THREADS) {
         const double im = n.inv_mass[a];
-        double g[3];
-        gaussian3_seeded(seed, a - lo, step, g);
-        const double sig = c2 * sqrt(kT * n.accel * im);
+        langevin_o_atom(c1, c2, kT, n.accel, im, seed, a - lo, step, n.vel + 3 * a);
         const double m = 1.0 / im;
-        for (int k = 0; k < 3; ++k) n.vel[3 * a + k] = c1 * n.vel[3 * a + k] + sig * g[k];
         px += m * n.vel[3 * a]; py += m * n.vel[3 * a + 1]; pz += m * n.vel[3 * a + 2]; mt += m;
     }
     if (n.com_drift) {

@@ -53,7 +53,7 @@ public final class DeviceReplicaBench {
         for (String token : systems) {
             BenchSystems.Named sys = BenchSystems.forToken(token, seed);
             // one system under NVE velocity Verlet: the kernels the engine picks for it (the small-molecule
-            // megakernel where it fits), against the R = 1 row under Langevin (stage kernels, per-replica thermostat)
+            // kernel where it fits), against the R = 1 row under Langevin (the same kernel, with its thermostat)
             Atoms one = sys.atoms().copy();
             thermalise(one, temperatureK, new RandomStream(seed));
             rows.add(time(weights, sys.description() + " (NVE)", List.of(new ReplicaStart(one,
@@ -91,6 +91,67 @@ public final class DeviceReplicaBench {
         }
     }
 
+    /**
+     * A mixed batch against a uniform one of the same atom count (issue 29): {@code molecules} different molecules
+     * of {@code minAtoms}..{@code maxAtoms} atoms (sizes evenly spread; ethanol, benzene and alanine dipeptide at 9,
+     * 12 and 22 atoms, random H/C/N/O clusters at liquid density otherwise) x {@code replicasEach} replicas, each
+     * molecule with its own temperature (280-320 K), friction and seeds, in one binding; then one molecule of the
+     * mean size in as many replicas as give the same atom count. Langevin BAOAB, 0.5 fs, drift removed. Prints and
+     * returns both rows; atom-steps/s: the batch's atoms (all replicas) times its steps per second.
+     */
+    public static List<Row> mixed(StudentWeights weights, int molecules, int replicasEach, int minAtoms, int maxAtoms,
+                                  long seed, int samples, PrintStream out) {
+        if (molecules < 1 || replicasEach < 1 || minAtoms < 1 || maxAtoms < minAtoms) {
+            throw new IllegalArgumentException("mixed batch: molecules, replicas and atom range must be positive and"
+                    + " ordered: " + molecules + " x " + replicasEach + ", " + minAtoms + ".." + maxAtoms);
+        }
+        List<ReplicaStart> mix = new ArrayList<>();
+        long atoms = 0;
+        for (int m = 0; m < molecules; m++) {
+            int size = molecules == 1 ? minAtoms : minAtoms + (int) Math.round((maxAtoms - minAtoms) * (double) m / (molecules - 1));
+            BenchSystems.Named sys = BenchSystems.forToken(Integer.toString(size), seed + 1000L * m);
+            double t = 280 + 40.0 * m / Math.max(1, molecules - 1);
+            DynamicsSpec d = new DynamicsSpec.Langevin(DT_FS, t, 0.001 * (1 + m % 4), true);
+            for (int k = 0; k < replicasEach; k++) {
+                Atoms a = sys.atoms().copy();
+                long s = seed + 1000L * m + k;
+                thermalise(a, t, new RandomStream(s));
+                mix.add(new ReplicaStart(a, d, s, 3 * a.size() - 3));
+                atoms += a.size();
+            }
+        }
+        int mean = (int) Math.round((double) atoms / mix.size());
+        int uniformReplicas = (int) Math.round((double) atoms / mean);
+        BenchSystems.Named one = BenchSystems.forToken(Integer.toString(mean), seed);
+        DynamicsSpec d = new DynamicsSpec.Langevin(DT_FS, 300, 0.001, true);
+        List<ReplicaStart> uniform = new ArrayList<>();
+        for (int k = 0; k < uniformReplicas; k++) {
+            Atoms a = one.atoms().copy();
+            thermalise(a, 300, new RandomStream(seed + k));
+            uniform.add(new ReplicaStart(a, d, seed + k, 3 * a.size() - 3));
+        }
+        out.println("| batch | atoms (all replicas) | replicas | us per step | replica-steps/s | atom-steps/s | mode |");
+        out.println("| --- | --- | --- | --- | --- | --- | --- |");
+        Row mixedRow = timeQuiet(weights, String.format(Locale.ROOT, "mixed: %d molecules of %d-%d atoms x %d", molecules,
+                minAtoms, maxAtoms, replicasEach), mix, samples);
+        Row uniformRow = timeQuiet(weights, String.format(Locale.ROOT, "uniform: %s x %d", one.description(),
+                uniformReplicas), uniform, samples);
+        long uniformAtoms = (long) mean * uniformReplicas;
+        for (Row r : List.of(mixedRow, uniformRow)) {
+            long n = r == mixedRow ? atoms : uniformAtoms;
+            out.printf(Locale.ROOT, "| %s | %d | %d | %.1f | %.0f | %.4g | %s |%n", r.system(), n, r.replicas(), r.usPerStep(),
+                    r.replicaStepsPerS(), n * 1e6 / r.usPerStep(), r.mode());
+        }
+        out.printf(Locale.ROOT, "mixed / uniform atom-steps/s: %.3f (target >= 0.80)%n",
+                (atoms * 1e6 / mixedRow.usPerStep()) / (uniformAtoms * 1e6 / uniformRow.usPerStep()));
+        return List.of(mixedRow, uniformRow);
+    }
+
+    private static Row timeQuiet(StudentWeights weights, String name, List<ReplicaStart> starts, int samples) {
+        java.io.ByteArrayOutputStream sink = new java.io.ByteArrayOutputStream();
+        return time(weights, name, starts, samples, new PrintStream(sink));
+    }
+
     /** Maxwell–Boltzmann velocities at {@code temperatureK}, zero total momentum. */
     static void thermalise(Atoms a, double temperatureK, RandomStream rng) {
         double[] v = a.velocities();
@@ -112,24 +173,34 @@ public final class DeviceReplicaBench {
 
     /**
      * Without the CLI (the GPU bundle): {@code DeviceReplicaBench SIZES REPLICAS [MODEL.safetensors]}, e.g.
-     * {@code DeviceReplicaBench 9 1,64,1024}; the bundled model by default.
+     * {@code DeviceReplicaBench 9 1,64,1024}, or {@code DeviceReplicaBench mixed 64x8 9-40 [MODEL.safetensors]}
+     * ({@link #mixed}); the bundled model by default.
      */
     public static void main(String[] args) throws java.io.IOException {
+        if (args.length > 0 && args[0].equals("mixed")) {  // DeviceReplicaBench mixed 64x8 9-40 [MODEL.safetensors]
+            String[] mr = args[1].split("x");
+            String[] range = args[2].split("-");
+            mixed(weights(args.length > 3 ? args[3] : null), Integer.parseInt(mr[0]), Integer.parseInt(mr[1]),
+                    Integer.parseInt(range[0]), Integer.parseInt(range[1]), 20261121L, 5, System.out);
+            return;
+        }
         List<String> sizes = List.of(args[0].split(","));
         List<Integer> reps = new ArrayList<>();
         for (String x : args[1].split(",")) {
             reps.add(Integer.parseInt(x.trim()));
         }
-        StudentWeights w;
-        if (args.length > 2) {
-            w = StudentWeights.load(java.nio.file.Path.of(args[2]));
-        } else {
-            try {
-                w = org.molten.forcefield.bundled.BundledModel.weights();
-            } catch (IllegalStateException notInThisBuild) {
-                w = StudentWeights.random(20261121L);  // the cost does not depend on the values
-            }
+        run(weights(args.length > 2 ? args[2] : null), sizes, reps, 20261121L, 300, 5, System.out);
+    }
+
+    /** The weights of {@code file}, or the bundled model (random weights in a build without it: the cost is the same). */
+    private static StudentWeights weights(String file) throws java.io.IOException {
+        if (file != null) {
+            return StudentWeights.load(java.nio.file.Path.of(file));
         }
-        run(w, sizes, reps, 20261121L, 300, 5, System.out);
+        try {
+            return org.molten.forcefield.bundled.BundledModel.weights();
+        } catch (IllegalStateException notInThisBuild) {
+            return StudentWeights.random(20261121L);
+        }
     }
 }

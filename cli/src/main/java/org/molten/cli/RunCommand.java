@@ -29,6 +29,7 @@ import org.molten.integrators.SimulationBlowUpException;
 import org.molten.integrators.constraints.Constraints;
 import org.molten.integrators.constraints.HydrogenMassRepartitioning;
 import org.molten.integrators.reporters.CheckpointReporter;
+import org.molten.integrators.reporters.DcdTrajectoryReporter;
 import org.molten.integrators.reporters.EnergyLogReporter;
 import org.molten.integrators.reporters.TrajectoryReporter;
 import org.molten.validation.ValidationSettings;
@@ -169,7 +170,8 @@ public final class RunCommand implements Callable<Integer> {
         Path log;
 
         @Option(names = "--trajectory", paramLabel = "FILE",
-                description = "Trajectory, extended XYZ (positions Å, velocities Å/fs, forces eV/Å, energy eV).")
+                description = "Trajectory, extended XYZ (positions Å, velocities Å/fs, forces eV/Å, energy eV), or DCD for a "
+                        + "name ending in .dcd (positions Å as float32, the cell; its topology written beside it as .pdb).")
         Path trajectory;
 
         @Option(names = "--checkpoint", paramLabel = "FILE",
@@ -447,9 +449,13 @@ public final class RunCommand implements Callable<Integer> {
         }
         if (trajectory != null) {
             try {
-                sim.addReporter(prepareOutput(trajectory, "--trajectory", restart)
-                        ? TrajectoryReporter.appending(trajectory, output.reportInterval)
-                        : TrajectoryReporter.create(trajectory, output.reportInterval));
+                boolean append = prepareOutput(trajectory, "--trajectory", restart);
+                sim.addReporter(DcdTrajectoryReporter.isDcd(trajectory)
+                        ? append ? DcdTrajectoryReporter.appending(trajectory, output.reportInterval, sim.atoms())
+                                : DcdTrajectoryReporter.create(trajectory, output.reportInterval, sim.atoms(),
+                                        sim.integrator().timestepFs(), sim.stepCount())
+                        : append ? TrajectoryReporter.appending(trajectory, output.reportInterval)
+                                : TrajectoryReporter.create(trajectory, output.reportInterval));
             } catch (java.io.UncheckedIOException e) {
                 throw FileErrors.describe("write trajectory", trajectory, e.getCause());
             }

@@ -36,9 +36,10 @@ import org.molten.forcefield.student.StudentWeights;
  * replica, step), so a replica of a batch follows the same trajectory as the same system run
  * alone with that seed, to float32 rounding of the batched force evaluation.
  *
- * <p>Kernel organisation: one replica under NVE velocity Verlet may run in a megakernel (the
- * small-molecule cluster kernel, whole steps in one kernel); every thermostat and every batch of
- * more than one replica runs the stage kernels, which hold the per-replica thermostat stages.
+ * <p>Kernel organisation: one replica of a small molecule runs in the small-molecule cluster kernel
+ * (whole steps in one kernel), under NVE or any of the device's thermostats, which it runs inside its
+ * step with the stage path's definitions, random streams and variables; every batch of more than one
+ * replica runs the stage kernels, which hold the per-replica thermostat stages.
  *
  * <p>Every {@link #advance} call is atomic with respect to neighbour-list overflow: the state at
  * its start is kept on the device, and if any atom outgrew the neighbour capacity, the state is
@@ -115,6 +116,12 @@ public final class CudaMdEngine implements DeviceDynamics {
                     ((DynamicsSpec.NoseHooverChain) dynamics).suzukiYoshidaWeights()))) {
                 throw new IllegalArgumentException("replica " + r + ": the replicas of one binding share the chain"
                         + " length, multiple time steps and Suzuki-Yoshida weights of the Nose-Hoover chain");
+            }
+            if (s.dynamics() instanceof DynamicsSpec.Langevin l
+                    && l.removeCentreOfMassDrift() != ((DynamicsSpec.Langevin) dynamics).removeCentreOfMassDrift()) {
+                throw new IllegalArgumentException("replica " + r + ": the replicas of one binding share the Langevin"
+                        + " thermostat's centre-of-mass drift removal (replica 0 " + (l.removeCentreOfMassDrift() ? "keeps"
+                        : "removes") + " it)");
             }
             if (!java.util.Objects.equals(a.cellOrNull(), cell)) {
                 throw new IllegalArgumentException("replica " + r + " has cell " + a.cellOrNull() + " but replica 0 "

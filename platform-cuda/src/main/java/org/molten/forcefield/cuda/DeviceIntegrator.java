@@ -15,8 +15,9 @@ import org.molten.core.dynamics.DynamicsSpec;
  * stage too, so that it can remove each replica's centre-of-mass velocity and account the energy
  * exchanged with the bath, as the host's LangevinThermostat does.
  *
- * <p>Those per-replica stages exist only in the stage path: the small-molecule kernel (one cluster running
- * whole steps, for one small molecule) runs velocity Verlet only ({@link #megakernelCapable}).
+ * <p>The small-molecule kernel (one cluster running whole steps, for one small molecule) runs every one of them
+ * inside its step with the same definitions, random streams, order and variables ({@code molten_small_thermostat.cuh}),
+ * so a thermostatted molecule no longer falls back to the stage kernels ({@link #megakernelCapable}).
  */
 final class DeviceIntegrator {
     static final int INT_NONE = 0;
@@ -51,9 +52,12 @@ final class DeviceIntegrator {
         return t == TS_BUSSI || t == TS_NHC || t == TS_BERENDSEN;
     }
 
-    /** Whether a megakernel (whole steps in one kernel) can run these dynamics: NVE velocity Verlet only. */
+    /**
+     * Whether the small-molecule kernel (whole steps in one kernel) can run these dynamics: velocity Verlet alone or
+     * with any thermostat the device runs (Langevin BAOAB, Bussi, Nosé–Hoover chain, Berendsen).
+     */
     static boolean megakernelCapable(DynamicsSpec d) {
-        return d instanceof DynamicsSpec.VelocityVerlet;
+        return d instanceof DynamicsSpec.VelocityVerlet || thermostat(d) != TS_NONE;
     }
 
     /** Why the device cannot run {@code d}, or null. */

@@ -527,6 +527,10 @@ final class DeviceSystem implements AutoCloseable {
         int eo = Math.max(3 * f * ((n + 3) & ~3), f * ((3 * n + 3) & ~3));  // widest layer's partial sums
         int rb = (eo + 16 * n + 3) & ~3;
         words += (2L * rb + 3) & ~3;
+        // the thermostats' reduction (the power of two >= N doubles and a broadcast one) and variables (RVAR doubles)
+        int p = Integer.highestOneBit(Math.max(1, n));
+        p = p < n ? 2 * p : p;
+        words += ((2L * p + 2 + 3) & ~3) + ((2L * ReplicaBuffers.RVAR + 3) & ~3);
         return (int) Math.min(Integer.MAX_VALUE, 4 * words);
     }
 

@@ -30,7 +30,7 @@ import org.molten.structures.WaterBox;
  * positions and velocities, and the time per MD step of each mode with and without graphs. It also
  * writes the weights and structures (and the GPU forces) for the PyTorch comparison script.
  *
- * <pre>GpuCheck OUT_DIR [quick] [only=ethanol,water-201] [sections=correctness,nve,drift,timing]</pre>
+ * <pre>GpuCheck OUT_DIR [quick] [only=ethanol,water-201] [sections=correctness,nve,drift,thermostats,timing]</pre>
  * ({@code only=water-30000} adds a 30,000-atom water box, which is never in the default set.)
  * Prints a summary table last; the full log goes to OUT_DIR/gpu-check.log. The system property
  * {@code molten.gpucheck.modes} (e.g. {@code molecule}) restricts the timing section to those variants.
@@ -98,6 +98,7 @@ public final class GpuCheck {
         section("correctness", () -> correctness(systems));
         section("nve", () -> nveAgainstCpu(systems));
         section("drift", () -> drift(systems));
+        section("thermostats", () -> thermostats(systems));
         section("timing", () -> timing(systems));
         section("profile", () -> profile(systems));
         log.println();
@@ -407,6 +408,108 @@ public final class GpuCheck {
             v[i] += 0.5 * dt * f[i] / a.massAmu(i / 3) * Units.ACCEL_A_PER_FS2;
         }
         return e;
+    }
+
+    // ------------------------------------------------------------------ thermostats in the cluster kernel
+
+    /**
+     * Every thermostat in the small-molecule cluster kernel on the card (issue 29), for the molecules it holds:
+     * (1) 20 steps against the stage kernels from the same start (the same definitions and random streams: they differ
+     * by the float32 force rounding only; ok below 1e-4 Å/fs, Å and eV of bath energy), (2) canonical sampling in the
+     * cluster kernel: 2,000 steps to equilibrate, then 20,000 steps (10 ps) sampled every 20: the mean kinetic energy
+     * against (3N - 3)/2 kT (ok within 4 %) and per element the mean atomic kinetic energy against
+     * (3/2) kT (1 - m/M) (ok within 10 %; Langevin only: Bussi, Berendsen and the chain rescale all atoms alike).
+     */
+    private void thermostats(Map<String, Atoms> systems) {
+        DynamicsSpec[] kinds = {new DynamicsSpec.Langevin(0.5, 300, 0.05, true), new DynamicsSpec.Bussi(0.5, 300, 20),
+            new DynamicsSpec.NoseHooverChain(0.5, 300, 20, 3, 1, 3), new DynamicsSpec.Berendsen(0.5, 300, 20)};
+        double kT = Units.BOLTZMANN_EV_PER_K * 300;
+        for (String name : new String[] {"ethanol", "alanine-dipeptide"}) {
+            Atoms start = systems.get(name);
+            if (start == null) {
+                continue;
+            }
+            int dof = 3 * start.size() - 3;
+            for (DynamicsSpec d : kinds) {
+                org.molten.core.dynamics.ReplicaStart rs = new org.molten.core.dynamics.ReplicaStart(start, d, 77, dof);
+                Atoms mol = start.copy();
+                Atoms stg = start.copy();
+                double bm;
+                double bs;
+                String mode;
+                try (CudaMdEngine m = new CudaMdEngine(weights, List.of(rs), CudaOptions.defaults()
+                        .withMode(CudaOptions.Mode.MOLECULE).withStepsPerLaunch(10));
+                     CudaMdEngine s = new CudaMdEngine(weights, List.of(rs), CudaOptions.defaults()
+                             .withMode(CudaOptions.Mode.STAGES).withStepsPerLaunch(10))) {
+                    m.advance(20);
+                    s.advance(20);
+                    m.read(0, mol, null);
+                    s.read(0, stg, null);
+                    bm = m.bathEnergyEv(0);
+                    bs = s.bathEnergyEv(0);
+                    mode = m.mode();
+                }
+                double dv = 0;
+                double dx = 0;
+                for (int i = 0; i < mol.positions().length; i++) {
+                    dv = Math.max(dv, Math.abs(mol.velocities()[i] - stg.velocities()[i]));
+                    dx = Math.max(dx, Math.abs(mol.positions()[i] - stg.positions()[i]));
+                }
+                boolean ok = mode.equals("molecule") && dv < 1e-4 && dx < 1e-4 && Math.abs(bm - bs) < 1e-4;
+                failures += ok ? 0 : 1;
+                String line = String.format(Locale.ROOT, "thermostat %-18s %-26s [%s] vs stages, 20 steps: |dv| %.1e A/fs"
+                        + " |dx| %.1e A, bath %.6f vs %.6f eV  %s", name, d.name(), mode, dv, dx, bm, bs, ok ? "ok" : "FAIL");
+                log.println(line);
+                table.add(line);
+                // canonical sampling in the cluster kernel
+                double sum = 0;
+                double sumSq = 0;
+                int samples = 0;
+                double[] elementSum = new double[9];
+                int[] elementCount = new int[9];
+                Atoms a = start.copy();
+                long t = System.nanoTime();
+                try (CudaMdEngine m = new CudaMdEngine(weights, List.of(rs), CudaOptions.defaults().withStepsPerLaunch(20))) {
+                    m.advance(2000);
+                    for (int b = 0; b < 1000; b++) {
+                        m.advance(20);
+                        m.read(0, a, null);
+                        double k = Observables.kineticEnergyEv(a);
+                        sum += k;
+                        sumSq += k * k;
+                        samples++;
+                        for (int i = 0; i < a.size(); i++) {
+                            double[] v = a.velocities();
+                            elementSum[a.atomicNumber(i)] += 0.5 * a.massAmu(i) * (v[3 * i] * v[3 * i] + v[3 * i + 1]
+                                    * v[3 * i + 1] + v[3 * i + 2] * v[3 * i + 2]) * Units.MV2_TO_EV;
+                            elementCount[a.atomicNumber(i)]++;
+                        }
+                    }
+                }
+                double mean = sum / samples;
+                double var = sumSq / samples - mean * mean;
+                boolean canon = Math.abs(mean - 0.5 * dof * kT) < 0.04 * 0.5 * dof * kT;
+                StringBuilder el = new StringBuilder();
+                for (int z : new int[] {1, 6, 7, 8}) {
+                    if (elementCount[z] == 0) {
+                        continue;
+                    }
+                    double m = org.molten.core.Element.ofAtomicNumber(z).massAmu;
+                    double expect = 1.5 * kT * (1 - m / start.totalMassAmu());
+                    double got = elementSum[z] / elementCount[z];
+                    el.append(String.format(Locale.ROOT, " Z=%d %.5f (%.5f)", z, got, expect));
+                    if (d instanceof DynamicsSpec.Langevin) {
+                        canon &= Math.abs(got - expect) < 0.10 * expect;
+                    }
+                }
+                failures += canon ? 0 : 1;
+                String c = String.format(Locale.ROOT, "canonical %-18s %-26s <K> %.5f eV (%.5f), var K %.2e (%.2e), per"
+                        + " atom%s  %s (%.1f s)", name, d.name(), mean, 0.5 * dof * kT, var, 0.5 * dof * kT * kT, el,
+                        canon ? "ok" : "FAIL", (System.nanoTime() - t) * 1e-9);
+                log.println(c);
+                table.add(c);
+            }
+        }
     }
 
     // ------------------------------------------------------------------ drift fp64 vs fp32 state

@@ -115,13 +115,23 @@ public final class PdbFormat {
         double[] p = parametersOf(cell);
         sb.append(String.format(Locale.ROOT, "CRYST1%9.3f%9.3f%9.3f%7.2f%7.2f%7.2f P 1           1\n",
                 p[0], p[1], p[2], p[3], p[4], p[5]));
+        return inStandardOrientation(r, cell);
+    }
+
+    /**
+     * Positions (Å, a copy) in the orientation readers give a cell rebuilt from its lengths and angles (a along x,
+     * b in the xy plane): the same fractional coordinates in {@link #cellFromParameters} of the cell's parameters.
+     * A cell already in that orientation leaves them as they are. PDB's CRYST1 and DCD's unit cell both need it.
+     */
+    static double[] inStandardOrientation(double[] positionsA, Cell cell) {
+        double[] r = positionsA.clone();
         double[][] h = cell.matrix();
         boolean standard = h[0][1] == 0 && h[0][2] == 0 && h[1][2] == 0 && h[0][0] > 0 && h[1][1] > 0 && h[2][2] > 0;
         if (!standard) {
-            Cell std = cellFromParameters(p, pbc);
+            Cell std = cellFromParameters(parametersOf(cell), cell.pbc());
             double[] f = new double[3];
             double[] out = new double[3];
-            for (int i = 0; i < a.size(); i++) {
+            for (int i = 0; i < r.length / 3; i++) {
                 cell.toFractional(r[3 * i], r[3 * i + 1], r[3 * i + 2], f);
                 std.toCartesian(f[0], f[1], f[2], out);
                 System.arraycopy(out, 0, r, 3 * i, 3);

@@ -53,8 +53,42 @@ final class DeviceReplicas {
     }
 
     /**
-     * Runs the replicas started at {@code starts} (of one system, each writing its logs into its
-     * own entry of {@code outDirs}) as one batch per phase: replica k of a validation, or each
+     * The systems of a validation grouped into device batches, in order: the replicas of one binding must share
+     * one cell (CudaMdEngine), so every isolated molecule goes into one batch and a periodic system into the batch
+     * of the systems with its cell. Each group lists indices into {@code systems}.
+     */
+    static List<List<Integer>> batches(List<SystemSource> systems, ValidationSettings s) {
+        java.util.Map<java.util.Optional<org.molten.core.Cell>, List<Integer>> byCell = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < systems.size(); i++) {
+            java.util.Optional<org.molten.core.Cell> cell = systems.get(i).load(s.replicaSeed(0)).cell();
+            byCell.computeIfAbsent(cell, c -> new ArrayList<>()).add(i);
+        }
+        return new ArrayList<>(byCell.values());
+    }
+
+    /**
+     * Every replica of every one of {@code systems} (all sharing one cell, see {@link #batches}) as one batch per
+     * phase: a mixed batch of molecules of different sizes. Replica k of each system has the start, seeds and
+     * outcome it has in {@link #run(SystemSource, String, ValidationSettings, Thresholds, WorkerModels, Path,
+     * Progress, Consumer)} (to the batch's rounding on a device).
+     *
+     * @return system i's replica k at index {@code i * replicas + k}
+     */
+    static List<ReplicaOutcome> run(List<SystemSource> systems, String platform, ValidationSettings s, Thresholds t,
+                                    WorkerModels models, Path outDir, Progress progress, Consumer<String> warnings)
+            throws IOException {
+        List<ReplicaRun.Start> starts = new ArrayList<>(systems.size() * s.replicas());
+        for (SystemSource system : systems) {
+            for (int k = 0; k < s.replicas(); k++) {
+                starts.add(ReplicaRun.start(system, k, s));
+            }
+        }
+        return run(starts, java.util.Collections.nCopies(starts.size(), outDir), platform, s, t, models, progress, warnings);
+    }
+
+    /**
+     * Runs the replicas started at {@code starts} (of one or several systems, each writing its logs into its
+     * own entry of {@code outDirs}) as one batch per phase: the replicas of a validation's systems, or each
      * replica 0 of validations that differ only in their seed ({@link SeedBatch}). Each replica's
      * outcome is what it gives run alone on the platform: its start, seeds and completion depend on
      * its {@link ReplicaRun.Start} only.
@@ -68,7 +102,8 @@ final class DeviceReplicas {
         if (outDirs.size() != r) {
             throw new IllegalArgumentException(r + " replicas but " + outDirs.size() + " output directories");
         }
-        SystemSource system = starts.get(0).system();
+        String names = starts.stream().map(x -> x.system().name()).distinct().collect(java.util.stream.Collectors.joining(", "));
+        long systemCount = starts.stream().map(ReplicaRun.Start::system).distinct().count();
         ModelProvider.Model optimised = models.optimised();
         RunSpec probe = ReplicaRun.studentProductionSpec(starts.get(0), Ensemble.NVE, s, t, optimised, outDirs.get(0));
         Optional<String> unsupported = DevicePlatform.named(platform)
@@ -80,7 +115,8 @@ final class DeviceReplicas {
             }
             return out;
         }
-        String batch = " (" + platform + ", " + (r == 1 ? "replica " + starts.get(0).replica() : r + " replicas in one batch") + ")";
+        String batch = " (" + platform + ", " + (r == 1 ? "replica " + starts.get(0).replica()
+                : r + " replicas" + (systemCount > 1 ? " of " + systemCount + " systems" : "") + " in one batch") + ")";
         List<Integer> running = new ArrayList<>();
         for (int i = 0; i < r; i++) {
             running.add(i);
@@ -91,7 +127,7 @@ final class DeviceReplicas {
             state0[i] = starts.get(i).atoms();
         }
         if (s.equilibrationSteps() > 0) {
-            progress.phase(system.name() + ": equilibration" + batch);
+            progress.phase(names + ": equilibration" + batch);
             List<RunOutcome> eq = phase(running,
                     i -> () -> ReplicaRun.equilibrationSpec(starts.get(i), s, t, optimised, outDirs.get(i)),
                     i -> starts.get(i).atoms(), platform, progress, warnings);
@@ -110,7 +146,7 @@ final class DeviceReplicas {
                 p[i] = ReplicaRun.productionStarts(state0[i], s.temperatureK(), s.constraintRule());
             }
             for (Ensemble e : List.of(Ensemble.NVE, Ensemble.NVT)) {
-                progress.phase(system.name() + ": optimised " + e.name() + batch);
+                progress.phase(names + ": optimised " + e.name() + batch);
                 List<RunOutcome> o = phase(running,
                         i -> () -> ReplicaRun.studentProductionSpec(starts.get(i), e, s, t, optimised, outDirs.get(i)),
                         i -> e == Ensemble.NVE ? p[i].nve() : p[i].nvt(), platform, progress, warnings);

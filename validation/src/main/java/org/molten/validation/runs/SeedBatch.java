@@ -15,11 +15,12 @@ import org.molten.validation.reports.ModelInfo;
 import org.molten.validation.reports.ValidationReport;
 
 /**
- * Validations that differ only in their seed (one system, one replica each, the same model), run
- * together: the student's MD of all of them is one batch on the device per phase
- * ({@link DeviceReplicas}), and each validation gets its own report, logs and plots in its own
- * directory, as if it had run alone. This is how a GPU member of a sweep runs the seeds of one
- * (model, system, temperature, protocol) it claimed together (issue 16).
+ * Validations that differ only in their seed and system (one system, one replica each, the same model and
+ * protocol), run together: the student's MD of all of them is one batch on the device per phase
+ * ({@link DeviceReplicas}; the systems that share a cell, {@link DeviceReplicas#batches}, form one mixed batch), and
+ * each validation gets its own report, logs and plots in its own directory, as if it had run alone. This is how a
+ * GPU member of a sweep runs the seeds of one (model, system, temperature, protocol) it claimed together (issue 16),
+ * and how it can run several systems' tasks together (issue 29).
  *
  * <p>Each validation's replica is replica 0 of its seed, as alone: the same start, equilibration
  * and thermostat seeds, the same teacher frames, and the comparison with the implementation
@@ -36,7 +37,7 @@ public final class SeedBatch {
      * report. Without a usable device they run one after the other, each exactly as alone.
      *
      * @return the reports, in the order of {@code validations}
-     * @throws IllegalArgumentException when the validations differ in more than the seed
+     * @throws IllegalArgumentException when the validations differ in more than the seed and the system
      */
     public static List<ValidationReport> run(List<ValidationRunner> validations, Progress progress) throws IOException {
         check(validations);
@@ -57,33 +58,53 @@ public final class SeedBatch {
         long t0 = System.nanoTime();
         ValidationRunner first = validations.get(0);
         ValidationSettings s = first.settings();
-        SystemSource system = first.systems().get(0);
-        first.requireSupported(system);
-        List<String> warnings = Collections.synchronizedList(new ArrayList<>());
-        List<ReplicaRun.Start> starts = new ArrayList<>(validations.size());
-        List<Path> outDirs = new ArrayList<>(validations.size());
+        List<SystemSource> systems = new ArrayList<>(validations.size());
         for (ValidationRunner v : validations) {
-            Files.createDirectories(v.outDir());
-            starts.add(ReplicaRun.start(system, 0, v.settings()));
-            outDirs.add(v.outDir());
+            SystemSource system = v.systems().get(0);
+            v.requireSupported(system);
+            systems.add(system);
         }
-        List<ReplicaOutcome> outcomes;
+        List<String> warnings = Collections.synchronizedList(new ArrayList<>());
+        ReplicaOutcome[] outcomes = new ReplicaOutcome[validations.size()];
         ModelInfo optimisedInfo;
         ModelInfo baselineInfo;
         // One worker, as a one-replica validation alone has: its models get all the validation's cores.
         try (WorkerModels models = new WorkerModels(first.models(), s, first.threadsPerModel(1), warnings)) {
-            outcomes = DeviceReplicas.run(starts, outDirs, platform, s, first.thresholds(), models, progress, warnings::add);
+            // one batch per cell (a binding holds one cell): all isolated molecules together
+            for (List<Integer> group : DeviceReplicas.batches(systems, s)) {
+                List<ReplicaRun.Start> starts = new ArrayList<>(group.size());
+                List<Path> outDirs = new ArrayList<>(group.size());
+                for (int i : group) {
+                    ValidationRunner v = validations.get(i);
+                    Files.createDirectories(v.outDir());
+                    starts.add(ReplicaRun.start(systems.get(i), 0, v.settings()));
+                    outDirs.add(v.outDir());
+                }
+                List<ReplicaOutcome> done = DeviceReplicas.run(starts, outDirs, platform, s, first.thresholds(), models,
+                        progress, warnings::add);
+                for (int j = 0; j < group.size(); j++) {
+                    outcomes[group.get(j)] = done.get(j);
+                }
+            }
             optimisedInfo = models.firstOptimisedInfo();
             baselineInfo = s.baseline() == BaselineKind.TEACHER ? models.firstTeacherInfo() : models.firstBaselineInfo();
             first.models().finish(warnings);
         }
         List<ValidationReport> reports = new ArrayList<>(validations.size());
         for (int i = 0; i < validations.size(); i++) {
-            ReplicaOutcome[][] one = {{outcomes.get(i)}};
-            reports.add(validations.get(i).report(List.of(system), one, null, new ArrayList<>(warnings), t0, optimisedInfo,
+            ReplicaOutcome[][] one = {{outcomes[i]}};
+            reports.add(validations.get(i).report(List.of(systems.get(i)), one, null, new ArrayList<>(warnings), t0, optimisedInfo,
                     baselineInfo));
         }
         return reports;
+    }
+
+    /** Whether {@code a} equals {@code b} but for the seed and the system (a built-in name or a structure file). */
+    private static boolean sameButSeedAndSystem(ValidationSettings a, ValidationSettings b) {
+        ValidationSettings x = a.withSeed(b.seed());
+        return new ValidationSettings(b.systems(), x.temperatureK(), x.timestepFs(), x.equilibrationSteps(), x.nveSteps(),
+                x.nvtSteps(), x.sampleIntervalSteps(), x.thermostat(), x.thermostatTimeConstantFs(), x.device(), x.baseline(),
+                x.seed(), x.full(), x.replicas(), x.teacherFramesPerRun(), b.structures()).equals(b);
     }
 
     private static void check(List<ValidationRunner> validations) {
@@ -98,9 +119,9 @@ public final class SeedBatch {
                 throw new IllegalArgumentException("a seed batch runs validations of one system and one replica each, got "
                         + s.systemCount() + " systems and " + s.replicas() + " replicas");
             }
-            if (!s.withSeed(first.settings().seed()).equals(first.settings())) {
-                throw new IllegalArgumentException("a seed batch runs validations that differ only in their seed: " + s
-                        + " against " + first.settings());
+            if (!sameButSeedAndSystem(s, first.settings())) {
+                throw new IllegalArgumentException("a seed batch runs validations that differ only in their seed and"
+                        + " system: " + s + " against " + first.settings());
             }
             if (v.models() != first.models() || !v.thresholds().equals(first.thresholds())) {
                 throw new IllegalArgumentException("a seed batch runs one model provider with one set of thresholds");

@@ -164,8 +164,11 @@ public final class ValidationRunner {
         return settings.systemCount() * perSystem;
     }
 
-    /** One replica on the host, or (replica -1) every replica of a system as one device batch. */
-    private record Task(int system, SystemSource source, int replica, long cost) {
+    /**
+     * One replica on the host, or (replica -1) every replica of the systems {@code batch} (indices, sharing one cell)
+     * as one device batch.
+     */
+    private record Task(int system, SystemSource source, int replica, long cost, List<Integer> batch) {
     }
 
     /**
@@ -181,16 +184,26 @@ public final class ValidationRunner {
         List<SystemSource> systems = systems();
         List<String> warnings = Collections.synchronizedList(new ArrayList<>());
         List<Task> tasks = new ArrayList<>();
-        // With a usable device, a system's replicas are one batch on it (one task per system), else one host task each.
+        // With a usable device, the replicas of all systems that share a cell are one mixed batch on it (one task per
+        // batch, DeviceReplicas.batches), else one host task per replica.
         java.util.Optional<String> batchPlatform = DeviceReplicas.platformFor(settings);
+        long[] atomCounts = new long[systems.size()];
         for (int i = 0; i < systems.size(); i++) {
-            long atoms = requireSupported(systems.get(i));
-            if (batchPlatform.isPresent()) {
-                tasks.add(new Task(i, systems.get(i), -1, atoms * atoms * totalSteps() / settings.systemCount()));
-            } else {
+            atomCounts[i] = requireSupported(systems.get(i));
+            if (batchPlatform.isEmpty()) {
                 for (int k = 0; k < settings.replicas(); k++) {
-                    tasks.add(new Task(i, systems.get(i), k, atoms * atoms * ReplicaRun.totalSteps(settings, k)));
+                    tasks.add(new Task(i, systems.get(i), k, atomCounts[i] * atomCounts[i] * ReplicaRun.totalSteps(settings, k),
+                            null));
                 }
+            }
+        }
+        if (batchPlatform.isPresent()) {
+            for (List<Integer> group : DeviceReplicas.batches(systems, settings)) {
+                long cost = 0;
+                for (int i : group) {
+                    cost += atomCounts[i] * atomCounts[i] * totalSteps() / settings.systemCount();
+                }
+                tasks.add(new Task(group.get(0), systems.get(group.get(0)), -1, cost, group));
             }
         }
         // Longest first, so that the last task to finish is a short one.
@@ -229,8 +242,8 @@ public final class ValidationRunner {
                 List<Future<List<ReplicaOutcome>>> futures = new ArrayList<>();
                 for (Task task : order) {
                     futures.add(pool.submit(() -> task.replica() < 0
-                            ? DeviceReplicas.run(task.source(), batchPlatform.orElseThrow(), settings, thresholds, perThread,
-                            outDir, stoppable, warnings::add)
+                            ? DeviceReplicas.run(task.batch().stream().map(systems::get).toList(), batchPlatform.orElseThrow(),
+                            settings, thresholds, perThread, outDir, stoppable, warnings::add)
                             : List.of(ReplicaRun.run(task.source(), task.replica(), settings, thresholds, perThread, outDir,
                             stoppable))));
                 }
@@ -254,8 +267,11 @@ public final class ValidationRunner {
                         }
                         continue;
                     }
-                    for (ReplicaOutcome o : done) {
-                        outcomes[task.system()][o.replica()] = o;
+                    for (int j = 0; j < done.size(); j++) {
+                        ReplicaOutcome o = done.get(j);
+                        // a batch's outcomes: system batch[j / replicas], replica k in order
+                        int system = task.batch() == null ? task.system() : task.batch().get(j / settings.replicas());
+                        outcomes[system][o.replica()] = o;
                     }
                 }
             } finally {

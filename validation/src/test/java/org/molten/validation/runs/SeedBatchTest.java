@@ -65,6 +65,29 @@ class SeedBatchTest {
         }
     }
 
+    /**
+     * Validations of different systems (issue 29: a sweep's GPU slot may batch across systems) run as one mixed batch
+     * and each reports what it reports alone; one of another temperature is still refused.
+     */
+    @Test
+    void validationsOfDifferentSystemsBatchTogetherAndReportWhatTheyReportAlone(@TempDir Path dir) throws Exception {
+        ValidationSettings ethanol = new ValidationSettings(List.of("ethanol"), 300.0, 0.5, 10, 16, 16, 1,
+                ThermostatKind.LANGEVIN, 50.0, DeviceChoice.CPU, BaselineKind.REFERENCE, 12, false, 1, 2, List.of());
+        List<ValidationRunner> batch = List.of(validation(11, dir.resolve("batch-water")),
+                new ValidationRunner(ethanol, Thresholds.defaults(), MODELS, dir.resolve("batch-ethanol"), "test", "ethanol").cores(1));
+        SeedBatch.run(batch, "cpu", Progress.NONE);
+        SeedBatch.run(List.of(new ValidationRunner(ethanol, Thresholds.defaults(), MODELS, dir.resolve("alone-ethanol"), "test",
+                "ethanol").cores(1)), "cpu", Progress.NONE);
+        JsonNode b = system(dir.resolve("batch-ethanol"));
+        assertEquals("ethanol", b.path("name").asText(), b.toString().substring(0, Math.min(200, b.toString().length())));
+        assertSameFigures(system(dir.resolve("alone-ethanol")), b, "systems[0]");
+        for (String phase : List.of("equilibration", "optimised-nve", "optimised-nvt")) {
+            String log = "ethanol-r0-" + phase + ".csv";
+            assertEquals(data(dir.resolve("alone-ethanol").resolve(log)), data(dir.resolve("batch-ethanol").resolve(log)), log);
+        }
+        assertTrue(Files.exists(dir.resolve("batch-water").resolve("water-r0-optimised-nvt.csv")));
+    }
+
     @Test
     void validationsThatDifferInMoreThanTheSeedAreRefused(@TempDir Path dir) {
         ValidationRunner hot = new ValidationRunner(
