@@ -4,8 +4,8 @@
 // sets one OpenMP thread itself). Each geometry is the built-in one moved by a seeded random displacement of
 // 0.01 Å per coordinate (seed 17), a new one per call. Prints a markdown table of medians and minima in ms
 // (on a shared machine the minimum is the better estimate of the work itself). Run from
-// the repository root after the forcefield module has compiled (e.g. `mvn -o -q -pl forcefield -am compile`):
-//   java -cp "forcefield/target/classes:structures/target/classes:md-core/target/classes:$HOME/.m2/repository/net/java/dev/jna/jna/5.17.0/jna-5.17.0.jar" \
+// the repository root after the teacher-xtb and structures modules have compiled (e.g. `mvn -o -q -pl teacher-xtb,structures -am compile`):
+//   java -cp "teacher-xtb/target/classes:structures/target/classes:md-core/target/classes:$HOME/.m2/repository/net/java/dev/jna/jna/5.17.0/jna-5.17.0.jar" \
 //        scripts/TeacherCost.java [seconds per size, default 3]
 import org.molten.core.Atoms;
 import org.molten.core.Element;

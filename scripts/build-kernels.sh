@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the committed kernels of the CUDA path:
-#   forcefield/src/main/cuda/*.cu{,h}  ->  forcefield/src/main/resources/org/molten/forcefield/cuda/molten_kernels.fatbin
-#                                          + molten_kernels.manifest (what KernelImage and KernelImageTest read)
+#   platform-cuda/src/main/cuda/*.cu{,h}  ->  platform-cuda/src/main/resources/org/molten/forcefield/cuda/molten_kernels.fatbin
+#                                             + molten_kernels.manifest (what KernelImage and KernelImageTest read)
 # The fatbin holds machine code (SASS) for sm_80 (A100), sm_86 (RTX 30xx, A40), sm_89 (L40, RTX 40xx) and sm_90
 # (H100, H200), so that the driver loads it at once instead of compiling PTX (~46 s on a fresh H100), plus the
 # PTX of compute_90 for newer GPUs (the driver compiles that once and caches it). Built with nvcc 13.0: the
@@ -10,11 +10,11 @@
 # stage_entry in molten_common.cuh).
 # The manifest records the sources' hash (defined in KernelImage: for each source file in byte order of its
 # name, the name, a newline, the bytes), the fatbin's hash, the architectures and the kernel entries.
-# Also writes ptxas's register/spill report for sm_90 into forcefield/target/ptxas-report.txt.
+# Also writes ptxas's register/spill report for sm_90 into platform-cuda/target/ptxas-report.txt.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-src="$root/forcefield/src/main/cuda"
-res="$root/forcefield/src/main/resources/org/molten/forcefield/cuda"
+src="$root/platform-cuda/src/main/cuda"
+res="$root/platform-cuda/src/main/resources/org/molten/forcefield/cuda"
 command -v nvcc >/dev/null || { echo "build-kernels.sh: nvcc not found" >&2; exit 1; }
 archs="80 86 89 90"
 hash=$(cd "$src" && for f in $(ls *.cu *.cuh | LC_ALL=C sort); do printf '%s\n' "$f"; cat "$f"; done | sha256sum | cut -d' ' -f1)
@@ -41,8 +41,8 @@ entries=$(grep -oE '^\.visible \.entry [A-Za-z0-9_]+|^\.entry [A-Za-z0-9_]+' "$t
   echo "entries ${entries% }"
 } > "$res/molten_kernels.manifest"
 if [[ "${PTXAS_REPORT:-1}" == 1 ]]; then
-  report="$root/forcefield/target/ptxas-report.txt"
-  mkdir -p "$root/forcefield/target"
+  report="$root/platform-cuda/target/ptxas-report.txt"
+  mkdir -p "$root/platform-cuda/target"
   ptxas -arch=sm_90 -v "$tmp/k.ptx" -o "$tmp/k.cubin" 2> "$report" || true
   python3 - "$report" <<'PY'
 import re, sys

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU (figures so far: one H200, driver 580.159.04): two builds of the kernels side by side in one run, on the same card: "base"
-# (lib-base/forcefield-*.jar, e.g. main's) and "new" (the bundle's own lib/forcefield-*.jar); everything else of
+# (lib-base/*.jar, e.g. main's) and "new" (the bundle's own lib/{forcefield,platform-cuda}-*.jar); everything else of
 # the bundle is shared. Alternates base/new for each measurement:
 #   1. GpuCheck correctness of every mode against the float64 reference (quick), new only;
 #   2. molten bench --device cuda --replicas: ethanol R = 1024, alanine dipeptide R = 256 (100 steps);
@@ -16,12 +16,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-/tmp/gpu-ab-out}
 mkdir -p "$out/raw"
 exec > >(tee "$out/ab.log") 2>&1
-shared=$(ls "$here"/lib/*.jar | grep -v '/forcefield-[0-9]' | tr '\n' ':')
-own=$(ls "$here"/lib/forcefield-[0-9]*.jar)
-# the checkout's forcefield resources (the checkout copied beside the bundle, the command's working directory
+shared=$(ls "$here"/lib/*.jar | grep -Ev '/(forcefield|platform-cuda)-[0-9]' | tr '\n' ':')
+own=$(ls "$here"/lib/forcefield-[0-9]*.jar "$here"/lib/platform-cuda-[0-9]*.jar | tr '\n' ':') && own=${own%:}
+# the checkout's forcefield and platform-cuda resources (the checkout copied beside the bundle, the command's working directory
 # or TREE): the bundled model, left out of the bundle's jar, and the base's kernels (the checkout is the base)
-res=${TREE:-$PWD}/forcefield/src/main/resources
-[[ -f $res/org/molten/forcefield/cuda/molten_kernels.fatbin ]] || { echo "no checkout resources at $res" >&2; exit 2; }
+tree=${TREE:-$PWD}
+res=$tree/forcefield/src/main/resources:$tree/platform-cuda/src/main/resources
+[[ -f $tree/platform-cuda/src/main/resources/org/molten/forcefield/cuda/molten_kernels.fatbin ]] || { echo "no checkout resources at $res" >&2; exit 2; }
 cp_of() {  # variant -> class path; base: its host classes, then the checkout's kernels, shadow the bundle's
   if [[ $1 == base ]]; then echo "$(ls "$here"/lib-base/*.jar | tr '\n' ':')$res:$own:$shared"; else echo "$own:$res:$shared"; fi
 }

@@ -2,7 +2,7 @@
 # On a machine with an NVIDIA GPU (figures so far: one H200, driver 580.159.04): lighter prologues/epilogues of the dense stages (issues 18 and 20) against the
 # code they replace, side by side in one run. The variants differ only in the kernel image: lib-<variant>/ holds a
 # jar with nothing but org/molten/forcefield/cuda/molten_kernels.{fatbin,manifest}, put before lib/ on the class
-# path, and lib/'s forcefield jar has no fatbin (one forcefield jar per variant would not fit the 64 MiB the bundle
+# path, and lib/'s platform-cuda jar has no fatbin (one platform-cuda jar per variant would not fit the 64 MiB the bundle
 # travels in with the checkout; the variants' Java code must be the same). Each image is sm_90 machine code alone, built the same way
 # (nvcc -fatbin -O3 --compress-mode=size -gencode arch=compute_90,code=sm_90 molten_kernels.cu); its manifest is the
 # full image's.

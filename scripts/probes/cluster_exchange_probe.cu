@@ -3,7 +3,7 @@
 // (16 bytes per store, completing on the receiver's mbarrier), waits until its own W x 16 floats have arrived,
 // reads them after a block barrier and barriers again, with two receive buffers alternating as in k_small_c16.
 // ROUNDS such exchanges in a chain: the time per round is a floor for each of the ~32 exchanges of an MD step.
-// Built to PTX here (nvcc -arch=sm_90 -ptx -I forcefield/src/main/cuda) and run by cluster_exchange_probe.py.
+// Built to PTX here (nvcc -arch=sm_90 -ptx -I platform-cuda/src/main/cuda) and run by cluster_exchange_probe.py.
 #include "molten_small.cuh"
 
 extern "C" __global__ void __cluster_dims__(16, 1, 1) __launch_bounds__(256, 1)

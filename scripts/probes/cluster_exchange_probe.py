@@ -1,6 +1,6 @@
 # Runs k_exchange (cluster_exchange_probe.cu, compiled to PTX beforehand) through ctypes against libcuda:
 # time per exchange round of a 16-block cluster, for several payloads W (floats per destination block).
-#   nvcc -ptx -arch=sm_90 -O3 -I forcefield/src/main/cuda -o exchange.ptx scripts/probes/cluster_exchange_probe.cu
+#   nvcc -ptx -arch=sm_90 -O3 -I platform-cuda/src/main/cuda -o exchange.ptx scripts/probes/cluster_exchange_probe.cu
 #   python3 scripts/probes/cluster_exchange_probe.py exchange.ptx        (on the GPU machine; docs/benchmarks.md)
 import statistics, sys
 from driver import C, cu, ck

@@ -13,15 +13,15 @@ import org.molten.forcefield.cuda.GpuAvailability;
 
 /**
  * Runs a {@code molten} command in a JVM of its own whose CUDA driver is a real device or, where
- * there is none, the project's CPU emulator of the driver (forcefield/src/test/cuda-emu, the fake
- * libcuda.so.1 the forcefield GPU tests use), so that a {@code --device cuda} path really runs the
+ * there is none, the project's CPU emulator of the driver (platform-cuda/src/test/cuda-emu, the fake
+ * libcuda.so.1 the platform-cuda GPU tests use), so that a {@code --device cuda} path really runs the
  * kernels in CI. A JVM of its own because the CUDA probe is decided once per JVM and other tests of
  * this module rely on there being no GPU in theirs. Shared with other modules' tests through cli's
  * test jar (the sweep runs {@code molten sweep} on the emulated GPU).
  */
 public final class EmulatedCuda {
     /** The emulator's build script, relative to a module directory (surefire's working directory). */
-    private static final Path BUILD_SCRIPT = Path.of("..", "forcefield", "src", "test", "cuda-emu", "build.sh");
+    private static final Path BUILD_SCRIPT = Path.of("..", "platform-cuda", "src", "test", "cuda-emu", "build.sh");
 
     private EmulatedCuda() {}
 

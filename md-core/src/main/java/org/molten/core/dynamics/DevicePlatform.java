@@ -8,7 +8,7 @@ import org.molten.core.ForceField;
 /**
  * A platform that runs whole MD steps itself (force field, integrator and thermostat), found
  * through {@link ServiceLoader} so that the module holding it (the CUDA student in
- * {@code forcefield}) need not be known to the simulation: OpenMM's Platform. The host platforms
+ * {@code platform-cuda}) need not be known to the simulation: OpenMM's Platform. The host platforms
  * (reference, cpu) are the integrators of the {@code integrators} module and need no provider.
  */
 public interface DevicePlatform {

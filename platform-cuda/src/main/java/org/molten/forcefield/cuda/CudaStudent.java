@@ -10,7 +10,7 @@ import org.molten.forcefield.student.StudentWeights;
 
 /**
  * The student force field on an NVIDIA GPU (docs/model.md; kernels in
- * {@code forcefield/src/main/cuda}): float32 model arithmetic, float64 displacements and energy
+ * {@code platform-cuda/src/main/cuda}): float32 model arithmetic, float64 displacements and energy
  * sum, exact forces from the fused backward pass. Each instance owns its CUDA context, so
  * instances on different threads share no mutable device state.
  *

@@ -6,7 +6,7 @@ import org.molten.core.Cell;
 
 /**
  * GPU tests run on a real CUDA device or, where there is none, on the CPU emulator of the driver
- * (forcefield/src/test/cuda-emu: a fake libcuda.so.1 that runs the same kernel sources). The
+ * (platform-cuda/src/test/cuda-emu: a fake libcuda.so.1 that runs the same kernel sources). The
  * emulator is taken from {@code -Dmolten.cuda.emulator=<libcuda.so.1>} or the environment variable
  * {@code MOLTEN_CUDA_EMULATOR}; without either, and without an NVIDIA device node, the tests build it
  * themselves (g++, a few seconds), so that {@code mvn test} and CI run the GPU tests too. They skip
@@ -60,7 +60,7 @@ final class CudaTestSupport {
         return java.nio.file.Files.exists(java.nio.file.Path.of("/dev/nvidiactl"));
     }
 
-    /** Runs src/test/cuda-emu/build.sh (working directory: the forcefield module); "" if it cannot. */
+    /** Runs src/test/cuda-emu/build.sh (working directory: the platform-cuda module); "" if it cannot. */
     private static String buildEmulator() {
         java.nio.file.Path script = java.nio.file.Path.of("src", "test", "cuda-emu", "build.sh");
         if (!java.nio.file.Files.isRegularFile(script)) {

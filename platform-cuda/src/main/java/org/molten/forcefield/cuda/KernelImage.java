@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  * the PTX of compute_90, which a newer GPU's driver compiles (once; it caches the result). Built with nvcc 13.0,
  * so the driver must support CUDA 13.0 (Linux driver 580 or newer). Beside it, {@code molten_kernels.manifest}
  * records which sources it was made from ({@code sources-sha256}: SHA-256 over, for each {@code .cu}/{@code .cuh}
- * file of {@code forcefield/src/main/cuda} in byte order of its name, the name, a newline, the file's bytes), the
+ * file of {@code platform-cuda/src/main/cuda} in byte order of its name, the name, a newline, the file's bytes), the
  * fatbin's own SHA-256, the architectures and the kernel entries. {@code scripts/build-kernels.sh} regenerates
  * both; {@code KernelImageTest} (no GPU needed) fails when sources, manifest and fatbin disagree.
  */

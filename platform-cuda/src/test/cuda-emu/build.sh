@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the CUDA emulator (a fake libcuda.so.1 running Molten's kernels on the CPU) into
-# forcefield/target/cuda-emu/libcuda.so.1. Needs g++ and the JCuda natives jar in ~/.m2.
-# The forcefield tests build and use it by themselves where no NVIDIA device is present and g++
+# platform-cuda/target/cuda-emu/libcuda.so.1. Needs g++ and the JCuda natives jar in ~/.m2.
+# The platform-cuda tests build and use it by themselves where no NVIDIA device is present and g++
 # exists (CudaTestSupport); scripts/gpu-emu-test.sh runs just the GPU tests through it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

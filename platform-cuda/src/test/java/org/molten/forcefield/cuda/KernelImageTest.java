@@ -26,7 +26,7 @@ class KernelImageTest {
     @Test
     void committedFatbinMatchesTheSources() throws Exception {
         assertEquals(KernelImage.sourceHash(CUDA_DIR), KernelImage.recordedSourceHash(),
-                "forcefield/src/main/cuda changed since the fatbin was built: run scripts/build-kernels.sh and commit"
+                "platform-cuda/src/main/cuda changed since the fatbin was built: run scripts/build-kernels.sh and commit"
                         + " molten_kernels.fatbin and molten_kernels.manifest");
         assertEquals(KernelImage.manifest().get("fatbin-sha256"), KernelImage.sha256(KernelImage.fatbin()),
                 "molten_kernels.fatbin is not the one its manifest was written for");

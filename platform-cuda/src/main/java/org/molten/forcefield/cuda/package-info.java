@@ -1,6 +1,6 @@
 /**
  * The student force field on NVIDIA GPUs through JCuda's driver API: CUDA C kernels
- * ({@code forcefield/src/main/cuda}, committed as one fatbin: machine code for sm_80/86/89/90, PTX for newer
+ * ({@code platform-cuda/src/main/cuda}, committed as one fatbin: machine code for sm_80/86/89/90, PTX for newer
  * GPUs; {@link org.molten.forcefield.cuda.KernelImage}) for the cell-list neighbour search,
  * the fused message passing forward and exact backward pass, the atom-wise dense layers and the
  * integrators (velocity Verlet, Langevin BAOAB); CUDA graphs per system size
