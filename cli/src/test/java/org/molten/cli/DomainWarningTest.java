@@ -98,7 +98,8 @@ class DomainWarningTest {
     void infoListsTheBundledVersionsAndTheDomain() {
         CliRun r = CliRun.of("info", "--model", "v5");
         assertEquals(0, r.status(), r.err());
-        assertTrue(r.out().contains("models   bundled: student-gfn2-v5 (v5, default); active: student-gfn2-v5"), r.out());
+        assertTrue(r.out().contains("models   bundled: student-gfn2-organic-preview (preview), student-gfn2-v5 (v5, default); "
+                + "active: student-gfn2-v5"), r.out());
         assertTrue(r.out().contains("domain   elements C, H, N, O; 6 training molecules (ace-ala5-nme, alanine-dipeptide, "
                 + "benzene, ethanol, water, water-clusters); 22677 frames; 59 atom environments"), r.out());
         assertTrue(r.out().contains("typical of a training molecule (13):"), r.out());
