@@ -44,6 +44,17 @@ class MalformedInputTest {
         refused("t3.xyz", "1\nc\nAr 0 0 0\n2\nc\nAr 1 1 1\n", 4, "truncated", "declares 2 atoms", "after 1 atom line");
     }
 
+    /**
+     * Found by StructureReadersFuzzTest.xyz: a count of 336,336,333 atoms in a 20-byte file made the
+     * reader allocate its arrays for every declared atom first (20 GB): an OutOfMemoryError, not a
+     * refusal. The arrays now grow with the atom lines read.
+     */
+    @Test
+    void anAtomCountFarBeyondTheFileIsTruncatedNotAnOutOfMemory() throws IOException {
+        refused("huge.xyz", "700000000\nwater\nO 0 0 0\n", 1, "truncated", "declares 700000000 atoms", "after 1 atom line");
+        refused("huge.extxyz", "700000000\n" + GOOD_HEADER + "\nO 0 0 0\n", 1, "truncated", "after 1 atom line");
+    }
+
     @Test
     void truncatedGzipFrameIsReported() throws IOException {
         Path p = dir.resolve("cut.xyz.gz");
