@@ -19,7 +19,7 @@ import java.util.zip.CRC32;
  * three argon atoms); {@code JAZZER_FUZZ=1} mutates it (docs/fuzzing.md).
  */
 class CheckpointReaderFuzzTest {
-    @FuzzTest(maxDuration = "10s")
+    @FuzzTest(maxDuration = "60s")
     void checkpoint(byte[] data) throws IOException {
         Path file = Files.createTempFile("fuzz", ".chk");
         try {

@@ -28,12 +28,12 @@ class SweepSpecReaderFuzzTest {
         }
     }
 
-    @FuzzTest(maxDuration = "10s")
+    @FuzzTest(maxDuration = "60s")
     void json(byte[] data) throws IOException {
         read(data, ".json");
     }
 
-    @FuzzTest(maxDuration = "10s")
+    @FuzzTest(maxDuration = "60s")
     void yaml(byte[] data) throws IOException {
         read(data, ".yaml");
     }

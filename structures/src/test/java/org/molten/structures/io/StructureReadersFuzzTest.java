@@ -27,23 +27,23 @@ class StructureReadersFuzzTest {
         }
     }
 
-    @FuzzTest(maxDuration = "10s")
+    @FuzzTest(maxDuration = "60s")
     void xyz(byte[] data) throws IOException {
         readAll(StructureFormat.XYZ, data, "fuzz.xyz");
     }
 
-    @FuzzTest(maxDuration = "10s")
+    @FuzzTest(maxDuration = "60s")
     void extendedXyz(byte[] data) throws IOException {
         readAll(StructureFormat.EXTENDED_XYZ, data, "fuzz.extxyz");
     }
 
-    @FuzzTest(maxDuration = "10s")
+    @FuzzTest(maxDuration = "60s")
     void pdb(byte[] data) throws IOException {
         readAll(StructureFormat.PDB, data, "fuzz.pdb");
     }
 
     /** Compressed input through the file path (the gzip magic is recognised by content). */
-    @FuzzTest(maxDuration = "10s")
+    @FuzzTest(maxDuration = "60s")
     void gzipExtendedXyz(byte[] data) throws IOException {
         Path file = Files.createTempFile("fuzz", ".xyz.gz");
         try {
