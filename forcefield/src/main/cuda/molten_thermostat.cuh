@@ -11,7 +11,7 @@
 //   Berendsen:  lambda = sqrt(1 + h/tau (T0/T - 1)) clamped to [0.8, 1.25].
 //   Langevin O: v = c v + sqrt((1 - c^2) kT / m) xi, c = exp(-gamma dt); optional removal of the
 //               centre-of-mass velocity; bath += K_before - K_after; the kinetic energy reported
-//               for the step is (K_before + K_after) / 2 (rvar[MOLTEN_RVAR_MID_KE]): the mid-step
+//               for the step is K_after (rvar[MOLTEN_RVAR_MID_KE]): the mid-step
 //               velocities are free of the full-step ones' O(dt^2) bias (LangevinThermostat.java).
 // Units: Å, fs, eV, amu; accel = Å/fs^2 per eV/Å/amu, so K = m v^2 / (2 accel).
 #pragma once
@@ -189,7 +189,7 @@ __device__ void langevin_o(const Net& n, int r, int lo, int hi, double* sm) {
     const double after = replica_kinetic(n, lo, hi, sm);
     if (threadIdx.x == 0) {
         n.rvar[MOLTEN_RVAR * r] += before - after;
-        n.rvar[MOLTEN_RVAR * r + MOLTEN_RVAR_MID_KE] = 0.5 * (before + after);
+        n.rvar[MOLTEN_RVAR * r + MOLTEN_RVAR_MID_KE] = after;
     }
 }
 

@@ -46,9 +46,9 @@ public interface Integrator {
     /**
      * The kinetic energy of the last step to report (energy log, temperature) when the full-step
      * velocities carry a known O(dt²) bias that other velocities of the step do not: for Langevin
-     * BAOAB the mean of the kinetic energies just before and just after the O step, which are
-     * exact for harmonic modes where the full-step ones are low by ω²dt²/4 (LangevinThermostat);
-     * OpenMM's LangevinMiddleIntegrator reports its mid-step velocities likewise. Empty when the
+     * BAOAB the kinetic energy just after the O step, exact for harmonic modes where the full-step
+     * one is low by ω²dt²/4 (LangevinThermostat); OpenMM's LangevinMiddleIntegrator reports its
+     * mid-step velocities likewise. Empty when the
      * velocities' own kinetic energy is the one to report (and before the first step after a start
      * or restart), eV.
      */

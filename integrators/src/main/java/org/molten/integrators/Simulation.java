@@ -540,7 +540,7 @@ public final class Simulation implements DynamicsState, AutoCloseable {
     /**
      * The kinetic energy the energy log and {@link #temperatureK()} report, eV: that of the
      * velocities, except where the integrator's full-step velocities carry a known O(dt²) bias
-     * (Langevin BAOAB: then the mean of the kinetic energies around the last O step, see
+     * (Langevin BAOAB: then the kinetic energy just after the last O step, see
      * {@link Integrator#reportedKineticEnergyEv()}), on the host and on a device alike.
      */
     public double reportedKineticEnergyEv() {

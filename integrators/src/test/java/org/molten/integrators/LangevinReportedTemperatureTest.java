@@ -12,8 +12,8 @@ import org.molten.integrators.thermostats.LangevinThermostat;
 
 /**
  * BAOAB's full-step velocities are cold by ω²dt²/4 on a harmonic mode (Leimkuhler and Matthews
- * 2013); the kinetic energy a Langevin run reports (energy log, temperature) is the mean of the two
- * around the O step, which is exact. 2,000 hydrogen atoms each on its own isotropic spring
+ * 2013); the kinetic energy a Langevin run reports (energy log, temperature) is the one just after
+ * the O step, which is exact. 2,000 hydrogen atoms each on its own isotropic spring
  * (6,000 independent harmonic modes, all 3N thermalised) at ωdt = 0.3: the full-step estimator
  * sits at 1 − 0.09/4 = 0.9775 of kT/2 per mode, the reported one at 1 (strong friction, 0.3/fs, so that
  * 20 blocks of 150 steps resolve both to 0.07 %; measured 0.9770 and 0.9994).

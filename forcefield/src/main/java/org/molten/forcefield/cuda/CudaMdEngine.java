@@ -351,7 +351,7 @@ public final class CudaMdEngine implements DeviceDynamics {
     }
 
     /**
-     * Langevin: the mean of the kinetic energies before and after the replica's last O step (the
+     * Langevin: the kinetic energy just after the replica's last O step (the
      * kernel's rvar[MOLTEN_RVAR_MID_KE]), free of the full-step velocities' O(dt²) bias, as the host's
      * LangevinThermostat reports it; empty for the other dynamics and before the first step.
      */

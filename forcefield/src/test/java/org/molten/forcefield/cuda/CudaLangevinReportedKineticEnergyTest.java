@@ -16,7 +16,7 @@ import org.molten.core.dynamics.ReplicaStart;
 
 /**
  * The kinetic energy the device reports for a Langevin (BAOAB) step is the host's
- * (LangevinThermostat): the mean of the kinetic energies just before and just after the O step,
+ * (LangevinThermostat): the kinetic energy just after the O step,
  * free of the full-step velocities' O(dt²) bias, not the kinetic energy of the velocities it holds.
  * That this estimator is unbiased is shown on the host (integrators' LangevinReportedTemperatureTest,
  * harmonic modes at ωdt = 0.3); here the device must compute the same quantity.
@@ -30,7 +30,7 @@ class CudaLangevinReportedKineticEnergyTest {
     }
 
     /**
-     * Without friction the O step leaves the velocities alone, so both mid-step kinetic energies are
+     * Without friction the O step leaves the velocities alone, so the kinetic energy after it is
      * that of v(t) − (dt/2) F(t)/m, which the host computes from the state and forces it reads back:
      * the same definition, to rounding.
      */

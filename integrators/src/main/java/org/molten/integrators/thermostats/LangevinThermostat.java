@@ -26,9 +26,11 @@ import org.molten.integrators.Thermostat;
  * Verlet, A(dt/2) B(dt) A(dt/2), which for a harmonic mode conserves ½ m u² + ½ m ω² y² (1 − ω²dt²/4);
  * the O step leaves ½ m u² canonical, so that law is stationary and the mid-step velocities u are
  * exactly Maxwell–Boltzmann. The kinetic energy reported for a step
- * ({@link #reportedKineticEnergyEv()}, the energy log's E_kin and T) is therefore the mean of the
- * kinetic energies just before and just after the O step (each unbiased; their mean is symmetric
- * in time), as OpenMM's LangevinMiddleIntegrator reports its mid-step velocities. The velocities
+ * ({@link #reportedKineticEnergyEv()}, the energy log's E_kin and T) is therefore that of the
+ * velocities just after the O step, the velocities OpenMM's LangevinMiddleIntegrator holds between
+ * steps. (Those just before it are as good; the mean of the two kinetic energies has the right mean
+ * but, the O step's noise being partly fresh, too small a spread: it would fail the canonical σ_T
+ * check of a correct integrator.) The velocities
  * themselves stay those of the full step, and E_kin(full step) + E_pot + bath is the conserved
  * quantity.
  *
@@ -50,7 +52,7 @@ public final class LangevinThermostat implements Thermostat {
     private double decay;
     private double[] noise = new double[0];
     private double bathEnergyEv;
-    // Mean of the kinetic energies before and after the last O step, eV; NaN before the first (not checkpointed).
+    // Kinetic energy just after the last O step, eV; NaN before the first (not checkpointed).
     private double midStepKineticEnergyEv = Double.NaN;
 
     private LangevinThermostat(double temperatureK, double frictionPerFs, boolean removeCentreOfMassDrift) {
@@ -136,11 +138,11 @@ public final class LangevinThermostat implements Thermostat {
         }
         double after = Observables.kineticEnergyEv(atoms);
         bathEnergyEv += before - after;
-        midStepKineticEnergyEv = 0.5 * (before + after);
+        midStepKineticEnergyEv = after;
     }
 
     /**
-     * The mean of the kinetic energies just before and just after the last O step, eV: free of the
+     * The kinetic energy just after the last O step, eV: free of the
      * full-step velocities' O(dt²) bias (see the class comment); empty before the first step.
      */
     @Override

@@ -43,8 +43,8 @@ public interface DeviceDynamics extends AutoCloseable {
 
     /**
      * The kinetic energy to report for replica {@code replica}'s last step when the full-step
-     * velocities carry a known bias (Langevin BAOAB: the mean of the kinetic energies just before
-     * and after the O step), eV; empty to report that of the velocities (the default).
+     * velocities carry a known bias (Langevin BAOAB: the kinetic energy just after the O step),
+     * eV; empty to report that of the velocities (the default).
      */
     default java.util.OptionalDouble reportedKineticEnergyEv(int replica) {
         return java.util.OptionalDouble.empty();
