@@ -10,8 +10,8 @@
 //             reported <T>, each with its standard error over 20 blocks per replica, and their
 //             difference (paired, much less noisy than either).
 // Run from the repository root after ./molten has built:
-//   java -cp "$(cat validation/target/molten-classpath.txt)" scripts/LangevinTemperatureStudy.java harmonic
-//   java -cp "$(cat validation/target/molten-classpath.txt)" scripts/LangevinTemperatureStudy.java ethanol 0.1 2 5 0.5
+//   java -cp "$(cat cli/target/molten-classpath.txt)" scripts/LangevinTemperatureStudy.java harmonic
+//   java -cp "$(cat cli/target/molten-classpath.txt)" scripts/LangevinTemperatureStudy.java ethanol 0.1 2 5 0.5
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
