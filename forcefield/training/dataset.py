@@ -56,19 +56,48 @@ class FrameSet:
         return out
 
 
+class _NpzFrame:
+    """A frame of a flat .npz data set (organic_data.py), shaped like extxyz.Frame for FrameSet."""
+    __slots__ = ("numbers", "positions", "forces", "energy", "info")
+
+    def __init__(self, numbers, positions, forces, energy, system):
+        self.numbers, self.positions, self.forces, self.energy = numbers, positions, forces, energy
+        self.info = {"system": system}
+
+    def __len__(self):
+        return len(self.numbers)
+
+
+def read_npz(path, system):
+    """Frames of an organic_data.py archive (z int8, pos/forces float32 Å and eV/Å, energy float64 eV)."""
+    d = np.load(path)
+    ptr = np.concatenate([[0], np.cumsum(d["n_atoms"])])
+    z, pos, forces, energy = d["z"].astype(np.int64), d["pos"].astype(np.float64), d["forces"].astype(np.float64), d["energy"]
+    return [_NpzFrame(z[a:b], pos[a:b], forces[a:b], float(e), system)
+            for a, b, e in zip(ptr[:-1], ptr[1:], energy)]
+
+
 def load_split(directory, split, systems=None):
-    """Frames of `<system>.<split>.xyz.gz` (split train/val) or `<system>.xyz.gz` (split None: test)."""
+    """Frames of `<system>.<split>.xyz.gz` or `<system>.<split>.npz` (split train/val) or `<system>.xyz.gz`
+    (split None: test). `directory` may be a list of folders."""
+    dirs = [directory] if isinstance(directory, str) else list(directory)
     pattern = f"*.{split}.xyz.gz" if split else "*.xyz.gz"
-    paths = sorted(glob.glob(os.path.join(directory, pattern)))
-    if split is None:
-        paths = [p for p in paths if p.count(".") == 2]
     frames = []
-    for p in paths:
-        name = os.path.basename(p).split(".")[0]
-        for f in extxyz.read(p):
-            f.info["system"] = name
-            frames.append(f)
+    for folder in dirs:
+        paths = sorted(glob.glob(os.path.join(folder, pattern)))
+        if split is None:
+            paths = [p for p in paths if p.count(".") == 2]
+        if split:
+            paths += sorted(glob.glob(os.path.join(folder, f"*.{split}.npz")))
+        for p in paths:
+            name = os.path.basename(p).split(".")[0]
+            if p.endswith(".npz"):
+                frames.extend(read_npz(p, name))
+                continue
+            for f in extxyz.read(p):
+                f.info["system"] = name
+                frames.append(f)
     if not frames:
-        raise SystemExit(f"no {pattern} files in {directory}")
+        raise SystemExit(f"no {pattern} files in {', '.join(dirs)}")
     names = systems or sorted({f.info["system"] for f in frames})
     return FrameSet(frames, names)

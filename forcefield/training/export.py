@@ -5,8 +5,13 @@ loads the TorchScript file.
 
     /usr/bin/python3 forcefield/training/export.py --state OUT/state.npz --log OUT/train_log.json
 
-Writes (defaults):
-  forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2.safetensors  (F32, spec names)
+The metadata carry the model's domain (`domain`: the atom environments of the training data, domain.py,
+docs/model.md). Writes (defaults):
+  forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-vN.safetensors, N one above the highest
+  registered version (student-gfn2-v6 while v5, whose file is student-gfn2.safetensors, is the highest), never over
+  a bundled version; register it with a
+  line `student-gfn2-vN = student-gfn2-vN.safetensors` in models.properties there, and make it the default with
+  `default = student-gfn2-vN`  (F32, spec names)
   forcefield-torchscript/src/main/resources/org/molten/forcefield/torchscript/student-gfn2.pt        (TorchScript, float64)
 The TorchScript module holds the same float32 weight values, widened to float64, and computes in
 float64: it is the double-precision baseline the Java students are compared with.
@@ -24,12 +29,42 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import domain  # noqa: E402
 import safetensors_io  # noqa: E402
 from dataset import load_split  # noqa: E402
 from model import PaiNN, ScriptedPaiNN, spec_state  # noqa: E402
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-WEIGHTS = os.path.join(REPO, "forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2.safetensors")
+STUDENT = os.path.join(REPO, "forcefield/src/main/resources/org/molten/forcefield/student")
+
+
+def registry():
+    """models.properties, the registry org.molten.forcefield.bundled.ModelRegistry reads: {name: file, "default": name}."""
+    entries = {}
+    with open(os.path.join(STUDENT, "models.properties"), encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith("#") and "=" in line:
+                k, v = line.split("=", 1)
+                entries[k.strip()] = v.strip()
+    return entries
+
+
+def bundled_weights(name=None):
+    """The weight file of a bundled version (default: the default one)."""
+    entries = registry()
+    return os.path.join(STUDENT, entries[name or entries["default"]])
+
+
+def next_version_weights():
+    """student-gfn2-v(N+1).safetensors, N the highest registered version: a new export never overwrites a bundled
+    version (v5 stays loadable by name); register it with a line in models.properties."""
+    versions = [int(k[len("student-gfn2-v"):]) for k in registry() if k.startswith("student-gfn2-v")
+                and k[len("student-gfn2-v"):].isdigit()]
+    return os.path.join(STUDENT, f"student-gfn2-v{max(versions, default=0) + 1}.safetensors")
+
+
+WEIGHTS = bundled_weights()   # the default version, what md_check.py reads
 TORCHSCRIPT = os.path.join(REPO, "forcefield-torchscript/src/main/resources/org/molten/forcefield/torchscript/student-gfn2.pt")
 TESTSET = os.path.join(REPO, "forcefield/src/main/resources/org/molten/forcefield/student/testset")
 
@@ -42,15 +77,31 @@ def build(state, settings):
     return model
 
 
+def domain_data(given, settings):
+    """The folders or files the domain is read from: --domain-data, else the train log's data setting (a path or
+    a list of paths, relative to the repository when not absolute)."""
+    if given:
+        return given
+    data = settings.get("data")
+    if not data:
+        raise SystemExit("export.py: the train log names no data folder; give --domain-data DIR...")
+    data = [data] if isinstance(data, str) else list(data)
+    return [d if os.path.isabs(d) else os.path.join(REPO, d) for d in data]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--state", required=True, help="state.npz written by train.py")
     ap.add_argument("--log", required=True, help="train_log.json written by train.py")
-    ap.add_argument("--weights", default=WEIGHTS)
+    ap.add_argument("--weights", default=next_version_weights(),
+                    help="output weight file (default: the next version beside the bundled ones, %(default)s)")
     ap.add_argument("--torchscript", default=TORCHSCRIPT)
     ap.add_argument("--testset", default=TESTSET)
     ap.add_argument("--dataset", default=None, help="dataset description for the metadata (default: the v1 data set)")
     ap.add_argument("--training-commit", default=None, help="commit of the training code and data (default: HEAD)")
+    ap.add_argument("--domain-data", nargs="+", default=None, metavar="DIR",
+                    help="training data whose atom environments become the `domain` metadata entry (domain.py; default: "
+                         "the data folder(s) the train log names, settings.data)")
     args = ap.parse_args()
 
     with open(args.log) as f:
@@ -76,6 +127,14 @@ def main():
                      f"{settings['lr_final']}, w_forces {settings['w_forces']}, w_energy {settings['w_energy']}, "
                      f"EMA {settings['ema']}, seed {settings['seed']}, torch {settings['torch']} on {settings['device_name']}"),
     }
+    try:
+        dom = domain.of_files(domain_data(args.domain_data, settings)).to_json()
+    except ValueError as e:
+        raise SystemExit(f"export.py: cannot read the training data for the domain entry ({e}); give the folders the "
+                         "model was trained on with --domain-data DIR...")
+    meta[domain.METADATA_KEY] = domain.metadata_value(dom)
+    print(f"domain: {len(dom['environments'])} environments ({len(dom['typical_in_molecules'])} typical) of "
+          f"{dom['molecule_count']} molecules, {dom['frames']} frames")
     tensors = [(k, v.detach().numpy().astype(np.float32)) for k, v in spec_state(model)]
     os.makedirs(os.path.dirname(args.weights), exist_ok=True)
     safetensors_io.write(args.weights, tensors, meta)

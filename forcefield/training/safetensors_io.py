@@ -1,7 +1,9 @@
 """Safetensors read/write for float32/float64 arrays (the format: 8-byte little-endian header length,
 JSON header with dtype/shape/data_offsets per tensor and string `__metadata__`, raw little-endian data).
 Written here because Debian's Python has no safetensors package."""
+import hashlib
 import json
+import os
 import struct
 
 import numpy as np
@@ -23,23 +25,51 @@ def write(path, tensors, metadata):
         header[name] = {"dtype": _NAMES[a.dtype], "shape": list(a.shape), "data_offsets": [offset, offset + len(b)]}
         blobs.append(b)
         offset += len(b)
+    _write_atomically(path, header, blobs)
+
+
+def _write_atomically(path, header, blobs):
+    """Header (with __metadata__) and raw data written to a temporary file, then renamed over `path`: an
+    interrupted write leaves the old file, and a symbolic link at `path` is replaced, not written through."""
     h = json.dumps(header, separators=(",", ":")).encode("utf-8")
     h += b" " * ((8 - len(h) % 8) % 8)   # pad so the data start is 8-byte aligned
-    with open(path, "wb") as f:
+    tmp = f"{path}.tmp-{os.getpid()}"
+    with open(tmp, "wb") as f:
         f.write(struct.pack("<Q", len(h)))
         f.write(h)
         for b in blobs:
             f.write(b)
+    os.replace(tmp, path)
+
+
+def _split(raw):
+    (n,) = struct.unpack("<Q", raw[:8])
+    return json.loads(raw[8:8 + n].decode("utf-8")), raw[8 + n:]
+
+
+def data_sha256(path):
+    """SHA-256 (hex) of the tensor data region: equal for two files exactly when their tensor bytes are."""
+    with open(path, "rb") as f:
+        return hashlib.sha256(_split(f.read())[1]).hexdigest()
+
+
+def update_metadata(path, entries):
+    """Adds or replaces metadata entries (str -> str) of a safetensors file in place, copying every tensor's
+    header entry and the data region byte for byte (data offsets are relative to the data start)."""
+    with open(path, "rb") as f:
+        header, body = _split(f.read())
+    meta = dict(header.get("__metadata__", {}))
+    meta.update({str(k): str(v) for k, v in entries.items()})
+    out = {"__metadata__": meta}
+    out.update((k, v) for k, v in header.items() if k != "__metadata__")
+    _write_atomically(path, out, [body])
 
 
 def read(path):
     """Returns (dict name -> numpy array, metadata dict)."""
     with open(path, "rb") as f:
-        raw = f.read()
-    (n,) = struct.unpack("<Q", raw[:8])
-    header = json.loads(raw[8:8 + n].decode("utf-8"))
+        header, body = _split(f.read())
     meta = header.pop("__metadata__", {})
-    body = raw[8 + n:]
     out = {}
     for name, t in header.items():
         b, e = t["data_offsets"]

@@ -99,7 +99,8 @@ def table(title, metrics):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", required=True, help="directory with <system>.train.xyz.gz / .val.xyz.gz")
+    ap.add_argument("--data", required=True, nargs="+",
+                    help="directories with <system>.train.xyz.gz / .val.xyz.gz (or .train.npz / .val.npz)")
     ap.add_argument("--test", help="directory with <system>.xyz.gz test files (reported, never used for selection)")
     ap.add_argument("--out", required=True)
     ap.add_argument("--minutes", type=float, default=8.0, help="wall-clock budget of the training loop")

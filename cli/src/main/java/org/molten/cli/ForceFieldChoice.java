@@ -29,7 +29,7 @@ enum ForceFieldChoice {
                 throws IOException {
             StudentWeights weights;
             try {
-                weights = modelFile == null ? BundledModel.weights() : StudentWeights.load(modelFile);
+                weights = BundledModel.weights(modelFile); // null: the default; a bare name: a bundled version
             } catch (IOException e) {
                 throw modelFile == null ? e : FileErrors.describe("read student weights", modelFile, e);
             }

@@ -13,16 +13,21 @@ import picocli.CommandLine.Command;
 @Command(name = "info", mixinStandardHelpOptions = true,
         description = "Show the Java runtime, the bundled model and which acceleration paths are active.")
 public final class InfoCommand implements Callable<Integer> {
+    @picocli.CommandLine.Option(names = "--model", paramLabel = "NAME|FILE", description = "Describe this student instead of "
+            + "the bundled default: a bundled version (v5) or a safetensors file.")
+    java.nio.file.Path modelFile;
+
     @Override
     public Integer call() throws IOException {
         System.out.printf("molten 0.1.0%n");
         System.out.printf("java     %s (%s)%n", System.getProperty("java.version"), System.getProperty("java.vendor"));
         System.out.printf("cpu      %d cores available%n", Runtime.getRuntime().availableProcessors());
-        StudentWeights w = BundledModel.weights();
+        StudentWeights w = BundledModel.weights(modelFile);
         System.out.printf("model    %s: %s, species Z=%s, F=%d, T=%d, n_rbf=%d, r_c=%.2f Å, teacher %s%n",
-                BundledModel.NAME, w.metadata().getOrDefault("architecture", "painn"),
+                DomainWarning.modelName(modelFile), w.metadata().getOrDefault("architecture", "painn"),
                 w.metadata().getOrDefault("species", "?"), w.hidden(), w.layers(), w.nRbf(), w.cutoffA(),
                 w.metadata().getOrDefault("teacher", "unknown"));
+        DomainInfo.print(w, DomainWarning.modelName(modelFile), System.out);
         // ND4J (large systems' dense layers): probe the natives, then how often a GEMM fell back to loops
         boolean nd4j = Nd4jSupport.available();
         System.out.printf("nd4j     %s (fallbacks to Java loops %d)%n", nd4j ? "loaded" : "off: " + Nd4jSupport.status(),

@@ -67,7 +67,8 @@ public final class MinimizeCommand implements Callable<Integer> {
                     + "distilled model).")
     ForceFieldChoice forceField = ForceFieldChoice.STUDENT;
 
-    @Option(names = "--model", paramLabel = "FILE", description = "Student weights, safetensors (default: the bundled model).")
+    @Option(names = "--model", paramLabel = "FILE", description = "Student weights: a bundled version by name (student-gfn2-v5 or "
+            + "v5) or a safetensors file (default: the bundled default version).")
     Path modelFile;
 
     @Option(names = "--device", paramLabel = "DEVICE", defaultValue = "auto",
@@ -103,6 +104,7 @@ public final class MinimizeCommand implements Callable<Integer> {
         FireMinimizer.Options options = new FireMinimizer.Options(fmaxEvPerA, maxSteps, FireMinimizer.Options.DEFAULTS.dt(),
                 FireMinimizer.Options.DEFAULTS.dtMax(), maxStepA);
         Atoms atoms = source.load();
+        DomainWarning.check("molten minimize", source, atoms, forceField, modelFile, err);
         // the start goes to --out first, so that an output that cannot be written is refused before any work;
         // the structure reached replaces it
         writeStructure(Frame.of(atoms));

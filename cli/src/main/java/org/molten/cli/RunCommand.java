@@ -26,6 +26,8 @@ import org.molten.integrators.OutputMark;
 import org.molten.integrators.ReplicaSet;
 import org.molten.integrators.Simulation;
 import org.molten.integrators.SimulationBlowUpException;
+import org.molten.integrators.constraints.Constraints;
+import org.molten.integrators.constraints.HydrogenMassRepartitioning;
 import org.molten.integrators.reporters.CheckpointReporter;
 import org.molten.integrators.reporters.EnergyLogReporter;
 import org.molten.integrators.reporters.TrajectoryReporter;
@@ -100,8 +102,26 @@ public final class RunCommand implements Callable<Integer> {
         IntegratorChoice integrator = IntegratorChoice.LANGEVIN;
 
         @Option(names = "--timestep", paramLabel = "<fs>", defaultValue = DEFAULT_TIMESTEP_FS,
-                description = "Timestep in fs (default: ${DEFAULT-VALUE}).")
+                description = "Timestep in fs (default: ${DEFAULT-VALUE}; 2 with --constraints h-bonds, 4 with "
+                        + "--hydrogen-mass 3 as well).")
         double timestepFs = Double.parseDouble(DEFAULT_TIMESTEP_FS);
+
+        @Option(names = "--constraints", paramLabel = "RULE", defaultValue = "none",
+                description = "Bond lengths held fixed (RATTLE): none, h-bonds (bonds to hydrogen) or all-bonds; with "
+                        + "h-bonds or all-bonds waters are rigid (SETTLE). Lengths are the start structure's (after "
+                        + "--minimize). Default: ${DEFAULT-VALUE}.")
+        String constraints = "none";
+
+        @Option(names = "--constraint-tolerance", paramLabel = "TOL", defaultValue = "1e-10",
+                description = "RATTLE's convergence bound: relative bond-length error (and relative bond rate, 1/fs) "
+                        + "(default: ${DEFAULT-VALUE}).")
+        double constraintTolerance = Constraints.DEFAULT_TOLERANCE;
+
+        @Option(names = "--hydrogen-mass", paramLabel = "<amu>",
+                description = "Hydrogen mass repartitioning: hydrogens bonded to heavier atoms weigh this (amu), the "
+                        + "difference taken from their heavy atom (total mass unchanged; waters left alone). Default: "
+                        + "standard masses.")
+        Double hydrogenMassAmu;
 
         @Option(names = "--temperature", paramLabel = "<K>", defaultValue = DEFAULT_TEMPERATURE_K,
                 description = "Temperature in K of the initial velocities and the thermostat (default: ${DEFAULT-VALUE}).")
@@ -128,7 +148,8 @@ public final class RunCommand implements Callable<Integer> {
         ForceFieldChoice forceField = ForceFieldChoice.STUDENT;
 
         @Option(names = "--model", paramLabel = "FILE",
-                description = "Student weights, safetensors (default: the bundled model student-gfn2).")
+                description = "Student weights: a bundled version by name (student-gfn2-v5 or v5; molten info lists them) or a "
+                        + "safetensors file (default: the bundled default version).")
         Path modelFile;
 
         @Option(names = "--minimize",
@@ -227,6 +248,7 @@ public final class RunCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Settings s = validatedSettings();
         Atoms start = source.load();
+        DomainWarning.check("molten run", source, start, dynamics.forceField, dynamics.modelFile, err);
         int replicas = execution.replicas;
         List<Checkpoint> restarts = new ArrayList<>();
         if (execution.restart != null) {
@@ -251,7 +273,13 @@ public final class RunCommand implements Callable<Integer> {
                 Atoms atoms = start.copy();
                 if (!restarts.isEmpty()) {
                     Checkpoint c = restarts.get(k);
-                    c.requireSameSystem(atoms);
+                    try {
+                        c.requireSameSystem(dynamics.hydrogenMassAmu == null ? atoms
+                                : HydrogenMassRepartitioning.apply(atoms, dynamics.hydrogenMassAmu));
+                    } catch (IllegalArgumentException e) {
+                        throw e.getMessage().contains("masses") ? new IllegalArgumentException(e.getMessage()
+                                + ": give the --hydrogen-mass of the run that wrote it", e) : e;
+                    }
                     if (c.seed().isPresent() && c.seed().get() != seed + k) {
                         throw new IllegalArgumentException("checkpoint " + c.sourceName() + " has seed " + c.seed().get()
                                 + ", replica " + k + " of this run needs seed " + (seed + k)
@@ -260,7 +288,11 @@ public final class RunCommand implements Callable<Integer> {
                 }
                 Integrator integrator = dynamics.integrator.create(dynamics.timestepFs, dynamics.temperatureK,
                         s.frictionPerFs, s.tauFs);
-                builders.add(Simulation.builder(atoms, ff, integrator).seed(seed + k).temperature(dynamics.temperatureK)
+                Simulation.Builder builder = Simulation.builder(atoms, ff, integrator).constraints(s.constraints);
+                if (dynamics.hydrogenMassAmu != null) {
+                    builder.hydrogenMassAmu(dynamics.hydrogenMassAmu);
+                }
+                builders.add(builder.seed(seed + k).temperature(dynamics.temperatureK)
                         .guard(BlowUpGuard.of(execution.maxForceEvPerA, execution.maxSpeedAPerFs))
                         .platform(devicePlatform ? execution.device.id() : "cpu")
                         .warnings(w -> {
@@ -269,6 +301,7 @@ public final class RunCommand implements Callable<Integer> {
                         }));
             }
             try (ReplicaSet set = ReplicaSet.of(builders).build()) {
+                describeConstraints(set.replica(0), out);
                 if (execution.device == DeviceChoice.CUDA && !set.platformName().equals("cuda")) {
                     org.molten.forcefield.cuda.CudaPlatform.countHostFallback("molten run --device cuda ran on "
                             + set.platformName());
@@ -311,8 +344,23 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
-    /** Options checked and combined: coupling constants chosen, values in range. */
-    private record Settings(double frictionPerFs, double tauFs) {
+    /** Says what the constraints hold and the masses, once, before the run (the energy log's '#' line repeats the dof). */
+    private void describeConstraints(Simulation sim, PrintWriter out) {
+        org.molten.core.dynamics.ConstraintSet c = sim.constraintSet();
+        if (!c.isEmpty()) {
+            out.printf(Locale.ROOT, "molten run: constraints %s: %d pairs and %d rigid waters, lengths from the start "
+                            + "structure%s, tolerance %s; %d degrees of freedom%n", c.rule(), c.pairCount(), c.waterCount(),
+                    dynamics.minimize ? " after --minimize" : "", c.tolerance(), sim.degreesOfFreedom());
+        }
+        if (dynamics.hydrogenMassAmu != null) {
+            out.printf(Locale.ROOT, "molten run: hydrogen mass %s amu, taken from the bonded heavy atoms (waters unchanged)%n",
+                    dynamics.hydrogenMassAmu);
+        }
+        out.flush();
+    }
+
+    /** Options checked and combined: coupling constants chosen, values in range, the constraint rule. */
+    private record Settings(double frictionPerFs, double tauFs, Constraints constraints) {
     }
 
     private Settings validatedSettings() {
@@ -347,7 +395,20 @@ public final class RunCommand implements Callable<Integer> {
         }
         Checks.requirePositive(execution.maxForceEvPerA, "--max-force (eV/Å)");
         Checks.requirePositive(execution.maxSpeedAPerFs, "--max-speed (Å/fs)");
-        return new Settings(friction, tau);
+        Constraints constraints;
+        try {
+            constraints = Constraints.named(dynamics.constraints);
+            if (!constraints.isNone()) {
+                constraints = constraints.withTolerance(dynamics.constraintTolerance);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--constraints: " + e.getMessage()
+                    + (e.getMessage().contains("tolerance") ? " (--constraint-tolerance)" : ""), e);
+        }
+        if (dynamics.hydrogenMassAmu != null) {
+            Checks.requirePositive(dynamics.hydrogenMassAmu, "--hydrogen-mass (amu)");
+        }
+        return new Settings(friction, tau, constraints);
     }
 
     private static Checkpoint readCheckpoint(Path file) throws IOException {

@@ -100,6 +100,16 @@ public final class ValidateCommand implements Callable<Integer> {
         @Option(names = "--timestep", paramLabel = "<fs>", order = 5, description = "MD timestep in fs (default: ${DEFAULT-VALUE}).")
         double timestepFs = ValidationSettings.DEFAULT_TIMESTEP_FS;
 
+        @Option(names = "--constraints", paramLabel = "RULE", order = 5,
+                description = "Bond lengths held fixed in every run, the teacher's own MD included: none, h-bonds or "
+                        + "all-bonds (waters rigid with either); the degrees of freedom and the temperature criteria count "
+                        + "them (default: none).")
+        String constraints = "none";
+
+        @Option(names = "--hydrogen-mass", paramLabel = "<amu>", order = 5,
+                description = "Hydrogen mass repartitioning in amu for every run, the teacher's too (default: standard masses).")
+        Double hydrogenMassAmu;
+
         @Option(names = "--temperature", paramLabel = "<K>", order = 6,
                 description = "Target temperature in K of the velocities, equilibration and NVT (default: ${DEFAULT-VALUE}).")
         double temperatureK = ValidationSettings.DEFAULT_TEMPERATURE_K;
@@ -161,8 +171,9 @@ public final class ValidateCommand implements Callable<Integer> {
                 + "float64 or float32 (default: ${DEFAULT-VALUE}); the NVE drift limit follows it.")
         String precision = "float64";
 
-        @Option(names = "--weights", paramLabel = "FILE", order = 23, description = "Student weights (safetensors) to validate "
-                + "instead of the bundled model; the reference baseline then uses the same file.")
+        @Option(names = "--weights", paramLabel = "FILE", order = 23, description = "Student weights to validate "
+                + "instead of the bundled default: a bundled version by name (v5) or a safetensors file; the reference baseline "
+                + "then uses the same weights.")
         Path weights;
 
         @Option(names = "--baseline", paramLabel = "NAME", order = 21, description = "Baseline (default: ${DEFAULT-VALUE}): "
@@ -262,7 +273,24 @@ public final class ValidateCommand implements Callable<Integer> {
                 protocol.sampleInterval, ThermostatKind.parse(protocol.thermostat), protocol.thermostatTimeFs,
                 models.resolvedDevice(), BaselineKind.parse(models.baseline), protocol.seed, protocol.full,
                 protocol.replicas != null ? protocol.replicas : base.replicas(),
-                protocol.teacherFrames != null ? protocol.teacherFrames : base.teacherFramesPerRun(), structures);
+                protocol.teacherFrames != null ? protocol.teacherFrames : base.teacherFramesPerRun(), structures)
+                .withConstraints(constraintsOption(protocol.constraints),
+                        protocol.hydrogenMassAmu == null ? Double.NaN : hydrogenMassOption(protocol.hydrogenMassAmu));
+    }
+
+    private static String constraintsOption(String rule) {
+        try {
+            return org.molten.integrators.constraints.Constraints.named(rule).rule().id();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--constraints: " + e.getMessage(), e);
+        }
+    }
+
+    private static double hydrogenMassOption(double amu) {
+        if (!(amu > 0) || Double.isInfinite(amu)) {
+            throw new IllegalArgumentException("--hydrogen-mass must be positive and finite, amu: " + amu);
+        }
+        return amu;
     }
 
     @Override
@@ -332,6 +360,7 @@ public final class ValidateCommand implements Callable<Integer> {
         for (String w : r.warnings()) {
             o.println("warning: " + w);
         }
+        DomainWarning.print(r, o);
         // prefixed with the command, so that it cannot be taken for a test framework's or a build's verdict
         o.printf(Locale.ROOT, "molten validate: %s, %d of %d criteria passed%s in %.1f s; report in %s%n",
                 r.summary().verdict(),

@@ -13,7 +13,8 @@ class InfoCommandTest {
         CliRun run = CliRun.of("info");
         String out = run.out();
         assertEquals(0, run.status(), out + run.err());
-        assertTrue(out.contains("model    student-gfn2: painn, species Z=1,6,7,8, F=128, T=3"), out);
+        assertTrue(out.contains("model    " + org.molten.forcefield.bundled.ModelRegistry.defaultVersion().name()
+                + ": painn, species Z=1,6,7,8, F=128, T=3"), out);
         assertTrue(out.contains("teacher GFN2-xTB"), out);
         assertTrue(out.matches("(?s).*nd4j     (loaded|off: .+) \\(fallbacks to Java loops \\d+\\).*"), out);
         assertTrue(out.matches("(?s).*cuda     (available: .+|not used \\(.+\\); the student runs on the CPU).*"), out);

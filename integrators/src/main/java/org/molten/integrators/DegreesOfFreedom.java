@@ -3,12 +3,14 @@ package org.molten.integrators;
 import org.molten.core.Atoms;
 import org.molten.core.Observables;
 import org.molten.core.RandomStream;
+import org.molten.integrators.constraints.ConstraintSolver;
 
 /**
  * The constraints a {@link Simulation} removes from 3N degrees of freedom, derived from the
  * integrator and the state instead of given by the caller: 3 for the centre-of-mass momentum when
  * the integrator keeps it (and it is zero), and the rotation (3, or 2 for a linear molecule) of an
- * isolated system whose integrator conserves angular momentum (and it is zero).
+ * isolated system whose integrator conserves angular momentum (and it is zero), and one for each
+ * constrained distance (three per rigid water).
  */
 final class DegreesOfFreedom {
     /** A momentum counts as zero below this fraction of Σ m|v| (or Σ m|r−r_com||v|): rounding only. */
@@ -17,27 +19,41 @@ final class DegreesOfFreedom {
     private DegreesOfFreedom() {}
 
     /**
-     * Draws Maxwell–Boltzmann velocities at {@code temperatureK} (rescaled exactly), removing what
-     * the integrator conserves.
+     * Draws Maxwell–Boltzmann velocities at {@code temperatureK} (rescaled exactly, over the degrees
+     * of freedom left), removing what the integrator conserves and projecting them onto the
+     * constraints.
      *
-     * @return the number of constraints removed
+     * @return the number of degrees of freedom removed (momentum, rotation and the constraints)
      */
-    static int draw(Atoms atoms, Integrator integrator, double temperatureK, RandomStream rng) {
-        MaxwellBoltzmann mb = MaxwellBoltzmann.at(temperatureK).rescaledExactly();
+    static int draw(Atoms atoms, Integrator integrator, double temperatureK, RandomStream rng, ConstraintSolver constraints) {
+        MaxwellBoltzmann mb = MaxwellBoltzmann.at(temperatureK);
         if (isolated(atoms) && integrator.conservesAngularMomentum() && atoms.size() > 1) {
             mb = mb.removingRotation();
         }
-        int removed = mb.assign(atoms, rng);
+        int drawnWithout = mb.assign(atoms, rng);
+        // The projection is by internal impulses along the bonds: momentum and angular momentum stay zero.
+        constraints.constrainVelocities(atoms);
+        int dof = Observables.degreesOfFreedom(atoms.size(), drawnWithout + constraints.count());
+        double now = Observables.temperatureK(atoms, dof);
+        if (temperatureK > 0 && now > 0) {
+            double f = Math.sqrt(temperatureK / now);
+            double[] v = atoms.velocities();
+            for (int k = 0; k < v.length; k++) {
+                v[k] *= f;
+            }
+        }
         // A thermostat that adds momentum thermalises all 3N: the drawn start has none, but it is not kept.
-        return integrator.conservesLinearMomentum() ? removed : 0;
+        return (integrator.conservesLinearMomentum() ? drawnWithout : 0) + constraints.count();
     }
 
-    /** The constraints the given velocities satisfy and the integrator keeps. */
-    static int ofGivenVelocities(Atoms atoms, Integrator integrator) {
+    /** The constraints the given velocities satisfy (after projection onto the constraints) and the integrator keeps. */
+    static int ofGivenVelocities(Atoms atoms, Integrator integrator, ConstraintSolver constraints) {
+        constraints.constrainVelocities(atoms);
+        int removed = constraints.count();
         if (!integrator.conservesLinearMomentum() || !isZero(Observables.linearMomentum(atoms), momentumScale(atoms))) {
-            return 0;
+            return removed;
         }
-        int removed = 3;
+        removed += 3;
         if (isolated(atoms) && integrator.conservesAngularMomentum() && atoms.size() > 1
                 && isZero(Observables.angularMomentum(atoms), angularMomentumScale(atoms))) {
             removed += MaxwellBoltzmann.removeRotation(atoms.copy());

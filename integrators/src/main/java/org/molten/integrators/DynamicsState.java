@@ -18,10 +18,19 @@ public interface DynamicsState {
 
     /**
      * Degrees of freedom of the kinetic energy: 3N minus the constraints removed from the
-     * velocities (3 for the centre-of-mass momentum, 6 when rotation is removed too). Every
+     * velocities (3 for the centre-of-mass momentum, 6 when rotation is removed too, and one per
+     * constrained distance). Every
      * thermostat targets ⟨KE⟩ = dof k_B T / 2 with this number.
      */
     int degreesOfFreedom();
+
+    /**
+     * The constraints the integrator holds (RATTLE and SETTLE); none by default. Their count is
+     * already subtracted from {@link #degreesOfFreedom()}.
+     */
+    default org.molten.integrators.constraints.ConstraintSolver constraints() {
+        return org.molten.integrators.constraints.ConstraintSolver.none();
+    }
 
     /** The random stream of this simulation (checkpointed with it), or null if it was given no seed. */
     RandomStream random();

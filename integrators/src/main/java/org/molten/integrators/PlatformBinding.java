@@ -67,6 +67,10 @@ final class PlatformBinding {
             return host(auto, warnings, deviceName + " is not available: " + unavailable.get());
         }
         Simulation.Prepared first = replicas.get(0);
+        if (!first.constraints().isEmpty()) {
+            return host(auto, warnings, deviceName + " does not run constraints (" + first.constraints().set().rule()
+                    + ") yet");
+        }
         Optional<DynamicsSpec> spec = first.integrator().dynamicsSpec();
         if (spec.isEmpty()) {
             return host(auto, warnings, first.integrator().name() + " has no description a device can run");

@@ -17,6 +17,10 @@ import org.molten.core.Observables;
 import org.molten.core.RandomStream;
 import org.molten.core.Units;
 import org.molten.core.dynamics.DeviceDynamics;
+import org.molten.integrators.constraints.ConstraintFailureException;
+import org.molten.integrators.constraints.ConstraintSolver;
+import org.molten.integrators.constraints.Constraints;
+import org.molten.integrators.constraints.HydrogenMassRepartitioning;
 
 /**
  * A running simulation, as OpenMM's Context on a Platform: the {@link Atoms} (positions and
@@ -53,6 +57,13 @@ import org.molten.core.dynamics.DeviceDynamics;
  * rotational constraints (3, 2 for a linear molecule) when the system is isolated, the integrator
  * conserves angular momentum and it is zero.
  *
+ * <p><b>Constraints and masses.</b> {@link Builder#constraints(Constraints)} holds bond lengths
+ * fixed (RATTLE, and SETTLE for rigid water; lengths from the starting positions), so that 2 fs
+ * steps hold; {@link Builder#hydrogenMassAmu(double)} repartitions mass onto the hydrogens (then
+ * the simulation runs on a copy of the atoms with the new masses: read them from {@link #atoms()}).
+ * Every constrained distance is one degree of freedom less, in the temperature, the thermostats
+ * and the energy log's header. A constraint that cannot be met stops the run as a blow-up.
+ *
  * <p>Several systems advanced together, on host cores or in one device binding, are a
  * {@link ReplicaSet}; a simulation is one member of it or stands alone.
  *
@@ -63,6 +74,10 @@ import org.molten.core.dynamics.DeviceDynamics;
 public final class Simulation implements DynamicsState, AutoCloseable {
     /** Default number of steps between blow-up checks on a device platform (the host checks every step). */
     public static final int DEFAULT_DEVICE_GUARD_INTERVAL_STEPS = 100;
+    /** The most any atom may move to put the start onto its constraints, Å; more means the lengths do not fit it. */
+    static final double MAX_START_MOVE_A = 0.2;
+    /** Marks the constraint lengths at the head of a checkpoint's integrator state ("CONS"). */
+    private static final int CONSTRAINT_BLOCK = 0x434F4E53;
 
     private final Atoms atoms;
     private final ForceField forceField;
@@ -70,6 +85,7 @@ public final class Simulation implements DynamicsState, AutoCloseable {
     private final RandomStream random;
     private final Long seed;
     private final int degreesOfFreedom;
+    private ConstraintSolver constraints;   // replaced on restore by the checkpoint's lengths
     private final BlowUpGuard guard;
     private final int guardIntervalSteps;
     private final double[] forces;
@@ -91,6 +107,7 @@ public final class Simulation implements DynamicsState, AutoCloseable {
         this.random = p.random;
         this.seed = p.seed;
         this.degreesOfFreedom = p.degreesOfFreedom;
+        this.constraints = p.constraints;
         this.guard = p.guard;
         this.guardIntervalSteps = p.guardIntervalSteps;
         this.platformName = platformName;
@@ -124,6 +141,8 @@ public final class Simulation implements DynamicsState, AutoCloseable {
         private int guardIntervalSteps = DEFAULT_DEVICE_GUARD_INTERVAL_STEPS;
         private String platform = PlatformBinding.AUTO;
         private Consumer<String> warnings = w -> System.err.println("molten: " + w);
+        private Constraints constraintRule = Constraints.none();
+        private double hydrogenMassAmu = Double.NaN;
 
         private Builder(Atoms atoms, ForceField forceField, Integrator integrator) {
             this.atoms = Objects.requireNonNull(atoms, "atoms");
@@ -189,6 +208,32 @@ public final class Simulation implements DynamicsState, AutoCloseable {
             return this;
         }
 
+        /**
+         * Distances held fixed (default none): {@link Constraints#hBonds()}, {@link Constraints#allBonds()}
+         * or given pairs, resolved against the starting positions (after the mass repartitioning) when
+         * the simulation is built; given velocities are projected onto them.
+         *
+         * @throws IllegalArgumentException at {@link #build()}, naming the atoms, for pairs that are not
+         *                                  bonded or lengths the start cannot meet
+         */
+        public Builder constraints(Constraints rule) {
+            this.constraintRule = Objects.requireNonNull(rule, "constraints");
+            return this;
+        }
+
+        /**
+         * Hydrogen mass repartitioning: every hydrogen bonded to a heavier atom weighs
+         * {@code massAmu} (amu), the difference taken from that atom (waters excepted); see
+         * {@link HydrogenMassRepartitioning}. The simulation then works on a copy of the atoms.
+         */
+        public Builder hydrogenMassAmu(double massAmu) {
+            if (!(massAmu > 0) || Double.isInfinite(massAmu)) {
+                throw new IllegalArgumentException("hydrogen mass must be positive and finite, amu: " + massAmu);
+            }
+            this.hydrogenMassAmu = massAmu;
+            return this;
+        }
+
         /** Where the one warning of a platform fallback goes (default: standard error). */
         public Builder warnings(Consumer<String> sink) {
             this.warnings = Objects.requireNonNull(sink, "sink");
@@ -209,10 +254,13 @@ public final class Simulation implements DynamicsState, AutoCloseable {
             if (draw && random == null) {
                 throw new IllegalArgumentException("drawing velocities at " + temperatureK + " K needs a seed: call seed(...)");
             }
-            int removed = draw ? DegreesOfFreedom.draw(atoms, integrator, temperatureK, random)
-                    : DegreesOfFreedom.ofGivenVelocities(atoms, integrator);
-            int dof = Observables.degreesOfFreedom(atoms.size(), removed);
-            return new Prepared(atoms, forceField, integrator, random, seed, dof, guard, guardIntervalSteps);
+            Atoms state = Double.isNaN(hydrogenMassAmu) ? atoms : HydrogenMassRepartitioning.apply(atoms, hydrogenMassAmu);
+            ConstraintSolver solver = ConstraintSolver.of(constraintRule.resolve(state), state);
+            solver.projectStart(state, MAX_START_MOVE_A);
+            int removed = draw ? DegreesOfFreedom.draw(state, integrator, temperatureK, random, solver)
+                    : DegreesOfFreedom.ofGivenVelocities(state, integrator, solver);
+            int dof = Observables.degreesOfFreedom(state.size(), removed);
+            return new Prepared(state, forceField, integrator, random, seed, dof, guard, guardIntervalSteps, solver);
         }
 
         /**
@@ -239,7 +287,7 @@ public final class Simulation implements DynamicsState, AutoCloseable {
 
     /** A builder's settings after the velocities were drawn or kept and the degrees of freedom derived. */
     record Prepared(Atoms atoms, ForceField forceField, Integrator integrator, RandomStream random, Long seed,
-                    int degreesOfFreedom, BlowUpGuard guard, int guardIntervalSteps) {
+                    int degreesOfFreedom, BlowUpGuard guard, int guardIntervalSteps, ConstraintSolver constraints) {
     }
 
     /** Attaches a reporter; it is first called for the initial state if the run has not started. */
@@ -281,7 +329,11 @@ public final class Simulation implements DynamicsState, AutoCloseable {
 
     /** One host step with the guard after it. */
     void hostStep() {
-        potentialEnergyEv = integrator.step(this);
+        try {
+            potentialEnergyEv = integrator.step(this);
+        } catch (ConstraintFailureException e) {
+            throw SimulationBlowUpException.constraintFailed(step + 1, (step + 1) * integrator.timestepFs(), atoms, e);
+        }
         step++;
         guard.check(step, step * integrator.timestepFs(), atoms, forces, potentialEnergyEv);
     }
@@ -390,19 +442,20 @@ public final class Simulation implements DynamicsState, AutoCloseable {
     public Checkpoint checkpoint() {
         sync();
         byte[] integratorState;
-        if (device == null) {
-            ByteArrayOutputStream state = new ByteArrayOutputStream();
-            try (DataOutputStream out = new DataOutputStream(state)) {
+        ByteArrayOutputStream state = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(state)) {
+            writeConstraintLengths(out);
+            if (device == null) {
                 integrator.writeState(out);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+            } else {
+                out.write(device.integratorState(replicaIndex));
             }
-            integratorState = state.toByteArray();
-        } else {
-            integratorState = device.integratorState(replicaIndex);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
+        integratorState = state.toByteArray();
         return new Checkpoint(atoms.atomicNumbers(), atoms.massesAmu(), atoms.cellOrNull(), forceField.name(),
-                forceField.parametersFingerprint(), integrator.description(), PlatformBinding.checkpointKind(platformName),
+                forceField.parametersFingerprint(), dynamicsDescription(), PlatformBinding.checkpointKind(platformName),
                 degreesOfFreedom, seed, step, timeFs(), potentialEnergyEv,
                 atoms.positions().clone(), atoms.velocities().clone(), forces.clone(),
                 random == null || device != null ? null : random.state(), integratorState, outputMarks());
@@ -425,17 +478,20 @@ public final class Simulation implements DynamicsState, AutoCloseable {
         requireSame(c, "force field", c.forceFieldName, forceField.name(), "");
         // the same name with other parameters (another weight file) would silently change the physics
         requireSame(c, "force-field parameter set", c.forceFieldFingerprint, forceField.parametersFingerprint(), "");
-        requireSame(c, "integrator", c.integratorDescription, integrator.description(), "");
+        requireSame(c, "integrator", c.integratorDescription, dynamicsDescription(),
+                constraints.isEmpty() && !c.integratorDescription.contains("constraints(") ? ""
+                        : " (a restart needs the same --constraints and tolerance as the run that wrote it)");
         requireSame(c, "degrees of freedom", Integer.toString(c.degreesOfFreedom), Integer.toString(degreesOfFreedom), "");
+        byte[] integratorState = readConstraintLengths(c);
         if (device != null) {
             Atoms state = c.atoms();
-            device.restore(replicaIndex, state, c.forcesEvPerA, c.potentialEnergyEv, c.integratorState, c.step);
+            device.restore(replicaIndex, state, c.forcesEvPerA, c.potentialEnergyEv, integratorState, c.step);
         } else {
             if ((c.randomState == null) != (random == null)) {
                 throw new IllegalArgumentException("checkpoint " + c.sourceName() + (c.randomState == null
                         ? " has no random stream state but this run has a seed" : " has a random stream state but this run has no seed"));
             }
-            try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(c.integratorState))) {
+            try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(integratorState))) {
                 integrator.readState(in);
                 if (in.available() != 0) {
                     throw new IllegalArgumentException("checkpoint " + c.sourceName() + ": " + in.available()
@@ -456,6 +512,60 @@ public final class Simulation implements DynamicsState, AutoCloseable {
         step = c.step;
         stale = false;
         initialStateReported = true;
+    }
+
+    /** The integrator's description, with the constraints when there are any: what a restart must match. */
+    String dynamicsDescription() {
+        return constraints.isEmpty() ? integrator.description()
+                : integrator.description() + " + " + constraints.set().description();
+    }
+
+    /** With constraints: their lengths (Å) ahead of the integrator state, so a restart holds the same geometry. */
+    private void writeConstraintLengths(DataOutputStream out) throws IOException {
+        if (constraints.isEmpty()) {
+            return;
+        }
+        org.molten.core.dynamics.ConstraintSet set = constraints.set();
+        out.writeInt(CONSTRAINT_BLOCK);
+        out.writeInt(set.pairCount());
+        out.writeInt(set.waterCount());
+        for (double d : set.lengthsA()) {
+            out.writeDouble(d);
+        }
+        for (int w = 0; w < set.waterCount(); w++) {
+            out.writeDouble(set.waterOhA(w));
+            out.writeDouble(set.waterHhA(w));
+        }
+    }
+
+    /** Takes the constraint lengths off a checkpoint's integrator state (into this run's solver) and returns the rest. */
+    private byte[] readConstraintLengths(Checkpoint c) {
+        byte[] all = c.integratorState;
+        if (constraints.isEmpty()) {
+            return all;
+        }
+        org.molten.core.dynamics.ConstraintSet set = constraints.set();
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(all))) {
+            if (in.readInt() != CONSTRAINT_BLOCK || in.readInt() != set.pairCount() || in.readInt() != set.waterCount()) {
+                throw new IllegalArgumentException("checkpoint " + c.sourceName() + " does not hold the lengths of "
+                        + set.description());
+            }
+            double[] pairs = new double[set.pairCount()];
+            double[] oh = new double[set.waterCount()];
+            double[] hh = new double[set.waterCount()];
+            for (int k = 0; k < pairs.length; k++) {
+                pairs[k] = in.readDouble();
+            }
+            for (int w = 0; w < oh.length; w++) {
+                oh[w] = in.readDouble();
+                hh[w] = in.readDouble();
+            }
+            constraints = ConstraintSolver.of(set.withLengths(pairs, oh, hh), atoms);
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new IllegalArgumentException("checkpoint " + c.sourceName() + ": constraint lengths unreadable: "
+                    + e.getMessage(), e);
+        }
     }
 
     private static void requireSame(Checkpoint c, String what, String theirs, String ours, String hint) {
@@ -482,6 +592,16 @@ public final class Simulation implements DynamicsState, AutoCloseable {
     @Override
     public int degreesOfFreedom() {
         return degreesOfFreedom;
+    }
+
+    @Override
+    public ConstraintSolver constraints() {
+        return constraints;
+    }
+
+    /** The constraints held (empty when none), with their lengths in Å. */
+    public org.molten.core.dynamics.ConstraintSet constraintSet() {
+        return constraints.set();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package org.molten.integrators;
 
 import java.util.Locale;
+import org.molten.core.Atoms;
 import org.molten.core.Element;
 
 /**
@@ -20,7 +21,9 @@ public final class SimulationBlowUpException extends IllegalStateException {
         FORCE_TOO_LARGE("force exceeds the bound"),
         SPEED_TOO_LARGE("speed exceeds the bound"),
         /** Found by a device platform inside a chunk of steps: positions or forces not finite. */
-        NON_FINITE_ON_DEVICE("positions or forces became non-finite on the device");
+        NON_FINITE_ON_DEVICE("positions or forces became non-finite on the device"),
+        /** A constraint (RATTLE or SETTLE) could not be satisfied: the atoms moved too far in one step. */
+        CONSTRAINT_FAILED("a constraint could not be satisfied");
 
         private final String text;
 
@@ -57,6 +60,16 @@ public final class SimulationBlowUpException extends IllegalStateException {
         String where = replicas > 1 ? " (replica " + e.replica() + " on " + platform + ": " : " (on " + platform + ": ";
         SimulationBlowUpException s = new SimulationBlowUpException(e.step(), e.step() * timestepFs, e.atom(), element,
                 Cause.NON_FINITE_ON_DEVICE, Double.NaN, where + e.getMessage() + ")");
+        s.initCause(e);
+        return s;
+    }
+
+    /** A constraint that could not be met at {@code step}: both atoms are named in the message. */
+    static SimulationBlowUpException constraintFailed(long step, double timeFs, Atoms atoms,
+                                                      org.molten.integrators.constraints.ConstraintFailureException e) {
+        SimulationBlowUpException s = new SimulationBlowUpException(step, timeFs, e.atomI(), atoms.element(e.atomI()),
+                Cause.CONSTRAINT_FAILED, Double.NaN, ": " + e.getMessage()
+                        + "; try a shorter --timestep or a looser --constraint-tolerance");
         s.initCause(e);
         return s;
     }

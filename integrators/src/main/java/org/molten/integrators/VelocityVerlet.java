@@ -9,6 +9,7 @@ import org.molten.core.Atoms;
 import org.molten.core.Checks;
 import org.molten.core.Units;
 import org.molten.core.dynamics.DynamicsSpec;
+import org.molten.integrators.constraints.ConstraintSolver;
 
 /**
  * Velocity Verlet (Swope, Andersen, Berens and Wilson, J. Chem. Phys. 76, 637 (1982)), optionally
@@ -21,6 +22,13 @@ import org.molten.core.dynamics.DynamicsSpec;
  * before and after, T B A B T, the Trotter splitting of Martyna, Tuckerman, Tobias and Klein,
  * Mol. Phys. 87, 1117 (1996); one with {@link Thermostat.Placement#MID_DRIFT} acts for dt between
  * two half drifts, B A O A B (Leimkuhler and Matthews, Appl. Math. Res. Express 2013, 34).
+ *
+ * <p><b>Constraints.</b> With constraints ({@link DynamicsState#constraints()}) each drift is
+ * followed by RATTLE's position half (and SETTLE for rigid water), which moves the positions back
+ * onto the constraints and corrects the velocities by the same displacement over the drift time,
+ * and the final kick by RATTLE's velocity half (Andersen 1983), so that positions and velocities
+ * at the end of a step satisfy the constraints and their time derivatives. Thermostats that scale
+ * all velocities by one factor keep them tangent; Langevin projects after its O step.
  *
  * <p><b>Time of the velocities:</b> at the end of {@link #step}, positions and velocities both
  * refer to the same time t + dt (full step), as in ASE's VelocityVerlet; kinetic energies and
@@ -79,6 +87,7 @@ public final class VelocityVerlet implements Integrator {
     public double step(DynamicsState s) {
         Atoms atoms = s.atoms();
         prepare(atoms);
+        ConstraintSolver constraints = s.constraints();
         double[] r = atoms.positions();
         double[] v = atoms.velocities();
         boolean around = thermostat != null && thermostat.placement() == Thermostat.Placement.AROUND_VERLET;
@@ -87,18 +96,26 @@ public final class VelocityVerlet implements Integrator {
         }
         kick(v, s.forces());
         if (thermostat != null && thermostat.placement() == Thermostat.Placement.MID_DRIFT) {
-            drift(r, v, 0.5 * timestepFs);
-            thermostat.apply(s, timestepFs);
-            drift(r, v, 0.5 * timestepFs);
+            constrainedDrift(atoms, constraints, r, v, 0.5 * timestepFs);
+            thermostat.apply(s, timestepFs);   // a thermostat that is not a uniform scaling projects its velocities itself
+            constrainedDrift(atoms, constraints, r, v, 0.5 * timestepFs);
         } else {
-            drift(r, v, timestepFs);
+            constrainedDrift(atoms, constraints, r, v, timestepFs);
         }
         double energy = s.computeForces();
         kick(v, s.forces());
+        constraints.constrainVelocities(atoms);   // RATTLE's second half: velocities tangent to the constraints
         if (around) {
             thermostat.apply(s, 0.5 * timestepFs);
         }
         return energy;
+    }
+
+    /** A drift, then RATTLE's first half: the positions back onto the constraints, the velocities corrected with them. */
+    private static void constrainedDrift(Atoms atoms, ConstraintSolver constraints, double[] r, double[] v, double h) {
+        constraints.beginDrift(atoms);
+        drift(r, v, h);
+        constraints.constrainPositions(atoms, h);
     }
 
     private void prepare(Atoms atoms) {

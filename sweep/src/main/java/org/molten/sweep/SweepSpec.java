@@ -69,6 +69,10 @@ public final class SweepSpec {
     @JsonProperty("precision") public String precision;
     /** Protocol: the long protocol. */
     @JsonProperty("full") public boolean full;
+    /** Protocol: bond constraints of every run (none, h-bonds, all-bonds; as molten validate --constraints). */
+    @JsonProperty("constraints") public String constraints;
+    /** Protocol: hydrogen mass repartitioning, amu (as molten validate --hydrogen-mass). */
+    @JsonProperty("hydrogen_mass_amu") public Double hydrogenMassAmu;
 
     /** Reads a spec file, refusing unknown and malformed fields with the file, line and field named. */
     public static SweepSpec read(Path file) throws IOException {
@@ -124,7 +128,7 @@ public final class SweepSpec {
     /** The protocol the fields describe. */
     public SweepProtocol protocol() {
         return new SweepProtocol(equilibrationSteps, steps, timestepFs, sampleIntervalSteps, thermostat, thermostatTimeFs,
-                baseline, device, precision, full);
+                baseline, device, precision, full, constraints, hydrogenMassAmu);
     }
 
     /**

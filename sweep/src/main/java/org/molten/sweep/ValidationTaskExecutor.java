@@ -156,7 +156,9 @@ public final class ValidationTaskExecutor implements TaskExecutor {
                 p.thermostatTimeFs() != null ? p.thermostatTimeFs() : base.thermostatTimeConstantFs(),
                 p.device() != null ? DeviceChoice.parse(p.device()) : base.device(),
                 p.baseline() != null ? BaselineKind.parse(p.baseline()) : base.baseline(), task.seed(), p.full(), 1,
-                base.teacherFramesPerRun(), structures);
+                base.teacherFramesPerRun(), structures)
+                .withConstraints(p.constraints() == null ? "none" : p.constraints(),
+                        p.hydrogenMassAmu() == null ? Double.NaN : p.hydrogenMassAmu());
     }
 
     private static OptimisedStudent.Precision precision(SweepProtocol p) {

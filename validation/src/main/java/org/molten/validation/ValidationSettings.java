@@ -2,6 +2,7 @@ package org.molten.validation;
 
 import java.util.List;
 import org.molten.core.Checks;
+import org.molten.integrators.constraints.Constraints;
 
 /**
  * What a validation run does: which systems, at which temperature and timestep, for how many
@@ -30,12 +31,15 @@ import org.molten.core.Checks;
  *                                 teacher checks)
  * @param structures               the user's structure files (XYZ, extended XYZ, PDB), validated
  *                                 after the built-in systems, each named by its file name
+ * @param constraints              bond constraints of every run, the teacher's own MD included: none,
+ *                                 h-bonds or all-bonds (rigid water with either), lengths from each run's start
+ * @param hydrogenMassAmu          hydrogen mass repartitioning (amu) of every run, or NaN for standard masses
  */
 public record ValidationSettings(
         List<String> systems, double temperatureK, double timestepFs, long equilibrationSteps, long nveSteps,
         long nvtSteps, int sampleIntervalSteps, ThermostatKind thermostat, double thermostatTimeConstantFs,
         DeviceChoice device, BaselineKind baseline, long seed, boolean full, int replicas, int teacherFramesPerRun,
-        List<java.nio.file.Path> structures) {
+        List<java.nio.file.Path> structures, String constraints, double hydrogenMassAmu) {
 
     /** The four systems of the default validation. */
     public static final List<String> DEFAULT_SYSTEMS = List.of("water", "ethanol", "benzene", "alanine-dipeptide");
@@ -134,6 +138,37 @@ public record ValidationSettings(
         if (thermostat == null || device == null || baseline == null) {
             throw new IllegalArgumentException("thermostat, device and baseline must be given");
         }
+        constraints = constraints == null ? "none" : Constraints.named(constraints).rule().id();
+        if (!Double.isNaN(hydrogenMassAmu)) {
+            Checks.requirePositive(hydrogenMassAmu, "hydrogen mass (amu)");
+        }
+    }
+
+    /** The settings before constraints: none, standard masses. */
+    public ValidationSettings(List<String> systems, double temperatureK, double timestepFs, long equilibrationSteps,
+                              long nveSteps, long nvtSteps, int sampleIntervalSteps, ThermostatKind thermostat,
+                              double thermostatTimeConstantFs, DeviceChoice device, BaselineKind baseline, long seed,
+                              boolean full, int replicas, int teacherFramesPerRun, List<java.nio.file.Path> structures) {
+        this(systems, temperatureK, timestepFs, equilibrationSteps, nveSteps, nvtSteps, sampleIntervalSteps, thermostat,
+                thermostatTimeConstantFs, device, baseline, seed, full, replicas, teacherFramesPerRun, structures, "none",
+                Double.NaN);
+    }
+
+    /** The constraint rule of every run (see {@link Constraints}). */
+    public Constraints constraintRule() {
+        return Constraints.named(constraints);
+    }
+
+    /** True when hydrogens are repartitioned. */
+    public boolean repartitionsHydrogenMass() {
+        return !Double.isNaN(hydrogenMassAmu);
+    }
+
+    /** The same settings with bond constraints ({@code none}, {@code h-bonds}, {@code all-bonds}) and a hydrogen mass (amu, NaN: standard). */
+    public ValidationSettings withConstraints(String rule, double hydrogenMass) {
+        return new ValidationSettings(systems, temperatureK, timestepFs, equilibrationSteps, nveSteps, nvtSteps,
+                sampleIntervalSteps, thermostat, thermostatTimeConstantFs, device, baseline, seed, full, replicas,
+                teacherFramesPerRun, structures, rule, hydrogenMass);
     }
 
     /** A single-start protocol without user structures (the settings before replicas existed). */
@@ -156,28 +191,28 @@ public record ValidationSettings(
     public ValidationSettings withReplicas(int n) {
         return new ValidationSettings(systems, temperatureK, timestepFs, equilibrationSteps, nveSteps, nvtSteps,
                 sampleIntervalSteps, thermostat, thermostatTimeConstantFs, device, baseline, seed, full, n,
-                teacherFramesPerRun, structures);
+                teacherFramesPerRun, structures, constraints, hydrogenMassAmu);
     }
 
     /** The same settings with another seed of replica 0. */
     public ValidationSettings withSeed(long newSeed) {
         return new ValidationSettings(systems, temperatureK, timestepFs, equilibrationSteps, nveSteps, nvtSteps,
                 sampleIntervalSteps, thermostat, thermostatTimeConstantFs, device, baseline, newSeed, full, replicas,
-                teacherFramesPerRun, structures);
+                teacherFramesPerRun, structures, constraints, hydrogenMassAmu);
     }
 
     /** The same settings with {@code frames} teacher frames per production run (0: none). */
     public ValidationSettings withTeacherFrames(int frames) {
         return new ValidationSettings(systems, temperatureK, timestepFs, equilibrationSteps, nveSteps, nvtSteps,
                 sampleIntervalSteps, thermostat, thermostatTimeConstantFs, device, baseline, seed, full, replicas, frames,
-                structures);
+                structures, constraints, hydrogenMassAmu);
     }
 
     /** The same settings with another baseline. */
     public ValidationSettings withBaseline(BaselineKind kind) {
         return new ValidationSettings(systems, temperatureK, timestepFs, equilibrationSteps, nveSteps, nvtSteps,
                 sampleIntervalSteps, thermostat, thermostatTimeConstantFs, device, kind, seed, full, replicas,
-                teacherFramesPerRun, structures);
+                teacherFramesPerRun, structures, constraints, hydrogenMassAmu);
     }
 
     /** The seed of replica {@code k}: velocities, equilibration and (derived) thermostat noise. */

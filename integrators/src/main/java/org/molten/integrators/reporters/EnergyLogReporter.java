@@ -10,6 +10,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Locale;
 import java.util.Optional;
 import org.molten.core.Checks;
+import org.molten.core.dynamics.ConstraintSet;
 import org.molten.integrators.OutputMark;
 import org.molten.integrators.Reporter;
 import org.molten.integrators.Simulation;
@@ -58,13 +59,24 @@ public final class EnergyLogReporter implements Reporter {
      * {@code atoms} atoms with {@code degreesOfFreedom} left.
      */
     public static String temperatureConvention(int atoms, int degreesOfFreedom) {
+        return temperatureConvention(atoms, degreesOfFreedom, ConstraintSet.none());
+    }
+
+    /** The same, with the constraints held (their count is part of what dof removes). */
+    public static String temperatureConvention(int atoms, int degreesOfFreedom, ConstraintSet constraints) {
         int removed = 3 * atoms - degreesOfFreedom;
-        String what = switch (removed) {
+        int motion = removed - constraints.count();
+        String what = switch (motion) {
             case 0 -> "nothing removed";
             case 3 -> "centre-of-mass momentum removed";
             case 6 -> "centre-of-mass momentum and rotation removed";
-            default -> removed + " constraints removed";
+            default -> motion + " constraints removed";
         };
+        if (!constraints.isEmpty()) {
+            what = (motion == 0 ? "" : what + ", ") + constraints.count() + " distance constraints (" + constraints.rule()
+                    + ": " + constraints.pairCount() + " pairs, " + constraints.waterCount()
+                    + " rigid waters x 3; lengths from the start structure)";
+        }
         return "# T[K] = 2 Ekin / (dof kB) with dof = 3N - " + removed + " = " + degreesOfFreedom + " (N = " + atoms
                 + " atoms, " + what + "); ASE's MDLogger uses 3N: T_ASE = T * " + degreesOfFreedom + "/" + 3 * atoms;
     }
@@ -98,7 +110,7 @@ public final class EnergyLogReporter implements Reporter {
     @Override
     public void report(Simulation sim) throws IOException {
         if (headerPending) {
-            out.write(temperatureConvention(sim.atoms().size(), sim.degreesOfFreedom()));
+            out.write(temperatureConvention(sim.atoms().size(), sim.degreesOfFreedom(), sim.constraintSet()));
             out.newLine();
             out.write(HEADER);
             out.newLine();

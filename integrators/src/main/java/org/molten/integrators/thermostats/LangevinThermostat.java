@@ -39,6 +39,10 @@ import org.molten.integrators.Thermostat;
  * 3N − 3 remaining degrees of freedom, and the system does not drift. Rotation is thermalised,
  * so an isolated molecule under Langevin has 3N − 3 degrees of freedom, never 3N − 6.
  *
+ * <p>With constraints the velocities are projected onto the constraint surface after the O step
+ * (RATTLE's velocity half), which makes O the exact Ornstein–Uhlenbeck process of the constrained
+ * degrees of freedom (Leimkuhler and Matthews, Proc. R. Soc. A 472, 20160138 (2016)).
+ *
  * <p>Friction γ in 1/fs (0.01/fs = 10/ps is a common, fairly strong coupling; OpenMM's examples
  * use 1/ps = 0.001/fs).
  */
@@ -136,6 +140,8 @@ public final class LangevinThermostat implements Thermostat {
                 v[3 * i + 2] -= p[2] / m;
             }
         }
+        // With constraints the noise is projected onto the constraint surface (Leimkuhler and Matthews 2016).
+        s.constraints().constrainVelocities(atoms);
         double after = Observables.kineticEnergyEv(atoms);
         bathEnergyEv += before - after;
         midStepKineticEnergyEv = after;

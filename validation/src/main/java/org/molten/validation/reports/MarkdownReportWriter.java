@@ -45,6 +45,7 @@ public final class MarkdownReportWriter {
             md.append('\n');
         }
         verdictTable(md, r);
+        DomainSection.note(md, r);
         md.append("- Command: `molten ").append(r.command()).append("`\n");
         md.append("- Date (UTC): ").append(r.createdUtc()).append('\n');
         md.append("- Optimised model: ").append(model(r.optimised())).append('\n');
@@ -83,6 +84,7 @@ public final class MarkdownReportWriter {
             }
         }
         ReplicaSections.append(md, r);
+        DomainSection.section(md, r);
 
         md.append("\n## Runs\n\n");
         md.append("| System | Atoms | Run | Model | Drift ± SE [meV/atom/ps] | \\|drift·t\\|/σ(K) | Max excursion [meV/atom] "

@@ -18,8 +18,17 @@ import org.molten.validation.ValidationSettings;
  * @param systems      one entry per system
  * @param summary      the overall verdict
  * @param warnings     fallbacks and other things a reviewer must know (device or baseline substituted, ...)
+ * @param domain       each system against the domain of the model under test (empty when the provider knows none)
  */
 public record ValidationReport(String tool, String createdUtc, String command, Environment environment,
                                ValidationSettings settings, Thresholds thresholds, ModelInfo optimised, ModelInfo baseline,
-                               List<SystemReport> systems, Summary summary, List<String> warnings) {
+                               List<SystemReport> systems, Summary summary, List<String> warnings, List<DomainNote> domain) {
+
+    /** A report without domain notes. */
+    public ValidationReport(String tool, String createdUtc, String command, Environment environment,
+                            ValidationSettings settings, Thresholds thresholds, ModelInfo optimised, ModelInfo baseline,
+                            List<SystemReport> systems, Summary summary, List<String> warnings) {
+        this(tool, createdUtc, command, environment, settings, thresholds, optimised, baseline, systems, summary, warnings,
+                List.of());
+    }
 }

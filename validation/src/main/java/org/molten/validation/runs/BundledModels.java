@@ -66,12 +66,21 @@ public final class BundledModels implements ModelProvider {
 
     /** The bundled model, optimised student in {@code precision}. */
     public static BundledModels bundled(OptimisedStudent.Precision precision) {
-        return new BundledModels(BundledModel::weights, "bundled " + BundledModel.NAME + " ("
+        return new BundledModels(BundledModel::weights, "bundled " + org.molten.forcefield.bundled.ModelRegistry.defaultVersion().name() + " ("
                 + BundledModel.WEIGHTS_RESOURCE.substring(1) + ")", true, precision, null);
     }
 
-    /** Weights from {@code file}; the TorchScript baseline (the bundled model's export) is then refused. */
+    /**
+     * Weights from {@code file}, or the bundled version a bare name means ({@code v5}, {@code student-gfn2-v5}:
+     * {@link BundledModel#named}); the TorchScript baseline (the default version's export) is refused for any other.
+     */
     public static BundledModels fromFile(java.nio.file.Path file, OptimisedStudent.Precision precision) {
+        java.util.Optional<org.molten.forcefield.bundled.ModelRegistry.Version> v = BundledModel.named(file);
+        if (v.isPresent()) {
+            String name = v.get().name();
+            return new BundledModels(() -> BundledModel.weights(name), "bundled " + name + " (" + v.get().resource().substring(1)
+                    + ")", v.get() == org.molten.forcefield.bundled.ModelRegistry.defaultVersion(), precision, null);
+        }
         return new BundledModels(() -> StudentWeights.load(file), file.toString(), false, precision, null);
     }
 
@@ -176,6 +185,11 @@ public final class BundledModels implements ModelProvider {
     @Override
     public void requireSupported(org.molten.core.Atoms atoms) {
         weights().speciesIndices(atoms);
+    }
+
+    @Override
+    public org.molten.forcefield.domain.DomainReport domain(org.molten.core.Atoms atoms) {
+        return org.molten.forcefield.domain.ModelDomain.of(weights()).check(atoms);
     }
 
     @Override

@@ -76,7 +76,7 @@ final class DeviceBatchRun {
             atoms.add(a);
             collectors.add(new SampleCollector(spec.sampleIntervalSteps(), spec.integrity(), spec.keepFrames()));
             // The start's velocities are kept, as in ProductionRun; the device draws its noise from the seed.
-            Simulation.Builder b = Simulation.builder(a, spec.forceField(), spec.integrator()).platform(platform)
+            Simulation.Builder b = Simulation.builder(a, spec.forceField(), spec.integrator()).constraints(spec.constraints()).platform(platform)
                     .warnings(warnings);
             if (spec.random() != null) {
                 b.random(spec.random(), spec.seed());
@@ -101,7 +101,7 @@ final class DeviceBatchRun {
             for (int k = 0; k < r; k++) {
                 RunSpec spec = batch.get(k);
                 Simulation sim = set.replica(k);
-                int expected = 3 * atoms.get(k).size() - spec.removedConstraints();
+                int expected = 3 * atoms.get(k).size() - spec.removedConstraints() - set.replica(k).constraintSet().count();
                 if (sim.degreesOfFreedom() != expected) {
                     throw new IllegalStateException(spec.label() + ": the simulation derived " + sim.degreesOfFreedom()
                             + " degrees of freedom from the start, the run expects " + expected);

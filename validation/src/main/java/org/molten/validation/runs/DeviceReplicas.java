@@ -107,7 +107,7 @@ final class DeviceReplicas {
         ReplicaRun.ProductionStarts[] p = new ReplicaRun.ProductionStarts[r];
         if (!running.isEmpty()) {
             for (int i : running) {
-                p[i] = ReplicaRun.productionStarts(state0[i], s.temperatureK());
+                p[i] = ReplicaRun.productionStarts(state0[i], s.temperatureK(), s.constraintRule());
             }
             for (Ensemble e : List.of(Ensemble.NVE, Ensemble.NVT)) {
                 progress.phase(system.name() + ": optimised " + e.name() + batch);

@@ -54,6 +54,14 @@ public interface ModelProvider {
     }
 
     /**
+     * The structure checked against the domain of the model under test (the atom environments of its training data);
+     * null when the provider knows no domain (the report then has no domain notes). The default knows none.
+     */
+    default org.molten.forcefield.domain.DomainReport domain(org.molten.core.Atoms atoms) {
+        return null;
+    }
+
+    /**
      * Called once after all systems ran, before the report is written: adds whatever the
      * reviewer must know about how the models actually ran (GPU work handed to the CPU, ...).
      */

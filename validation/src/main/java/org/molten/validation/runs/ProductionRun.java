@@ -38,7 +38,7 @@ final class ProductionRun {
         try {
             // The start's velocities are kept; the force field given is what runs (on the host by default).
             Simulation.Builder b = Simulation.builder(atoms, spec.forceField(), spec.integrator()).platform(platform)
-                    .warnings(warnings);
+                    .warnings(warnings).constraints(spec.constraints());
             if (spec.random() != null) {
                 b.random(spec.random(), spec.seed());
             } else if (spec.seed() != null) {
@@ -60,7 +60,7 @@ final class ProductionRun {
                     new BlowUp(0, 0, -1, spec.forceField().name() + " failed on the start: " + e.getMessage()), atoms.copy(),
                     platform, 1);
         }
-        int expected = 3 * atoms.size() - spec.removedConstraints();
+        int expected = 3 * atoms.size() - spec.removedConstraints() - sim.constraintSet().count();
         if (sim.degreesOfFreedom() != expected) {
             sim.close();
             throw new IllegalStateException(spec.label() + ": the simulation derived " + sim.degreesOfFreedom()

@@ -9,6 +9,9 @@ import org.molten.core.Observables;
 import org.molten.core.RandomStream;
 import org.molten.integrators.MaxwellBoltzmann;
 import org.molten.integrators.VelocityVerlet;
+import org.molten.integrators.constraints.ConstraintSolver;
+import org.molten.integrators.constraints.Constraints;
+import org.molten.integrators.constraints.HydrogenMassRepartitioning;
 import org.molten.integrators.thermostats.LangevinThermostat;
 import org.molten.validation.BaselineKind;
 import org.molten.validation.ValidationSettings;
@@ -80,6 +83,9 @@ final class ReplicaRun {
     static Start start(SystemSource system, int k, ValidationSettings s) {
         long seed = s.replicaSeed(k);
         Atoms start = system.load(seed);
+        if (s.repartitionsHydrogenMass()) {   // every run of the replica (the teacher's too) starts from these masses
+            start = HydrogenMassRepartitioning.apply(start, s.hydrogenMassAmu());
+        }
         RandomStream rng = new RandomStream(seed);
         int removed = MaxwellBoltzmann.at(s.temperatureK()).assign(start, rng);
         if (removed != REMOVED_CONSTRAINTS) {
@@ -95,7 +101,8 @@ final class ReplicaRun {
         return new RunSpec("replica " + st.replica() + " optimised equilibration", RunPhase.EQUILIBRATION,
                 ModelRole.OPTIMISED, Ensemble.NVT, optimised.forceField(), optimised.info().precision(), eq, REMOVED_CONSTRAINTS,
                 st.seed(), RandomStream.fromState(st.streamAfterVelocities()), s.equilibrationSteps(), s.sampleIntervalSteps(),
-                integrity(st.atoms(), t), false, outDir.resolve(prefix(st.system(), st.replica()) + "-equilibration.csv"));
+                integrity(st.atoms(), t), false, outDir.resolve(prefix(st.system(), st.replica()) + "-equilibration.csv"),
+                s.constraintRule());
     }
 
     /** The student's NVE or NVT production run of a replica: a fresh spec each call. */
@@ -129,7 +136,7 @@ final class ReplicaRun {
         if (equilibration != null && equilibration.blowUp() != null) {
             return unequilibrated(st, s, equilibration, progress);
         }
-        ProductionStarts p = productionStarts(state0, s.temperatureK());
+        ProductionStarts p = productionStarts(state0, s.temperatureK(), s.constraintRule());
         RunOutcome nve = production(studentProductionSpec(st, Ensemble.NVE, s, t, optimised, outDir), p.nve(), progress, system);
         RunOutcome nvt = production(studentProductionSpec(st, Ensemble.NVT, s, t, optimised, outDir), p.nvt(), progress, system);
         return complete(st, s, t, models, outDir, progress, equilibration, p, nve, nvt);
@@ -236,7 +243,8 @@ final class ReplicaRun {
         long steps = ensemble == Ensemble.NVE ? s.nveSteps() : s.nvtSteps();
         Precision precision = m.info().precision();
         return new RunSpec(label, RunPhase.PRODUCTION, role, ensemble, m.forceField(), precision, integrator,
-                REMOVED_CONSTRAINTS, nvtSeed, null, steps, s.sampleIntervalSteps(), integrity(start, t), true, log);
+                REMOVED_CONSTRAINTS, nvtSeed, null, steps, s.sampleIntervalSteps(), integrity(start, t), true, log,
+                s.constraintRule());
     }
 
     /** The production runs' start states: NVE at exactly the target temperature, NVT as equilibrated. */
@@ -252,17 +260,33 @@ final class ReplicaRun {
      * 0.92 of the canonical value, 3.8 standard errors, for two different students alike).
      */
     static ProductionStarts productionStarts(Atoms equilibrated, double targetK) {
+        return productionStarts(equilibrated, targetK, Constraints.none());
+    }
+
+    /**
+     * The same with bond constraints: the velocities (tangent to them after a constrained equilibration)
+     * are projected again, and NVE's rescaled over 3N − 3 − the constraints.
+     */
+    static ProductionStarts productionStarts(Atoms equilibrated, double targetK, Constraints constraints) {
         Atoms nve = equilibrated.copy();
         Atoms nvt = equilibrated.copy();
+        ConstraintSolver solver = ConstraintSolver.of(constraints.resolve(nve), nve);
         MaxwellBoltzmann.removeCentreOfMassVelocity(nve);
         MaxwellBoltzmann.removeCentreOfMassVelocity(nvt);
-        rescaleTo(nve, targetK);
+        solver.constrainVelocities(nve);
+        solver.constrainVelocities(nvt);
+        rescaleTo(nve, targetK, solver.count());
         return new ProductionStarts(nve, nvt);
     }
 
     /** Scales the velocities so that the instantaneous temperature (3N − 3 dof) is exactly {@code targetK}. */
     static void rescaleTo(Atoms atoms, double targetK) {
-        int dof = Observables.degreesOfFreedom(atoms.size(), REMOVED_CONSTRAINTS);
+        rescaleTo(atoms, targetK, 0);
+    }
+
+    /** The same over 3N − 3 − {@code constraints} degrees of freedom. */
+    static void rescaleTo(Atoms atoms, double targetK, int constraints) {
+        int dof = Observables.degreesOfFreedom(atoms.size(), REMOVED_CONSTRAINTS + constraints);
         double now = Observables.temperatureK(atoms, dof);
         if (now > 0 && Double.isFinite(now)) {
             double f = Math.sqrt(targetK / now);

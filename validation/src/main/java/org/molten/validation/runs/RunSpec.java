@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import org.molten.core.RandomStream;
 import org.molten.core.ForceField;
 import org.molten.integrators.Integrator;
+import org.molten.integrators.constraints.Constraints;
 import org.molten.validation.reports.Ensemble;
 import org.molten.validation.reports.ModelRole;
 import org.molten.validation.reports.Precision;
@@ -31,8 +32,17 @@ import org.molten.validation.metrics.StructuralIntegrity;
  * @param integrity          a fresh integrity tracker against the starting structure
  * @param keepFrames         true to keep the sampled positions (for the baseline comparison)
  * @param energyLog          CSV energy log to write (ASE MDLogger columns)
+ * @param constraints        bond constraints of the run (resolved against its start; their count is subtracted
+ *                           from the degrees of freedom on top of {@code removedConstraints})
  */
 record RunSpec(String label, RunPhase phase, ModelRole role, Ensemble ensemble, ForceField forceField, Precision precision,
                Integrator integrator, int removedConstraints, Long seed, RandomStream random, long steps, int sampleIntervalSteps,
-               StructuralIntegrity integrity, boolean keepFrames, Path energyLog) {
+               StructuralIntegrity integrity, boolean keepFrames, Path energyLog, Constraints constraints) {
+    /** A run without constraints. */
+    RunSpec(String label, RunPhase phase, ModelRole role, Ensemble ensemble, ForceField forceField, Precision precision,
+            Integrator integrator, int removedConstraints, Long seed, RandomStream random, long steps, int sampleIntervalSteps,
+            StructuralIntegrity integrity, boolean keepFrames, Path energyLog) {
+        this(label, phase, role, ensemble, forceField, precision, integrator, removedConstraints, seed, random, steps,
+                sampleIntervalSteps, integrity, keepFrames, energyLog, Constraints.none());
+    }
 }

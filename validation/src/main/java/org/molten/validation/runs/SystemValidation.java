@@ -103,7 +103,8 @@ final class SystemValidation {
                 double mae = ReplicaRun.pool(elementsOf(start), r.teacherFrames()).result().forceMaeEvPerA();
                 teacherMae = Double.isFinite(mae) ? mae : null;
             }
-            int dof = org.molten.core.Observables.degreesOfFreedom(n, ReplicaRun.REMOVED_CONSTRAINTS);
+            int dof = r.nvt() != null ? r.nvt().degreesOfFreedom()   // 3N - 3 less the constraints
+                    : org.molten.core.Observables.degreesOfFreedom(n, ReplicaRun.REMOVED_CONSTRAINTS);
             replicaReports.add(new ReplicaReport(r.replica(), r.seed(), f == null && r.nve() != null, f == null ? null : f.timeFs,
                     f == null ? null : f.run, f == null ? null : f.what, org.molten.core.Observables.temperatureK(r.state0(), dof),
                     org.molten.core.Observables.temperatureK(r.nvtState0(), dof),

@@ -352,7 +352,8 @@ public final class ValidationRunner {
                 wall, skips.size(), skips, stop == null ? null : stop.reason(), List.copyOf(unfinished));
         ValidationReport report = new ValidationReport("molten validate",
                 Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), commandLine, Environment.current(moltenVersion),
-                settings, thresholds, optimisedInfo, baselineInfo, reports, summary, List.copyOf(new LinkedHashSet<>(warnings)));
+                settings, thresholds, optimisedInfo, baselineInfo, reports, summary, List.copyOf(new LinkedHashSet<>(warnings)),
+                DomainNotes.of(systems, models, settings.replicaSeed(0)));
         JsonReportWriter.write(report, outDir.resolve(JSON_REPORT));
         MarkdownReportWriter.write(report, outDir.resolve(MARKDOWN_REPORT));
         if (stop != null) {

@@ -1,0 +1,80 @@
+"""Tests of the organic data generation: the in-process teacher and the sampling filters (organic_data.py)."""
+import os
+import shutil
+import unittest
+
+import numpy as np
+
+import organic_data
+from libxtb import XtbCalculator
+
+# ethanol near its GFN2-xTB minimum (Å), heavy atoms C C O then H
+ETHANOL_Z = [6, 6, 8, 1, 1, 1, 1, 1, 1]
+ETHANOL_X = np.array([
+    [-0.0470, -0.0071, 0.0069], [1.4721, 0.0191, -0.0104], [1.9363, 1.3575, 0.0152],
+    [-0.4185, -1.0345, -0.0221], [-0.4210, 0.4997, 0.8992], [-0.4227, 0.5343, -0.8635],
+    [1.8388, -0.5035, -0.9010], [1.8416, -0.4982, 0.8794], [2.8986, 1.3582, 0.0022]])
+
+
+class InProcessTeacherTest(unittest.TestCase):
+    @unittest.skipUnless(shutil.which("xtb"), "the xtb program (the command-line teacher) is not installed")
+    def test_libxtb_gives_the_command_line_teachers_labels(self):
+        import teacher
+        e_cli, f_cli = teacher.single_point(ETHANOL_Z, ETHANOL_X)
+        with XtbCalculator(ETHANOL_Z, ETHANOL_X, "gfn2") as calc:
+            e, f = calc.compute(ETHANOL_X)
+        self.assertAlmostEqual(e, e_cli, delta=1e-5)                  # eV
+        self.assertLess(np.abs(f - f_cli).max(), 2e-4)                 # eV/Å: xtb's engrad carries 1e-9 Eh/Bohr
+
+    def test_forces_are_minus_the_energy_gradient(self):
+        h = 1e-4
+        with XtbCalculator(ETHANOL_Z, ETHANOL_X, "gfn2") as calc:
+            _, f = calc.compute(ETHANOL_X)
+            for atom, axis in ((2, 0), (8, 1)):
+                xp, xm = ETHANOL_X.copy(), ETHANOL_X.copy()
+                xp[atom, axis] += h
+                xm[atom, axis] -= h
+                fd = -(calc.compute(xp)[0] - calc.compute(xm)[0]) / (2 * h)
+                self.assertAlmostEqual(fd, f[atom, axis], delta=2e-3)
+
+
+class SamplingTest(unittest.TestCase):
+    def task(self, temperature=300.0, positions=ETHANOL_X, seed=7):
+        return dict(id=0, split="train", name="ethanol", conformer=0, temperature=temperature,
+                    numbers=np.array(ETHANOL_Z), positions=positions, seed=seed, frames=4, every=10, equil=20,
+                    jitter=True)
+
+    def test_a_task_is_deterministic_and_labels_every_kept_frame(self):
+        os.environ.setdefault("OMP_NUM_THREADS", "1")
+        a = organic_data.run_task(self.task())
+        b = organic_data.run_task(self.task())
+        self.assertEqual(len(a["frames"]), 5)             # 4 MD frames + 1 jittered twin, nothing dropped at 300 K
+        for (xa, fa, ea), (xb, fb, eb) in zip(a["frames"], b["frames"]):
+            np.testing.assert_array_equal(xa, xb)
+            self.assertEqual(ea, eb)
+        with XtbCalculator(ETHANOL_Z, ETHANOL_X, "gfn2") as calc:
+            e, f = calc.compute(a["frames"][0][0].astype(float))
+        self.assertAlmostEqual(e, a["frames"][0][2], delta=1e-4)
+
+    def test_frames_whose_bond_graph_changed_are_dropped_and_counted(self):
+        # MD that returns the start, a frame with the hydroxyl H 1.7 Å from its O, and the start again
+        broken = ETHANOL_X.copy()
+        broken[8] += (broken[8] - broken[2]) / np.linalg.norm(broken[8] - broken[2]) * 0.75
+        real = organic_data.gfnff_md
+        organic_data.gfnff_md = lambda *a: [ETHANOL_X.copy(), broken, ETHANOL_X.copy() + 0.01]
+        try:
+            r = organic_data.run_task(dict(self.task(), jitter=False))
+        finally:
+            organic_data.gfnff_md = real
+        self.assertEqual(r["drops"]["bond_graph"], 1)
+        self.assertEqual(len(r["frames"]), 2)
+        self.assertFalse(any(np.allclose(x, broken, atol=1e-3) for x, _, _ in r["frames"]))
+
+    def test_bond_graph_uses_covalent_radii(self):
+        g = organic_data.bond_graph(np.array(ETHANOL_Z), ETHANOL_X)
+        self.assertEqual(len(g), 8)                       # C-C, C-O, 5 C-H, O-H
+        self.assertIn((2, 8), g)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# On the GPU machine (device tool): nanoseconds per day with bond constraints (issue 28, docs/constraints.md):
+#   alanine dipeptide, molten run --device cuda, Langevin, 0.5 fs unconstrained against 2 fs with h-bonds;
+#   1,024 ethanol replicas likewise (replica-ns per day).
+# ns/day = steps/s x dt (fs) x 86400 / 1e6, from the run's own summary line (steps/s of the timed steps, the JVM's
+# start excluded). Each run's platform is printed: until the cuda platform runs constraints, a constrained run
+# says "cuda does not run constraints ... running on the cpu platform instead" and its figure is the host's.
+# Bundle as scripts/gpu-figures-run.sh's (GPUCHECK_REF=0 scripts/gpu-bundle.sh DIR/fig, this script copied into
+# DIR/fig); log: $OUT/constraints-figures.log; every run is cut to what is left of BUDGET (default 540 s).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=${OUT:-/tmp/constraints-figures-out}
+mkdir -p "$out/raw"
+exec > >(tee "$out/constraints-figures.log") 2>&1
+res=${TREE:-$PWD}/forcefield/src/main/resources
+[[ -d $res ]] || { echo "no checkout resources at $res" >&2; exit 2; }
+java=("$here/jre/bin/java" -Xmx100g -Xss8m -XX:+UseParallelGC --enable-native-access=ALL-UNNAMED -cp "$here/lib/*:$res")
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
+start=$(date +%s)
+el() { echo $(( $(date +%s) - start )); }
+lim() { local l=$1 left=$(( ${BUDGET:-540} - $(el) )); (( left < l )) && l=$left; (( l < 5 )) && l=5; echo "$l"; }
+md() {  # label, limit s, timestep fs, molten run arguments...
+  local label=$1 l=$2 dt=$3; shift 3
+  timeout "$(lim "$l")" "${java[@]}" org.molten.cli.MoltenCli run --device cuda --integrator langevin --seed 1 \
+    --timestep "$dt" --report-interval 1000 "$@" > "$out/raw/$label.txt" 2>&1
+  local rc=$?
+  python3 - "$out/raw/$label.txt" "$label" "$dt" "$rc" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read(); label, dt, rc = sys.argv[2], float(sys.argv[3]), sys.argv[4]
+many = re.search(r"(\d+) replicas on (\S+), ([\d.]+) replica-steps/s", text)
+one = re.findall(r"\| ([^|]+?) \| Etot .*?\| ([\d.]+) steps/s", text)
+warn = [l for l in text.splitlines() if "warning" in l][:1]
+if many:
+    print(f"{label}: {many.group(1)} replicas on {many.group(2)}: {float(many.group(3)):.0f} replica-steps/s = "
+          f"{float(many.group(3)) * dt * 86400 / 1e6:.1f} replica-ns/day (exit {rc}) {warn}")
+elif one:
+    platform, rate = one[-1]
+    print(f"{label}: on {platform}: {float(rate):.0f} steps/s = {float(rate) * dt * 86400 / 1e6:.2f} ns/day (exit {rc}) {warn}")
+else:
+    print(f"{label}: no summary (exit {rc}):\n" + text[-2000:])
+PY
+  echo "   after $(el) s"
+}
+md ala-0.5fs 100 0.5 --system alanine-dipeptide --steps 40000
+md ala-2fs-hbonds 100 2 --system alanine-dipeptide --steps 40000 --constraints h-bonds
+md eth1024-0.5fs 120 0.5 --system ethanol --replicas 1024 --steps 2000 --report-interval 2000
+md eth1024-2fs-hbonds 120 2 --system ethanol --replicas 1024 --steps 2000 --report-interval 2000 --constraints h-bonds
+echo "done after $(el) s"
+tar -C "$out" -czf "$out/raw.tar.gz" raw && rm -rf "$out/raw"
