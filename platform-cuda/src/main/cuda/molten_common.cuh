@@ -40,7 +40,8 @@ namespace cg = cooperative_groups;
 #define MOLTEN_TS_BERENDSEN 4
 #define MOLTEN_RPAR 4             // Net.rpar per replica: kT (eV), degrees of freedom, friction (1/fs), tau (fs)
 #define MOLTEN_MAXCHAIN 10        // Nose-Hoover chain length
-#define MOLTEN_RVAR 24            // Net.rvar per replica: bath (eV), xi[MAXCHAIN], v_xi[MAXCHAIN] (1/fs)
+#define MOLTEN_RVAR 24            // Net.rvar per replica: bath (eV), xi[MAXCHAIN], v_xi[MAXCHAIN] (1/fs), ...
+#define MOLTEN_RVAR_MID_KE 21     // rvar slot: Langevin's K just after the last O step, eV, the K reported
 
 // Net.flags[] slots (int)
 #define MOLTEN_FLAG_OVERFLOW 0    // number of atoms whose neighbour count exceeded cap

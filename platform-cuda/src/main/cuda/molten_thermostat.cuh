@@ -10,7 +10,9 @@
 //   NHC:        MTK 1996 Trotter propagation, n_c multiple time steps x n_ys Suzuki-Yoshida weights.
 //   Berendsen:  lambda = sqrt(1 + h/tau (T0/T - 1)) clamped to [0.8, 1.25].
 //   Langevin O: v = c v + sqrt((1 - c^2) kT / m) xi, c = exp(-gamma dt); optional removal of the
-//               centre-of-mass velocity; bath += K_before - K_after.
+//               centre-of-mass velocity; bath += K_before - K_after; the kinetic energy reported
+//               for the step is K_after (rvar[MOLTEN_RVAR_MID_KE]): the mid-step
+//               velocities are free of the full-step ones' O(dt^2) bias (LangevinThermostat.java).
 // Units: Å, fs, eV, amu; accel = Å/fs^2 per eV/Å/amu, so K = m v^2 / (2 accel).
 #pragma once
 #include "molten_stages.cuh"
@@ -205,7 +207,10 @@ __device__ void langevin_o(const Net& n, int r, int lo, int hi, double* sm) {
         for (int k = 0; k < 3; ++k) n.vel[3 * a + k] = state_round(n, n.vel[3 * a + k]);
     __syncthreads();
     const double after = replica_kinetic(n, lo, hi, sm);
-    if (threadIdx.x == 0) n.rvar[MOLTEN_RVAR * r] += before - after;
+    if (threadIdx.x == 0) {
+        n.rvar[MOLTEN_RVAR * r] += before - after;
+        n.rvar[MOLTEN_RVAR * r + MOLTEN_RVAR_MID_KE] = after;
+    }
 }
 
 __device__ __forceinline__ int replica_lo(const Net& n, int r) { return n.rep_start == nullptr ? 0 : n.rep_start[r]; }

@@ -11,6 +11,8 @@ import org.molten.forcefield.student.Nd4jSupport;
 import org.molten.forcefield.student.OptimisedStudent;
 import org.molten.forcefield.student.ReferenceStudent;
 import org.molten.forcefield.student.StudentWeights;
+import org.molten.integrators.Simulation;
+import org.molten.integrators.VelocityVerlet;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -235,24 +237,27 @@ public final class BenchSuite {
             m.state = atoms.copy();
             m.energyEv = e;
             m.forces = f.clone();
-            // velocity-Verlet MD steps from base positions and Maxwell-Boltzmann velocities
+            // MD steps as users run them: Simulation.step on the host platform with velocity Verlet (no
+            // thermostat, no reporters; the blow-up guard, which has no off switch, checks every step), from
+            // the base positions and Maxwell-Boltzmann velocities.
             Atoms md = system.copy();
             maxwellBoltzmann(md, s.temperatureK(), new RandomStream(s.seed() + n));
-            HostVelocityVerlet vv = new HostVelocityVerlet(ff, md, MD_DT_FS);
-            end = System.nanoTime() + (long) (s.warmupS() * 1e9);
-            do {
-                vv.step();
-            } while (System.nanoTime() < end);
             FreshInputGuard mdGuard = new FreshInputGuard(c.id() + ", " + n + " atoms, MD step");
             k = 0;
             spent = 0;
-            while (k < s.repeats() && (k < MIN_SAMPLES || spent < budget)) {
-                long t0 = System.nanoTime();
-                double ep = vv.step();
-                long dt = System.nanoTime() - t0;
-                mdGuard.record(md.positions(), ep, vv.forces());
-                us[k++] = dt / 1e3;
-                spent += dt;
+            try (Simulation sim = Simulation.builder(md, ff, new VelocityVerlet(MD_DT_FS)).platform("cpu").build()) {
+                end = System.nanoTime() + (long) (s.warmupS() * 1e9);
+                do {
+                    sim.step(1);
+                } while (System.nanoTime() < end);
+                while (k < s.repeats() && (k < MIN_SAMPLES || spent < budget)) {
+                    long t0 = System.nanoTime();
+                    sim.step(1);
+                    long dt = System.nanoTime() - t0;
+                    mdGuard.record(md.positions(), sim.potentialEnergyEv(), sim.forces());
+                    us[k++] = dt / 1e3;
+                    spent += dt;
+                }
             }
             m.md = SampleStats.of(us, k);
             m.deviceMemMiB = c.device().equals("cuda") ? DeviceMemory.usedMiB() : null;

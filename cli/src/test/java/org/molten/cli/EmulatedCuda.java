@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Assertions;
 import org.molten.forcefield.cuda.GpuAvailability;
 
 /**
@@ -17,7 +18,9 @@ import org.molten.forcefield.cuda.GpuAvailability;
  * libcuda.so.1 the platform-cuda GPU tests use), so that a {@code --device cuda} path really runs the
  * kernels in CI. A JVM of its own because the CUDA probe is decided once per JVM and other tests of
  * this module rely on there being no GPU in theirs. Shared with other modules' tests through cli's
- * test jar (the sweep runs {@code molten sweep} on the emulated GPU).
+ * test jar (the sweep runs {@code molten sweep} on the emulated GPU). Where neither can be had the
+ * callers skip, except under {@code CI=true}, where {@link #driverLibrary()} fails the test, as the
+ * peer tests do: CI installs g++ for the emulator, so a failed build there is a broken install.
  */
 public final class EmulatedCuda {
     /** The emulator's build script, relative to a module directory (surefire's working directory). */
@@ -25,13 +28,16 @@ public final class EmulatedCuda {
 
     private EmulatedCuda() {}
 
-    /** The driver to load: "" for the system's (an NVIDIA device is present), else the built emulator; null if neither. */
+    /**
+     * The driver to load: "" for the system's (an NVIDIA device is present), else the built emulator;
+     * null if neither (the caller skips), a failed test under {@code CI=true}.
+     */
     public static String driverLibrary() throws IOException, InterruptedException {
         if (Files.exists(Path.of("/dev/nvidiactl"))) {
             return "";
         }
         if (!Files.isRegularFile(BUILD_SCRIPT)) {
-            return null;
+            return unavailable("the emulator's build script " + BUILD_SCRIPT.toAbsolutePath() + " is missing", System.getenv("CI"));
         }
         ProcessBuilder pb = new ProcessBuilder("bash", BUILD_SCRIPT.toString()).redirectErrorStream(true);
         for (String entry : classPath().split(File.pathSeparator)) {
@@ -44,10 +50,20 @@ public final class EmulatedCuda {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         if (!p.waitFor(300, TimeUnit.SECONDS) || p.exitValue() != 0) {
             System.err.println("EmulatedCuda: emulator build failed:\n" + out);
-            return null;
+            return unavailable("building the CUDA emulator failed (g++?): " + out.lines().reduce((a, b) -> b).orElse(""),
+                    System.getenv("CI"));
         }
         String lib = out.lines().reduce((a, b) -> b).orElse("");
-        return Files.isRegularFile(Path.of(lib)) ? lib : null;
+        return Files.isRegularFile(Path.of(lib)) ? lib
+                : unavailable("the emulator's build printed no library: " + lib, System.getenv("CI"));
+    }
+
+    /** null (the GPU test skips) unless {@code ciVariable} is "true", where it fails with {@code why}. */
+    static String unavailable(String why, String ciVariable) {
+        if ("true".equalsIgnoreCase(ciVariable)) {
+            Assertions.fail("no CUDA device and " + why + ": under CI=true the GPU tests must run, not skip");
+        }
+        return null;
     }
 
     /** {@code molten args...} in a fresh JVM with the given driver library ("" = the system's). */

@@ -148,7 +148,8 @@ class ValidateCommandTest {
                 "worst_atoms", "per_atom", "series");
         assertEquals(40, sys.path("teacher").path("frames").asInt(), "10 frames x 2 runs x 2 replicas");
         assertEquals(0.0, sys.path("teacher").path("force_mae_eV_per_A").asDouble(), "the teacher is the student here");
-        assertKeys(sys.path("verdict"), "verdict", "stable", "faithful", "observables", "drift", "temperature", "baseline");
+        assertKeys(sys.path("verdict"), "verdict", "stable", "faithful", "observables", "drift", "temperature", "baseline",
+                "teacher_md", "teacher_md_detail");
         assertEquals("pass", sys.path("verdict").path("faithful").asText());
         assertEquals("n/a", sys.path("verdict").path("observables").asText());
         for (JsonNode run : sys.path("runs")) {

@@ -308,14 +308,14 @@ public final class Checkpoint {
             double[] f = readDoubles(in, 3 * n);
             long[] rng = null;
             if (in.readBoolean()) {
-                rng = new long[in.readInt()];
+                rng = new long[count(in, all.length / 8, file, "random-number state")];
                 for (int i = 0; i < rng.length; i++) {
                     rng[i] = in.readLong();
                 }
             }
-            byte[] state = new byte[in.readInt()];
+            byte[] state = new byte[count(in, all.length, file, "integrator state")];
             in.readFully(state);
-            int marks = in.readInt();
+            int marks = count(in, all.length, file, "output marks");
             List<OutputMark> outputs = new ArrayList<>(marks);
             for (int i = 0; i < marks; i++) {
                 outputs.add(new OutputMark(Paths.get(in.readUTF()), in.readLong()));
@@ -324,7 +324,19 @@ public final class Checkpoint {
                     energy, r, v, f, rng, state, outputs, file);
         } catch (EOFException e) {
             throw new IOException("checkpoint " + file + " is truncated", e);
+        } catch (java.io.UTFDataFormatException e) {
+            // A name field (force field, integrator, platform, output file) that is not modified UTF-8: damaged bytes.
+            throw new IOException("checkpoint " + file + " is corrupted (" + e.getMessage() + ")", e);
         }
+    }
+
+    /** A length field, refused unless within [0, max] (max: what the file's size allows), so that a damaged one allocates nothing. */
+    private static int count(DataInputStream in, int max, Path file, String what) throws IOException {
+        int n = in.readInt();
+        if (n < 0 || n > max) {
+            throw new IOException("checkpoint " + file + " is corrupted (" + what + " of length " + n + ")");
+        }
+        return n;
     }
 
     private static double[] readDoubles(DataInputStream in, int n) throws IOException {

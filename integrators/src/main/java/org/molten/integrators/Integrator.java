@@ -44,6 +44,19 @@ public interface Integrator {
     double step(DynamicsState s);
 
     /**
+     * The kinetic energy of the last step to report (energy log, temperature) when the full-step
+     * velocities carry a known O(dt²) bias that other velocities of the step do not: for Langevin
+     * BAOAB the kinetic energy just after the O step, exact for harmonic modes where the full-step
+     * one is low by ω²dt²/4 (LangevinThermostat); OpenMM's LangevinMiddleIntegrator reports its
+     * mid-step velocities likewise. Empty when the
+     * velocities' own kinetic energy is the one to report (and before the first step after a start
+     * or restart), eV.
+     */
+    default java.util.OptionalDouble reportedKineticEnergyEv() {
+        return java.util.OptionalDouble.empty();
+    }
+
+    /**
      * Energy that the thermostat has taken out of the system so far (its reservoir, or the
      * Nosé–Hoover chain's own energy), eV, so that E_kin + E_pot + this is conserved (exactly in
      * the continuous-time limit). Zero for NVE.

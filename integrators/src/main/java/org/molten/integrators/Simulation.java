@@ -15,6 +15,7 @@ import org.molten.core.Atoms;
 import org.molten.core.ForceField;
 import org.molten.core.Observables;
 import org.molten.core.RandomStream;
+import org.molten.core.Units;
 import org.molten.core.dynamics.DeviceDynamics;
 import org.molten.integrators.constraints.ConstraintFailureException;
 import org.molten.integrators.constraints.ConstraintSolver;
@@ -711,9 +712,21 @@ public final class Simulation implements DynamicsState, AutoCloseable {
         return potentialEnergyEv;
     }
 
-    /** Kinetic energy, eV. */
+    /** Kinetic energy of the current (full-step) velocities, eV; part of {@link #conservedEnergyEv()}. */
     public double kineticEnergyEv() {
         return Observables.kineticEnergyEv(atoms());
+    }
+
+    /**
+     * The kinetic energy the energy log and {@link #temperatureK()} report, eV: that of the
+     * velocities, except where the integrator's full-step velocities carry a known O(dt²) bias
+     * (Langevin BAOAB: then the kinetic energy just after the last O step, see
+     * {@link Integrator#reportedKineticEnergyEv()}), on the host and on a device alike.
+     */
+    public double reportedKineticEnergyEv() {
+        java.util.OptionalDouble k = device == null ? integrator.reportedKineticEnergyEv()
+                : device.reportedKineticEnergyEv(replicaIndex);
+        return k.isPresent() ? k.getAsDouble() : kineticEnergyEv();
     }
 
     /** Total energy E_kin + E_pot, eV. */
@@ -727,9 +740,9 @@ public final class Simulation implements DynamicsState, AutoCloseable {
         return totalEnergyEv() + bath;
     }
 
-    /** Instantaneous temperature 2 E_kin / (dof k_B), K. */
+    /** Instantaneous temperature 2 E_kin / (dof k_B), K, from the {@link #reportedKineticEnergyEv() reported} E_kin. */
     public double temperatureK() {
-        return Observables.temperatureK(atoms(), degreesOfFreedom);
+        return 2 * reportedKineticEnergyEv() / (degreesOfFreedom * Units.BOLTZMANN_EV_PER_K);
     }
 
     /**

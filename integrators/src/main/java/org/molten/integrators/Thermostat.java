@@ -52,6 +52,14 @@ public interface Thermostat {
      */
     void apply(DynamicsState s, double intervalFs);
 
+    /**
+     * The kinetic energy of the last step to report instead of that of the full-step velocities,
+     * eV (see {@link Integrator#reportedKineticEnergyEv}); empty by default.
+     */
+    default java.util.OptionalDouble reportedKineticEnergyEv() {
+        return java.util.OptionalDouble.empty();
+    }
+
     /** Energy taken out of the system so far, eV (see {@link Integrator#bathEnergyEv}). */
     double bathEnergyEv(int degreesOfFreedom);
 

@@ -151,6 +151,11 @@ public final class VelocityVerlet implements Integrator {
     }
 
     @Override
+    public java.util.OptionalDouble reportedKineticEnergyEv() {
+        return thermostat == null ? java.util.OptionalDouble.empty() : thermostat.reportedKineticEnergyEv();
+    }
+
+    @Override
     public boolean conservesLinearMomentum() {
         return thermostat == null || thermostat.conservesLinearMomentum();
     }

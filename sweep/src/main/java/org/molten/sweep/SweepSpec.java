@@ -95,6 +95,8 @@ public final class SweepSpec {
             return s;
         } catch (NoSuchFileException e) {
             throw new IllegalArgumentException("sweep spec " + file + ": no such file");
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new IllegalArgumentException("sweep spec " + file + ": not UTF-8 text (" + e + ")");
         } catch (UnrecognizedPropertyException e) {
             String known = e.getKnownPropertyIds() == null ? "" : e.getKnownPropertyIds().stream().map(Object::toString)
                     .sorted().collect(Collectors.joining(", "));

@@ -84,6 +84,9 @@ class SweepSpecTest {
         assertTrue(m.contains("field 'replicas'"), m);
         m = refused(Files.writeString(dir.resolve("e.json"), "{\"systems\": [\"water\"], "));
         assertTrue(m.contains("e.json") && m.contains("not valid JSON"), m);
+        // found by SweepSpecReaderFuzzTest: bytes that are not UTF-8 escaped as MalformedInputException, naming no file
+        m = refused(Files.write(dir.resolve("binary.yaml"), new byte[] {'s', 'e', 'e', 'd', ':', ' ', (byte) 0xff, '\n'}));
+        assertTrue(m.contains("binary.yaml") && m.contains("not UTF-8"), m);
         m = refused(dir.resolve("missing.yaml"));
         assertTrue(m.contains("missing.yaml") && m.contains("no such file"), m);
         SweepSpec s = SweepSpec.read(Files.writeString(dir.resolve("f.json"), "{\"systems\": [\"water\", \"caffeine\"]}"));

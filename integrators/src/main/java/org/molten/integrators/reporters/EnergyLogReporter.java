@@ -117,7 +117,7 @@ public final class EnergyLogReporter implements Reporter {
             headerPending = false;
         }
         double epot = sim.potentialEnergyEv();
-        double ekin = sim.kineticEnergyEv();
+        double ekin = sim.reportedKineticEnergyEv();
         out.write(String.format(Locale.ROOT, "%.6f,%.8f,%.8f,%.8f,%.3f", sim.timeFs() / 1000.0, epot + ekin, epot, ekin,
                 sim.temperatureK()));
         out.newLine();

@@ -19,8 +19,20 @@ import org.molten.integrators.Thermostat;
  * Ornstein–Uhlenbeck step O is solved exactly in the middle of the drift,
  * v ← c v + √((1 − c²) k_B T / m) ξ with c = exp(−γ dt). Among the splittings of Langevin
  * dynamics BAOAB has the smallest configurational sampling error (O(dt²) in general, and exact
- * for a harmonic potential). Velocities are reported at the full step, after the last half kick;
- * their distribution carries an O(dt²) bias that vanishes as dt → 0.
+ * for a harmonic potential). The velocities at the full step, after the last half kick, carry an
+ * O(dt²) bias: for a harmonic mode of angular frequency ω, ⟨m v²⟩ = kT (1 − ω²dt²/4), about 2 % for
+ * X–H stretches at 0.5 fs. The velocities in the middle of the step, around the O step, do not:
+ * between two O steps the map B(dt/2) A(dt/2) | A(dt/2) B(dt/2) seen from the middle is position
+ * Verlet, A(dt/2) B(dt) A(dt/2), which for a harmonic mode conserves ½ m u² + ½ m ω² y² (1 − ω²dt²/4);
+ * the O step leaves ½ m u² canonical, so that law is stationary and the mid-step velocities u are
+ * exactly Maxwell–Boltzmann. The kinetic energy reported for a step
+ * ({@link #reportedKineticEnergyEv()}, the energy log's E_kin and T) is therefore that of the
+ * velocities just after the O step, the velocities OpenMM's LangevinMiddleIntegrator holds between
+ * steps. (Those just before it are as good; the mean of the two kinetic energies has the right mean
+ * but, the O step's noise being partly fresh, too small a spread: it would fail the canonical σ_T
+ * check of a correct integrator.) The velocities
+ * themselves stay those of the full step, and E_kin(full step) + E_pot + bath is the conserved
+ * quantity.
  *
  * <p>By default the centre-of-mass velocity is removed after each O step (as ASE's
  * {@code fixcm}): with zero initial momentum this is the exact Ornstein–Uhlenbeck process on the
@@ -44,6 +56,8 @@ public final class LangevinThermostat implements Thermostat {
     private double decay;
     private double[] noise = new double[0];
     private double bathEnergyEv;
+    // Kinetic energy just after the last O step, eV; NaN before the first (not checkpointed).
+    private double midStepKineticEnergyEv = Double.NaN;
 
     private LangevinThermostat(double temperatureK, double frictionPerFs, boolean removeCentreOfMassDrift) {
         this.temperatureK = Checks.requireNonNegative(temperatureK, "temperature_K");
@@ -128,7 +142,19 @@ public final class LangevinThermostat implements Thermostat {
         }
         // With constraints the noise is projected onto the constraint surface (Leimkuhler and Matthews 2016).
         s.constraints().constrainVelocities(atoms);
-        bathEnergyEv += before - Observables.kineticEnergyEv(atoms);
+        double after = Observables.kineticEnergyEv(atoms);
+        bathEnergyEv += before - after;
+        midStepKineticEnergyEv = after;
+    }
+
+    /**
+     * The kinetic energy just after the last O step, eV: free of the
+     * full-step velocities' O(dt²) bias (see the class comment); empty before the first step.
+     */
+    @Override
+    public java.util.OptionalDouble reportedKineticEnergyEv() {
+        return Double.isNaN(midStepKineticEnergyEv) ? java.util.OptionalDouble.empty()
+                : java.util.OptionalDouble.of(midStepKineticEnergyEv);
     }
 
     private void prepare(Atoms atoms, double intervalFs) {
@@ -168,5 +194,6 @@ public final class LangevinThermostat implements Thermostat {
     @Override
     public void readState(DataInput in) throws IOException {
         bathEnergyEv = in.readDouble();
+        midStepKineticEnergyEv = Double.NaN;
     }
 }

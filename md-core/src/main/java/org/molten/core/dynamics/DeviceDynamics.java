@@ -41,6 +41,15 @@ public interface DeviceDynamics extends AutoCloseable {
      */
     double read(int replica, Atoms into, double[] forces);
 
+    /**
+     * The kinetic energy to report for replica {@code replica}'s last step when the full-step
+     * velocities carry a known bias (Langevin BAOAB: the kinetic energy just after the O step),
+     * eV; empty to report that of the velocities (the default).
+     */
+    default java.util.OptionalDouble reportedKineticEnergyEv(int replica) {
+        return java.util.OptionalDouble.empty();
+    }
+
     /** Energy the thermostat has taken out of replica {@code replica} so far, eV (0 for NVE). */
     double bathEnergyEv(int replica);
 

@@ -357,6 +357,23 @@ public final class CudaMdEngine implements DeviceDynamics {
         return Observables.kineticEnergyEv(a);
     }
 
+    /**
+     * Langevin: the kinetic energy just after the replica's last O step (the
+     * kernel's rvar[MOLTEN_RVAR_MID_KE]), free of the full-step velocities' O(dt²) bias, as the host's
+     * LangevinThermostat reports it; empty for the other dynamics and before the first step.
+     */
+    @Override
+    public java.util.OptionalDouble reportedKineticEnergyEv(int replica) {
+        int r = check(replica);
+        if (!(starts.get(r).dynamics() instanceof DynamicsSpec.Langevin) || stepCount() == 0) {
+            return java.util.OptionalDouble.empty();
+        }
+        model.cx.makeCurrent();
+        model.cx.synchronize();
+        double k = reps.downloadVariables(r)[ReplicaBuffers.MID_KE];
+        return k > 0 ? java.util.OptionalDouble.of(k) : java.util.OptionalDouble.empty();   // 0: no O step yet
+    }
+
     @Override
     public double bathEnergyEv(int replica) {
         int r = check(replica);

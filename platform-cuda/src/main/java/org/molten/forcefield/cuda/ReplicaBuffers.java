@@ -18,8 +18,10 @@ import org.molten.core.dynamics.ReplicaStart;
 final class ReplicaBuffers {
     /** Doubles per replica in {@code rpar} (MOLTEN_RPAR). */
     static final int RPAR = 4;
-    /** Doubles per replica in {@code rvar} (MOLTEN_RVAR): bath, ξ[MAXCHAIN], v_ξ[MAXCHAIN]. */
+    /** Doubles per replica in {@code rvar} (MOLTEN_RVAR): bath, ξ[MAXCHAIN], v_ξ[MAXCHAIN], Langevin's mid-step K. */
     static final int RVAR = 24;
+    /** Slot of {@code rvar} (MOLTEN_RVAR_MID_KE): Langevin's mean kinetic energy around the last O step, eV. */
+    static final int MID_KE = 21;
     /** Longest Nosé–Hoover chain the kernels hold (MOLTEN_MAXCHAIN). */
     static final int MAXCHAIN = 10;
 

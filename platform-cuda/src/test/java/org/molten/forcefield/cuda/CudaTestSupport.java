@@ -1,5 +1,7 @@
 package org.molten.forcefield.cuda;
 
+import static org.junit.jupiter.api.Assertions.fail;
+
 import java.util.Random;
 import org.molten.core.Atoms;
 import org.molten.core.Cell;
@@ -11,7 +13,8 @@ import org.molten.core.Cell;
  * {@code MOLTEN_CUDA_EMULATOR}; without either, and without an NVIDIA device node, the tests build it
  * themselves (g++, a few seconds), so that {@code mvn test} and CI run the GPU tests too. They skip
  * only when neither a device nor the emulator can be had ({@code -Dmolten.cuda.emulator=} with an
- * empty value turns the emulator off), and say why.
+ * empty value turns the emulator off), and say why; under {@code CI=true} they fail instead, as the
+ * peer tests do (PeerTool), so that a broken emulator build cannot hide behind a green, skipped run.
  */
 final class CudaTestSupport {
     private static boolean loaded;
@@ -21,7 +24,10 @@ final class CudaTestSupport {
     private CudaTestSupport() {
     }
 
-    /** True when CUDA (real or emulated) can run the kernels. */
+    /**
+     * True when CUDA (real or emulated) can run the kernels; false (the caller skips) when it cannot,
+     * except under {@code CI=true}, where that fails the test.
+     */
     static synchronized boolean gpu() {
         String emu = emulatorPath();
         if (!emu.isEmpty() && !loaded) {
@@ -30,7 +36,19 @@ final class CudaTestSupport {
             loaded = true;
             GpuAvailability.resetForTests();
         }
-        return GpuAvailability.available();
+        boolean available = GpuAvailability.available();
+        return available || skipUnlessCi(whyNot(), System.getenv("CI"));
+    }
+
+    /**
+     * Answers false (the GPU tests skip) when {@code CI} is anything but "true"; under {@code CI=true}
+     * fails with {@code why}: CI installs g++ for the emulator, so its absence there is a broken install.
+     */
+    static boolean skipUnlessCi(String why, String ciVariable) {
+        if ("true".equalsIgnoreCase(ciVariable)) {
+            fail(why + ": under CI=true the GPU tests must run on a device or the emulator, not skip");
+        }
+        return false;
     }
 
     /** Why the GPU tests skip (for the assumption message). */

@@ -87,11 +87,21 @@ final class Gzip {
             int b0 = raw.read();
             int b1 = raw.read();
             raw.reset();
-            InputStream in = b0 == 0x1f && b1 == 0x8b ? new UnterminatedGzip(new GZIPInputStream(raw, BUFFER)) : raw;
+            InputStream in = b0 == 0x1f && b1 == 0x8b ? new UnterminatedGzip(gzip(raw, path)) : raw;
             return new InputStreamReader(in, StandardCharsets.UTF_8);
         } catch (IOException | RuntimeException e) {
             raw.close();
             throw e;
+        }
+    }
+
+    /** The gzip stream of a file that starts with the magic; a damaged or cut header is the format's error. */
+    private static GZIPInputStream gzip(InputStream raw, Path path) throws IOException {
+        try {
+            return new GZIPInputStream(raw, BUFFER);
+        } catch (java.util.zip.ZipException | java.io.EOFException e) {
+            throw new StructureFormatException(path.toString(), 1, "corrupt gzip header (" + e.getMessage()
+                    + "): the file starts as gzip (1f 8b) but is not readable as one");
         }
     }
 

@@ -24,7 +24,13 @@ final class LineSource implements AutoCloseable {
             lineNumber++;
             return l;
         }
-        String l = reader.readLine();
+        String l;
+        try {
+            l = reader.readLine();
+        } catch (java.util.zip.ZipException e) {
+            // A compressed file whose data is damaged: the format's own error, at the line that could not be read.
+            throw error(lineNumber + 1, "corrupt gzip data (" + e.getMessage() + ") after line " + lineNumber);
+        }
         if (l != null) {
             lineNumber++;
         }

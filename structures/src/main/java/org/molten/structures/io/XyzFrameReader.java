@@ -2,6 +2,7 @@ package org.molten.structures.io;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 
@@ -18,6 +19,8 @@ import org.molten.core.Units;
 final class XyzFrameReader implements FrameReader {
     /** ASE keeps momenta in amu·Å/t with t = Å·sqrt(amu/eV); v[Å/fs] = p / (m · t[fs]). */
     private static final double ASE_VELOCITY_TO_A_PER_FS = 1.0 / Units.ASE_TIME_UNIT_FS;
+    /** Atoms allocated before the first atom line is read; doubled as lines arrive, up to the declared count. */
+    private static final int INITIAL_ATOMS = 1024;
 
     private final LineSource in;
     private final boolean extended;
@@ -74,13 +77,25 @@ final class XyzFrameReader implements FrameReader {
         requireShape(momenta, 'R', 3, h, commentAt);
         requireShape(masses, 'R', 1, h, commentAt);
 
-        int[] z = new int[n];
-        double[] r = new double[3 * n];
-        double[] v = new double[3 * n];
-        double[] m = new double[n];
-        double[] f = forces != null ? new double[3 * n] : null;
-        double[] p = momenta != null ? new double[3 * n] : null;
+        // Arrays grow as atom lines arrive, up to the declared count: a count larger than the file (a typo, a
+        // corrupted byte) ends in "truncated", not in gigabytes allocated before the first atom is read.
+        int cap = Math.min(n, INITIAL_ATOMS);
+        int[] z = new int[cap];
+        double[] r = new double[3 * cap];
+        double[] v = new double[3 * cap];
+        double[] m = new double[cap];
+        double[] f = forces != null ? new double[3 * cap] : null;
+        double[] p = momenta != null ? new double[3 * cap] : null;
         for (int i = 0; i < n; i++) {
+            if (i == cap) {
+                cap = (int) Math.min(n, 2L * cap);
+                z = Arrays.copyOf(z, cap);
+                r = Arrays.copyOf(r, 3 * cap);
+                v = Arrays.copyOf(v, 3 * cap);
+                m = Arrays.copyOf(m, cap);
+                f = f == null ? null : Arrays.copyOf(f, 3 * cap);
+                p = p == null ? null : Arrays.copyOf(p, 3 * cap);
+            }
             String line = in.next();
             if (line == null) {
                 throw in.error(countAt, "truncated: the frame declares " + n + " atoms but the file ends after "

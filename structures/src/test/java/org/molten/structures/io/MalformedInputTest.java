@@ -44,6 +44,40 @@ class MalformedInputTest {
         refused("t3.xyz", "1\nc\nAr 0 0 0\n2\nc\nAr 1 1 1\n", 4, "truncated", "declares 2 atoms", "after 1 atom line");
     }
 
+    /**
+     * Found by StructureReadersFuzzTest.xyz: a count of 336,336,333 atoms in a 20-byte file made the
+     * reader allocate its arrays for every declared atom first (20 GB): an OutOfMemoryError, not a
+     * refusal. The arrays now grow with the atom lines read.
+     */
+    @Test
+    void anAtomCountFarBeyondTheFileIsTruncatedNotAnOutOfMemory() throws IOException {
+        refused("huge.xyz", "700000000\nwater\nO 0 0 0\n", 1, "truncated", "declares 700000000 atoms", "after 1 atom line");
+        refused("huge.extxyz", "700000000\n" + GOOD_HEADER + "\nO 0 0 0\n", 1, "truncated", "after 1 atom line");
+    }
+
+    /**
+     * Found by StructureReadersFuzzTest.gzipExtendedXyz: damaged deflate data came out as
+     * java.util.zip.ZipException, a damaged header likewise (or EOFException); both are now the
+     * format's own error naming the file.
+     */
+    @Test
+    void corruptGzipIsTheFormatsErrorNamingTheFile() throws IOException {
+        byte[] damaged;   // the fuzzer's input: a gzip header, then deflate data that ends in an invalid code
+        try (java.io.InputStream in = MalformedInputTest.class.getResourceAsStream(
+                "StructureReadersFuzzTestInputs/gzipExtendedXyz/damaged-deflate-data")) {
+            damaged = in.readAllBytes();
+        }
+        Path p = dir.resolve("damaged.xyz.gz");
+        Files.write(p, damaged);
+        StructureFormatException e = assertThrows(StructureFormatException.class, () -> StructureFiles.readAll(p));
+        assertEquals(p.toString(), e.file());
+        assertTrue(e.problem().contains("corrupt gzip"), e.getMessage());
+        Path header = dir.resolve("header.xyz.gz");
+        Files.write(header, new byte[] {0x1f, (byte) 0x8b, 8});
+        StructureFormatException h = assertThrows(StructureFormatException.class, () -> StructureFiles.readAll(header));
+        assertTrue(h.problem().contains("corrupt gzip header"), h.getMessage());
+    }
+
     @Test
     void truncatedGzipFrameIsReported() throws IOException {
         Path p = dir.resolve("cut.xyz.gz");

@@ -209,6 +209,12 @@ public final class MarkdownReportWriter {
                     Double.isFinite(sys.nvtTemperature().std()) ? sys.nvtTemperature().std() : 0.0);
             md.append(String.format(Locale.ROOT, "| %s | %d | %d | %s | %s | %s | %s | %s | %s |%n", sys.name(), sys.atoms(),
                     sys.replicas().size(), stable, faithful, bold(v.observables()), drift, temp, bold(v.baseline())));
+            if (!"n/a".equals(v.teacherMd())) {
+                // The teacher's own MD, judged as the student's runs are, on a row of its own: its failure is not the student's.
+                md.append(String.format(Locale.ROOT, "| %s: teacher's own MD | %d | %d | %s | – | – | – | – | – |%n", sys.name(),
+                        sys.atoms(), sys.replicas().size(), bold(v.teacherMd()) + (v.teacherMdDetail().isEmpty() ? ""
+                                : " (" + escape(v.teacherMdDetail()) + ")")));
+            }
         }
         md.append('\n');
     }

@@ -11,7 +11,17 @@ package org.molten.validation.reports;
  * @param drift        NVE energy drift within the limit
  * @param temperature  NVT temperature and its fluctuation canonical
  * @param baseline     the optimised path equals the implementation baseline
+ * @param teacherMd    with {@code --baseline teacher}: the teacher's own MD completed every run with
+ *                     the structure intact (its own row in the verdict table, so that a teacher that
+ *                     blows up, breaks a bond or stops early is not blamed on the student); "n/a" otherwise
+ * @param teacherMdDetail how many of the teacher's runs were intact, or its first failure ("" when n/a)
  */
 public record SystemVerdict(String stable, String faithful, String observables, String drift, String temperature,
-                            String baseline) {
+                            String baseline, String teacherMd, String teacherMdDetail) {
+
+    /** A verdict without the teacher's own MD (no {@code --baseline teacher}). */
+    public SystemVerdict(String stable, String faithful, String observables, String drift, String temperature,
+                         String baseline) {
+        this(stable, faithful, observables, drift, temperature, baseline, "n/a", "");
+    }
 }

@@ -16,7 +16,9 @@ import org.molten.validation.reports.Thresholds;
  * The structural distributions of the student's MD against the teacher's (with
  * {@code --baseline teacher}): every replica's NVE and NVT frames of each side pooled into one
  * accumulator over the observables of the start structure (bonds and angles by type, backbone
- * dihedrals, O–O distances), then compared observable by observable.
+ * dihedrals, O–O distances), then compared observable by observable. A teacher run that blew up,
+ * broke its structure or stopped early is left out (it is judged on its own, as the teacher's);
+ * the student's runs are all in, as its stability is judged apart too.
  */
 final class ObservableCheck {
     private ObservableCheck() {}
@@ -28,8 +30,12 @@ final class ObservableCheck {
         for (ReplicaOutcome r : replicas) {
             add(student, r.nve(), start);
             add(student, r.nvt(), start);
-            add(teacher, r.teacherNve(), start);
-            add(teacher, r.teacherNvt(), start);
+            if (intact(r.teacherNve())) {
+                add(teacher, r.teacherNve(), start);
+            }
+            if (intact(r.teacherNvt())) {
+                add(teacher, r.teacherNvt(), start);
+            }
         }
         DivergenceThresholds limits = DivergenceThresholds.defaults();
         if (!Double.isNaN(t.maxObservableDivergence())) {
@@ -38,6 +44,12 @@ final class ObservableCheck {
             }
         }
         return ObservableComparison.compareAll(student, teacher, limits);
+    }
+
+    /** The run did all its steps without a blow-up and kept its structure (false for null). */
+    static boolean intact(RunOutcome run) {
+        return run != null && run.blowUp() == null && run.stepsCompleted() == run.spec().steps()
+                && (run.integrity() == null || run.integrity().intact());
     }
 
     private static void add(ObservableAccumulator acc, RunOutcome run, Atoms start) {

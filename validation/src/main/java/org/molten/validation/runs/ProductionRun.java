@@ -45,16 +45,26 @@ final class ProductionRun {
                 b.seed(spec.seed());
             }
             sim = b.build();
-            int expected = 3 * atoms.size() - spec.removedConstraints() - sim.constraintSet().count();
-            if (sim.degreesOfFreedom() != expected) {
-                throw new IllegalStateException(spec.label() + ": the simulation derived " + sim.degreesOfFreedom()
-                        + " degrees of freedom from the start, the run expects " + expected);
-            }
         } catch (SimulationBlowUpException e) {
             progress.advance(spec.steps());
             return new RunOutcome(spec, collector.series(), collector.frames(), collector.frameSteps(),
                     collector.frameForces(), collector.frameEnergies(), collector.integrity().result(), 0, 0, 0, new BlowUp(0, 0, e.atom(), e.getMessage()), atoms.copy(),
                     platform, 1);
+        } catch (IllegalArgumentException | IllegalStateException | ArithmeticException e) {
+            // The force field refused the start (a teacher whose SCF fails on the state another of its runs left,
+            // atoms overlapping): a run that stopped before its first step, as a refusal mid-run is, not a crash
+            // of the whole validation.
+            progress.advance(spec.steps());
+            return new RunOutcome(spec, collector.series(), collector.frames(), collector.frameSteps(),
+                    collector.frameForces(), collector.frameEnergies(), collector.integrity().result(), 0, 0, 0,
+                    new BlowUp(0, 0, -1, spec.forceField().name() + " failed on the start: " + e.getMessage()), atoms.copy(),
+                    platform, 1);
+        }
+        int expected = 3 * atoms.size() - spec.removedConstraints() - sim.constraintSet().count();
+        if (sim.degreesOfFreedom() != expected) {
+            sim.close();
+            throw new IllegalStateException(spec.label() + ": the simulation derived " + sim.degreesOfFreedom()
+                    + " degrees of freedom from the start, the run expects " + expected);
         }
         sim.addReporter(collector);
         sim.addReporter(EnergyLogReporter.create(spec.energyLog(), spec.sampleIntervalSteps()));

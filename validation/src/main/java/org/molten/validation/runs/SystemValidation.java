@@ -60,6 +60,9 @@ final class SystemValidation {
         List<Double> nvtMeans = new ArrayList<>();
         int stable = 0;
         int nvtDof = 0;
+        List<CriterionResult> teacherMd = new ArrayList<>();   // the teacher's own runs (--baseline teacher)
+        int teacherRuns = 0;
+        int teacherRunsIntact = 0;
         for (ReplicaOutcome r : replicas) {
             RunReport nveReport = null;
             RunReport nvtReport = null;
@@ -69,6 +72,12 @@ final class SystemValidation {
                 if (o.spec().role() == org.molten.validation.reports.ModelRole.OPTIMISED) {
                     criteria.add(Criteria.completion(name, report));
                     criteria.add(Criteria.integrity(name, report));
+                }
+                if (o == r.teacherNve() || o == r.teacherNvt()) {
+                    teacherMd.add(Criteria.completion(name, report));
+                    teacherMd.add(Criteria.integrity(name, report));
+                    teacherRuns++;
+                    teacherRunsIntact += ObservableCheck.intact(o) ? 1 : 0;
                 }
                 if (o == r.nve()) {
                     nveReport = report;
@@ -144,9 +153,15 @@ final class SystemValidation {
         List<ObservableComparison> observables = new ArrayList<>();
         List<CriterionResult> observableCriteria = new ArrayList<>();
         if (s.baseline() == BaselineKind.TEACHER) {
+            criteria.addAll(teacherMd);
             if (teacherSkipped != null) {
                 observableCriteria.add(CriterionResult.skipped(name, "teacher MD", Criterion.OBSERVABLE_DIVERGENCE, "<=",
                         t.maxObservableDivergence(), "bits", teacherSkipped));
+            } else if (teacherRunsIntact == 0) {
+                // Nothing of the teacher's to compare with: its own failure is its row's, not the student's.
+                observableCriteria.add(CriterionResult.skipped(name, "teacher MD", Criterion.OBSERVABLE_DIVERGENCE, "<=",
+                        t.maxObservableDivergence(), "bits", "none of the teacher's " + teacherRuns
+                                + " runs completed with its structure intact (see the teacher MD criteria)"));
             } else {
                 observables.addAll(ObservableCheck.compare(start, replicas, t));
                 for (ObservableComparison o : observables) {
@@ -163,15 +178,25 @@ final class SystemValidation {
         List<String> plots = SystemPlots.draw(system, replicas, teacher, comparison, observables, s, t, outDir, warnings);
         boolean passed = criteria.stream().allMatch(CriterionResult::passed);
         SystemVerdict verdict = new SystemVerdict(
-                verdictOf(criteria.stream().filter(c -> c.criterion() == Criterion.STABLE_FRACTION
-                        || c.criterion() == Criterion.RUN_COMPLETED || c.criterion() == Criterion.STRUCTURAL_INTEGRITY).toList()),
+                verdictOf(criteria.stream().filter(c -> !teacherMd.contains(c) && (c.criterion() == Criterion.STABLE_FRACTION
+                        || c.criterion() == Criterion.RUN_COMPLETED || c.criterion() == Criterion.STRUCTURAL_INTEGRITY)).toList()),
                 verdictOf(List.of(teacherCriterion)),
                 s.baseline() == BaselineKind.TEACHER ? verdictOf(observableCriteria) : "n/a",
                 verdictOf(drift), verdictOf(temperature),
-                baselineCriterion == null ? "n/a" : verdictOf(List.of(baselineCriterion)));
+                baselineCriterion == null ? "n/a" : verdictOf(List.of(baselineCriterion)),
+                s.baseline() != BaselineKind.TEACHER ? "n/a" : teacherSkipped != null ? "skipped" : verdictOf(teacherMd),
+                s.baseline() != BaselineKind.TEACHER ? "" : teacherSkipped != null ? teacherSkipped
+                        : teacherMdDetail(teacherMd, teacherRuns, teacherRunsIntact));
         return new SystemReport(name, start.formula(), n, start.cell().isPresent(), runs, comparison, criteria, plots, passed,
                 verdict, replicaReports, stableFraction, Spread.of(driftValues), Spread.of(nvtMeans), teacher, teacherSkipped,
                 observables, system.file() == null ? null : system.file().toString());
+    }
+
+    /** "k/n runs intact", and the first failure of the teacher's own MD if there is one. */
+    private static String teacherMdDetail(List<CriterionResult> teacherMd, int runs, int intact) {
+        String first = teacherMd.stream().filter(c -> !c.passed() && !c.skipped()).findFirst()
+                .map(c -> "; " + c.run() + ": " + c.detail()).orElse("");
+        return intact + "/" + runs + " runs intact" + first;
     }
 
     /** "pass" when all passed, "FAIL" when one failed, "skipped" when none failed and one was skipped. */
