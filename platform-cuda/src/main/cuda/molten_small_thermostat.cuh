@@ -108,7 +108,10 @@ struct SmallThermostat {
             for (int k = 0; k < 3; ++k) vel[3 * a + k] = state_round(n, vel[3 * a + k]);
         __syncthreads();
         const double after = kinetic();
-        if (threadIdx.x == 0) tv[0] += before - after;
+        if (threadIdx.x == 0) {
+            tv[0] += before - after;
+            tv[MOLTEN_RVAR_MID_KE] = after;   // the K a Langevin step reports (langevin_o's definition)
+        }
         __syncthreads();
     }
 

@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.molten.core.Atoms;
 import org.molten.core.Observables;
 import org.molten.core.Units;
 import org.molten.core.dynamics.DynamicsSpec;
 import org.molten.core.dynamics.ReplicaStart;
+import org.molten.forcefield.student.StudentWeights;
 
 /**
  * The kinetic energy the device reports for a Langevin (BAOAB) step is the host's
@@ -32,19 +34,24 @@ class CudaLangevinReportedKineticEnergyTest {
     /**
      * Without friction the O step leaves the velocities alone, so the kinetic energy after it is
      * that of v(t) − (dt/2) F(t)/m, which the host computes from the state and forces it reads back:
-     * the same definition, to rounding.
+     * the same definition, to rounding. Two replicas run the stage kernels, one alone the small-molecule
+     * kernel, which runs the thermostats inside its step since issue 29: both report it.
      */
-    @Test
-    void withoutFrictionTheReportedKineticEnergyIsThatOfTheMidStepVelocities() {
+    @ParameterizedTest
+    @ValueSource(ints = {2, 1})
+    void withoutFrictionTheReportedKineticEnergyIsThatOfTheMidStepVelocities(int replicas) {
         long seed = 41;
         double dt = 0.5;
         DynamicsSpec d = new DynamicsSpec.Langevin(dt, T, 0.0, false);
         Atoms mol = CudaDynamicsTest.ethanol();
-        List<ReplicaStart> starts = CudaDynamicsTest.replicas(mol, d, 2, seed, 27);
-        try (CudaMdEngine md = new CudaMdEngine(CudaDynamicsTest.weights(seed), starts, CudaDynamicsTest.stages(5))) {
+        List<ReplicaStart> starts = CudaDynamicsTest.replicas(mol, d, replicas, seed, 27);
+        CudaOptions options = replicas == 1 ? MoleculeThermostatTest.molecule(5) : CudaDynamicsTest.stages(5);
+        StudentWeights w = replicas == 1 ? MoleculeThermostatTest.weights(seed) : CudaDynamicsTest.weights(seed);
+        try (CudaMdEngine md = new CudaMdEngine(w, starts, options)) {
             assertTrue(md.reportedKineticEnergyEv(0).isEmpty(), "no O step yet: the velocities' kinetic energy is the one");
             md.advance(7);
-            for (int r = 0; r < 2; r++) {
+            assertEquals(replicas == 1 ? "molecule" : "stages", md.mode(), "the kernels under test");
+            for (int r = 0; r < replicas; r++) {
                 Atoms a = mol.copy();
                 double[] f = new double[3 * a.size()];
                 md.read(r, a, f);
