@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# On the GPU machine (device tool): nanoseconds per day with bond constraints (issue 28, docs/constraints.md):
+# On the GPU machine: nanoseconds per day with bond constraints (issue 28, docs/constraints.md):
 #   alanine dipeptide, molten run --device cuda, Langevin, 0.5 fs unconstrained against 2 fs with h-bonds;
 #   1,024 ethanol replicas likewise (replica-ns per day).
 # ns/day = steps/s x dt (fs) x 86400 / 1e6, from the run's own summary line (steps/s of the timed steps, the JVM's
@@ -14,7 +14,7 @@ mkdir -p "$out/raw"
 exec > >(tee "$out/constraints-figures.log") 2>&1
 res=${TREE:-$PWD}/forcefield/src/main/resources
 [[ -d $res ]] || { echo "no checkout resources at $res" >&2; exit 2; }
-java=("$here/jre/bin/java" -Xmx100g -Xss8m -XX:+UseParallelGC --enable-native-access=ALL-UNNAMED -cp "$here/lib/*:$res")
+java=("$here/jre/bin/java" -Xmx100g -Xss8m -XX:+UseParallelGC --enable-native-access=ALL-UNNAMED -cp "$here/lib/*:$res:${TREE:-$PWD}/platform-cuda/src/main/resources")
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
 start=$(date +%s)
 el() { echo $(( $(date +%s) - start )); }

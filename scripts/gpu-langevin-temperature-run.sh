@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# On the GPU machine (device tool, after scripts/gpu-bundle.sh as for gpu-figures-run.sh): the Langevin temperature at
+# On the GPU machine (after scripts/gpu-bundle.sh as for gpu-figures-run.sh): the Langevin temperature at
 # MLIPAudit's scale (issue 31) with the mid-step kinetic energy now reported: 16 replicas x 100,000 steps (50 ps of
 # BAOAB at 0.5 fs) of ethanol and alanine dipeptide as one device batch per system, teacher checks off (they run on
 # the CPU and are not what is measured). Before the change: <T> = 298.5 +- 0.7 K (ethanol) and 298.1 +- 0.4 K

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# On the GPU machine (device tool), issue 29 ("GPU round 3") in one call, < 9 min, everything cut to what is left
+# On the GPU machine, issue 29 ("GPU round 3") in one call, < 9 min, everything cut to what is left
 # of BUDGET (default 520 s); logs under $OUT, a short table printed last:
 #   1. thermostatted `molten run --device cuda` steps/s against NVE (verlet) for ethanol, alanine dipeptide and
 #      Ace-(Ala)5-NMe (langevin, bussi, nose-hoover, berendsen; target within 10 % of verlet), and langevin once more
@@ -12,10 +12,10 @@
 #   4. replica throughput, 1,024 ethanols and 256 alanine dipeptides (molten bench --replicas), with PyTorch's batched
 #      baseline rerun beside them (torch_replica_bench.py: eager, CUDA graph, torch.compile + graph; TF32 off).
 # Bundle (on the build machine, from this branch): GPUCHECK_REF=0 scripts/gpu-bundle.sh DIR/g3, then
-# cp scripts/gpu3-run.sh DIR/g3/ and pack DIR/g3 (tar.xz; the device tool carries 64 MiB with the checkout).
+# cp scripts/gpu3-run.sh DIR/g3/ and pack DIR/g3 (tar.xz; a transfer limit of 64 MiB with the checkout).
 # Device tool: carry [".device/g3.tar.xz"], command
 #   mkdir -p /tmp/b && XZ_OPT=-T0 tar -C /tmp/b -xJf .device/g3.tar.xz && BUDGET=520 bash /tmp/b/g3/gpu3-run.sh
-# The checkout's forcefield resources (TREE, default the working directory: the device tool's copy of the checkout)
+# The checkout's forcefield resources (TREE, default the working directory: the checkout on the GPU machine)
 # are on the class path after the jars, so to fit the 64 MiB the model and the fatbin may be taken out of the bundle's
 # forcefield jar (zip -d DIR/g3/lib/forcefield-*.jar org/molten/forcefield/student/student-gfn2.safetensors
 # org/molten/forcefield/cuda/molten_kernels.fatbin) as for gpu-figures-run.sh: then the checkout's copies serve,
@@ -33,7 +33,7 @@ if [[ ! -f $model ]]; then
   unzip -p "$here"/lib/forcefield-*.jar org/molten/forcefield/student/student-gfn2.safetensors > "$model" 2>/dev/null \
     || echo "no model for the PyTorch baseline (neither $res nor the forcefield jar has it)"
 fi
-java=("$here/jre/bin/java" -Xmx60g -Xss8m -XX:+UseParallelGC --enable-native-access=ALL-UNNAMED -cp "$here/lib/*:$res")
+java=("$here/jre/bin/java" -Xmx60g -Xss8m -XX:+UseParallelGC --enable-native-access=ALL-UNNAMED -cp "$here/lib/*:$res:${TREE:-$PWD}/platform-cuda/src/main/resources")
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv | tee "$out/raw/nvidia-smi.txt"
 start=$(date +%s)
 el() { echo $(( $(date +%s) - start )); }

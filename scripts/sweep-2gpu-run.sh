@@ -8,10 +8,10 @@
 #   scripts/sweep-2gpu-run.sh bundle [DEST]   on the development machine: builds DEST (default .device/sweep2gpu:
 #                                             git-ignored) = a jlinked runtime, the project's and the sweep's
 #                                             runtime jars (no PyTorch), this script; then packs
-#                                             .device/sweep2gpu.tar.xz and prints its size. The device tool carries
-#                                             the checkout and the carried paths, 64 MiB in all (see docs/scaling.md).
+#                                             .device/sweep2gpu.tar.xz and prints its size. Checkout and bundle travel
+#                                             together, 64 MiB at most (see docs/scaling.md).
 #   tar -xJf .device/sweep2gpu.tar.xz -C /tmp && /tmp/sweep2gpu/sweep-2gpu-run.sh
-#                                             on the GPU machine (device tool, carry [".device/sweep2gpu.tar.xz"]):
+#                                             on the GPU machine (two H200s), the bundle beside the checkout:
 #                                             the three runs, figures in $OUT/sweep-2gpu.json, logs in $OUT/logs.tar.gz
 #
 # Grid (env): SYSTEMS (default ethanol,alanine-dipeptide), TEMPERATURES (300,350,400,450), SEEDS per key (16),
@@ -37,11 +37,12 @@ if [[ "${1:-}" == bundle ]]; then
   "$jdk/bin/jlink" --add-modules java.base,java.logging,java.management,java.naming,java.sql,java.scripting,jdk.unsupported \
     --strip-debug --no-header-files --no-man-pages --output "$dest/jre"
   command -v strip >/dev/null && strip --strip-unneeded "$dest/jre/lib/server/libjvm.so"
-  for m in md-core structures forcefield integrators validation bench cli sweep; do
+  for m in md-core structures forcefield platform-cuda teacher-xtb integrators validation bench cli sweep; do
     cp "$root/$m/target/$m-"*[0-9T].jar "$dest/lib/"
   done
   # the bundled model and the kernels' fatbin (3.8 MB) travel with the checkout: taken from its resources
-  zip -q -d "$dest/lib/forcefield-"*.jar '*.safetensors' '*.fatbin' >/dev/null
+  zip -q -d "$dest/lib/forcefield-"*.jar '*.safetensors' >/dev/null
+  zip -q -d "$dest/lib/platform-cuda-"*.jar '*.fatbin' >/dev/null
   deps=$(mktemp -d); trap 'rm -rf "$deps"' EXIT
   (cd "$root/sweep" && mvn -o -q dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$deps" >/dev/null)
   for j in "$deps"/*.jar; do
@@ -67,9 +68,9 @@ if [[ -n "${MOLTEN:-}" ]]; then
   read -r -a molten <<<"$MOLTEN"
 else
   molten=("$here/jre/bin/java" -Xmx24g -Xss8m -XX:+UseParallelGC --enable-native-access=ALL-UNNAMED -Djava.awt.headless=true
-    -cp "$here/lib/*:${TREE:-$PWD}/forcefield/src/main/resources" org.molten.cli.MoltenCli)
-  [[ -f ${TREE:-$PWD}/forcefield/src/main/resources/org/molten/forcefield/cuda/molten_kernels.fatbin ]] \
-    || { echo "run from the checkout (or TREE=checkout): its forcefield resources hold the model and kernels" >&2; exit 2; }
+    -cp "$here/lib/*:${TREE:-$PWD}/forcefield/src/main/resources:${TREE:-$PWD}/platform-cuda/src/main/resources" org.molten.cli.MoltenCli)
+  [[ -f ${TREE:-$PWD}/platform-cuda/src/main/resources/org/molten/forcefield/cuda/molten_kernels.fatbin ]] \
+    || { echo "run from the checkout (or TREE=checkout): its forcefield and platform-cuda resources hold the model and kernels" >&2; exit 2; }
 fi
 systems=${SYSTEMS:-ethanol,alanine-dipeptide}
 temps=${TEMPERATURES:-300,350,400,450}
