@@ -42,17 +42,18 @@ public record SweepTask(String id, String model, String system, String structure
     }
 
     /**
-     * What tasks must share to run as one batch of replicas on a GPU: everything but the seed
-     * (and the seed's index in the grid).
+     * What tasks must share to run as one batch of replicas on a GPU: the model, the temperature and the
+     * protocol. Seeds and systems may differ (issue 29): the device runs replicas of different molecules
+     * in one mixed batch, one per cell ({@code SeedBatch}), so a campaign over many molecules fills a GPU
+     * with all of them instead of a few seeds of one.
      */
-    public record BatchKey(String model, String system, String structure, double temperatureK, SweepProtocol protocol)
-            implements Serializable {
-        private static final long serialVersionUID = 1L;
+    public record BatchKey(String model, double temperatureK, SweepProtocol protocol) implements Serializable {
+        private static final long serialVersionUID = 2L;
     }
 
     /** This task's {@link BatchKey}. */
     public BatchKey batchKey() {
-        return new BatchKey(model, system, structure, temperatureK, protocol);
+        return new BatchKey(model, temperatureK, protocol);
     }
 
     /** The model as shown in reports: "bundled" or the weight file's name. */

@@ -77,8 +77,8 @@ public final class TaskBoard {
 
     /**
      * Claims for {@code member}, in one call, the pending task {@code id} and up to {@code max - 1}
-     * other pending tasks of its {@link SweepTask#batchKey()} (the same model, system or structure,
-     * temperature and protocol; only the seeds differ), to run as one batch of replicas on a GPU.
+     * other pending tasks of its {@link SweepTask#batchKey()} (the same model, temperature and protocol;
+     * seeds and systems may differ), to run as one batch of replicas on a GPU.
      * Each task's claim is atomic on its entry, as {@link #claim} is: a member racing for the same
      * tasks gets the others, never one of these; and each claimed task is RUNNING on
      * {@code member} as if claimed alone, so {@link #releaseOrphans} puts them all back should

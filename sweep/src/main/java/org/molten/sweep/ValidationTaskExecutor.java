@@ -104,7 +104,7 @@ public final class ValidationTaskExecutor implements TaskExecutor {
     }
 
     /**
-     * The tasks (one {@link SweepTask#batchKey()}, any seeds) as one {@link SeedBatch}: on a usable
+     * The tasks (one {@link SweepTask#batchKey()}, any seeds and systems) as one {@link SeedBatch}: on a usable
      * GPU the student's MD of all of them is one batch of replicas on the device per phase, and
      * each task's report is the one its validation gives alone (every task is replica 0 of its
      * own seed); without one they run one after the other.
@@ -119,7 +119,7 @@ public final class ValidationTaskExecutor implements TaskExecutor {
         for (SweepTask t : tasks) {
             if (!t.batchKey().equals(key)) {
                 throw new IllegalArgumentException("task " + t.id() + " differs from " + tasks.get(0).id()
-                        + " in more than its seed: it cannot join its batch");
+                        + " in more than its seed and system: it cannot join its batch");
             }
         }
         ModelProvider models = models(tasks.get(0));

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link TaskBoard#claimBatch}: a GPU slot claims, in one call, pending tasks that differ only in
- * their seed; never a task of another model, system, temperature or protocol, nor one already
+ * their seed and system; never a task of another model, temperature or protocol, nor one already
  * running; two members racing for one batch never both get a task; and when the member dies,
  * every task of its batch goes back to pending.
  */
@@ -51,6 +51,22 @@ class GpuBatchClaimTest {
     }
 
     @Test
+    void anotherMoleculeOfTheSameModelTemperatureAndProtocolJoinsTheBatch() {
+        try (Members m = new Members()) {
+            TaskBoard board = new TaskBoard(m.member());
+            SweepTask ethanol = task(SweepTask.BUNDLED, "ethanol", 300, 11, CUDA);
+            SweepTask hot = task(SweepTask.BUNDLED, "ethanol", 400, 12, CUDA);
+            for (SweepTask t : List.of(water(1), water(2), ethanol, hot)) {
+                board.offer(TaskEntry.pending(t, 2));
+            }
+            List<String> batch = board.claimBatch(water(1).id(), "gpu-a", 64).stream().map(e -> e.task().id()).toList();
+            assertEquals(List.of(water(1).id(), water(2).id(), ethanol.id()), batch,
+                    "water and ethanol at 300 K share a device batch (issue 29's mixed batches); 400 K does not");
+            assertEquals(TaskState.PENDING, board.get(hot.id()).state());
+        }
+    }
+
+    @Test
     void aBatchHoldsOnlyPendingSeedsOfOneKeyAndAllReturnWhenItsMemberDies() {
         try (Members m = new Members()) {
             HazelcastInstance hz = m.member();
@@ -59,7 +75,7 @@ class GpuBatchClaimTest {
                 board.offer(TaskEntry.pending(water(seed), 2));
             }
             List<SweepTask> others = List.of(task(SweepTask.BUNDLED, "water", 400, 1, CUDA),
-                    task(SweepTask.BUNDLED, "ethanol", 300, 1, CUDA), task("other.pt", "water", 300, 1, CUDA),
+                    task("other.pt", "water", 300, 1, CUDA),
                     task(SweepTask.BUNDLED, "water", 300, 7,
                             new SweepProtocol(20L, 96L, null, null, null, null, null, "cuda", null, false)),
                     task(SweepTask.BUNDLED, "water", 300, 8,

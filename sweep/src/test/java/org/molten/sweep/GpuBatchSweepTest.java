@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A sweep of 2 systems × 3 seeds that want a GPU, run by one GPU slot: the slot takes each
- * system's three seeds as one batch (two batches in all), and every task's stored result and
+ * A sweep of 2 systems × 3 seeds that want a GPU, run by one GPU slot: the slot takes all six tasks
+ * (one model, temperature and protocol) as one mixed batch, and every task's stored result and
  * report are those the task gives run alone.
  */
 class GpuBatchSweepTest {
@@ -44,7 +44,7 @@ class GpuBatchSweepTest {
     }
 
     @Test
-    void eachSystemsSeedsRunAsOneBatchAndEveryResultIsTheTaskAlone(@TempDir Path dir) throws Exception {
+    void bothSystemsSeedsRunAsOneMixedBatchAndEveryResultIsTheTaskAlone(@TempDir Path dir) throws Exception {
         SweepProtocol cuda = new SweepProtocol(20L, 80L, null, null, null, null, null, "cuda", null, false);
         List<SweepTask> tasks = new ArrayList<>();
         for (String system : List.of("water", "ethanol")) {
@@ -66,14 +66,13 @@ class GpuBatchSweepTest {
                 report = SweepRun.run(tasks, o, fake, SweepProgress.quiet());
             }
         }
-        assertEquals(2, fake.batches.size(), "one batch per system: " + fake.batches);
-        for (List<SweepTask> batch : fake.batches) {
-            assertEquals(3, batch.size(), batch.toString());
-            Set<String> systems = new TreeSet<>();
-            batch.forEach(t -> systems.add(t.system()));
-            assertEquals(1, systems.size(), "one system per batch: " + batch);
-            assertEquals(List.of(11L, 12L, 13L), batch.stream().map(SweepTask::seed).toList());
-        }
+        assertEquals(1, fake.batches.size(), "both systems' seeds in one batch (issue 29's mixed batches): " + fake.batches);
+        List<SweepTask> batch = fake.batches.get(0);
+        assertEquals(6, batch.size(), batch.toString());
+        Set<String> systems = new TreeSet<>();
+        batch.forEach(t -> systems.add(t.system()));
+        assertEquals(Set.of("ethanol", "water"), systems, "two systems in the batch: " + batch);
+        assertEquals(List.of(11L, 11L, 12L, 12L, 13L, 13L), batch.stream().map(SweepTask::seed).toList());
         assertEquals(6, report.tasksDone());
         assertEquals(6, fake.alone.totalStarts(), "each task ran once");
         ResultStore store = new ResultStore(out);

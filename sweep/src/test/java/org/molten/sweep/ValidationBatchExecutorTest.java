@@ -17,10 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link ValidationTaskExecutor#executeBatch} with the real validation: GPU tasks (device cuda) of
- * one system and two seeds, run as one batch, each give the figures and energy logs of the task
+ * two systems and two seeds, run as one batch, each give the figures and energy logs of the task
  * run alone (where no GPU is usable, as in CI, the batch runs its validations one after the other;
  * the device batch itself is checked by SeedBatchTest and ValidateDeviceBatchTest); tasks that
- * differ in more than their seed are refused.
+ * differ in more than their seed and system are refused.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class ValidationBatchExecutorTest {
@@ -30,7 +30,7 @@ class ValidationBatchExecutorTest {
     @Test
     void eachTaskOfABatchGivesWhatItGivesAlone(@TempDir Path dir) throws Exception {
         SweepTask three = SweepTask.of(SweepTask.BUNDLED, "water", null, 300, 3, 0, CUDA);
-        SweepTask four = SweepTask.of(SweepTask.BUNDLED, "water", null, 300, 4, 1, CUDA);
+        SweepTask four = SweepTask.of(SweepTask.BUNDLED, "ethanol", null, 300, 4, 1, CUDA);   // another molecule: a mixed batch
         ValidationTaskExecutor executor = new ValidationTaskExecutor().sharing(1);
         Path b3 = Files.createDirectories(dir.resolve("batch-3"));
         Path b4 = Files.createDirectories(dir.resolve("batch-4"));
@@ -42,7 +42,7 @@ class ValidationBatchExecutorTest {
         assertEquals(4, own.path("settings").path("seed").asLong());
         assertTrue(batch.get(1).driftMeVPerAtomPerPs() != null && batch.get(1).forceRmseVsBaselineEvPerA() != null,
                 batch.get(1).toString());
-        for (String log : List.of("water-r0-optimised-nve.csv", "water-r0-optimised-nvt.csv")) {
+        for (String log : List.of("ethanol-r0-optimised-nve.csv", "ethanol-r0-optimised-nvt.csv")) {
             assertArrayEquals(Files.readAllBytes(alone.resolve(log)), Files.readAllBytes(b4.resolve(log)), log);
         }
         assertEquals(3, new ObjectMapper().readTree(b3.resolve("report.json").toFile()).path("settings").path("seed").asLong());
