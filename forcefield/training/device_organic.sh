@@ -15,6 +15,7 @@ here=$(pwd)
 tr=forcefield/training
 export PYTHONUNBUFFERED=1 OMP_NUM_THREADS=1
 mkdir -p "$work" "$out"
+out=$(cd "$out" && pwd)   # absolute: the testset tar runs from inside $work/data
 if [[ ! -e "$work/lib/libxtb.so.6" ]]; then
   tar -xJf .model-payload/xtblib.tar.xz -C "$work"
 fi
