@@ -9,8 +9,8 @@
    frames). Score per replica: 1/2 f/N when it explodes at frame f (a non-finite coordinate or force,
    a force above 100 eV/Å or a kinetic temperature above 3,000 K), 1/2 + 1/2 f/N when a hydrogen first
    moves more than 2.5 Å from the atom it was bonded to at the start, 1 when stable to the end.
-   The whole batch is one CUDA graph per chunk of steps (edges: every pair of a molecule, fixed, since
-   molecules of <= 42 atoms fit in the cutoff's reach anyway and the cutoff function zeroes the rest).
+   The whole batch is one CUDA graph per chunk of steps (edges: every pair within a molecule, fixed: exact, since
+   the cutoff function zeroes a pair beyond r_c, and cheap for molecules of <= 42 atoms; never across molecules).
 
     python3 organic_eval.py --weights STATE.npz|W.safetensors --test organic-test.npz --starts starts.test.xyz.gz \
         [--independent testset-independent] [--replicas 2] [--ps 100] [--budget-s 300] --out eval.json
