@@ -10,7 +10,10 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-/tmp/gpu-langevin-out}
 mkdir -p "$out"
-java=("$here/jre/bin/java" -Xmx60g -Xss8m -XX:+UseParallelGC --enable-native-access=ALL-UNNAMED -cp "$here/lib/*")
+# the checkout's resources (TREE, default the working directory) after the jars: the model and the fatbin may have
+# been taken out of the bundle's jars to fit the transfer limit (as for scripts/gpu3-run.sh)
+java=("$here/jre/bin/java" -Xmx60g -Xss8m -XX:+UseParallelGC --enable-native-access=ALL-UNNAMED
+  -cp "$here/lib/*:${TREE:-$PWD}/forcefield/src/main/resources:${TREE:-$PWD}/platform-cuda/src/main/resources")
 timeout "${BUDGET:-540}" "${java[@]}" org.molten.cli.MoltenCli validate --device cuda --systems ethanol,alanine-dipeptide \
   --replicas 16 --steps 100000 --teacher-frames 0 --out "$out/report" > "$out/validate.log" 2>&1
 echo "== validate exit $? (4 = incomplete: the teacher checks are off)"

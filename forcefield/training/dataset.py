@@ -44,6 +44,12 @@ class FrameSet:
         atom = starts.index_select(0, batch) + torch.arange(total, device=ids.device) - offsets.index_select(0, batch)
         return (self.z[atom], self.pos[atom], self.forces[atom], batch, self.energy[ids], counts, self.system[ids])
 
+    def batch_pairs(self, ids):
+        """Every directed pair (i, j), i != j, of atoms of the same frame among the frames `ids`, as indices
+        into the atoms of batch(ids): the candidates PaiNN.forward(pairs=...) filters by the cutoff. Linear
+        in the frames (sum of n^2), where all pairs of the batch (cdist) grow with the square of its atoms."""
+        return block_pairs(self.n_atoms[ids])
+
     def composition(self, species):
         """Counts of each species per frame: [M, n_species] (for the least-squares atomref)."""
         idx = {z: k for k, z in enumerate(species)}
@@ -54,6 +60,22 @@ class FrameSet:
             for a in z[ptr[m]:ptr[m + 1]]:
                 out[m, idx[int(a)]] += 1
         return out
+
+
+def block_pairs(counts):
+    """Directed pairs (i, j), i != j, within each block of a concatenation of blocks of `counts` atoms."""
+    dev = counts.device
+    offsets = torch.cumsum(counts, 0) - counts
+    sq = counts * counts
+    pair_off = torch.cumsum(sq, 0) - sq
+    total = int(sq.sum())
+    block = torch.repeat_interleave(torch.arange(len(counts), device=dev), sq)
+    q = torch.arange(total, device=dev) - pair_off.index_select(0, block)
+    n = counts.index_select(0, block)
+    base = offsets.index_select(0, block)
+    i, j = q // n, q % n
+    keep = i != j
+    return (base + i)[keep], (base + j)[keep]
 
 
 class _NpzFrame:

@@ -4,6 +4,7 @@
 #
 #   device_organic.sh data-and-train WORK OUT DEADLINE_S   sample + label (15 processes), then training run A
 #   device_organic.sh train-and-eval WORK OUT DEADLINE_S   training run B warm-started from A, then the figures
+#   device_organic.sh all|multi WORK OUT DEADLINE_S        everything, detached (see the phases below)
 # Each phase ends its training so that the whole command ends by DEADLINE_S seconds after it started.
 #
 # WORK is a git-ignored folder that outlives one command while the machine stays up; if it was lost
@@ -67,6 +68,64 @@ case "$phase" in
     python3 $tr/organic_eval.py --weights "$work/run/state.npz" --test "$work/data/organic-test.npz" \
       --starts $tr/organic/starts.test.xyz.gz --independent $tr/testset-independent --replicas 1 --ps 100 \
       --budget-s "${EVAL_BUDGET_S:-150}" --out "$out/eval.json" 2>&1 | tee "$out/eval_stdout.txt"
+    touch "$out/DONE"
+    ;;
+  multi)
+    # One machine with several GPUs and many cores (nvidia-h200-x4: 64 cores, 4 GPUs), detached (setsid) across
+    # several commands, beside other GPU work: data on DATA_CPUS (taskset list, default all), DATA_WORKERS processes;
+    # then data-parallel training on TRAIN_GPUS (default 0; one rank a GPU, pinned to TRAIN_CPUS) warm-started from
+    # INIT (default: the organic preview), ending so that the figures (EVAL_BUDGET_S on the first training GPU) and
+    # the export end by DEADLINE_S; a copy of the best weights so far in $out every minute (a lost machine
+    # keeps them); the weight file for the Java side (student-gfn2-v6.safetensors, with its domain) last.
+    # Settings: BATCH (per rank, 256), LR (1e-3), LR_FINAL (1e-5), WARMUP (300), SYSTEM_WEIGHTS (" --system-weight
+    # NAME=K ..."), DATA_OPTS (organic_data.py options).
+    pin() { if [[ -n ${1:-} ]]; then echo "taskset -c $1"; fi; }
+    workers=${DATA_WORKERS:-$(( cores > 1 ? cores - 1 : 1 ))}
+    $(pin "${DATA_CPUS:-}") python3 $tr/organic_data.py --starts $tr/organic --out "$work/data" ${DATA_OPTS:-} \
+      --workers "$workers" 2>&1 | tee "$out/organic_data_stdout.txt"
+    cp "$work/data/organic-data.json" "$out/"
+    (cd "$work/data" && tar -cJf "$out/testset-organic.tar.xz" testset) &
+    gpus=${TRAIN_GPUS:-0}
+    IFS=, read -r -a gpu_list <<< "$gpus"
+    n=${#gpu_list[@]}
+    minutes=$(python3 -c "print(round(($deadline - $SECONDS - ${EVAL_BUDGET_S:-150} - 120) / 60, 2))")
+    init=${INIT:-forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors}
+    echo "training on GPUs $gpus ($n ranks) for $minutes min from $init"
+    mkdir -p "$work/run"
+    ( while sleep 60; do   # the best weights so far, where a later command finds them
+        cp "$work/run/checkpoint.npz" "$out/checkpoint.npz" 2>/dev/null || true; done ) &
+    saver=$!
+    export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1   # never NVLink multicast
+    export MASTER_ADDR=127.0.0.1 MASTER_PORT=${MASTER_PORT:-29533} WORLD_SIZE=$n CUDA_VISIBLE_DEVICES=$gpus
+    pids=()
+    for ((r = n - 1; r >= 0; r--)); do
+      RANK=$r LOCAL_RANK=$r $(pin "${TRAIN_CPUS:-}") python3 $tr/train.py --data $tr/data "$work/data" \
+        --test forcefield/src/main/resources/org/molten/forcefield/student/testset --out "$work/run" --minutes "$minutes" \
+        --batch "${BATCH:-256}" --lr "${LR:-1e-3}" --lr-final "${LR_FINAL:-1e-5}" --warmup "${WARMUP:-300}" \
+        --val-every-s 45 --patience 1000 --seed 20261128 --init "$init" --checkpoint ${SYSTEM_WEIGHTS:-} \
+        > "$out/train_rank$r.txt" 2>&1 &
+      pids+=($!)
+    done
+    for p in "${pids[@]}"; do wait "$p" || echo "a training rank ended with $?"; done
+    kill $saver 2>/dev/null || true
+    cp "$work/run/state.npz" "$out/state_run.npz"
+    cp "$work/run/train_log.json" "$out/train_log_run.json"
+    export CUDA_VISIBLE_DEVICES=${gpu_list[0]}
+    python3 $tr/organic_eval.py --weights "$work/run/state.npz" --test "$work/data/organic-test.npz" \
+      --starts $tr/organic/starts.test.xyz.gz --independent $tr/testset-independent --replicas 1 --ps 100 \
+      --budget-s "${EVAL_BUDGET_S:-150}" --out "$out/eval.json" 2>&1 | tee "$out/eval_stdout.txt"
+    # the domain (docs/model.md): v5's data and the RDKit starts of the training molecules, named (as the preview's)
+    python3 -c "
+import sys; sys.path.insert(0, '$tr'); import extxyz
+fr = list(extxyz.read('$tr/organic/starts.train.xyz.gz'))
+import numpy as np
+for f in fr: f.info['system'] = f.info['name']; f.energy = 0.0; f.forces = np.zeros_like(f.positions)   # unlabelled: the domain reads geometry only
+extxyz.write('$work/organic-starts.train.xyz.gz', fr)"
+    timeout 300 python3 $tr/export.py --state "$work/run/state.npz" --log "$work/run/train_log.json" \
+      --weights "$out/student-gfn2-v6.safetensors" --torchscript "$work/v6.pt" --training-commit "${COMMIT:-unknown}" \
+      --dataset "molten-gfn2-organic (forcefield/training/organic, organic_data.py)" \
+      --domain-data $tr/data "$work/organic-starts.train.xyz.gz" 2>&1 | grep -v '^ "domain"' | tail -25 | tee "$out/export_stdout.txt"
+    wait
     touch "$out/DONE"
     ;;
   *) echo "unknown phase $phase"; exit 2 ;;

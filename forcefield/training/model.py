@@ -10,7 +10,7 @@ Parameter names follow the weight-file spec (embedding.weight, interactions.t.ph
 the buffers species/z_to_index are not part of the state that is exported as weights.
 """
 import math
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 import torch
 from torch import nn
@@ -96,6 +96,13 @@ class PaiNN(nn.Module):
             ij = torch.nonzero(same & not_self & (d < self.cutoff))
         return ij[:, 0], ij[:, 1]
 
+    def edges_within(self, pos, cand_i, cand_j):
+        """The candidate pairs closer than the cutoff (the same rule as edges, on a given candidate list)."""
+        with torch.no_grad():
+            r = pos.index_select(0, cand_j) - pos.index_select(0, cand_i)
+            keep = torch.nonzero(torch.sum(r * r, dim=-1) < self.cutoff * self.cutoff).squeeze(-1)
+        return cand_i.index_select(0, keep), cand_j.index_select(0, keep)
+
     def atom_energies(self, z_idx, pos, idx_i, idx_j):
         r = pos.index_select(0, idx_j) - pos.index_select(0, idx_i)     # r_ij = r_j - r_i
         d = torch.sqrt(torch.sum(r * r, dim=-1))
@@ -112,12 +119,18 @@ class PaiNN(nn.Module):
         y = self.readout(s).squeeze(-1)
         return self.scale * y + self.atomref.index_select(0, z_idx)
 
-    def forward(self, z, pos, batch, n_structures: int, create_graph: bool = False) -> Tuple[torch.Tensor, torch.Tensor]:
-        """Energies [n_structures] (eV) and forces [N, 3] (eV/Å) of a batch of structures."""
+    def forward(self, z, pos, batch, n_structures: int, create_graph: bool = False,
+                pairs: Optional[Tuple[torch.Tensor, torch.Tensor]] = None) -> Tuple[torch.Tensor, torch.Tensor]:
+        """Energies [n_structures] (eV) and forces [N, 3] (eV/Å) of a batch of structures. `pairs`: candidate
+        directed pairs (i, j) of the same structure (e.g. every pair within each frame, block_pairs), kept where
+        d_ij < cutoff; None: all pairs of the batch (cdist, quadratic in the batch's atom count)."""
         if not pos.requires_grad:
             pos = pos.requires_grad_(True)
         z_idx = self.species_index(z)
-        idx_i, idx_j = self.edges(pos, batch)
+        if pairs is None:
+            idx_i, idx_j = self.edges(pos, batch)
+        else:
+            idx_i, idx_j = self.edges_within(pos, pairs[0], pairs[1])
         e_atom = self.atom_energies(z_idx, pos, idx_i, idx_j)
         energy = torch.zeros(n_structures, dtype=e_atom.dtype, device=e_atom.device).index_add_(0, batch, e_atom)
         grads = torch.autograd.grad([energy.sum()], [pos], create_graph=create_graph)

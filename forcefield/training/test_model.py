@@ -88,6 +88,21 @@ class ModelTest(unittest.TestCase):
         self.assertAlmostEqual(float(e[1]), e2, delta=1e-9)
         self.assertTrue(torch.allclose(f[:10], f1, atol=1e-10) and torch.allclose(f[10:], f2, atol=1e-10))
 
+    def test_block_pairs_equal_all_pairs_of_the_batch(self):
+        # the training path's edges (every pair within each frame, then the cutoff) against cdist over the batch
+        from dataset import block_pairs
+        m, (z, pos) = small_model(), molecule()
+        z2, pos2 = z[:6], pos[:6] + 0.3
+        counts = torch.tensor([10, 6])
+        batch = torch.repeat_interleave(torch.arange(2), counts)
+        zz, pp = torch.cat([z, z2]), torch.cat([pos, pos2])
+        e, f = m(zz, pp.clone(), batch, 2)
+        e_b, f_b = m(zz, pp.clone(), batch, 2, pairs=block_pairs(counts))
+        i, j = block_pairs(counts)
+        self.assertEqual(len(i), 10 * 9 + 6 * 5)
+        self.assertTrue(bool((batch[i] == batch[j]).all()) and bool((i != j).all()))
+        self.assertTrue(torch.allclose(e, e_b, rtol=0, atol=1e-12) and torch.allclose(f, f_b, rtol=0, atol=1e-12))
+
     def test_unknown_species_is_refused(self):
         m = small_model()
         with self.assertRaises(ValueError):

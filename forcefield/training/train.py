@@ -15,6 +15,13 @@ The number of steps is planned from the measured speed of the first epoch and re
 `--steps N` repeats a run on another machine. Seeds are fixed (--seed); CUDA index_add is not
 bit-deterministic, so GPU runs agree statistically, not bit for bit.
 
+Data parallel on several GPUs of one host: `torchrun --nproc-per-node G train.py ...` (NCCL). Every rank holds the
+whole data set and the same permutation, takes its share of each global batch of G x --batch frames, and the
+gradients are averaged by one all-reduce a step (which also carries a stop flag, so all ranks end at the same
+step); rank 0 validates, keeps the EMA state and writes the outputs. One rank is the single-GPU run.
+--system-weight NAME=K repeats the frames of system NAME K times an epoch (e.g. keep the six molecules of the
+earlier students from drowning in a larger organic set).
+
 Outputs in --out: state.npz (every spec tensor, float32), train_log.json (settings, history,
 metrics), summary.txt (the final table, also printed last).
 """
@@ -48,7 +55,7 @@ def load_weights(model, path):
     return model
 
 
-def evaluate(model, data, device, batch_frames=128):
+def evaluate(model, data, device, batch_frames=256):
     """Per-system and overall metrics: energy MAE (meV/atom), force MAE and RMSE (eV/Å), loss terms."""
     model.eval()
     n_sys = len(data.systems)
@@ -61,7 +68,7 @@ def evaluate(model, data, device, batch_frames=128):
     for start in range(0, len(data), batch_frames):
         ids = torch.arange(start, min(start + batch_frames, len(data)), device=device)
         z, pos, f_ref, batch, e_ref, counts, sys_id = data.batch(ids)
-        e, f = model(z, pos.clone(), batch, len(ids))
+        e, f = model(z, pos.clone(), batch, len(ids), pairs=data.batch_pairs(ids))
         de = ((e.double() - e_ref) / counts).detach().cpu()
         df = (f - f_ref).detach().double()
         atom_sys = sys_id.index_select(0, batch).cpu()
@@ -122,12 +129,30 @@ def main():
     ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     ap.add_argument("--init", help="warm start: weights to start from (state.npz of a run or a .safetensors "
                                    "weight file); its atomref and scale are kept")
+    ap.add_argument("--system-weight", action="append", default=[], metavar="NAME=K",
+                    help="repeat the training frames of system NAME K times an epoch (integer K >= 1)")
+    ap.add_argument("--val-every-s", type=float, default=0.0,
+                    help="validate at the end of an epoch only when this many seconds have passed since the last "
+                         "validation (0: every epoch)")
     ap.add_argument("--checkpoint", action="store_true",
                     help="write the best EMA state to OUT/checkpoint.npz at every validation improvement, so a run "
                          "killed at a hard wall-clock limit still leaves usable weights")
     args = ap.parse_args()
 
     t0 = time.time()
+    world = int(os.environ.get("WORLD_SIZE", "1"))
+    rank = int(os.environ.get("RANK", "0"))
+    if world > 1:
+        import torch.distributed as dist
+        if torch.cuda.is_available():
+            torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
+            dist.init_process_group("nccl")
+            args.device = f"cuda:{torch.cuda.current_device()}"
+        else:   # gloo on the CPU: the same code path, tested without a GPU
+            dist.init_process_group("gloo")
+            args.device = "cpu"
+    if rank != 0:
+        sys.stdout = open(os.devnull, "w")   # rank 0 speaks for the run
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)
     if hasattr(torch, "set_float32_matmul_precision"):
@@ -143,7 +168,8 @@ def main():
     atomref, *_ = np.linalg.lstsq(A, train.energy.numpy(), rcond=None)
     resid = (train.energy.numpy() - A @ atomref) / train.n_atoms.numpy()
     scale = float(torch.sqrt(torch.mean(train.forces ** 2)))
-    print(f"torch {torch.__version__} on {device} ({torch.cuda.get_device_name(0) if device.type == 'cuda' else 'cpu'})")
+    print(f"torch {torch.__version__} on {device} ({torch.cuda.get_device_name(device) if device.type == 'cuda' else 'cpu'})"
+          f"{f', {world} ranks (data parallel)' if world > 1 else ''}")
     print(f"train {len(train)} frames / {len(train.z)} atoms, val {len(val)}, test {len(test) if test else 0}")
     print("atomref (eV): " + ", ".join(f"Z={z}: {a:.4f}" for z, a in zip(SPECIES, atomref))
           + f"; residual per atom: std {resid.std() * 1e3:.1f} meV; scale {scale:.4f} eV")
@@ -170,6 +196,22 @@ def main():
     print(f"PaiNN F={args.hidden} T={args.layers} n_rbf={args.n_rbf} r_c={args.cutoff} gamma={args.gamma}: "
           f"{n_params} trainable parameters")
 
+    # the epoch's frame list: every training frame once, those of weighted systems K times
+    repeat = torch.ones(len(train), dtype=torch.long)
+    for item in args.system_weight:
+        name, _, k = item.partition("=")
+        if name not in train.systems or not k.isdigit() or int(k) < 1:
+            raise SystemExit(f"--system-weight {item}: expected NAME=K with NAME one of {train.systems} and K >= 1")
+        repeat[train.system.cpu() == train.systems.index(name)] = int(k)
+    epoch_frames = torch.repeat_interleave(torch.arange(len(train)), repeat)
+    if len(args.system_weight):
+        print(f"epoch: {len(epoch_frames)} frames ({', '.join(args.system_weight)})")
+    global_batch = args.batch * world
+    flat = None
+    if world > 1:
+        with torch.no_grad():   # every rank starts from rank 0's weights (identical anyway: same seed, same init)
+            for p_ in list(model.parameters()) + list(ema.parameters()):
+                dist.broadcast(p_.data, 0)
     gen = torch.Generator(device="cpu")
     gen.manual_seed(args.seed)
     budget = args.minutes * 60.0
@@ -178,21 +220,36 @@ def main():
     history = []
     t_train = time.time()
     stop_reason = "budget"
+    t_val = time.time()
+    stop = False
     while True:
         epoch += 1
-        perm = torch.randperm(len(train), generator=gen).to(device)
+        perm = epoch_frames.index_select(0, torch.randperm(len(epoch_frames), generator=gen)).to(device)
         t_epoch = time.time()
         run_loss = 0.0
         n_batches = 0
-        for b in range(0, len(train) - args.batch + 1, args.batch):
-            ids = perm[b:b + args.batch]
+        for b in range(0, len(perm) - global_batch + 1, global_batch):
+            ids = perm[b + rank * args.batch:b + (rank + 1) * args.batch]
             z, pos, f_ref, batch, e_ref, counts, _ = train.batch(ids)
-            e, f = model(z, pos.clone(), batch, len(ids), create_graph=True)
+            e, f = model(z, pos.clone(), batch, len(ids), create_graph=True, pairs=train.batch_pairs(ids))
             loss_f = torch.mean((f - f_ref) ** 2)
             loss_e = torch.mean((((e.double() - e_ref) / counts).to(dtype)) ** 2)
             loss = args.w_forces * loss_f + args.w_energy * loss_e
             opt.zero_grad(set_to_none=True)
             loss.backward()
+            over = (planned and step + 1 >= planned) or time.time() - t_train > budget
+            if world > 1:
+                # one all-reduce a step: the gradients (averaged) and the ranks' stop flags (summed)
+                grads = [p_.grad if p_.grad is not None else torch.zeros_like(p_) for p_ in params]
+                flat = torch.cat([g.reshape(-1) for g in grads] + [torch.tensor([float(over)], device=device)])
+                dist.all_reduce(flat)
+                over = bool(flat[-1] > 0)   # a sync a step, as float(loss) would be
+                flat = flat[:-1] / world
+                k = 0
+                for p_ in params:
+                    n_ = p_.numel()
+                    p_.grad = flat[k:k + n_].view_as(p_)
+                    k += n_
             torch.nn.utils.clip_grad_norm_(params, 10.0)
             # learning rate: linear warm-up, then exponential decay to lr_final at the planned last step
             if step < args.warmup:
@@ -212,9 +269,8 @@ def main():
             step += 1
             n_batches += 1
             run_loss += float(loss) if n_batches % 50 == 0 else 0.0
-            if planned and step >= planned:
-                break
-            if time.time() - t_train > budget:
+            if over:
+                stop = True
                 break
         epoch_s = time.time() - t_epoch
         if not args.steps and epoch <= 2:
@@ -222,8 +278,20 @@ def main():
             # epoch 2), leaving 4 % of the remaining budget for validations
             left = budget - (time.time() - t_train)
             planned = max(args.warmup + 1, step + int(0.96 * left / epoch_s * n_batches))
+            if world > 1:   # rank 0's plan for every rank
+                t_ = torch.tensor([planned], device=device)
+                dist.broadcast(t_, 0)
+                planned = int(t_)
             print(f"epoch {epoch}: {n_batches} steps in {epoch_s:.1f} s ({1e3 * epoch_s / n_batches:.1f} ms/step); "
                   f"planned {planned} steps (~{planned / n_batches:.0f} epochs)", flush=True)
+        last = stop or step >= planned
+        if args.val_every_s > 0 and not last and time.time() - t_val < args.val_every_s:
+            continue
+        t_val = time.time()
+        if rank != 0:
+            if last:
+                break
+            continue
         m = evaluate(ema, val, device)["all"]
         vloss = args.w_forces * m["force_mse"] + args.w_energy * m["energy_mse"]
         history.append(dict(epoch=epoch, step=step, lr=lr, seconds=round(time.time() - t_train, 1),
@@ -238,18 +306,23 @@ def main():
                          **{k: v.detach().cpu().float().numpy() for k, v in spec_state(ema)})
         else:
             since_best += 1
-        if epoch % 5 == 1 or step >= planned:
+        if epoch % 5 == 1 or step >= planned or args.val_every_s > 0:
             print(f"epoch {epoch:4d} step {step:6d} lr {lr:.2e}  val F MAE {m['force_mae_ev_per_a']:.4f} eV/Å"
                   f"  E MAE {m['energy_mae_mev_per_atom']:.2f} meV/atom  ({time.time() - t_train:.0f} s)", flush=True)
         if step >= planned:
             stop_reason = "planned steps done"
             break
-        if time.time() - t_train > budget:
+        if stop:
             stop_reason = "time budget"
             break
-        if since_best >= args.patience:
-            stop_reason = f"no validation improvement in {args.patience} epochs"
+        if since_best >= args.patience and world == 1:
+            stop_reason = f"no validation improvement in {args.patience} validations"
             break
+    if rank != 0:
+        dist.destroy_process_group()
+        return
+    if world > 1:
+        dist.destroy_process_group()
 
     ema.load_state_dict(best_state)
     final = dict(val=evaluate(ema, val, device))

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# One device window on an nvidia-h200-x4 machine (4 H200s, 64 cores), three commands of < 10 minutes chained so
+# the machine stays warm: the organic student's data and data-parallel training run detached on GPUs 2,3 while the
+# measurements of issues 28, 29 and 31 use GPUs 0,1 (never the same GPU: timings stay clean).
+#
+#   call1: unpack the bundles; start forcefield/training/device_organic.sh multi (data on cores 16-63, then training
+#          on GPUs 2,3 pinned to cores 56-63); gpu3-run.sh (issue 29) on GPU 0 and the Langevin temperature run
+#          (issue 31) on GPU 1, side by side on cores 0-15
+#   call2: the two-GPU sweep (issue 31) on GPUs 0,1 and the 2 fs / 0.5 fs distributions (issue 28, cpu platform)
+#          on cores 16-55
+#   call3: nanoseconds per day with constraints (issue 28) on GPU 0; then, once the training pipeline is DONE, the
+#          organic validate survey (issue 27) with the new weights on cores 0-59
+# Each call copies the pipeline's outputs so far into $OUT (a lost machine keeps the best weights).
+# Carry: .device/g3.tar.xz (this script's `bundle` phase, run here first) and .model-payload/xtblib.tar.xz
+# (forcefield/training/make_organic_payload.sh).
+set -uo pipefail
+phase=$1
+out=${OUT:-/tmp/window-out}
+mkdir -p "$out"
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 PYTHONUNBUFFERED=1
+work=.organic-run            # git-ignored, outlives one command while the machine stays warm
+b=/tmp/b
+copy_pipeline() { mkdir -p "$out/organic" && cp -r "$work/out/." "$out/organic/" 2>/dev/null; tail -3 "$work/pipeline.log"; }
+xtb_dir() { echo "$PWD/$work/lib"; }
+
+case "$phase" in
+  bundle)
+    # on the development machine: one bundle for every measurement (gpu-bundle.sh's, plus the sweep's jars and
+    # the JDK modules Hazelcast needs), the model and the fatbin taken out of the jars (the checkout's copies serve)
+    set -e
+    root=$(cd "$(dirname "$0")/.." && pwd); dest=$root/.device/g3
+    jdk=${JLINK_JDK:-/usr/lib/jvm/temurin-25-jdk-amd64}
+    rm -rf "$dest"; mkdir -p "$dest"
+    "$jdk/bin/jlink" --add-modules java.base,java.logging,java.management,java.naming,java.sql,java.scripting,java.transaction.xa,jdk.unsupported \
+      --strip-debug --no-header-files --no-man-pages --output "$dest/jre"
+    strip --strip-unneeded "$dest/jre/lib/server/libjvm.so"
+    rm -f "$dest"/jre/lib/server/classes*.jsa   # the class-data-sharing archive: a faster JVM start, 13 MB
+    GPUCHECK_REF=0 bash "$root/scripts/gpu-bundle.sh" "$dest" > /dev/null 2>&1 || true
+    ls "$dest"/lib/cli-*.jar > /dev/null   # gpu-bundle.sh built it (its size line may fail outside a checkout)
+    (cd "$root" && mvn -o -q -DskipTests -pl sweep -am package)
+    cp "$root"/sweep/target/sweep-*[0-9T].jar "$dest/lib/"
+    deps=$(mktemp -d)
+    (cd "$root/sweep" && mvn -o -q dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$deps" >/dev/null)
+    for j in "$deps"/*.jar; do
+      n=$(basename "$j")
+      case $n in
+        pytorch-*|api-0.*|forcefield-torchscript-*|junit-*|opentest4j-*|apiguardian-*|jcuda-natives-*|molten-*) ;;
+        md-core-*|structures-*|forcefield-*|platform-cuda-*|teacher-xtb-*|integrators-*|validation-*|bench-*|cli-*) ;;
+        pdfbox-*|fontbox-*|graphics2d-*|VectorGraphics2D-*|animated-gif-*|commons-logging-*) ;;
+        *) [[ -f $dest/lib/$n ]] || cp "$j" "$dest/lib/" ;;
+      esac
+    done
+    rm -rf "$deps"
+    zip -q -d "$dest"/lib/forcefield-*.jar '*.safetensors' > /dev/null || true
+    zip -q -d "$dest"/lib/platform-cuda-*.jar '*.fatbin' > /dev/null || true
+    cp "$root"/scripts/{gpu-langevin-temperature-run.sh,constraints-figures-run.sh,sweep-2gpu-run.sh,gpu3-run.sh} "$dest/"
+    # jars stored, not deflated: xz then packs the classes themselves, a third smaller than the deflated jars
+    for j in "$dest"/lib/*.jar; do
+      t=$(mktemp -d); (cd "$t" && unzip -q "$j" && rm -f "$j" && zip -q -0 -r -X "$j" .); rm -rf "$t"
+    done
+    tar -C "$root/.device" -cf - g3 | xz -9e -T2 > "$root/.device/g3.tar.xz"
+    echo "bundle: $(du -h "$root/.device/g3.tar.xz" | cut -f1)"
+    exit 0
+    ;;
+  call1)
+    nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv
+    mkdir -p $b && XZ_OPT=-T0 tar -C $b -xJf .device/g3.tar.xz
+    ls $b
+    mkdir -p "$work/out"
+    DATA_CPUS=16-63 DATA_WORKERS=48 TRAIN_GPUS=2,3 TRAIN_CPUS=56-63 BATCH=${BATCH:-256} LR=${LR:-1e-3} \
+      DATA_OPTS="--train-frames ${TRAIN_FRAMES:-16}" EVAL_BUDGET_S=150 COMMIT=${COMMIT:-unknown} \
+      SYSTEM_WEIGHTS="--system-weight water=2 --system-weight ethanol=2 --system-weight benzene=2 --system-weight alanine-dipeptide=2 --system-weight ace-ala5-nme=2 --system-weight water-clusters=2" \
+      setsid nohup bash forcefield/training/device_organic.sh multi "$work" "$work/out" "${DEADLINE_S:-1450}" \
+      > "$work/pipeline.log" 2>&1 < /dev/null &
+    sleep 2
+    ( CUDA_VISIBLE_DEVICES=1 OUT=$out/langevin BUDGET=${LANGEVIN_BUDGET:-480} taskset -c 8-15 \
+        bash $b/g3/gpu-langevin-temperature-run.sh > "$out/langevin.txt" 2>&1 ) &
+    CUDA_VISIBLE_DEVICES=0 OUT=$out/gpu3 BUDGET=${GPU3_BUDGET:-500} taskset -c 0-7 bash $b/g3/gpu3-run.sh > "$out/gpu3.txt" 2>&1
+    wait
+    tail -25 "$out/gpu3.txt"; tail -8 "$out/langevin.txt"
+    copy_pipeline
+    ;;
+  call2)
+    ( CUDA_VISIBLE_DEVICES=0,1 OUT=$out/sweep BUDGET=${SWEEP_BUDGET:-520} taskset -c 0-15 \
+        bash $b/g3/sweep-2gpu-run.sh > "$out/sweep.txt" 2>&1 ) &
+    if [[ -f scripts/constraints-distributions.sh ]]; then
+      HERE=$b/g3 OUT=$out/dist PARALLEL=40 BUDGET=${DIST_BUDGET:-500} taskset -c 16-55 \
+        bash scripts/constraints-distributions.sh > "$out/dist.txt" 2>&1
+    fi
+    wait
+    tail -20 "$out/sweep.txt"; tail -20 "$out/dist.txt" 2>/dev/null
+    copy_pipeline
+    ;;
+  call3)
+    CUDA_VISIBLE_DEVICES=0 OUT=$out/constraints BUDGET=${CONSTRAINTS_BUDGET:-240} taskset -c 0-7 \
+      bash $b/g3/constraints-figures-run.sh > "$out/constraints.txt" 2>&1
+    tail -12 "$out/constraints.txt"
+    left=$(( ${CALL_S:-560} - SECONDS ))
+    while [[ ! -f $work/out/DONE ]] && (( left > 60 )); do sleep 10; left=$(( ${CALL_S:-560} - SECONDS )); done
+    copy_pipeline
+    if [[ -f $work/out/student-gfn2-v6.safetensors && -f scripts/organic-validate-survey.sh ]]; then
+      HERE=$b/g3 MODEL=$PWD/$work/out/student-gfn2-v6.safetensors LIBXTB_DIR=$(xtb_dir) OUT=$out/survey PARALLEL=56 \
+        BUDGET=$(( ${CALL_S:-560} - SECONDS - 15 )) taskset -c 0-59 bash scripts/organic-validate-survey.sh \
+        > "$out/survey.txt" 2>&1
+      tail -15 "$out/survey.txt"
+    fi
+    ;;
+  *) echo "unknown phase $phase (call1, call2, call3)"; exit 2 ;;
+esac
