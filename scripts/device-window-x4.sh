@@ -11,8 +11,10 @@
 #   call3: nanoseconds per day with constraints (issue 28) on GPU 0; then, once the training pipeline is DONE, the
 #          organic validate survey (issue 27) with the new weights on cores 0-59
 # Each call copies the pipeline's outputs so far into $OUT (a lost machine keeps the best weights).
-# Carry: .device/g3.tar.xz (this script's `bundle` phase, run here first) and .model-payload/xtblib.tar.xz
-# (forcefield/training/make_organic_payload.sh).
+# Carry: .device/g3.tar.xz (this script's `bundle` phase, run here first), .model-payload/xtblib.tar.xz
+# (forcefield/training/make_organic_payload.sh) and, where the checkout is sparse to fit the 64 MiB (git
+# sparse-checkout without forcefield/training/data and runs, docs, forcefield-torchscript), .device/data.tar.xz
+# (forcefield/training/data's files uncompressed, tar | xz -9e).
 set -uo pipefail
 phase=$1
 out=${OUT:-/tmp/window-out}
@@ -66,6 +68,13 @@ case "$phase" in
     nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv
     mkdir -p $b && XZ_OPT=-T0 tar -C $b -xJf .device/g3.tar.xz
     ls $b
+    if [[ ! -d forcefield/training/data && -f .device/data.tar.xz ]]; then
+      # v1-v5's six-molecule data travel recompressed (xz of the plain text: 17.7 MB for 21.4 of gzip) where the
+      # sparse checkout leaves the folder out; the loaders read *.xyz.gz
+      mkdir -p forcefield/training/data && XZ_OPT=-T0 tar -C forcefield/training/data -xJf .device/data.tar.xz
+      ls forcefield/training/data/*.xyz | xargs -P 16 -n 1 gzip -1
+    fi
+    ls forcefield/training/data | wc -l
     mkdir -p "$work/out"
     DATA_CPUS=16-63 DATA_WORKERS=48 TRAIN_GPUS=2,3 TRAIN_CPUS=56-63 BATCH=${BATCH:-256} LR=${LR:-1e-3} \
       DATA_OPTS="--train-frames ${TRAIN_FRAMES:-16}" EVAL_BUDGET_S=150 COMMIT=${COMMIT:-unknown} \
