@@ -60,6 +60,15 @@ final class DeviceIntegrator {
         return d instanceof DynamicsSpec.VelocityVerlet || thermostat(d) != TS_NONE;
     }
 
+    /**
+     * {@link #megakernelCapable(DynamicsSpec)} for replicas that may hold constraints: a constrained run takes the
+     * stage path only (RATTLE and SETTLE are its k_constrain stages, molten_constraints.cuh; the small-molecule
+     * kernel has none).
+     */
+    static boolean megakernelCapable(DynamicsSpec d, boolean constrained) {
+        return !constrained && megakernelCapable(d);
+    }
+
     /** Why the device cannot run {@code d}, or null. */
     static String unsupported(DynamicsSpec d) {
         if (d instanceof DynamicsSpec.NoseHooverChain c) {

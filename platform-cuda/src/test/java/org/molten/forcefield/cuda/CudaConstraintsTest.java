@@ -1,0 +1,251 @@
+package org.molten.forcefield.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.molten.core.Atoms;
+import org.molten.core.Observables;
+import org.molten.core.Units;
+import org.molten.core.dynamics.ConstraintSet;
+import org.molten.core.dynamics.DynamicsSpec;
+import org.molten.core.dynamics.ReplicaStart;
+import org.molten.forcefield.student.ReferenceStudent;
+import org.molten.forcefield.student.StudentWeights;
+import org.molten.integrators.Integrator;
+import org.molten.integrators.ReplicaSet;
+import org.molten.integrators.Simulation;
+import org.molten.integrators.SimulationBlowUpException;
+import org.molten.integrators.VelocityVerlet;
+import org.molten.integrators.constraints.ConstraintSolver;
+import org.molten.integrators.constraints.Constraints;
+import org.molten.integrators.thermostats.LangevinThermostat;
+
+/**
+ * Bond constraints on the cuda platform (RATTLE and SETTLE in the stage path's K-step graph,
+ * molten_constraints.cuh) through the emulator, against the host's ConstraintSolver: the same NVE
+ * trajectory as the cpu platform (to the float32 forces of the device), lengths held to the host's
+ * tolerance and velocities tangent at every K-step boundary under NVE and Langevin, replicas, rigid
+ * waters by SETTLE, restart bit for bit, the canonical kinetic energy of the reduced degrees of
+ * freedom, and a constraint that cannot be met stopping the run as the host's does.
+ */
+class CudaConstraintsTest {
+    private static final double T = 300;
+
+    @BeforeEach
+    void needsGpu() {
+        assumeTrue(CudaTestSupport.gpu(), CudaTestSupport::whyNot);
+    }
+
+    private static StudentWeights weights() {
+        return CudaDynamicsTest.weights(7);
+    }
+
+    /** Three waters about 2.9 Å apart, Å. */
+    static Atoms waterCluster() {
+        int[] z = {8, 1, 1, 8, 1, 1, 8, 1, 1};
+        double[] r = {
+            0.000, 0.000, 0.000, 0.957, 0.000, 0.000, -0.240, 0.927, 0.000,
+            2.900, 0.300, 0.200, 3.350, 1.120, 0.330, 3.300, -0.250, 0.880,
+            1.300, 2.600, -0.400, 0.700, 2.000, -0.050, 1.250, 3.380, 0.150};
+        return Atoms.of(z, r, null);
+    }
+
+    private static Simulation.Builder builder(Atoms atoms, Integrator integrator, long seed, String platform,
+                                              List<String> warnings) {
+        return Simulation.builder(atoms, new ReferenceStudent(weights()), integrator).constraints(Constraints.hBonds())
+                .seed(seed).temperature(T).platform(platform).warnings(warnings::add);
+    }
+
+    /** Steps one at a time (each a launch on the device), checking the constraints at every boundary. */
+    private static void stepChecking(Simulation sim, int steps, String what) {
+        ConstraintSolver c = sim.constraints();
+        for (int s = 0; s < steps; s++) {
+            sim.step(1);
+            Atoms a = sim.atoms();
+            double len = c.maxRelativeLengthError(a);
+            double rate = c.maxBondVelocity(a);
+            assertTrue(len <= 1e-9, what + " step " + sim.stepCount() + ": relative length error " + len);
+            assertTrue(rate <= 1e-8, what + " step " + sim.stepCount() + ": bond velocity " + rate + " A/fs");
+        }
+    }
+
+    private static double maxDifference(double[] a, double[] b) {
+        double m = 0;
+        for (int i = 0; i < a.length; i++) {
+            m = Math.max(m, Math.abs(a[i] - b[i]));
+        }
+        return m;
+    }
+
+    /**
+     * Ethanol with h-bonds (6 pairs) under NVE at 1 fs: the cuda platform runs it (no fallback warning, the stage
+     * path) with every length within 1e-9 (relative) and every bond velocity below 1e-8 Å/fs after each of 30 steps,
+     * and follows the cpu platform's trajectory to the device's float32 forces.
+     */
+    @Test
+    void ethanolNveFollowsTheHostWithLengthsHeld() {
+        List<String> warnings = new ArrayList<>();
+        try (Simulation gpu = builder(CudaDynamicsTest.ethanol(), new VelocityVerlet(1.0), 5, "cuda", warnings).build();
+             Simulation cpu = builder(CudaDynamicsTest.ethanol(), new VelocityVerlet(1.0), 5, "cpu", warnings).build()) {
+            assertEquals("cuda", gpu.platformName(), String.join("; ", warnings));
+            assertTrue(warnings.isEmpty(), String.join("; ", warnings));
+            assertEquals(6, gpu.constraintSet().pairCount());
+            stepChecking(gpu, 30, "ethanol NVE on cuda");
+            cpu.step(30);
+            double dr = maxDifference(cpu.atoms().positions(), gpu.atoms().positions());
+            double dv = maxDifference(cpu.atoms().velocities(), gpu.atoms().velocities());
+            System.out.printf(Locale.ROOT, "ethanol h-bonds NVE, 30 steps of 1 fs: cuda - cpu positions %.2e A, velocities"
+                    + " %.2e A/fs%n", dr, dv);
+            assertTrue(dr < 1e-5, "positions differ by " + dr + " A from the cpu platform's");
+            assertTrue(dv < 1e-6, "velocities differ by " + dv + " A/fs from the cpu platform's");
+            assertEquals(cpu.totalEnergyEv(), gpu.totalEnergyEv(), 1e-4, "total energy");
+        }
+    }
+
+    /** Ethanol with h-bonds under Langevin BAOAB (O projected): lengths held and velocities tangent at every step. */
+    @Test
+    void ethanolLangevinHoldsTheConstraints() {
+        List<String> warnings = new ArrayList<>();
+        try (Simulation gpu = builder(CudaDynamicsTest.ethanol(), new VelocityVerlet(1.0, LangevinThermostat.of(T, 0.05)),
+                6, "cuda", warnings).build()) {
+            assertEquals("cuda", gpu.platformName(), String.join("; ", warnings));
+            stepChecking(gpu, 20, "ethanol Langevin on cuda");
+        }
+    }
+
+    /**
+     * Three replicas of ethanol of different seeds bound together (one K-step graph), NVE: each follows the same
+     * replica on the cpu platform, its constraints held.
+     */
+    @Test
+    void replicasFollowTheHost() {
+        int reps = 3;
+        List<String> warnings = new ArrayList<>();
+        try (ReplicaSet gpu = ReplicaSet.of(reps, k -> builder(CudaDynamicsTest.ethanol(), new VelocityVerlet(1.0), 20 + k,
+                "cuda", warnings)).platform("cuda").build();
+             ReplicaSet cpu = ReplicaSet.of(reps, k -> builder(CudaDynamicsTest.ethanol(), new VelocityVerlet(1.0), 20 + k,
+                     "cpu", warnings)).platform("cpu").threads(1).build()) {
+            assertEquals("cuda", gpu.platformName(), String.join("; ", warnings));
+            gpu.step(20);
+            cpu.step(20);
+            for (int k = 0; k < reps; k++) {
+                Simulation g = gpu.replica(k);
+                Atoms a = g.atoms();
+                assertTrue(g.constraints().maxRelativeLengthError(a) <= 1e-9, "replica " + k + " lengths");
+                assertTrue(g.constraints().maxBondVelocity(a) <= 1e-8, "replica " + k + " bond velocities");
+                double dr = maxDifference(cpu.replica(k).atoms().positions(), a.positions());
+                assertTrue(dr < 1e-4, "replica " + k + ": positions differ by " + dr + " A from the cpu platform's");
+            }
+        }
+    }
+
+    /**
+     * Three rigid waters (h-bonds makes them rigid: SETTLE, positions analytic, velocities by the 3 x 3 solve) under
+     * NVE and Langevin: O-H and H-H held to 1e-9 at every step, the NVE trajectory the cpu platform's.
+     */
+    @Test
+    void rigidWatersBySettle() {
+        List<String> warnings = new ArrayList<>();
+        try (Simulation nve = builder(waterCluster(), new VelocityVerlet(2.0), 8, "cuda", warnings).build();
+             Simulation cpu = builder(waterCluster(), new VelocityVerlet(2.0), 8, "cpu", warnings).build();
+             Simulation langevin = builder(waterCluster(), new VelocityVerlet(2.0, LangevinThermostat.of(T, 0.05)), 9,
+                     "cuda", warnings).build()) {
+            assertEquals("cuda", nve.platformName(), String.join("; ", warnings));
+            assertEquals(3, nve.constraintSet().waterCount());
+            assertEquals(0, nve.constraintSet().pairCount());
+            stepChecking(nve, 15, "water cluster NVE on cuda");
+            stepChecking(langevin, 15, "water cluster Langevin on cuda");
+            cpu.step(15);
+            double dr = maxDifference(cpu.atoms().positions(), nve.atoms().positions());
+            assertTrue(dr < 1e-5, "positions differ by " + dr + " A from the cpu platform's");
+        }
+    }
+
+    /** Ethanol's constraints as the host resolves them, for the engine-level tests. */
+    private static ConstraintSet hBonds(Atoms a) {
+        return Constraints.hBonds().resolve(a);
+    }
+
+    /** Restart bit for bit with constraints, Langevin and NVE, two replicas (the device checkpoint test's body). */
+    @Test
+    void restartBitForBit() {
+        for (DynamicsSpec d : new DynamicsSpec[] {new DynamicsSpec.Langevin(1.0, T, 0.05, true),
+            new DynamicsSpec.VelocityVerlet(1.0)}) {
+            List<ReplicaStart> starts = new ArrayList<>();
+            for (int r = 0; r < 2; r++) {
+                Atoms a = CudaDynamicsTest.thermalised(CudaDynamicsTest.ethanol(), T, 40 + r);
+                starts.add(new ReplicaStart(a, d, 40 + r, 3 * a.size() - 3 - 6, hBonds(a)));
+            }
+            CudaDynamicsTest.assertRestartBitForBit(weights(), starts, 4, "ethanol h-bonds " + d.name());
+        }
+    }
+
+    /**
+     * Langevin with h-bonds on 12 ethanol replicas: the kinetic energy just after the O step (the one reported) is
+     * that of 3N − 3 − 6 = 18 degrees of freedom (without the projection after O it is that of 27 − 3 = 24, a third
+     * more). A strong friction (2/fs at 1 fs: O keeps 14 % of the old velocities) makes the post-O velocities almost
+     * fresh draws projected onto the constraint surface, so the mean does not carry the time-step bias of the small
+     * random student (at 0.1/fs both the cpu and the cuda platform give 0.31 eV on it). 12 replicas x 20 samples
+     * after 10 steps, within 10 % (relative spread sqrt(2/18) = 0.33 per sample, nearly independent).
+     */
+    @Test
+    void langevinKineticEnergyHasTheReducedDegreesOfFreedom() {
+        int reps = 12;
+        int dof = 3 * 9 - 3 - 6;
+        DynamicsSpec d = new DynamicsSpec.Langevin(1.0, T, 2.0, true);
+        List<ReplicaStart> starts = new ArrayList<>();
+        for (int r = 0; r < reps; r++) {
+            Atoms a = CudaDynamicsTest.thermalised(CudaDynamicsTest.ethanol(), T, 60 + r);
+            starts.add(new ReplicaStart(a, d, 60 + r, dof, hBonds(a)));
+        }
+        double sum = 0;
+        int samples = 20;
+        try (CudaMdEngine md = new CudaMdEngine(weights(), starts, CudaDynamicsTest.stages(10))) {
+            md.advance(10);
+            Atoms a = CudaDynamicsTest.ethanol();
+            for (int s = 0; s < samples; s++) {
+                md.advance(1);
+                for (int r = 0; r < reps; r++) {
+                    sum += md.reportedKineticEnergyEv(r).orElseThrow();
+                }
+            }
+            md.read(0, a, null);
+            assertTrue(ConstraintSolver.of(starts.get(0).constraints(), a).maxBondVelocity(a) <= 1e-8);
+        }
+        double mean = sum / (reps * samples);
+        double expect = 0.5 * dof * Units.BOLTZMANN_EV_PER_K * T;
+        String msg = String.format(Locale.ROOT, "<K> %.5f eV against %d dof: %.5f eV (24 dof: %.5f eV)", mean, dof, expect,
+                0.5 * 24 * Units.BOLTZMANN_EV_PER_K * T);
+        System.out.println("ethanol h-bonds Langevin on cuda: " + msg);
+        assertEquals(expect, mean, 0.10 * expect, msg);
+    }
+
+    /**
+     * A constraint that cannot be met (ethanol at 2,000 K with 12 fs steps) stops the run as on the host: a
+     * SimulationBlowUpException of cause CONSTRAINT_FAILED naming the atoms, at the end of the launch.
+     */
+    @Test
+    void unmetConstraintStopsTheRun() {
+        List<String> warnings = new ArrayList<>();
+        try (Simulation gpu = Simulation.builder(CudaDynamicsTest.ethanol(), new ReferenceStudent(weights()),
+                new VelocityVerlet(12.0)).constraints(Constraints.hBonds()).seed(3).temperature(2000).platform("cuda")
+                .warnings(warnings::add).build()) {
+            assertEquals("cuda", gpu.platformName(), String.join("; ", warnings));
+            SimulationBlowUpException e = assertThrows(SimulationBlowUpException.class, () -> gpu.step(200));
+            System.out.println(e.getMessage());
+            assertEquals(SimulationBlowUpException.Cause.CONSTRAINT_FAILED, e.blowUpCause(), e.getMessage());
+            assertTrue(e.getMessage().contains("constraint between atoms"), e.getMessage());
+        }
+    }
+
+    static double kineticEnergy(Atoms a) {
+        return Observables.kineticEnergyEv(a);
+    }
+}
