@@ -148,6 +148,7 @@ struct Net {
     // [cons_rpair[r], cons_rpair[r + 1]) and rigid waters [cons_rwater[r], cons_rwater[r + 1])
     long long cons_on;      // 1: the MD step holds constraints (k_constrain stages, projection after O)
     double cons_tol;        // RATTLE's tolerance (ConstraintSet.tolerance): relative length, relative rate (1/fs)
+    long long cons_smem;    // bytes of shared memory staging the largest replica's pair solve (0: solved in global memory)
     const int* cons_pair;   // [P][2] atoms i, j
     const double* cons_len2;  // [P] length^2, Å^2
     const int* cons_rpair;  // [R + 1]

@@ -9,7 +9,9 @@
 //  - velocities, after the closing kick and after Langevin's O step: Gauss-Seidel over the pairs,
 //    x = -r_ij . v_ij / d^2 until every |x| <= tol; each rigid water by the exact 3 x 3 solve.
 // The pairs run serially on thread 0 of the block (the host's order, so the same iterates in float64; a
-// molecule holds at most a few hundred pairs), the waters one per thread (they share no atom with the pairs).
+// molecule holds at most a few hundred pairs), staged in shared memory when the replica fits (its atoms' state and
+// its pairs: shared-memory latency instead of L2's after every store), the waters one per thread (they share no
+// atom with the pairs).
 // State in float64 (Net.pos, Net.vel), so the host's tolerance (default 1e-10) applies unchanged; with
 // Net.fp32_state the result is rounded to float32 afterwards, as every other state update.
 // A constraint that cannot be met is recorded in flags[MOLTEN_FLAG_CONSTRAINT] (pair k + 1, or -(w + 1) for
@@ -45,47 +47,62 @@ __device__ __forceinline__ void cons_disp(const Net& n, const double* r, int i, 
     min_image(n, d[0], d[1], d[2]);
 }
 
-// SHAKE on pairs [p0, p1) (thread 0 only); perFs > 0: velocities += displacement * perFs. False on failure.
-__device__ bool rattle_positions(const Net& n, int p0, int p1, double perFs, unsigned long long stepno) {
-    double* r = n.pos;
-    const double* ref = n.cons_ref;
+// One replica's pairs as the serial solver sees them: in shared memory (the replica's atoms and pairs staged there,
+// local atom indices; latency of shared memory instead of L2 after each store) or in global memory (global indices).
+struct PairView {
+    double* r;            // positions [.][3]
+    double* v;            // velocities [.][3]
+    const double* ref;    // positions at the start of the drift [.][3]
+    const double* im;     // 1/amu [.]
+    const int* pair;      // [P][2]
+    const double* len2;   // [P]
+    double* vec;          // [P][3]
+    double* lambda;       // [P]
+    int P;
+    int code0;            // global index of the first pair (failure codes: code0 + k + 1)
+};
+
+// SHAKE on the view's pairs (thread 0 only); perFs > 0: velocities += displacement * perFs. False on failure.
+__device__ bool rattle_positions(const Net& n, const PairView& w, double perFs, unsigned long long stepno) {
+    double* r = w.r;
+    const double* ref = w.ref;
     const double tol = n.cons_tol;
-    for (int k = p0; k < p1; ++k) {
-        cons_disp(n, ref, n.cons_pair[2 * k], n.cons_pair[2 * k + 1], n.cons_vec + 3 * k);
-        n.cons_lambda[k] = 0.0;
+    for (int k = 0; k < w.P; ++k) {
+        cons_disp(n, ref, w.pair[2 * k], w.pair[2 * k + 1], w.vec + 3 * k);
+        w.lambda[k] = 0.0;
     }
     for (int iter = 0; iter < MOLTEN_CONS_MAXITER; ++iter) {
         bool converged = true;
-        for (int k = p0; k < p1; ++k) {
-            const int i = n.cons_pair[2 * k], j = n.cons_pair[2 * k + 1];
-            const double sx = n.cons_vec[3 * k], sy = n.cons_vec[3 * k + 1], sz = n.cons_vec[3 * k + 2];
+        for (int k = 0; k < w.P; ++k) {
+            const int i = w.pair[2 * k], j = w.pair[2 * k + 1];
+            const double sx = w.vec[3 * k], sy = w.vec[3 * k + 1], sz = w.vec[3 * k + 2];
             const double dx = sx + (r[3 * j] - ref[3 * j]) - (r[3 * i] - ref[3 * i]);
             const double dy = sy + (r[3 * j + 1] - ref[3 * j + 1]) - (r[3 * i + 1] - ref[3 * i + 1]);
             const double dz = sz + (r[3 * j + 2] - ref[3 * j + 2]) - (r[3 * i + 2] - ref[3 * i + 2]);
-            const double x = 0.5 * (n.cons_len2[k] - (dx * dx + dy * dy + dz * dz)) / (sx * dx + sy * dy + sz * dz);
+            const double x = 0.5 * (w.len2[k] - (dx * dx + dy * dy + dz * dz)) / (sx * dx + sy * dy + sz * dz);
             if (!(fabs(x) <= tol)) {
                 if (!isfinite(x)) {
-                    cons_fail(n, k + 1, MOLTEN_CONS_FAIL_POSITIONS, stepno);
+                    cons_fail(n, w.code0 + k + 1, MOLTEN_CONS_FAIL_POSITIONS, stepno);
                     return false;
                 }
                 converged = false;
-                const double imi = n.inv_mass[i], imj = n.inv_mass[j];
+                const double imi = w.im[i], imj = w.im[j];
                 const double m = 1.0 / (imi + imj);
                 const double ci = x * m * imi, cj = x * m * imj;
                 r[3 * j] += cj * sx; r[3 * j + 1] += cj * sy; r[3 * j + 2] += cj * sz;
                 r[3 * i] -= ci * sx; r[3 * i + 1] -= ci * sy; r[3 * i + 2] -= ci * sz;
-                n.cons_lambda[k] += x * m;
+                w.lambda[k] += x * m;
             }
         }
         if (converged) {
             if (perFs > 0) {
-                double* v = n.vel;
-                for (int k = p0; k < p1; ++k) {
-                    const int i = n.cons_pair[2 * k], j = n.cons_pair[2 * k + 1];
-                    const double ci = n.cons_lambda[k] * n.inv_mass[i] * perFs, cj = n.cons_lambda[k] * n.inv_mass[j] * perFs;
+                double* v = w.v;
+                for (int k = 0; k < w.P; ++k) {
+                    const int i = w.pair[2 * k], j = w.pair[2 * k + 1];
+                    const double ci = w.lambda[k] * w.im[i] * perFs, cj = w.lambda[k] * w.im[j] * perFs;
                     for (int c = 0; c < 3; ++c) {
-                        v[3 * j + c] += cj * n.cons_vec[3 * k + c];
-                        v[3 * i + c] -= ci * n.cons_vec[3 * k + c];
+                        v[3 * j + c] += cj * w.vec[3 * k + c];
+                        v[3 * i + c] -= ci * w.vec[3 * k + c];
                     }
                 }
             }
@@ -93,38 +110,38 @@ __device__ bool rattle_positions(const Net& n, int p0, int p1, double perFs, uns
         }
     }
     // the worst pair names the failure, as the host's worstPositionPair
-    int worst = p0;
+    int worst = 0;
     double err = -1.0;
-    for (int k = p0; k < p1; ++k) {
-        const int i = n.cons_pair[2 * k], j = n.cons_pair[2 * k + 1];
+    for (int k = 0; k < w.P; ++k) {
+        const int i = w.pair[2 * k], j = w.pair[2 * k + 1];
         double d[3];
-        for (int c = 0; c < 3; ++c) d[c] = n.cons_vec[3 * k + c] + (r[3 * j + c] - ref[3 * j + c]) - (r[3 * i + c] - ref[3 * i + c]);
-        const double e = fabs(sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) - sqrt(n.cons_len2[k]));
+        for (int c = 0; c < 3; ++c) d[c] = w.vec[3 * k + c] + (r[3 * j + c] - ref[3 * j + c]) - (r[3 * i + c] - ref[3 * i + c]);
+        const double e = fabs(sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) - sqrt(w.len2[k]));
         if (!(e <= err)) { err = e; worst = k; }
     }
-    cons_fail(n, worst + 1, MOLTEN_CONS_FAIL_POSITIONS, stepno);
+    cons_fail(n, w.code0 + worst + 1, MOLTEN_CONS_FAIL_POSITIONS, stepno);
     return false;
 }
 
-// The velocity half on pairs [p0, p1) (thread 0 only): r_ij . v_ij = 0.
-__device__ bool rattle_velocities(const Net& n, int p0, int p1, unsigned long long stepno) {
-    double* v = n.vel;
+// The velocity half on the view's pairs (thread 0 only): r_ij . v_ij = 0.
+__device__ bool rattle_velocities(const Net& n, const PairView& w, unsigned long long stepno) {
+    double* v = w.v;
     const double tol = n.cons_tol;
-    for (int k = p0; k < p1; ++k) cons_disp(n, n.pos, n.cons_pair[2 * k], n.cons_pair[2 * k + 1], n.cons_vec + 3 * k);
+    for (int k = 0; k < w.P; ++k) cons_disp(n, w.r, w.pair[2 * k], w.pair[2 * k + 1], w.vec + 3 * k);
     for (int iter = 0; iter < MOLTEN_CONS_MAXITER; ++iter) {
         bool converged = true;
-        for (int k = p0; k < p1; ++k) {
-            const int i = n.cons_pair[2 * k], j = n.cons_pair[2 * k + 1];
-            const double dx = n.cons_vec[3 * k], dy = n.cons_vec[3 * k + 1], dz = n.cons_vec[3 * k + 2];
+        for (int k = 0; k < w.P; ++k) {
+            const int i = w.pair[2 * k], j = w.pair[2 * k + 1];
+            const double dx = w.vec[3 * k], dy = w.vec[3 * k + 1], dz = w.vec[3 * k + 2];
             const double x = -(dx * (v[3 * j] - v[3 * i]) + dy * (v[3 * j + 1] - v[3 * i + 1])
-                               + dz * (v[3 * j + 2] - v[3 * i + 2])) / n.cons_len2[k];
+                               + dz * (v[3 * j + 2] - v[3 * i + 2])) / w.len2[k];
             if (!(fabs(x) <= tol)) {
                 if (!isfinite(x)) {
-                    cons_fail(n, k + 1, MOLTEN_CONS_FAIL_VELOCITIES, stepno);
+                    cons_fail(n, w.code0 + k + 1, MOLTEN_CONS_FAIL_VELOCITIES, stepno);
                     return false;
                 }
                 converged = false;
-                const double imi = n.inv_mass[i], imj = n.inv_mass[j];
+                const double imi = w.im[i], imj = w.im[j];
                 const double m = 1.0 / (imi + imj);
                 const double ci = x * m * imi, cj = x * m * imj;
                 v[3 * j] += cj * dx; v[3 * j + 1] += cj * dy; v[3 * j + 2] += cj * dz;
@@ -133,8 +150,62 @@ __device__ bool rattle_velocities(const Net& n, int p0, int p1, unsigned long lo
         }
         if (converged) return true;
     }
-    cons_fail(n, p0 + 1, MOLTEN_CONS_FAIL_VELOCITIES, stepno);
+    cons_fail(n, w.code0 + 1, MOLTEN_CONS_FAIL_VELOCITIES, stepno);
     return false;
+}
+
+// Doubles of shared memory that stage a replica of na atoms and P pairs (r, v, ref, 1/m; pair indices, length^2,
+// bond vector, lambda). DeviceConstraints.sharedBytes computes the same.
+#define MOLTEN_CONS_SMEM_DOUBLES(na, P) (10 * (na) + 6 * (P))
+
+// Runs the pair solve of replica r on thread 0, staged in shared memory when the host gave enough (staged != 0;
+// every thread of the block calls it). velocities: the velocity half; else positions with perFs.
+__device__ void rattle_replica(const Net& n, int r, int lo, int hi, bool velocities, double perFs,
+                               unsigned long long stepno, bool staged, double* sm) {
+    const int p0 = n.cons_rpair[r], p1 = n.cons_rpair[r + 1];
+    if (p1 == p0) return;
+    if (!staged) {
+        if (threadIdx.x == 0) {
+            PairView w{n.pos, n.vel, n.cons_ref, n.inv_mass, n.cons_pair + 2 * p0, n.cons_len2 + p0, n.cons_vec + 3 * p0,
+                       n.cons_lambda + p0, p1 - p0, p0};
+            if (velocities) rattle_velocities(n, w, stepno);
+            else rattle_positions(n, w, perFs, stepno);
+        }
+        __syncthreads();
+        return;
+    }
+    const int na = hi - lo, P = p1 - p0;
+    double* r_ = sm;
+    double* v_ = r_ + 3 * na;
+    double* ref_ = v_ + 3 * na;
+    double* im_ = ref_ + 3 * na;
+    double* len2_ = im_ + na;
+    double* vec_ = len2_ + P;
+    double* lam_ = vec_ + 3 * P;
+    int* pair_ = reinterpret_cast<int*>(lam_ + P);
+    for (int e = threadIdx.x; e < 3 * na; e += MOLTEN_THREADS) {
+        r_[e] = n.pos[3 * lo + e];
+        v_[e] = n.vel[3 * lo + e];
+        if (!velocities) ref_[e] = n.cons_ref[3 * lo + e];
+    }
+    for (int a = threadIdx.x; a < na; a += MOLTEN_THREADS) im_[a] = n.inv_mass[lo + a];
+    for (int k = threadIdx.x; k < P; k += MOLTEN_THREADS) {
+        len2_[k] = n.cons_len2[p0 + k];
+        pair_[2 * k] = n.cons_pair[2 * (p0 + k)] - lo;
+        pair_[2 * k + 1] = n.cons_pair[2 * (p0 + k) + 1] - lo;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        PairView w{r_, v_, ref_, im_, pair_, len2_, vec_, lam_, P, p0};
+        if (velocities) rattle_velocities(n, w, stepno);
+        else rattle_positions(n, w, perFs, stepno);
+    }
+    __syncthreads();
+    for (int e = threadIdx.x; e < 3 * na; e += MOLTEN_THREADS) {
+        if (!velocities) n.pos[3 * lo + e] = r_[e];
+        n.vel[3 * lo + e] = v_[e];
+    }
+    __syncthreads();
 }
 
 __device__ __forceinline__ double c_dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
@@ -276,29 +347,30 @@ __device__ __forceinline__ void cons_round(const Net& n, int lo, int hi, bool po
 }
 
 // Replica r's velocities made tangent to its constraints (every thread of the block calls it).
-__device__ void constrain_velocities_replica(const Net& n, int r, int lo, int hi, unsigned long long stepno) {
+__device__ void constrain_velocities_replica(const Net& n, int r, int lo, int hi, unsigned long long stepno, bool staged,
+                                             double* sm) {
     __syncthreads();
-    if (threadIdx.x == 0) rattle_velocities(n, n.cons_rpair[r], n.cons_rpair[r + 1], stepno);
-    __syncthreads();
+    rattle_replica(n, r, lo, hi, true, 0.0, stepno, staged, sm);
     for (int w = n.cons_rwater[r] + threadIdx.x; w < n.cons_rwater[r + 1]; w += MOLTEN_THREADS) settle_velocities(n, w);
     __syncthreads();
     cons_round(n, lo, hi, false);
     __syncthreads();
 }
 
-// k_constrain: one block per replica (grid-stride). what: MOLTEN_CONS_*.
-__device__ void st_constrain(const Net& n, int what, int wi, int wn) {
+// k_constrain: one block per replica (grid-stride). what: MOLTEN_CONS_*. staged: the host gave the shared memory
+// of MOLTEN_CONS_SMEM_DOUBLES for the largest replica (DeviceConstraints), else the pairs are solved in global memory.
+__device__ void st_constrain(const Net& n, int what, int staged, int wi, int wn, double* sm) {
     const unsigned long long counter = *(volatile unsigned long long*)n.step;
     // the step being made: k_forces has counted it only before the closing velocities
     const unsigned long long stepno = what == MOLTEN_CONS_VELOCITIES ? counter : counter + 1;
     for (int r = wi; r < (int)n.replicas; r += wn) {
         const int lo = replica_lo_c(n, r), hi = replica_hi_c(n, r);
         if (what == MOLTEN_CONS_VELOCITIES) {
-            constrain_velocities_replica(n, r, lo, hi, stepno);
+            constrain_velocities_replica(n, r, lo, hi, stepno, staged != 0, sm);
             continue;
         }
         const double perFs = what == MOLTEN_CONS_FULL_DRIFT ? 1.0 / n.dt : 2.0 / n.dt;
-        if (threadIdx.x == 0) rattle_positions(n, n.cons_rpair[r], n.cons_rpair[r + 1], perFs, stepno);
+        rattle_replica(n, r, lo, hi, false, perFs, stepno, staged != 0, sm);
         for (int w = n.cons_rwater[r] + threadIdx.x; w < n.cons_rwater[r + 1]; w += MOLTEN_THREADS)
             settle_positions(n, w, perFs, stepno);
         __syncthreads();

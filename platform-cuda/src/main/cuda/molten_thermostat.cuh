@@ -208,7 +208,7 @@ __device__ void langevin_o(const Net& n, int r, int lo, int hi, double* sm) {
         for (int k = 0; k < 3; ++k) n.vel[3 * a + k] = state_round(n, n.vel[3 * a + k]);
     // with constraints the noise is projected onto the constraint surface (Leimkuhler and Matthews 2016), before
     // the kinetic energy after O is taken, as the host's LangevinThermostat
-    if (n.cons_on) constrain_velocities_replica(n, r, lo, hi, step + 1);
+    if (n.cons_on) constrain_velocities_replica(n, r, lo, hi, step + 1, n.cons_smem != 0, sm + MOLTEN_THREADS + 2);
     __syncthreads();
     const double after = replica_kinetic(n, lo, hi, sm);
     if (threadIdx.x == 0) {

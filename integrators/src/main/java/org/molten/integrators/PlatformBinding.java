@@ -67,6 +67,12 @@ final class PlatformBinding {
             return host(auto, warnings, deviceName + " is not available: " + unavailable.get());
         }
         Simulation.Prepared first = replicas.get(0);
+        for (Simulation.Prepared r : replicas) {   // a platform that cannot hold a replica's constraints leaves all on the host
+            Optional<String> noConstraints = p.unsupportedConstraints(r.constraints().set());
+            if (noConstraints.isPresent()) {
+                return host(auto, warnings, noConstraints.get());
+            }
+        }
         Optional<DynamicsSpec> spec = first.integrator().dynamicsSpec();
         if (spec.isEmpty()) {
             return host(auto, warnings, first.integrator().name() + " has no description a device can run");

@@ -74,6 +74,23 @@ class DevicePlatformPathTest {
         assertTrue(warnings.isEmpty(), warnings.toString());
     }
 
+    /**
+     * A device platform that does not declare it runs constraints (the default of
+     * DevicePlatform.unsupportedConstraints: the fake) leaves a constrained run on the host with one warning, so no
+     * device ever drops a constraint set silently; the cuda platform declares it runs them (platform-cuda's
+     * CudaConstraintsTest).
+     */
+    @Test
+    void aPlatformWithoutConstraintsLeavesAConstrainedRunOnTheHost() {
+        List<String> warnings = new ArrayList<>();
+        try (Simulation sim = Simulation.builder(TestSystems.ethanol(), FF, new VelocityVerlet(1.0))
+                .constraints(org.molten.integrators.constraints.Constraints.hBonds()).seed(3).temperature(300)
+                .platform("fake").warnings(warnings::add).build()) {
+            assertEquals("cpu", sim.platformName());
+            assertEquals(List.of("fake does not run constraints (h-bonds); running on the cpu platform instead"), warnings);
+        }
+    }
+
     @Test
     void checkpointAndRestartGoThroughTheDeviceBitForBitAndStayOnItsPlatform(@TempDir Path dir) throws Exception {
         Supplier<Integrator> langevin = () -> new VelocityVerlet(0.5, LangevinThermostat.of(300, 0.01));

@@ -19,6 +19,14 @@ final class DeviceConstraints {
     final int pairs;
     final int waters;
     final double tolerance;
+    /**
+     * Bytes of shared memory that stage the largest replica's pair solve (MOLTEN_CONS_SMEM_DOUBLES: its atoms'
+     * positions, velocities, drift starts and inverse masses, its pairs), 0 where that leaves less than the default
+     * 48 KiB a block may take beside the thermostat's reduction (the solve then runs in global memory).
+     */
+    final int sharedBytes;
+    /** Shared memory a block may take without opting in, bytes (tests set 0 to run the global-memory solve). */
+    static int sharedLimitBytes = 48 * 1024;
     private final int[] pairAtoms;   // [P][2] global
     private final int[] waterAtoms;  // [W][3] global
     private final int[] firstPair;   // [R + 1]
@@ -50,6 +58,13 @@ final class DeviceConstraints {
             rule[k] = c.rule();
         }
         this.tolerance = tol;
+        long most = 0;
+        for (int k = 0; k < r; k++) {
+            int na = firstAtom[k + 1] - firstAtom[k];
+            int p = firstPair[k + 1] - firstPair[k];
+            most = Math.max(most, p == 0 ? 0 : 8L * (10L * na + 6L * p));
+        }
+        this.sharedBytes = most + 8L * (DeviceSystem.THREADS + 2) <= sharedLimitBytes ? (int) most : 0;
         pairs = firstPair[r];
         waters = firstWater[r];
         pairAtoms = new int[2 * pairs];
@@ -127,7 +142,7 @@ final class DeviceConstraints {
     }
 
     void describe(NetLayout.Builder b) {
-        b.set("cons_tol", tolerance).set("cons_pair", pair.address()).set("cons_len2", len2.address())
+        b.set("cons_tol", tolerance).set("cons_smem", sharedBytes).set("cons_pair", pair.address()).set("cons_len2", len2.address())
                 .set("cons_rpair", rpair.address()).set("cons_water", water.address()).set("cons_wlen", wlen.address())
                 .set("cons_rwater", rwater.address()).set("cons_ref", ref.address()).set("cons_vec", vec.address())
                 .set("cons_lambda", lambda.address());

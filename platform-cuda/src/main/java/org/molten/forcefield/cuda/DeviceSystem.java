@@ -341,7 +341,11 @@ final class DeviceSystem implements AutoCloseable {
 
     /** A k_constrain stage (MOLTEN_CONS_*), one block per replica. */
     private void constrain(byte[] net, int what) {
-        launch("k_constrain", replicaCount, 0, new KernelArgs(net, what));
+        launch("k_constrain", replicaCount, consSharedBytes(), new KernelArgs(net, what));
+    }
+
+    private int consSharedBytes() {
+        return constrained() ? replicas.constraints.sharedBytes : 0;
     }
 
     // ------------------------------------------------------------------ data transfer
@@ -485,7 +489,8 @@ final class DeviceSystem implements AutoCloseable {
 
     /** A per-replica thermostat stage (k_thermostat: 0 before the first kick, 1 after the second, 2 the O step). */
     private void thermostat(byte[] net, int stage) {
-        launch("k_thermostat", replicaCount, (THREADS + 2) * 8, new KernelArgs(net, stage));
+        // with constraints the O step projects its velocities, staged in shared memory after the reduction's
+        launch("k_thermostat", replicaCount, (THREADS + 2) * 8 + consSharedBytes(), new KernelArgs(net, stage));
     }
 
     /** {@code steps} MD steps on the stream (no host synchronisation); the energy of the last one is summed. */

@@ -56,6 +56,7 @@ final class NetLayout {
         longs(f, "rep", "rep_start", "rseed", "rpar", "rvar");
         longs(f, "cons_on");
         doubles(f, "cons_tol");
+        longs(f, "cons_smem");
         longs(f, "cons_pair", "cons_len2", "cons_rpair", "cons_water", "cons_wlen", "cons_rwater", "cons_ref", "cons_vec",
                 "cons_lambda");
         FIELDS = Collections.unmodifiableList(f);

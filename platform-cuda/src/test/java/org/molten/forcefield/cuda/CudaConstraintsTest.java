@@ -109,14 +109,50 @@ class CudaConstraintsTest {
         }
     }
 
-    /** Ethanol with h-bonds under Langevin BAOAB (O projected): lengths held and velocities tangent at every step. */
+    /**
+     * The pair solve in global memory (what a replica too large for the staged shared memory runs): the same
+     * trajectory as the staged one, to the last bit (the same float64 operations in the same order).
+     */
     @Test
-    void ethanolLangevinHoldsTheConstraints() {
+    void globalMemorySolveEqualsTheStagedOne() {
         List<String> warnings = new ArrayList<>();
-        try (Simulation gpu = builder(CudaDynamicsTest.ethanol(), new VelocityVerlet(1.0, LangevinThermostat.of(T, 0.05)),
-                6, "cuda", warnings).build()) {
-            assertEquals("cuda", gpu.platformName(), String.join("; ", warnings));
-            stepChecking(gpu, 20, "ethanol Langevin on cuda");
+        double[][] out = new double[2][];
+        int saved = DeviceConstraints.sharedLimitBytes;
+        try {
+            for (int staged = 0; staged < 2; staged++) {
+                DeviceConstraints.sharedLimitBytes = staged == 1 ? saved : 0;
+                try (Simulation gpu = builder(CudaDynamicsTest.ethanol(), new VelocityVerlet(1.0,
+                        LangevinThermostat.of(T, 0.05)), 5, "cuda", warnings).build()) {
+                    assertEquals("cuda", gpu.platformName(), String.join("; ", warnings));
+                    gpu.step(6);
+                    out[staged] = gpu.atoms().positions().clone();
+                }
+            }
+        } finally {
+            DeviceConstraints.sharedLimitBytes = saved;
+        }
+        org.junit.jupiter.api.Assertions.assertArrayEquals(out[1], out[0], "global-memory against staged solve");
+    }
+
+    /**
+     * Ethanol with h-bonds under Langevin BAOAB (O projected), Bussi and the Nosé–Hoover chain (uniform scalings
+     * around the step): lengths held and velocities tangent at every step.
+     */
+    @Test
+    void ethanolThermostatsHoldTheConstraints() {
+        List<String> warnings = new ArrayList<>();
+        try (Simulation langevin = builder(CudaDynamicsTest.ethanol(), new VelocityVerlet(1.0,
+                LangevinThermostat.of(T, 0.05)), 6, "cuda", warnings).build();
+             Simulation bussi = builder(CudaDynamicsTest.ethanol(), new VelocityVerlet(1.0,
+                     new org.molten.integrators.thermostats.BussiThermostat(T, 20)), 6, "cuda", warnings).build();
+             Simulation nhc = builder(CudaDynamicsTest.ethanol(), new VelocityVerlet(1.0,
+                     new org.molten.integrators.thermostats.NoseHooverChain(T, 20)), 6, "cuda", warnings).build()) {
+            assertEquals("cuda", langevin.platformName(), String.join("; ", warnings));
+            assertEquals("cuda", bussi.platformName(), String.join("; ", warnings));
+            assertEquals(3 * 9 - 6 - 6, bussi.degreesOfFreedom());
+            stepChecking(langevin, 20, "ethanol Langevin on cuda");
+            stepChecking(bussi, 8, "ethanol Bussi on cuda");
+            stepChecking(nhc, 8, "ethanol Nose-Hoover chain on cuda");
         }
     }
 
