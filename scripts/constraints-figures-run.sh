@@ -44,10 +44,10 @@ else:
 PY
   echo "   after $(el) s"
 }
-md ala-0.5fs 100 0.5 --system alanine-dipeptide --steps 40000
-JOPTS=-Dmolten.cuda.mode=stages md ala-0.5fs-stages 100 0.5 --system alanine-dipeptide --steps 40000
-md ala-2fs-hbonds 100 2 --system alanine-dipeptide --steps 40000 --constraints h-bonds
-md eth1024-0.5fs 120 0.5 --system ethanol --replicas 1024 --steps 2000 --report-interval 2000
-md eth1024-2fs-hbonds 120 2 --system ethanol --replicas 1024 --steps 2000 --report-interval 2000 --constraints h-bonds
+md ala-0.5fs 90 0.5 --system alanine-dipeptide --steps 40000
+JOPTS=-Dmolten.cuda.mode=stages md ala-0.5fs-stages 90 0.5 --system alanine-dipeptide --steps 40000
+md ala-2fs-hbonds 90 2 --system alanine-dipeptide --steps 40000 --constraints h-bonds
+md eth1024-0.5fs 110 0.5 --system ethanol --replicas 1024 --steps 2000 --report-interval 2000
+md eth1024-2fs-hbonds 110 2 --system ethanol --replicas 1024 --steps 2000 --report-interval 2000 --constraints h-bonds
 echo "done after $(el) s"
 tar -C "$out" -czf "$out/raw.tar.gz" raw && rm -rf "$out/raw"
