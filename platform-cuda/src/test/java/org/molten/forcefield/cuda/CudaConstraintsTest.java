@@ -284,6 +284,28 @@ class CudaConstraintsTest {
         }
     }
 
+    /**
+     * With the state rounded to float32 after every update ({@code molten.cuda.fp32State}, a measuring option) the
+     * solve still converges in float64 and the rounding that follows holds the lengths to float32 precision: within
+     * 1e-6 relative after 20 Langevin steps (float32's unit roundoff is 6e-8; a bond of 1.1 Å at coordinates of
+     * ~3 Å rounds by ~2e-7 Å per coordinate).
+     */
+    @Test
+    void float32StateHoldsTheLengthsToItsPrecision() {
+        Atoms a = CudaDynamicsTest.thermalised(CudaDynamicsTest.ethanol(), T, 95);
+        ConstraintSet set = hBonds(a);
+        DynamicsSpec d = new DynamicsSpec.Langevin(1.0, T, 0.05, true);
+        try (CudaMdEngine md = new CudaMdEngine(weights(), List.of(new ReplicaStart(a, d, 95, 18, set)),
+                CudaDynamicsTest.stages(5).withFp32State(true))) {
+            md.advance(20);
+            Atoms out = a.copy();
+            md.read(0, out, null);
+            double len = ConstraintSolver.of(set, out).maxRelativeLengthError(out);
+            System.out.printf(Locale.ROOT, "fp32 state: relative length error %.2e%n", len);
+            assertTrue(len <= 1e-6, "relative length error " + len);
+        }
+    }
+
     /** Ethanol's constraints as the host resolves them, for the engine-level tests. */
     private static ConstraintSet hBonds(Atoms a) {
         return Constraints.hBonds().resolve(a);
