@@ -49,7 +49,10 @@ namespace cg = cooperative_groups;
 #define MOLTEN_FLAG_NONFINITE 2   // first atom (+1) with a non-finite force, 0 if none
 #define MOLTEN_FLAG_BADSTEP 3     // the step counter when that force was found
 #define MOLTEN_FLAG_UNPAIRED 4    // neighbour slots whose reverse slot (b's slot of a) was not found
-#define MOLTEN_NFLAGS 5
+#define MOLTEN_FLAG_CONSTRAINT 5  // first constraint not met (molten_constraints.cuh): pair k + 1, rigid water -(w + 1)
+#define MOLTEN_FLAG_CONSKIND 6    // what failed: 1 RATTLE positions, 2 RATTLE velocities, 3 SETTLE
+#define MOLTEN_FLAG_CONSSTEP 7    // the step it failed in
+#define MOLTEN_NFLAGS 8
 
 struct Net {
     // ---- sizes
@@ -141,6 +144,20 @@ struct Net {
     const unsigned long long* rseed;  // [R] seed of each replica's random numbers
     const double* rpar;     // [R][MOLTEN_RPAR]
     double* rvar;           // [R][MOLTEN_RVAR]
+    // ---- constraints (molten_constraints.cuh), stage path only; global atom indices, replica r's pairs
+    // [cons_rpair[r], cons_rpair[r + 1]) and rigid waters [cons_rwater[r], cons_rwater[r + 1])
+    long long cons_on;      // 1: the MD step holds constraints (k_constrain stages, projection after O)
+    double cons_tol;        // RATTLE's tolerance (ConstraintSet.tolerance): relative length, relative rate (1/fs)
+    long long cons_smem;    // bytes of shared memory staging the largest replica's pair solve (0: solved in global memory)
+    const int* cons_pair;   // [P][2] atoms i, j
+    const double* cons_len2;  // [P] length^2, Å^2
+    const int* cons_rpair;  // [R + 1]
+    const int* cons_water;  // [W][3] O, H1, H2
+    const double* cons_wlen;  // [W][2] O-H, H-H, Å
+    const int* cons_rwater; // [R + 1]
+    double* cons_ref;       // [n][3] positions at the start of the drift, Å (saved by k_integrate1 / k_drift)
+    double* cons_vec;       // [P][3] bond vectors, Å
+    double* cons_lambda;    // [P] accumulated position corrections, amu
 };
 
 #define FULLMASK 0xffffffffu

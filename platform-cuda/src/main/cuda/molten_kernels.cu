@@ -39,6 +39,8 @@ KERNEL k_forces_rs(const Net n) { stage_entry(); st_forces<true>(n, blockIdx.x, 
 KERNEL k_energy(const Net n) { stage_entry(); SMEM_DECL; st_energy(n, blockIdx.x, sm); }
 // Per-replica stages (molten_thermostat.cuh): one block per replica.
 KERNEL k_thermostat(const Net n, int stage) { stage_entry(); SMEM_DECL; st_thermostat(n, stage, blockIdx.x, gridDim.x, sm); }
+// Constraints (molten_constraints.cuh): one block per replica; what: MOLTEN_CONS_*.
+KERNEL k_constrain(const Net n, int what) { stage_entry(); SMEM_DECL; st_constrain(n, what, n.cons_smem != 0, blockIdx.x, gridDim.x, reinterpret_cast<double*>(sm)); }
 KERNEL k_drift(const Net n) { stage_entry(); st_drift(n, blockIdx.x, gridDim.x); }
 KERNEL k_energy_rep(const Net n) { stage_entry(); SMEM_DECL; st_energy_rep(n, blockIdx.x, gridDim.x, sm); }
 

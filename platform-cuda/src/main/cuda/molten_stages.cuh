@@ -44,6 +44,8 @@ __device__ void st_integrate1(const Net& n, int wi, int wn) {
     for (int a = wi * MOLTEN_THREADS + threadIdx.x; a < n.n; a += wn * MOLTEN_THREADS) {
         double x[3], v[3];
         for (int k = 0; k < 3; ++k) { x[k] = ldad(n.pos + 3 * a + k); v[k] = ldad(n.vel + 3 * a + k); }
+        if (n.cons_on && n.integrator != MOLTEN_INT_NONE)  // the start of the drift, for RATTLE and SETTLE (k_constrain)
+            for (int k = 0; k < 3; ++k) n.cons_ref[3 * a + k] = x[k];
         if (n.integrator != MOLTEN_INT_NONE) {
             const double im = n.inv_mass[a];
             const double half = 0.5 * n.dt * n.accel * im;
@@ -63,7 +65,7 @@ __device__ void st_integrate1(const Net& n, int wi, int wn) {
                 n.vel[3 * a + k] = v[k];
             }
         }
-        if (n.search == 1) {
+        if (n.search == 1 && !(n.cons_on && n.integrator != MOLTEN_INT_NONE)) {  // with constraints: k_constrain counts
             const int c = cell_of(n, x[0], x[1], x[2]);
             n.atom_cell[a] = c;
             atomicAdd(n.cell_count + c, 1);

@@ -16,6 +16,7 @@
 // Units: Å, fs, eV, amu; accel = Å/fs^2 per eV/Å/amu, so K = m v^2 / (2 accel).
 #pragma once
 #include "molten_stages.cuh"
+#include "molten_constraints.cuh"
 
 #define MOLTEN_TS_BEFORE 0   // k_thermostat stage: dt/2 before the first half kick
 #define MOLTEN_TS_AFTER 1    // dt/2 after the second half kick
@@ -205,6 +206,9 @@ __device__ void langevin_o(const Net& n, int r, int lo, int hi, double* sm) {
     }
     for (int a = lo + threadIdx.x; a < hi; a += MOLTEN_THREADS)
         for (int k = 0; k < 3; ++k) n.vel[3 * a + k] = state_round(n, n.vel[3 * a + k]);
+    // with constraints the noise is projected onto the constraint surface (Leimkuhler and Matthews 2016), before
+    // the kinetic energy after O is taken, as the host's LangevinThermostat
+    if (n.cons_on) constrain_velocities_replica(n, r, lo, hi, step + 1, n.cons_smem != 0, sm + MOLTEN_THREADS + 2);
     __syncthreads();
     const double after = replica_kinetic(n, lo, hi, sm);
     if (threadIdx.x == 0) {
@@ -247,10 +251,11 @@ __device__ void st_drift(const Net& n, int wi, int wn) {
     for (int a = wi * MOLTEN_THREADS + threadIdx.x; a < n.n; a += wn * MOLTEN_THREADS) {
         double x[3];
         for (int k = 0; k < 3; ++k) {
+            if (n.cons_on) n.cons_ref[3 * a + k] = n.pos[3 * a + k];  // the start of the drift (k_constrain)
             x[k] = state_round(n, n.pos[3 * a + k] + 0.5 * n.dt * n.vel[3 * a + k]);
             n.pos[3 * a + k] = x[k];
         }
-        if (n.search == 1) {
+        if (n.search == 1 && !n.cons_on) {  // with constraints k_constrain counts, after them
             const int c = cell_of(n, x[0], x[1], x[2]);
             n.atom_cell[a] = c;
             atomicAdd(n.cell_count + c, 1);

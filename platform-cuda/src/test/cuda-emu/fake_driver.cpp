@@ -315,7 +315,7 @@ static const std::vector<KernelInfo>& registry() {
         REG(k_integrate1, 1), REG(k_cell_scan, 1), REG(k_neighbours, 1),
         REG(k_msg_fwd_m4, 1), REG(k_msg_bwd_m4, 1), REG(k_msg_fwd_r, 1), REG(k_msg_fwd_r2, 1),
         REG(k_msg_bwd_rs, 1), REG(k_msg_bwd_rs2, 1), REG(k_forces_rs, 1),
-        REG(k_forces, 1), REG(k_energy, 1), REG(k_thermostat, 1), REG(k_drift, 1), REG(k_energy_rep, 1),
+        REG(k_forces, 1), REG(k_energy, 1), REG(k_thermostat, 1), REG(k_drift, 1), REG(k_constrain, 1), REG(k_energy_rep, 1),
         REG(k_uv_w, 1), REG(k_uv_t, 1), REG(k_mlp0_w, 1), REG(k_mlp0_t, 1), REG(k_mlp2_w, 1), REG(k_mlp2_t, 1),
         REG(k_phi1_w, 1), REG(k_phi1_t, 1), REG(k_phi2_w, 1), REG(k_phi2_t, 1),
         REG(k_ub1_w, 1), REG(k_ub1_t, 1), REG(k_ub2_w, 1), REG(k_ub2_t, 1), REG(k_ub3_w, 1), REG(k_ub3_t, 1),

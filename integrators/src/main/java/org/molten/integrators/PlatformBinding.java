@@ -67,9 +67,11 @@ final class PlatformBinding {
             return host(auto, warnings, deviceName + " is not available: " + unavailable.get());
         }
         Simulation.Prepared first = replicas.get(0);
-        if (!first.constraints().isEmpty()) {
-            return host(auto, warnings, deviceName + " does not run constraints (" + first.constraints().set().rule()
-                    + ") yet");
+        for (Simulation.Prepared r : replicas) {   // a platform that cannot hold a replica's constraints leaves all on the host
+            Optional<String> noConstraints = p.unsupportedConstraints(r.constraints().set());
+            if (noConstraints.isPresent()) {
+                return host(auto, warnings, noConstraints.get());
+            }
         }
         Optional<DynamicsSpec> spec = first.integrator().dynamicsSpec();
         if (spec.isEmpty()) {
@@ -89,7 +91,8 @@ final class PlatformBinding {
                         + " but replica 0 runs " + first.integrator().description()
                         + ": one device binding needs the same integrator kind and timestep for every replica");
             }
-            starts.add(new ReplicaStart(r.atoms(), s.get(), r.seed() == null ? 0L : r.seed(), r.degreesOfFreedom()));
+            starts.add(new ReplicaStart(r.atoms(), s.get(), r.seed() == null ? 0L : r.seed(), r.degreesOfFreedom(),
+                    r.constraints().set()));
         }
         Optional<DeviceDynamics> device = p.bind(first.forceField(), starts);
         if (device.isEmpty()) {

@@ -231,7 +231,7 @@ public final class ReplicaSet implements AutoCloseable {
         if (device != null) {
             for (Simulation s : replicas) {
                 try {
-                    s.atoms();   // the final state stays readable once the device is freed
+                    s.pullFinalState();   // the final state (and temperature, bath) stay readable once the device is freed
                 } catch (RuntimeException e) {
                     first = e;
                 }

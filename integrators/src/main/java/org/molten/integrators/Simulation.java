@@ -100,6 +100,8 @@ public final class Simulation implements DynamicsState, AutoCloseable {
     private boolean initialStateReported;
     private boolean stale;
     private boolean closed;                 // device path: the host copy is behind the device
+    private java.util.OptionalDouble finalReportedKineticEnergyEv;   // device path, once its binding is freed
+    private double finalBathEnergyEv;
 
     Simulation(Prepared p, String platformName, DeviceDynamics device, int replicaIndex, boolean ownsDevice) {
         this.atoms = p.atoms;
@@ -415,6 +417,19 @@ public final class Simulation implements DynamicsState, AutoCloseable {
     }
 
     /** Device path: copies the device state of this replica into the host atoms and forces. */
+    /**
+     * Before the device binding is freed: the final state, and what only the device knows of it (Langevin's reported
+     * kinetic energy, the bath energy), kept on the host so that temperatureK() and conservedEnergyEv() still answer.
+     */
+    void pullFinalState() {
+        if (device == null || finalReportedKineticEnergyEv != null) {
+            return;
+        }
+        sync();
+        finalBathEnergyEv = device.bathEnergyEv(replicaIndex);
+        finalReportedKineticEnergyEv = device.reportedKineticEnergyEv(replicaIndex);
+    }
+
     private void sync() {
         if (stale) {
             potentialEnergyEv = device.read(replicaIndex, atoms, forces);
@@ -725,6 +740,7 @@ public final class Simulation implements DynamicsState, AutoCloseable {
      */
     public double reportedKineticEnergyEv() {
         java.util.OptionalDouble k = device == null ? integrator.reportedKineticEnergyEv()
+                : finalReportedKineticEnergyEv != null ? finalReportedKineticEnergyEv
                 : device.reportedKineticEnergyEv(replicaIndex);
         return k.isPresent() ? k.getAsDouble() : kineticEnergyEv();
     }
@@ -736,7 +752,8 @@ public final class Simulation implements DynamicsState, AutoCloseable {
 
     /** Total energy plus the energy the thermostat took out, eV: constant up to integration error. */
     public double conservedEnergyEv() {
-        double bath = device == null ? integrator.bathEnergyEv(degreesOfFreedom) : device.bathEnergyEv(replicaIndex);
+        double bath = device == null ? integrator.bathEnergyEv(degreesOfFreedom)
+                : finalReportedKineticEnergyEv != null ? finalBathEnergyEv : device.bathEnergyEv(replicaIndex);
         return totalEnergyEv() + bath;
     }
 
@@ -766,7 +783,7 @@ public final class Simulation implements DynamicsState, AutoCloseable {
             }
         }
         if (ownsDevice && !closed) {
-            sync();   // the final state stays readable once the device is freed
+            pullFinalState();   // the final state stays readable once the device is freed
             device.close();
         }
         closed = true;

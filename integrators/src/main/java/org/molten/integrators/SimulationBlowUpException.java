@@ -58,8 +58,10 @@ public final class SimulationBlowUpException extends IllegalStateException {
     static SimulationBlowUpException fromDevice(org.molten.core.dynamics.DeviceBlowUpException e, Element element,
                                                 double timestepFs, String platform, int replicas) {
         String where = replicas > 1 ? " (replica " + e.replica() + " on " + platform + ": " : " (on " + platform + ": ";
+        boolean constraint = e instanceof org.molten.core.dynamics.DeviceConstraintFailureException;
         SimulationBlowUpException s = new SimulationBlowUpException(e.step(), e.step() * timestepFs, e.atom(), element,
-                Cause.NON_FINITE_ON_DEVICE, Double.NaN, where + e.getMessage() + ")");
+                constraint ? Cause.CONSTRAINT_FAILED : Cause.NON_FINITE_ON_DEVICE, Double.NaN, where + e.getMessage() + ")"
+                        + (constraint ? "; try a shorter --timestep or a looser --constraint-tolerance" : ""));
         s.initCause(e);
         return s;
     }

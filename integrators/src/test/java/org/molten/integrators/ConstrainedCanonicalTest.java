@@ -30,7 +30,8 @@ import org.molten.integrators.thermostats.NoseHooverChain;
  * orthogonal to the translations, the rotations (if removed) and the constraint gradients, so
  * ⟨m_i v_i²⟩ = kT (3 − Σ_c |u_c(i)|²) over an orthonormal basis u_c of those directions at the
  * sampled geometry. Berendsen (not canonical) holds the mean only. Two replicas, seeds 700 and 701, on the
- * reference and the cpu platform (the cuda platform does not run constraints yet).
+ * reference and the cpu platform. The cuda platform runs the student only and is tested on its emulator in
+ * platform-cuda (CudaConstraintsTest: Langevin's kinetic energy of the reduced degrees of freedom there).
  */
 class ConstrainedCanonicalTest {
     private static final double T = 300;

@@ -74,6 +74,48 @@ class DevicePlatformPathTest {
         assertTrue(warnings.isEmpty(), warnings.toString());
     }
 
+    /**
+     * Once the device binding is freed (a simulation closed, or its replica set) the final temperature and conserved
+     * energy still answer, from what was pulled before: Langevin's reported kinetic energy and the bath live on the
+     * device (molten run prints both after closing the set: "CUDA context already closed" before this).
+     */
+    @Test
+    void temperatureAndBathStayReadableAfterTheDeviceIsFreed() {
+        Supplier<Integrator> langevin = () -> new VelocityVerlet(0.5, LangevinThermostat.of(300, 0.05));
+        List<String> warnings = new ArrayList<>();
+        Simulation one = ethanol("fake", langevin.get(), 4, warnings);
+        one.step(10);
+        double t = one.temperatureK();
+        double h = one.conservedEnergyEv();
+        one.close();
+        assertEquals(t, one.temperatureK(), 0.0);
+        assertEquals(h, one.conservedEnergyEv(), 0.0);
+        ReplicaSet set = ReplicaSet.of(2, k -> Simulation.builder(TestSystems.ethanol(), FF, langevin.get()).seed(5 + k)
+                .temperature(300)).platform("fake").build();
+        set.step(10);
+        double t1 = set.replica(1).temperatureK();
+        set.close();
+        assertEquals(t1, set.replica(1).temperatureK(), 0.0);
+        assertTrue(warnings.isEmpty(), warnings.toString());
+    }
+
+    /**
+     * A device platform that does not declare it runs constraints (the default of
+     * DevicePlatform.unsupportedConstraints: the fake) leaves a constrained run on the host with one warning, so no
+     * device ever drops a constraint set silently; the cuda platform declares it runs them (platform-cuda's
+     * CudaConstraintsTest).
+     */
+    @Test
+    void aPlatformWithoutConstraintsLeavesAConstrainedRunOnTheHost() {
+        List<String> warnings = new ArrayList<>();
+        try (Simulation sim = Simulation.builder(TestSystems.ethanol(), FF, new VelocityVerlet(1.0))
+                .constraints(org.molten.integrators.constraints.Constraints.hBonds()).seed(3).temperature(300)
+                .platform("fake").warnings(warnings::add).build()) {
+            assertEquals("cpu", sim.platformName());
+            assertEquals(List.of("fake does not run constraints (h-bonds); running on the cpu platform instead"), warnings);
+        }
+    }
+
     @Test
     void checkpointAndRestartGoThroughTheDeviceBitForBitAndStayOnItsPlatform(@TempDir Path dir) throws Exception {
         Supplier<Integrator> langevin = () -> new VelocityVerlet(0.5, LangevinThermostat.of(300, 0.01));

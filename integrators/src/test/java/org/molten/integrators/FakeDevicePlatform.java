@@ -166,8 +166,22 @@ public final class FakeDevicePlatform implements DevicePlatform {
 
         @Override
         public double bathEnergyEv(int replica) {
+            requireOpen();
             Replica r = replicas.get(replica);
             return r.integrator.bathEnergyEv(r.dof);
+        }
+
+        @Override
+        public java.util.OptionalDouble reportedKineticEnergyEv(int replica) {
+            requireOpen();
+            return replicas.get(replica).integrator.reportedKineticEnergyEv();
+        }
+
+        /** As a real device: nothing is read from a freed binding (CudaContext: "already closed"). */
+        private void requireOpen() {
+            if (closed) {
+                throw new IllegalStateException("fake device already closed");
+            }
         }
 
         @Override

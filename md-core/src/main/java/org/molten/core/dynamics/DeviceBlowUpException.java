@@ -1,7 +1,7 @@
 package org.molten.core.dynamics;
 
 /** A replica on a device became non-finite: which replica, atom and step are in the message and fields. */
-public final class DeviceBlowUpException extends IllegalStateException {
+public class DeviceBlowUpException extends IllegalStateException {
     private final int replica;
     private final int atom;
     private final long step;

@@ -32,6 +32,15 @@ public interface DevicePlatform {
     /** Why {@link #bind} would return empty for this force field, or empty if it would not. */
     Optional<String> unsupportedReason(ForceField forceField, DynamicsSpec dynamics);
 
+    /**
+     * Why this platform cannot hold {@code constraints} ({@link ReplicaStart#constraints()}), or empty when it can;
+     * by default a platform runs no constraints, and a constrained run stays on the host.
+     */
+    default Optional<String> unsupportedConstraints(ConstraintSet constraints) {
+        return constraints.isEmpty() ? Optional.empty() : Optional.of(name() + " does not run constraints ("
+                + constraints.rule() + ")");
+    }
+
     /** The providers on the class path, in service-loader order. */
     static List<DevicePlatform> installed() {
         return ServiceLoader.load(DevicePlatform.class).stream().map(ServiceLoader.Provider::get).toList();

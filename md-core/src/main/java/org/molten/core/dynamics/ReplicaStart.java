@@ -13,11 +13,19 @@ import org.molten.core.Atoms;
  *                          and timestep, temperatures may differ
  * @param seed              seed of this replica's random numbers (thermostat noise)
  * @param degreesOfFreedom  degrees of freedom of the kinetic energy
+ * @param constraints       the distances held (RATTLE pairs, SETTLE waters), atom indices within the replica;
+ *                          {@link ConstraintSet#none()} for none; the atoms already satisfy them
  */
-public record ReplicaStart(Atoms atoms, DynamicsSpec dynamics, long seed, int degreesOfFreedom) {
+public record ReplicaStart(Atoms atoms, DynamicsSpec dynamics, long seed, int degreesOfFreedom, ConstraintSet constraints) {
+    /** A replica without constraints. */
+    public ReplicaStart(Atoms atoms, DynamicsSpec dynamics, long seed, int degreesOfFreedom) {
+        this(atoms, dynamics, seed, degreesOfFreedom, ConstraintSet.none());
+    }
+
     public ReplicaStart {
         Objects.requireNonNull(atoms, "atoms");
         Objects.requireNonNull(dynamics, "dynamics");
+        Objects.requireNonNull(constraints, "constraints");
         if (degreesOfFreedom < 1 || degreesOfFreedom > 3 * atoms.size()) {
             throw new IllegalArgumentException("degrees of freedom must be 1 to 3N = " + 3 * atoms.size() + ": "
                     + degreesOfFreedom);

@@ -18,6 +18,7 @@ import org.molten.core.Cell;
 import org.molten.core.Checks;
 import org.molten.core.Observables;
 import org.molten.core.dynamics.DeviceBlowUpException;
+import org.molten.core.dynamics.DeviceConstraintFailureException;
 import org.molten.core.dynamics.DeviceDynamics;
 import org.molten.core.dynamics.DynamicsSpec;
 import org.molten.core.dynamics.ReplicaStart;
@@ -40,6 +41,11 @@ import org.molten.forcefield.student.StudentWeights;
  * (whole steps in one kernel), under NVE or any of the device's thermostats, which it runs inside its
  * step with the stage path's definitions, random streams and variables; every batch of more than one
  * replica runs the stage kernels, which hold the per-replica thermostat stages.
+ *
+ * <p>Constraints (each replica's {@link ReplicaStart#constraints()}): RATTLE and SETTLE in the stage path's K-step
+ * graph, after each drift, after the closing kick and after Langevin's O step, as the host integrates
+ * ({@link DeviceConstraints}, molten_constraints.cuh); a constrained run never takes the small-molecule kernel. A
+ * constraint that cannot be met stops the run at the end of the launches it happened in.
  *
  * <p>Every {@link #advance} call is atomic with respect to neighbour-list overflow: the state at
  * its start is kept on the device, and if any atom outgrew the neighbour capacity, the state is
@@ -78,7 +84,8 @@ public final class CudaMdEngine implements DeviceDynamics {
         this.model = new CudaModel(weights, options);
         boolean ok = false;
         try {
-            CudaOptions.Mode mode = starts.size() == 1 && DeviceIntegrator.megakernelCapable(dynamics)
+            CudaOptions.Mode mode = starts.size() == 1
+                    && DeviceIntegrator.megakernelCapable(dynamics, DeviceConstraints.any(starts))
                     ? null : CudaOptions.Mode.STAGES;
             build(species, mode);
             ok = true;
@@ -284,6 +291,15 @@ public final class CudaMdEngine implements DeviceDynamics {
                 continue;
             }
             DeviceSystem.requirePairedSlots(flags);
+            if (flags[DeviceSystem.FLAG_CONSTRAINT] != 0 && reps.constraints != null) {
+                // checked at the end of the K-step launches: the run stops there, the state of their start kept
+                long bad = flags[DeviceSystem.FLAG_CONSSTEP];
+                DeviceConstraints.Failure f = reps.constraints.failure(flags[DeviceSystem.FLAG_CONSTRAINT],
+                        flags[DeviceSystem.FLAG_CONSKIND], bad);
+                sys.restoreStateFrom(snapshot);
+                throw new DeviceConstraintFailureException(f.message() + "; the state of step " + steps + " can be read",
+                        f.replica(), f.atom(), f.otherAtom(), bad);
+            }
             if (flags[DeviceSystem.FLAG_NONFINITE] != 0) {
                 int atom = flags[DeviceSystem.FLAG_NONFINITE] - 1;
                 int r = reps.replicaOf(atom);

@@ -70,7 +70,13 @@ public final class CudaPlatform implements DevicePlatform {
         return unavailableReason();
     }
 
-    /** The student weights a force field carries, or null. */
+    /** RATTLE and SETTLE run in the stage path's K-step graph (molten_constraints.cuh): every constraint set. */
+    @Override
+    public Optional<String> unsupportedConstraints(org.molten.core.dynamics.ConstraintSet constraints) {
+        return Optional.empty();
+    }
+
+        /** The student weights a force field carries, or null. */
     static StudentWeights weightsOf(ForceField ff) {
         if (ff instanceof CudaStudent c) {
             return c.weights();

@@ -17,7 +17,8 @@ import org.molten.core.dynamics.DynamicsSpec;
  *
  * <p>The small-molecule kernel (one cluster running whole steps, for one small molecule) runs every one of them
  * inside its step with the same definitions, random streams, order and variables ({@code molten_small_thermostat.cuh}),
- * so a thermostatted molecule no longer falls back to the stage kernels ({@link #megakernelCapable}).
+ * so a thermostatted molecule no longer falls back to the stage kernels ({@link #megakernelCapable}). Bond
+ * constraints run in the stage path only (molten_constraints.cuh, {@link DeviceConstraints}).
  */
 final class DeviceIntegrator {
     static final int INT_NONE = 0;
@@ -58,6 +59,15 @@ final class DeviceIntegrator {
      */
     static boolean megakernelCapable(DynamicsSpec d) {
         return d instanceof DynamicsSpec.VelocityVerlet || thermostat(d) != TS_NONE;
+    }
+
+    /**
+     * {@link #megakernelCapable(DynamicsSpec)} for replicas that may hold constraints: a constrained run takes the
+     * stage path only (RATTLE and SETTLE are its k_constrain stages, molten_constraints.cuh; the small-molecule
+     * kernel has none).
+     */
+    static boolean megakernelCapable(DynamicsSpec d, boolean constrained) {
+        return !constrained && megakernelCapable(d);
     }
 
     /** Why the device cannot run {@code d}, or null. */

@@ -45,12 +45,23 @@ final class DeviceSystem implements AutoCloseable {
     static final int MG_SMALL = 4;
     static final int SU_SMALL = 2;
     static final int RBS = 16;
-    static final int NFLAGS = 5;
+    static final int NFLAGS = 8;
     static final int FLAG_OVERFLOW = 0;
     static final int FLAG_MAXCOUNT = 1;
     static final int FLAG_NONFINITE = 2;
     static final int FLAG_BADSTEP = 3;
     static final int FLAG_UNPAIRED = 4;
+    /** First constraint not met (MOLTEN_FLAG_CONSTRAINT): pair k + 1, rigid water −(w + 1), global; 0 if none. */
+    static final int FLAG_CONSTRAINT = 5;
+    /** What failed: 1 RATTLE positions, 2 RATTLE velocities, 3 SETTLE. */
+    static final int FLAG_CONSKIND = 6;
+    /** The step it failed in. */
+    static final int FLAG_CONSSTEP = 7;
+    /** k_constrain's stages (MOLTEN_CONS_*). */
+    static final int CONS_FULL_DRIFT = 0;
+    static final int CONS_FIRST_HALF = 1;
+    static final int CONS_SECOND_HALF = 2;
+    static final int CONS_VELOCITIES = 3;
 
     private final CudaContext cx;
     private final DeviceWeights dw;
@@ -318,8 +329,23 @@ final class DeviceSystem implements AutoCloseable {
         DeviceIntegrator.describe(dynamics, b);
         if (dynamics != null) {
             b.set("fp32_state", fp32State ? 1 : 0);
+            b.set("cons_on", constrained() ? 1 : 0);
         }
         return b.bytes();
+    }
+
+    /** Whether the replicas hold constraints (the MD steps then run the k_constrain stages). */
+    boolean constrained() {
+        return replicas != null && replicas.constraints != null;
+    }
+
+    /** A k_constrain stage (MOLTEN_CONS_*), one block per replica. */
+    private void constrain(byte[] net, int what) {
+        launch("k_constrain", replicaCount, consSharedBytes(), new KernelArgs(net, what));
+    }
+
+    private int consSharedBytes() {
+        return constrained() ? replicas.constraints.sharedBytes : 0;
     }
 
     // ------------------------------------------------------------------ data transfer
@@ -463,7 +489,8 @@ final class DeviceSystem implements AutoCloseable {
 
     /** A per-replica thermostat stage (k_thermostat: 0 before the first kick, 1 after the second, 2 the O step). */
     private void thermostat(byte[] net, int stage) {
-        launch("k_thermostat", replicaCount, (THREADS + 2) * 8, new KernelArgs(net, stage));
+        // with constraints the O step projects its velocities, staged in shared memory after the reduction's
+        launch("k_thermostat", replicaCount, (THREADS + 2) * 8 + consSharedBytes(), new KernelArgs(net, stage));
     }
 
     /** {@code steps} MD steps on the stream (no host synchronisation); the energy of the last one is summed. */
@@ -549,10 +576,20 @@ final class DeviceSystem implements AutoCloseable {
         if (around) {
             thermostat(net, 0);
         }
+        // RATTLE / SETTLE after each drift and the closing kick; the O step projects its own velocities
+        boolean cons = NetLayout.get(net, "cons_on") == 1;
         launch("k_integrate1", blocks(n, THREADS), 0, pn);
         if (NetLayout.get(net, "split_o") == 1) {
+            if (cons) {
+                constrain(net, CONS_FIRST_HALF);
+            }
             thermostat(net, 2);
             launch("k_drift", blocks(n, THREADS), 0, pn);
+            if (cons) {
+                constrain(net, CONS_SECOND_HALF);
+            }
+        } else if (cons) {
+            constrain(net, CONS_FULL_DRIFT);
         }
         if (search == 1) {
             launch("k_cell_scan", 1, THREADS * 4, pn);
@@ -583,6 +620,9 @@ final class DeviceSystem implements AutoCloseable {
         lastT = -1;
         // the warp-per-row backward pass leaves each pair's second edge to the force stage (k_forces_rs)
         launch(large ? "k_forces_rs" : "k_forces", blocks(n, WARPS), 0, pn);
+        if (cons) {
+            constrain(net, CONS_VELOCITIES);
+        }
         if (around) {
             thermostat(net, 1);
         }

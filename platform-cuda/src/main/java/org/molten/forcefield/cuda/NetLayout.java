@@ -54,6 +54,11 @@ final class NetLayout {
         longs(f, "replicas", "thermostat", "split_o", "com_drift", "nhc_m", "nhc_nc", "nhc_nys");
         f.add(new Field("sy_w", 7, true));
         longs(f, "rep", "rep_start", "rseed", "rpar", "rvar");
+        longs(f, "cons_on");
+        doubles(f, "cons_tol");
+        longs(f, "cons_smem");
+        longs(f, "cons_pair", "cons_len2", "cons_rpair", "cons_water", "cons_wlen", "cons_rwater", "cons_ref", "cons_vec",
+                "cons_lambda");
         FIELDS = Collections.unmodifiableList(f);
         int off = 0;
         for (Field x : FIELDS) {

@@ -28,6 +28,8 @@ final class ReplicaBuffers {
     final int count;
     final int[] first;  // [R + 1]
     final DevicePointer rep, repStart, seed, par, var;
+    /** The replicas' constraints on the device, null when none holds any. */
+    final DeviceConstraints constraints;
 
     ReplicaBuffers(CudaContext cx, java.util.List<ReplicaStart> starts) {
         count = starts.size();
@@ -60,6 +62,7 @@ final class ReplicaBuffers {
         cuMemcpyHtoD(seed, Pointer.to(seeds), 8L * count);
         cuMemcpyHtoD(par, Pointer.to(p), 8L * RPAR * count);
         cuMemcpyHtoD(var, Pointer.to(new double[RVAR * count]), 8L * RVAR * count);
+        constraints = DeviceConstraints.of(cx, starts, first);
     }
 
     static double temperatureK(DynamicsSpec d) {
@@ -160,11 +163,17 @@ final class ReplicaBuffers {
     void describe(NetLayout.Builder b) {
         b.set("replicas", count).set("rep", rep.address()).set("rep_start", repStart.address())
                 .set("rseed", seed.address()).set("rpar", par.address()).set("rvar", var.address());
+        if (constraints != null) {
+            constraints.describe(b);
+        }
     }
 
     void free(CudaContext cx) {
         for (DevicePointer p : new DevicePointer[] {rep, repStart, seed, par, var}) {
             cx.free(p);
+        }
+        if (constraints != null) {
+            constraints.free(cx);
         }
     }
 }

@@ -75,7 +75,7 @@ class KernelImageTest {
         Set<String> entries = new TreeSet<>(KernelImage.entries());
         for (String k : new String[] {"k_integrate1", "k_cell_scan", "k_neighbours", "k_msg_fwd_m4", "k_msg_bwd_m4",
                 "k_msg_fwd_r", "k_msg_fwd_r2", "k_msg_bwd_rs", "k_msg_bwd_rs2", "k_forces", "k_forces_rs", "k_energy",
-                "k_thermostat", "k_drift", "k_energy_rep", "k_uv_w", "k_uv_t", "k_uv_n", "k_readout_w", "k_readout_t",
+                "k_thermostat", "k_drift", "k_constrain", "k_energy_rep", "k_uv_w", "k_uv_t", "k_uv_n", "k_readout_w", "k_readout_t",
                 "k_readout_n", "k_readout_bwd_w", "k_readout_bwd_t", "k_readout_bwd_n", "k_small_c16"}) {
             assertTrue(entries.contains(k), "fatbin lacks kernel " + k);
         }

@@ -1,0 +1,389 @@
+// Holonomic distance constraints inside the stage path's MD step (issue 28): RATTLE (Andersen, J. Comput.
+// Phys. 52, 24 (1983)) for pairs, SETTLE (Miyamoto and Kollman, J. Comput. Chem. 13, 952 (1992)) for rigid
+// waters, per replica, one block per replica. The definitions, iteration order and tolerance are those of the
+// host's ConstraintSolver (integrators/.../constraints/ConstraintSolver.java), term for term:
+//  - positions, after a drift of h fs from the positions saved in cons_ref (k_integrate1 / k_drift save them):
+//    Gauss-Seidel over the replica's pairs in order (ASE's FixBondLengths), along the bond vectors of the
+//    start of the drift, x = (d^2 - |r_ij|^2) / (2 s_ij . r_ij), until every |x| <= tol; the velocities get
+//    the displacements / h. Then SETTLE for each rigid water (analytic), velocities likewise.
+//  - velocities, after the closing kick and after Langevin's O step: Gauss-Seidel over the pairs,
+//    x = -r_ij . v_ij / d^2 until every |x| <= tol; each rigid water by the exact 3 x 3 solve.
+// The pairs run serially on thread 0 of the block (the host's order, so the same iterates in float64; a
+// molecule holds at most a few hundred pairs), staged in shared memory when the replica fits (its atoms' state and
+// its pairs: shared-memory latency instead of L2's after every store), the waters one per thread (they share no
+// atom with the pairs).
+// State in float64 (Net.pos, Net.vel), so the host's tolerance (default 1e-10) applies unchanged; with
+// Net.fp32_state the result is rounded to float32 afterwards, as every other state update.
+// A constraint that cannot be met is recorded in flags[MOLTEN_FLAG_CONSTRAINT] (pair k + 1, or -(w + 1) for
+// rigid water w, global indices; the first one found), with its kind and step; the host checks the flags
+// at the end of each launch of K steps and stops the run there (CudaMdEngine.advance).
+#pragma once
+#include "molten_stages.cuh"
+
+#define MOLTEN_CONS_MAXITER 1000     // ConstraintSolver.MAX_ITERATIONS
+#define MOLTEN_CONS_FULL_DRIFT 0     // k_constrain: positions after the full drift of velocity Verlet (dt)
+#define MOLTEN_CONS_FIRST_HALF 1     //   after BAOAB's first half drift (dt/2)
+#define MOLTEN_CONS_SECOND_HALF 2    //   after BAOAB's second half drift (dt/2)
+#define MOLTEN_CONS_VELOCITIES 3     //   velocities after the closing half kick
+#define MOLTEN_CONS_FAIL_POSITIONS 1 // flags[MOLTEN_FLAG_CONSKIND]
+#define MOLTEN_CONS_FAIL_VELOCITIES 2
+#define MOLTEN_CONS_FAIL_SETTLE 3
+
+__device__ __forceinline__ int replica_lo_c(const Net& n, int r) { return n.rep_start == nullptr ? 0 : n.rep_start[r]; }
+__device__ __forceinline__ int replica_hi_c(const Net& n, int r) { return n.rep_start == nullptr ? (int)n.n : n.rep_start[r + 1]; }
+
+__device__ __forceinline__ void cons_fail(const Net& n, int code, int kind, unsigned long long stepno) {
+    if (atomicCAS(n.flags + MOLTEN_FLAG_CONSTRAINT, 0, code) == 0) {
+        n.flags[MOLTEN_FLAG_CONSKIND] = kind;
+        n.flags[MOLTEN_FLAG_CONSSTEP] = (int)stepno;
+    }
+}
+
+// Minimum-image r_j - r_i of a position array (Å).
+__device__ __forceinline__ void cons_disp(const Net& n, const double* r, int i, int j, double d[3]) {
+    d[0] = r[3 * j] - r[3 * i];
+    d[1] = r[3 * j + 1] - r[3 * i + 1];
+    d[2] = r[3 * j + 2] - r[3 * i + 2];
+    min_image(n, d[0], d[1], d[2]);
+}
+
+// One replica's pairs as the serial solver sees them: in shared memory (the replica's atoms and pairs staged there,
+// local atom indices; latency of shared memory instead of L2 after each store) or in global memory (global indices).
+struct PairView {
+    double* r;            // positions [.][3]
+    double* v;            // velocities [.][3]
+    const double* ref;    // positions at the start of the drift [.][3]
+    const double* im;     // 1/amu [.]
+    const int* pair;      // [P][2]
+    const double* len2;   // [P]
+    double* vec;          // [P][3]
+    double* lambda;       // [P]
+    int P;
+    int code0;            // global index of the first pair (failure codes: code0 + k + 1)
+};
+
+// SHAKE on the view's pairs (thread 0 only); perFs > 0: velocities += displacement * perFs. False on failure.
+__device__ bool rattle_positions(const Net& n, const PairView& w, double perFs, unsigned long long stepno) {
+    double* r = w.r;
+    const double* ref = w.ref;
+    const double tol = n.cons_tol;
+    for (int k = 0; k < w.P; ++k) {
+        cons_disp(n, ref, w.pair[2 * k], w.pair[2 * k + 1], w.vec + 3 * k);
+        w.lambda[k] = 0.0;
+    }
+    for (int iter = 0; iter < MOLTEN_CONS_MAXITER; ++iter) {
+        bool converged = true;
+        for (int k = 0; k < w.P; ++k) {
+            const int i = w.pair[2 * k], j = w.pair[2 * k + 1];
+            const double sx = w.vec[3 * k], sy = w.vec[3 * k + 1], sz = w.vec[3 * k + 2];
+            const double dx = sx + (r[3 * j] - ref[3 * j]) - (r[3 * i] - ref[3 * i]);
+            const double dy = sy + (r[3 * j + 1] - ref[3 * j + 1]) - (r[3 * i + 1] - ref[3 * i + 1]);
+            const double dz = sz + (r[3 * j + 2] - ref[3 * j + 2]) - (r[3 * i + 2] - ref[3 * i + 2]);
+            const double x = 0.5 * (w.len2[k] - (dx * dx + dy * dy + dz * dz)) / (sx * dx + sy * dy + sz * dz);
+            if (!(fabs(x) <= tol)) {
+                if (!isfinite(x)) {
+                    cons_fail(n, w.code0 + k + 1, MOLTEN_CONS_FAIL_POSITIONS, stepno);
+                    return false;
+                }
+                converged = false;
+                const double imi = w.im[i], imj = w.im[j];
+                const double m = 1.0 / (imi + imj);
+                const double ci = x * m * imi, cj = x * m * imj;
+                r[3 * j] += cj * sx; r[3 * j + 1] += cj * sy; r[3 * j + 2] += cj * sz;
+                r[3 * i] -= ci * sx; r[3 * i + 1] -= ci * sy; r[3 * i + 2] -= ci * sz;
+                w.lambda[k] += x * m;
+            }
+        }
+        if (converged) {
+            if (perFs > 0) {
+                double* v = w.v;
+                for (int k = 0; k < w.P; ++k) {
+                    const int i = w.pair[2 * k], j = w.pair[2 * k + 1];
+                    const double ci = w.lambda[k] * w.im[i] * perFs, cj = w.lambda[k] * w.im[j] * perFs;
+                    for (int c = 0; c < 3; ++c) {
+                        v[3 * j + c] += cj * w.vec[3 * k + c];
+                        v[3 * i + c] -= ci * w.vec[3 * k + c];
+                    }
+                }
+            }
+            return true;
+        }
+    }
+    // the worst pair names the failure, as the host's worstPositionPair
+    int worst = 0;
+    double err = -1.0;
+    for (int k = 0; k < w.P; ++k) {
+        const int i = w.pair[2 * k], j = w.pair[2 * k + 1];
+        double d[3];
+        for (int c = 0; c < 3; ++c) d[c] = w.vec[3 * k + c] + (r[3 * j + c] - ref[3 * j + c]) - (r[3 * i + c] - ref[3 * i + c]);
+        const double e = fabs(sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) - sqrt(w.len2[k]));
+        if (!(e <= err)) { err = e; worst = k; }
+    }
+    cons_fail(n, w.code0 + worst + 1, MOLTEN_CONS_FAIL_POSITIONS, stepno);
+    return false;
+}
+
+// The velocity half on the view's pairs (thread 0 only): r_ij . v_ij = 0.
+__device__ bool rattle_velocities(const Net& n, const PairView& w, unsigned long long stepno) {
+    double* v = w.v;
+    const double tol = n.cons_tol;
+    for (int k = 0; k < w.P; ++k) cons_disp(n, w.r, w.pair[2 * k], w.pair[2 * k + 1], w.vec + 3 * k);
+    for (int iter = 0; iter < MOLTEN_CONS_MAXITER; ++iter) {
+        bool converged = true;
+        for (int k = 0; k < w.P; ++k) {
+            const int i = w.pair[2 * k], j = w.pair[2 * k + 1];
+            const double dx = w.vec[3 * k], dy = w.vec[3 * k + 1], dz = w.vec[3 * k + 2];
+            const double x = -(dx * (v[3 * j] - v[3 * i]) + dy * (v[3 * j + 1] - v[3 * i + 1])
+                               + dz * (v[3 * j + 2] - v[3 * i + 2])) / w.len2[k];
+            if (!(fabs(x) <= tol)) {
+                if (!isfinite(x)) {
+                    cons_fail(n, w.code0 + k + 1, MOLTEN_CONS_FAIL_VELOCITIES, stepno);
+                    return false;
+                }
+                converged = false;
+                const double imi = w.im[i], imj = w.im[j];
+                const double m = 1.0 / (imi + imj);
+                const double ci = x * m * imi, cj = x * m * imj;
+                v[3 * j] += cj * dx; v[3 * j + 1] += cj * dy; v[3 * j + 2] += cj * dz;
+                v[3 * i] -= ci * dx; v[3 * i + 1] -= ci * dy; v[3 * i + 2] -= ci * dz;
+            }
+        }
+        if (converged) return true;
+    }
+    cons_fail(n, w.code0 + 1, MOLTEN_CONS_FAIL_VELOCITIES, stepno);
+    return false;
+}
+
+// Doubles of shared memory that stage a replica of na atoms and P pairs (r, v, ref, 1/m; pair indices, length^2,
+// bond vector, lambda). DeviceConstraints.sharedBytes computes the same.
+#define MOLTEN_CONS_SMEM_DOUBLES(na, P) (10 * (na) + 6 * (P))
+
+// Runs the pair solve of replica r on thread 0, staged in shared memory when the host gave enough (staged != 0;
+// every thread of the block calls it). velocities: the velocity half; else positions with perFs.
+__device__ void rattle_replica(const Net& n, int r, int lo, int hi, bool velocities, double perFs,
+                               unsigned long long stepno, bool staged, double* sm) {
+    const int p0 = n.cons_rpair[r], p1 = n.cons_rpair[r + 1];
+    if (p1 == p0) return;
+    if (!staged) {
+        if (threadIdx.x == 0) {
+            PairView w{n.pos, n.vel, n.cons_ref, n.inv_mass, n.cons_pair + 2 * p0, n.cons_len2 + p0, n.cons_vec + 3 * p0,
+                       n.cons_lambda + p0, p1 - p0, p0};
+            if (velocities) rattle_velocities(n, w, stepno);
+            else rattle_positions(n, w, perFs, stepno);
+        }
+        __syncthreads();
+        return;
+    }
+    const int na = hi - lo, P = p1 - p0;
+    double* r_ = sm;
+    double* v_ = r_ + 3 * na;
+    double* ref_ = v_ + 3 * na;
+    double* im_ = ref_ + 3 * na;
+    double* len2_ = im_ + na;
+    double* vec_ = len2_ + P;
+    double* lam_ = vec_ + 3 * P;
+    int* pair_ = reinterpret_cast<int*>(lam_ + P);
+    for (int e = threadIdx.x; e < 3 * na; e += MOLTEN_THREADS) {
+        r_[e] = n.pos[3 * lo + e];
+        v_[e] = n.vel[3 * lo + e];
+        if (!velocities) ref_[e] = n.cons_ref[3 * lo + e];
+    }
+    for (int a = threadIdx.x; a < na; a += MOLTEN_THREADS) im_[a] = n.inv_mass[lo + a];
+    for (int k = threadIdx.x; k < P; k += MOLTEN_THREADS) {
+        len2_[k] = n.cons_len2[p0 + k];
+        pair_[2 * k] = n.cons_pair[2 * (p0 + k)] - lo;
+        pair_[2 * k + 1] = n.cons_pair[2 * (p0 + k) + 1] - lo;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        PairView w{r_, v_, ref_, im_, pair_, len2_, vec_, lam_, P, p0};
+        if (velocities) rattle_velocities(n, w, stepno);
+        else rattle_positions(n, w, perFs, stepno);
+    }
+    __syncthreads();
+    for (int e = threadIdx.x; e < 3 * na; e += MOLTEN_THREADS) {
+        if (!velocities) n.pos[3 * lo + e] = r_[e];
+        n.vel[3 * lo + e] = v_[e];
+    }
+    __syncthreads();
+}
+
+__device__ __forceinline__ double c_dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+__device__ __forceinline__ void c_cross(const double a[3], const double b[3], double o[3]) {
+    o[0] = a[1] * b[2] - a[2] * b[1];
+    o[1] = a[2] * b[0] - a[0] * b[2];
+    o[2] = a[0] * b[1] - a[1] * b[0];
+}
+__device__ __forceinline__ void c_unit(double a[3]) {
+    const double s = sqrt(c_dot(a, a));
+    a[0] /= s; a[1] /= s; a[2] /= s;
+}
+
+// SETTLE of rigid water w after a drift (positions back onto the rigid geometry; velocities += move * perFs).
+__device__ void settle_positions(const Net& n, int w, double perFs, unsigned long long stepno) {
+    const int o = n.cons_water[3 * w], h1 = n.cons_water[3 * w + 1], h2 = n.cons_water[3 * w + 2];
+    double* r = n.pos;
+    const double* ref = n.cons_ref;
+    const double ohA = n.cons_wlen[2 * w], hhA = n.cons_wlen[2 * w + 1];
+    const double mO = 1.0 / n.inv_mass[o], mH = 1.0 / n.inv_mass[h1];
+    const double total = mO + 2 * mH;
+    const double rc = 0.5 * hhA;
+    const double height = sqrt(ohA * ohA - rc * rc);
+    const double ra = 2 * mH * height / total;  // O to the centre of mass, Å
+    const double rb = height - ra;              // centre of mass to the H-H midpoint, Å
+    double b0[3], c0[3], b1[3], c1[3], com[3];
+    cons_disp(n, ref, o, h1, b0);
+    cons_disp(n, ref, o, h2, c0);
+    for (int a = 0; a < 3; ++a) {
+        const double dO = r[3 * o + a] - ref[3 * o + a];
+        b1[a] = b0[a] + (r[3 * h1 + a] - ref[3 * h1 + a]) - dO;
+        c1[a] = c0[a] + (r[3 * h2 + a] - ref[3 * h2 + a]) - dO;
+        com[a] = mH * (b1[a] + c1[a]) / total;
+    }
+    const double a1d[3] = {-com[0], -com[1], -com[2]};
+    const double b1d[3] = {b1[0] - com[0], b1[1] - com[1], b1[2] - com[2]};
+    const double c1d[3] = {c1[0] - com[0], c1[1] - com[1], c1[2] - com[2]};
+    double ez[3], ex[3], ey[3];
+    c_cross(b0, c0, ez);
+    c_unit(ez);
+    c_cross(a1d, ez, ex);
+    c_unit(ex);
+    c_cross(ez, ex, ey);
+    c_unit(ey);
+    const double xb0 = c_dot(ex, b0), yb0 = c_dot(ey, b0), xc0 = c_dot(ex, c0), yc0 = c_dot(ey, c0);
+    const double za1 = c_dot(ez, a1d);
+    const double xb1 = c_dot(ex, b1d), yb1 = c_dot(ey, b1d), zb1 = c_dot(ez, b1d);
+    const double xc1 = c_dot(ex, c1d), yc1 = c_dot(ey, c1d), zc1 = c_dot(ez, c1d);
+    const double sinPhi = za1 / ra;
+    const double cosPhi2 = 1 - sinPhi * sinPhi;
+    const double cosPhi = sqrt(cosPhi2);
+    const double sinPsi = (zb1 - zc1) / (2 * rc * cosPhi);
+    const double cosPsi = sqrt(1 - sinPsi * sinPsi);
+    const double ya2 = ra * cosPhi;
+    const double xb2 = -rc * cosPsi;
+    const double yb2 = -rb * cosPhi - rc * sinPsi * sinPhi;
+    const double yc2 = -rb * cosPhi + rc * sinPsi * sinPhi;
+    const double alpha = xb2 * (xb0 - xc0) + yb0 * yb2 + yc0 * yc2;
+    const double beta = xb2 * (yc0 - yb0) + xb0 * yb2 + xc0 * yc2;
+    const double gamma = xb0 * yb1 - xb1 * yb0 + xc0 * yc1 - xc1 * yc0;
+    const double ab2 = alpha * alpha + beta * beta;
+    const double sinTheta = (alpha * gamma - beta * sqrt(ab2 - gamma * gamma)) / ab2;
+    const double cosTheta = sqrt(1 - sinTheta * sinTheta);
+    if (!isfinite(sinTheta + cosTheta + cosPsi + cosPhi) || !(cosPhi2 > 0)) {
+        cons_fail(n, -(w + 1), MOLTEN_CONS_FAIL_SETTLE, stepno);
+        return;
+    }
+    const double a3[3] = {-ya2 * sinTheta, ya2 * cosTheta, za1};
+    const double b3[3] = {xb2 * cosTheta - yb2 * sinTheta, xb2 * sinTheta + yb2 * cosTheta, zb1};
+    const double c3[3] = {-xb2 * cosTheta - yc2 * sinTheta, -xb2 * sinTheta + yc2 * cosTheta, zc1};
+    double* v = n.vel;
+    for (int a = 0; a < 3; ++a) {
+        const double da = com[a] + ex[a] * a3[0] + ey[a] * a3[1] + ez[a] * a3[2];
+        const double db = com[a] + ex[a] * b3[0] + ey[a] * b3[1] + ez[a] * b3[2] - b1[a];
+        const double dc = com[a] + ex[a] * c3[0] + ey[a] * c3[1] + ez[a] * c3[2] - c1[a];
+        r[3 * o + a] += da;
+        r[3 * h1 + a] += db;
+        r[3 * h2 + a] += dc;
+        if (perFs > 0) {
+            v[3 * o + a] += da * perFs;
+            v[3 * h1 + a] += db * perFs;
+            v[3 * h2 + a] += dc * perFs;
+        }
+    }
+}
+
+__device__ __forceinline__ double c_det3(const double a[3][3]) {
+    return a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
+           + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+}
+
+__device__ __forceinline__ double c_sign(int x, int p, int q) { return x == q ? 1.0 : x == p ? -1.0 : 0.0; }
+
+// The three constraints of rigid water w solved together for the velocities: a 3 x 3 system, exact (Cramer).
+__device__ void settle_velocities(const Net& n, int w) {
+    const int atom[3] = {n.cons_water[3 * w], n.cons_water[3 * w + 1], n.cons_water[3 * w + 2]};
+    const int pair[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+    double e[3][3];
+    for (int k = 0; k < 3; ++k) {
+        cons_disp(n, n.pos, atom[pair[k][0]], atom[pair[k][1]], e[k]);
+        c_unit(e[k]);
+    }
+    double* v = n.vel;
+    double a[3][3], b[3];
+    for (int k = 0; k < 3; ++k) {
+        const int p = atom[pair[k][0]], q = atom[pair[k][1]];
+        b[k] = -(e[k][0] * (v[3 * q] - v[3 * p]) + e[k][1] * (v[3 * q + 1] - v[3 * p + 1])
+                 + e[k][2] * (v[3 * q + 2] - v[3 * p + 2]));
+        for (int l = 0; l < 3; ++l) {
+            const int pl = pair[l][0], ql = pair[l][1];
+            const double coupling = c_sign(pair[k][1], pl, ql) * n.inv_mass[q] - c_sign(pair[k][0], pl, ql) * n.inv_mass[p];
+            a[k][l] = c_dot(e[k], e[l]) * coupling;
+        }
+    }
+    const double det = c_det3(a);
+    double lam[3];
+    for (int l = 0; l < 3; ++l) {
+        double m[3][3];
+        for (int k = 0; k < 3; ++k)
+            for (int c = 0; c < 3; ++c) m[k][c] = c == l ? b[k] : a[k][c];
+        lam[l] = c_det3(m) / det;
+    }
+    for (int k = 0; k < 3; ++k) {
+        const int p = atom[pair[k][0]], q = atom[pair[k][1]];
+        for (int c = 0; c < 3; ++c) {
+            v[3 * p + c] -= lam[k] * e[k][c] * n.inv_mass[p];
+            v[3 * q + c] += lam[k] * e[k][c] * n.inv_mass[q];
+        }
+    }
+}
+
+__device__ __forceinline__ void cons_round(const Net& n, int lo, int hi, bool positions) {
+    if (!n.fp32_state) return;
+    for (int a = lo + threadIdx.x; a < hi; a += MOLTEN_THREADS)
+        for (int k = 0; k < 3; ++k) {
+            if (positions) n.pos[3 * a + k] = state_round(n, n.pos[3 * a + k]);
+            n.vel[3 * a + k] = state_round(n, n.vel[3 * a + k]);
+        }
+}
+
+// Replica r's velocities made tangent to its constraints (every thread of the block calls it).
+__device__ void constrain_velocities_replica(const Net& n, int r, int lo, int hi, unsigned long long stepno, bool staged,
+                                             double* sm) {
+    __syncthreads();
+    rattle_replica(n, r, lo, hi, true, 0.0, stepno, staged, sm);
+    for (int w = n.cons_rwater[r] + threadIdx.x; w < n.cons_rwater[r + 1]; w += MOLTEN_THREADS) settle_velocities(n, w);
+    __syncthreads();
+    cons_round(n, lo, hi, false);
+    __syncthreads();
+}
+
+// k_constrain: one block per replica (grid-stride). what: MOLTEN_CONS_*. staged: the host gave the shared memory
+// of MOLTEN_CONS_SMEM_DOUBLES for the largest replica (DeviceConstraints), else the pairs are solved in global memory.
+__device__ void st_constrain(const Net& n, int what, int staged, int wi, int wn, double* sm) {
+    const unsigned long long counter = *(volatile unsigned long long*)n.step;
+    // the step being made: k_forces has counted it only before the closing velocities
+    const unsigned long long stepno = what == MOLTEN_CONS_VELOCITIES ? counter : counter + 1;
+    for (int r = wi; r < (int)n.replicas; r += wn) {
+        const int lo = replica_lo_c(n, r), hi = replica_hi_c(n, r);
+        if (what == MOLTEN_CONS_VELOCITIES) {
+            constrain_velocities_replica(n, r, lo, hi, stepno, staged != 0, sm);
+            continue;
+        }
+        const double perFs = what == MOLTEN_CONS_FULL_DRIFT ? 1.0 / n.dt : 2.0 / n.dt;
+        rattle_replica(n, r, lo, hi, false, perFs, stepno, staged != 0, sm);
+        for (int w = n.cons_rwater[r] + threadIdx.x; w < n.cons_rwater[r + 1]; w += MOLTEN_THREADS)
+            settle_positions(n, w, perFs, stepno);
+        __syncthreads();
+        cons_round(n, lo, hi, true);
+        __syncthreads();
+        // the cell counting of the step's last drift, moved here from k_integrate1 / k_drift (after the constraints)
+        if (n.search == 1 && what != MOLTEN_CONS_FIRST_HALF) {
+            for (int a = lo + threadIdx.x; a < hi; a += MOLTEN_THREADS) {
+                const int c = cell_of(n, n.pos[3 * a], n.pos[3 * a + 1], n.pos[3 * a + 2]);
+                n.atom_cell[a] = c;
+                atomicAdd(n.cell_count + c, 1);
+            }
+        }
+        __syncthreads();
+    }
+}
