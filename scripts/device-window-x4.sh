@@ -68,18 +68,21 @@ case "$phase" in
     nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv
     mkdir -p $b && XZ_OPT=-T0 tar -C $b -xJf .device/g3.tar.xz
     ls $b
-    if [[ ! -d forcefield/training/data && -f .device/data.tar.xz ]]; then
+    if [[ -f .device/data.tar.xz ]]; then
       # v1-v5's six-molecule data travel recompressed (xz of the plain text: 17.7 MB for 21.4 of gzip) where the
-      # sparse checkout leaves the folder out; the loaders read *.xyz.gz
-      mkdir -p forcefield/training/data && XZ_OPT=-T0 tar -C forcefield/training/data -xJf .device/data.tar.xz
-      ls forcefield/training/data/*.xyz | xargs -P 16 -n 1 gzip -1
+      # sparse checkout leaves the folder out. Unpacked into the ignored WORK: each command's copy of the checkout
+      # resets tracked paths, so a folder unpacked there is emptied by the next command. The loaders read *.xyz.gz.
+      mkdir -p "$work/v5data" && XZ_OPT=-T0 tar -C "$work/v5data" -xJf .device/data.tar.xz
+      ls "$work"/v5data/*.xyz | xargs -P 16 -n 1 gzip -1
+      export V5DATA=$work/v5data
     fi
-    ls forcefield/training/data | wc -l
     mkdir -p "$work/out"
+    # bash reads a script as it runs: the pipeline runs a copy that the next command's copy of the checkout cannot touch
+    cp forcefield/training/device_organic.sh "$work/device_organic.sh"
     DATA_CPUS=16-63 DATA_WORKERS=48 TRAIN_GPUS=2,3 TRAIN_CPUS=56-63 BATCH=${BATCH:-256} LR=${LR:-1e-3} \
       DATA_OPTS="--train-frames ${TRAIN_FRAMES:-16}" EVAL_BUDGET_S=150 COMMIT=${COMMIT:-unknown} \
       SYSTEM_WEIGHTS="--system-weight water=2 --system-weight ethanol=2 --system-weight benzene=2 --system-weight alanine-dipeptide=2 --system-weight ace-ala5-nme=2 --system-weight water-clusters=2" \
-      setsid nohup bash forcefield/training/device_organic.sh multi "$work" "$work/out" "${DEADLINE_S:-1450}" \
+      setsid nohup bash "$work/device_organic.sh" multi "$work" "$work/out" "${DEADLINE_S:-1450}" \
       > "$work/pipeline.log" 2>&1 < /dev/null &
     sleep 2
     ( CUDA_VISIBLE_DEVICES=1 OUT=$out/langevin BUDGET=${LANGEVIN_BUDGET:-480} taskset -c 8-15 \

@@ -78,11 +78,13 @@ case "$phase" in
     # the export end by DEADLINE_S; a copy of the best weights so far in $out every minute (a lost machine
     # keeps them); the weight file for the Java side (student-gfn2-v6.safetensors, with its domain) last.
     # Settings: BATCH (per rank, 256), LR (1e-3), LR_FINAL (1e-5), WARMUP (300), SYSTEM_WEIGHTS (" --system-weight
-    # NAME=K ..."), DATA_OPTS (organic_data.py options).
+    # NAME=K ..."), DATA_OPTS (organic_data.py options), V5DATA (v1-v5's data folder, default forcefield/training/data:
+    # elsewhere where a sparse checkout leaves it out, since each command's copy of the checkout resets tracked paths).
+    # Data already generated in WORK (an earlier, failed start) are used as they are.
     pin() { if [[ -n ${1:-} ]]; then echo "taskset -c $1"; fi; }
     workers=${DATA_WORKERS:-$(( cores > 1 ? cores - 1 : 1 ))}
-    $(pin "${DATA_CPUS:-}") python3 $tr/organic_data.py --starts $tr/organic --out "$work/data" ${DATA_OPTS:-} \
-      --workers "$workers" 2>&1 | tee "$out/organic_data_stdout.txt"
+    [[ -e $work/data/organic.train.npz ]] || $(pin "${DATA_CPUS:-}") python3 $tr/organic_data.py --starts $tr/organic \
+      --out "$work/data" ${DATA_OPTS:-} --workers "$workers" 2>&1 | tee "$out/organic_data_stdout.txt"
     cp "$work/data/organic-data.json" "$out/"
     (cd "$work/data" && tar -cJf "$out/testset-organic.tar.xz" testset) &
     gpus=${TRAIN_GPUS:-0}
@@ -99,7 +101,7 @@ case "$phase" in
     export MASTER_ADDR=127.0.0.1 MASTER_PORT=${MASTER_PORT:-29533} WORLD_SIZE=$n CUDA_VISIBLE_DEVICES=$gpus
     pids=()
     for ((r = n - 1; r >= 0; r--)); do
-      RANK=$r LOCAL_RANK=$r $(pin "${TRAIN_CPUS:-}") python3 $tr/train.py --data $tr/data "$work/data" \
+      RANK=$r LOCAL_RANK=$r $(pin "${TRAIN_CPUS:-}") python3 $tr/train.py --data ${V5DATA:-$tr/data} "$work/data" \
         --test forcefield/src/main/resources/org/molten/forcefield/student/testset --out "$work/run" --minutes "$minutes" \
         --batch "${BATCH:-256}" --lr "${LR:-1e-3}" --lr-final "${LR_FINAL:-1e-5}" --warmup "${WARMUP:-300}" \
         --val-every-s 45 --patience 1000 --seed 20261128 --init "$init" --checkpoint ${SYSTEM_WEIGHTS:-} \
@@ -124,7 +126,7 @@ extxyz.write('$work/organic-starts.train.xyz.gz', fr)"
     timeout 300 python3 $tr/export.py --state "$work/run/state.npz" --log "$work/run/train_log.json" \
       --weights "$out/student-gfn2-v6.safetensors" --torchscript "$work/v6.pt" --training-commit "${COMMIT:-unknown}" \
       --dataset "molten-gfn2-organic (forcefield/training/organic, organic_data.py)" \
-      --domain-data $tr/data "$work/organic-starts.train.xyz.gz" 2>&1 | grep -v '^ "domain"' | tail -25 | tee "$out/export_stdout.txt"
+      --domain-data ${V5DATA:-$tr/data} "$work/organic-starts.train.xyz.gz" 2>&1 | grep -v '^ "domain"' | tail -25 | tee "$out/export_stdout.txt"
     wait
     touch "$out/DONE"
     ;;
