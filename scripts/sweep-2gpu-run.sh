@@ -17,6 +17,7 @@
 # Grid (env): SYSTEMS (default ethanol,alanine-dipeptide), TEMPERATURES (300,350,400,450), SEEDS per key (16),
 # STEPS (2000 production), EQ_STEPS (500), GPU_BATCH (16: 8 keys x 16 seeds = 8 batches per run, 4 per GPU),
 # BASELINE (reference), DEVICE (cuda; cpu only for a dry run of the plumbing), BUDGET (540 s for the three runs),
+# GPU_IDS ("0 1"), RUNS (one,two,kill),
 # MOLTEN (the command that runs molten; default the bundle's runtime), KILL_AFTER_S (when the kill run's second
 # member is killed; default a third of the two-GPU run's wall time).
 # tasks/hour = tasks / wall time of `molten sweep` (workers already up and warm from the previous run would flatter
@@ -79,6 +80,10 @@ device=${DEVICE:-cuda}
 grid=(--systems "$systems" --temperatures "$temps" --replicas "$seeds" --seed 1 --steps "${STEPS:-2000}"
   --equilibration-steps "${EQ_STEPS:-500}" --baseline "${BASELINE:-reference}" --device "$device" --no-plots)
 batch=${GPU_BATCH:-16}
+# GPU_IDS: the two devices' indices (default "0 1": another pair where other work holds GPUs 0, 1); RUNS: which of
+# one, two, kill run (default all three; the kill run alone measures that a killed member loses nothing)
+read -r -a gpu_ids <<< "${GPU_IDS:-0 1}"
+runs=${RUNS:-one,two,kill}
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv
 start=$(date +%s)
 el() { echo $(( $(date +%s) - start )); }
@@ -96,7 +101,7 @@ run() {
   for ((g = 0; g < gpus; g++)); do
     local join=(); ((g > 0)) && join=(--join "127.0.0.1:$port")   # the first worker starts the cluster
     mkdir -p "$out/tmp-$label-w$g"   # the worker's task folders (molten-task-*) show when it holds a task
-    JAVA_TOOL_OPTIONS="-Djava.io.tmpdir=$out/tmp-$label-w$g" CUDA_VISIBLE_DEVICES=$g "${molten[@]}" worker --gpu --gpu-batch "$batch" --slots 1 --cluster-name "$cluster" \
+    JAVA_TOOL_OPTIONS="-Djava.io.tmpdir=$out/tmp-$label-w$g" CUDA_VISIBLE_DEVICES=${gpu_ids[$g]} "${molten[@]}" worker --gpu --gpu-batch "$batch" --slots 1 --cluster-name "$cluster" \
       --port $((port + 100 * g)) "${join[@]}" 2>"$out/logs/$label-worker$g.log" &
     pids+=($!)
     for _ in $(seq 1 240); do grep -q "molten worker: member" "$out/logs/$label-worker$g.log" && break; sleep 0.5; done
@@ -124,10 +129,10 @@ run() {
 }
 
 : > "$out/runs.txt"
-run one-gpu 1
-run two-gpus 2
+[[ $runs == *one* ]] && run one-gpu 1
+[[ $runs == *two* ]] && run two-gpus 2
 two_wall=$(awk '$1 == "two-gpus" {print $5}' "$out/runs.txt")
-run two-gpus-kill 2 "${KILL_AFTER_S:-$(python3 -c "print(max(5, round(float('${two_wall:-60}') / 3)))")}"
+[[ $runs == *kill* ]] && run two-gpus-kill 2 "${KILL_AFTER_S:-$(python3 -c "print(max(5, round(float('${two_wall:-60}') / 3)))")}"
 
 python3 - "$out" <<'PY'
 import json, os, sys, datetime, collections
