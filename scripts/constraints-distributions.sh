@@ -17,7 +17,7 @@
 #   EQUIL_PS  ps left out at the start of every run (default 1)  FRAME_FS fs between frames (default 10)
 #   SYSTEMS   "alanine-dipeptide water-box" (default both)       THREADS  cores per run (default 1)
 #   WORK      where the trajectories go (default OUTDIR/runs; they are large: ~2.5 MB per dipeptide ps at 10 fs)
-#   RESERVE   seconds kept for the analysis at the end (default 60)
+#   RESERVE   seconds kept for the analysis at the end (default 90)
 # How molten is started, first match:
 #   MOLTEN="cmd ..."   a command line ending in the main class, e.g.
 #                      MOLTEN="/tmp/b/g3/jre/bin/java -cp '/tmp/b/g3/lib/*:forcefield/src/main/resources' org.molten.cli.MoltenCli"
@@ -35,7 +35,7 @@ exec > >(tee "$out/constraints-distributions.log") 2>&1
 budget=${BUDGET:-540}
 parallel=${PARALLEL:-$(nproc)}
 threads=${THREADS:-1}
-reserve=${RESERVE:-60}
+reserve=${RESERVE:-90}
 frame_fs=${FRAME_FS:-10}
 systems=${SYSTEMS:-alanine-dipeptide water-box}
 if [[ -n ${MOLTEN:-} ]]; then
