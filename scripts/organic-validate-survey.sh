@@ -52,13 +52,22 @@ if [[ -n ${LIBXTB_DIR:-} ]]; then
   LIBXTB_DIR=$(cd "$LIBXTB_DIR" && pwd) || exit 2
   [[ -e $LIBXTB_DIR/libxtb.so.6 ]] || echo "warning: no libxtb.so.6 in LIBXTB_DIR=$LIBXTB_DIR" >&2
   export LD_LIBRARY_PATH="$LIBXTB_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  jopts+=(-Djna.library.path="$LIBXTB_DIR")
+  # the teacher's own property names the file (a missing one is then reported as such, not as the system's
+  # libxtb); JNA's path and the loader's for the libraries libxtb links (Fortran, OpenMP, BLAS, mctc)
+  jopts+=(-Djna.library.path="$LIBXTB_DIR" -Dmolten.xtb.library="$LIBXTB_DIR/libxtb.so.6")
 fi
 if [[ -z ${MOLTEN:-} ]]; then
   molten=("$repo/molten")
   export MOLTEN_JAVA_OPTS="${jopts[*]} ${MOLTEN_JAVA_OPTS:-}"
 elif [[ -x ${MOLTEN}/jre/bin/java ]]; then
   res=$repo/forcefield/src/main/resources
+  # scripts/gpu-bundle.sh packs what gpu-check needs; validate's statistics also need commons-math3 (measured here:
+  # ClassNotFoundException SimpleRegression without it). xchart may be absent: the plots are skipped with a warning.
+  if ! compgen -G "$MOLTEN/lib/commons-math3-*.jar" > /dev/null; then
+    echo "MOLTEN=$MOLTEN: lib/ lacks commons-math3 (validate's regressions); add it where the bundle is made:" >&2
+    echo "  cp ~/.m2/repository/org/apache/commons/commons-math3/3.6.1/commons-math3-3.6.1.jar $MOLTEN/lib/" >&2
+    exit 2
+  fi
   molten=("$MOLTEN/jre/bin/java" "${jopts[@]}" --enable-native-access=ALL-UNNAMED
           -Dorg.slf4j.simpleLogger.defaultLogLevel=warn
           -cp "$MOLTEN/lib/*:$res:$repo/platform-cuda/src/main/resources" org.molten.cli.MoltenCli)
