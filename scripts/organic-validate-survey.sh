@@ -15,7 +15,7 @@
 # PARALLEL of them at once. After BUDGET seconds nothing new starts and runs still going are stopped (timeout):
 # the summary counts those as "cut by BUDGET" and the rest as "not run".
 #
-#   [MODEL=preview|v5|FILE.safetensors] [PARALLEL=N] [THREADS=1] [BUDGET=480] [DEVICE=cpu|cuda] [STABILITY=1|0]
+#   [MODEL=preview|v5|FILE.safetensors] [PARALLEL=N] [THREADS=1] [BUDGET=480] [DEVICE=cpu|cuda] [VALIDATE=1|0] [STABILITY=1|0]
 #   [STABILITY_PS=10] [LIMIT=N | ONLY="name ..."] [LIBXTB_DIR=DIR] [MOLTEN=BUNDLE_DIR|COMMAND] [OUT=DIR] \
 #     scripts/organic-validate-survey.sh
 #
@@ -23,10 +23,12 @@
 # -> its java with lib/* and this checkout's forcefield and platform-cuda resources on the class path (the
 # java=(...) convention of gpu-langevin-temperature-run.sh); anything else -> that command.
 # LIBXTB_DIR: a folder holding libxtb.so.6 and the libraries it links (make_organic_payload.sh's xtblib.tar.xz):
-# -Djna.library.path and LD_LIBRARY_PATH; without it the system's libxtb6. Validate's teacher checks need it: a
+# -Djna.library.path, -Dmolten.xtb.library and LD_LIBRARY_PATH; without it the system's libxtb6. Validate's teacher checks need it: a
 # short preflight validate stops the survey (exit 5) when the teacher is missing, unless NO_TEACHER_OK=1.
 # Writes $OUT/organic-validate-survey.json, $OUT/organic-validate-survey.md, $OUT/organic-validate-survey.log and
 # $OUT/runs.tar.gz (per molecule: report.json/report.md, logs, the bond check; no trajectories, energy logs or plots).
+# Two calls (VALIDATE=0 in one, STABILITY=0 in the other) combine: untar both runs.tar.gz into one folder and run
+#   scripts/organic_validate_survey.py summary DIR/runs DIR/xyz/molecules.tsv survey.json survey.md --model M
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-/tmp/organic-validate-survey}
@@ -141,7 +143,7 @@ run_stability() {  # stem T
 # Tasks: every validate first (largest molecules first, so that the pool ends together), then the stability runs
 # (600 K first: where a model breaks, it breaks hot), likewise largest first.
 tasks=()
-for m in "${stems[@]}"; do tasks+=("validate $m"); done
+[[ ${VALIDATE:-1} == 1 ]] && for m in "${stems[@]}"; do tasks+=("validate $m"); done
 if [[ $stability == 1 ]]; then
   for T in 600 300; do for m in "${stems[@]}"; do tasks+=("stability $m $T"); done; done
 fi

@@ -250,8 +250,10 @@ def summary(args):
         else:
             rc, wall = st
             v = validate_row(os.path.join(d, "validate"))
-            row.update(validate_ran=True, validate_exit=rc, validate_wall_s=round(wall, 1),
-                       validate_verdict=v["verdict"] or EXIT_MEANING.get(rc, f"exit {rc}"),
+            verdict = v["verdict"] or EXIT_MEANING.get(rc, f"exit {rc}")
+            if rc == 124:   # stopped by timeout at BUDGET: the partial report's verdict says nothing of the model
+                verdict = f"cut by BUDGET (partial report: {v['verdict']})"
+            row.update(validate_ran=True, validate_exit=rc, validate_wall_s=round(wall, 1), validate_verdict=verdict,
                        validate_pass=rc == 0, failed_criteria=v["failed"], skipped_criteria=v["skipped"],
                        criteria=v["criteria"], domain_warnings=v["domain_unseen"], domain_summary=v["domain_summary"],
                        validate_intact_300K=v["intact_300K"], teacher_force_mae_eV_per_A=v["teacher_force_mae"],
@@ -277,11 +279,15 @@ def summary(args):
         exits[k] = exits.get(k, 0) + 1
     stab = {}
     for t in TEMPERATURES_K:
-        res = [r[f"stability_{t}K"] for r in rows if r.get(f"stability_{t}K") is not None]
-        stab[f"{t}K"] = dict(run=len(res), intact=sum(1 for s in res if s.get("intact")),
-                             share_intact=share([s.get("intact") for s in res]),
-                             not_intact=[r["molecule"] for r in rows
-                                         if r.get(f"stability_{t}K") is not None and not r[f"stability_{t}K"].get("intact")])
+        key = f"stability_{t}K"
+        # a run stopped by the BUDGET's timeout (exit 124) says nothing of the model: counted apart, not as broken
+        cut = [r["molecule"] for r in rows if r.get(key) is not None and r[key].get("run_exit") == 124]
+        res = [r for r in rows if r.get(key) is not None and r[key].get("run_exit") != 124]
+        stab[f"{t}K"] = dict(run=len(res), cut_by_budget=len(cut), not_run=len(rows) - len(res) - len(cut),
+                             intact=sum(1 for r in res if r[key].get("intact")),
+                             share_intact=share([r[key].get("intact") for r in res]),
+                             share_intact_of_all=(sum(1 for r in res if r[key].get("intact")) / len(rows)) if rows else None,
+                             not_intact=[r["molecule"] for r in res if not r[key].get("intact")])
     walls = [r["validate_wall_s"] for r in rows if r.get("validate_wall_s") is not None and r["validate_exit"] != 124]
     head = dict(model=args.model, device=args.device, parallel=args.parallel, threads_per_run=args.threads,
                 budget_s=args.budget_s, elapsed_s=args.elapsed_s, stability_ps=args.stability_ps,
@@ -320,8 +326,11 @@ def summary(args):
     for t in TEMPERATURES_K:
         s = stab[f"{t}K"]
         L.append(f"| stability {t} K ({args.stability_ps} ps Langevin, bond graph): intact | "
-                 f"{s['intact']} of {s['run']} = {pct(s['share_intact'])} (target 100 %) |")
-    L += ["", "Exit status: " + ", ".join(f"{k} ({EXIT_MEANING.get(int(k), '') if k.isdigit() else ''}) × {v}"
+                 f"{s['intact']} of {s['run']} run = {pct(s['share_intact'])} (target 100 %); "
+                 f"{s['not_run']} not run, {s['cut_by_budget']} cut by BUDGET |")
+        if s["not_intact"]:
+            L.append(f"| not intact at {t} K | {', '.join(s['not_intact'])} |")
+    L += ["", "Exit status: " + ", ".join((f"{k} ({EXIT_MEANING.get(int(k), '?')})" if k.isdigit() else k) + f" × {v}"
                                         for k, v in sorted(exits.items())), "",
           "Failures by criterion (molecules failing it):", "", "| criterion | molecules |", "|---|---:|"]
     L += [f"| {c} | {n} |" for c, n in head["failures_by_criterion"].items()] or ["| (none) | 0 |"]
@@ -333,6 +342,8 @@ def summary(args):
             return "—"
         if s.get("intact"):
             return "intact"
+        if s.get("run_exit") == 124:
+            return "cut by BUDGET"
         if not s.get("completed", True):
             return f"stopped (exit {s.get('run_exit')})"
         return f"changed @ frame {s.get('topology_changed_at_frame')}"
