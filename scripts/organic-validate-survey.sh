@@ -112,31 +112,34 @@ if grep -q '"criterion" *: *"teacher-force-mae"[^}]*"skipped" *: *true' <(tr -d 
   [[ ${NO_TEACHER_OK:-0} == 1 ]] || { echo "set LIBXTB_DIR (or NO_TEACHER_OK=1 to go on without the teacher checks)" >&2; exit 5; }
 fi
 
-run_validate() {  # stem
-  local d=$runs/$1 left=$2 s e rc
+timed() {  # STATUS_FILE LOG command...: runs it; STATUS_FILE gets "exit wall_s cpu_s" (CPU: user + sys of the JVM)
+  local status=$1 log=$2 rc TIMEFORMAT='%R %U %S' t
+  shift 2
+  t=$( { time "$@" > "$log" 2>&1; } 2>&1 ); rc=$?
+  read -r real user sys <<< "$t"
+  echo "$rc $real $("$py" -c "print(round($user + $sys, 2))")" > "$status"
+  return $rc
+}
+
+run_validate() {  # stem seconds-left
+  local d=$runs/$1 left=$2 rc
   mkdir -p "$d"
-  s=$(date +%s.%N)
-  timeout -k 20 "$left" "${molten[@]}" validate --weights "$model" --baseline reference --device "$device" \
-    --threads "$threads" --structure "$out/xyz/$1.xyz" --out "$d/validate" > "$d/validate.log" 2>&1
+  timed "$d/validate.status" "$d/validate.log" timeout -k 20 "$left" "${molten[@]}" validate --weights "$model" \
+    --baseline reference --device "$device" --threads "$threads" --structure "$out/xyz/$1.xyz" --out "$d/validate"
   rc=$?
-  e=$(date +%s.%N)
-  echo "$rc $("$py" -c "print(round($e - $s, 2))")" > "$d/validate.status"
   echo "   $(elapsed) s  validate $1: exit $rc  $(grep -a '^molten validate:' "$d/validate.log" | sed 's/; report in.*//')"
 }
 
-run_stability() {  # stem T
-  local d=$runs/$1 T=$2 left=$3 s e rc wall
+run_stability() {  # stem T seconds-left
+  local d=$runs/$1 T=$2 left=$3 rc
   mkdir -p "$d"
-  s=$(date +%s.%N)
-  timeout -k 20 "$left" "${molten[@]}" run --structure "$out/xyz/$1.xyz" --model "$model" --integrator langevin \
-    --temperature "$T" --timestep 0.5 --steps "$stab_steps" --seed "$T" --report-interval "$every" --device "$device" \
-    --trajectory "$d/md-${T}K.xyz" --log "$d/md-${T}K.csv" > "$d/stability-${T}K.log" 2>&1
+  timed "$d/stability-${T}K.status" "$d/stability-${T}K.log" timeout -k 20 "$left" "${molten[@]}" run \
+    --structure "$out/xyz/$1.xyz" --model "$model" --integrator langevin --temperature "$T" --timestep 0.5 \
+    --steps "$stab_steps" --seed "$T" --report-interval "$every" --device "$device" \
+    --trajectory "$d/md-${T}K.xyz" --log "$d/md-${T}K.csv"
   rc=$?
-  e=$(date +%s.%N)
-  wall=$("$py" -c "print(round($e - $s, 2))")
-  echo "$rc $wall" > "$d/stability-${T}K.status"
   "$py" "$helper" bonds "$d/md-${T}K.xyz" "$d/stability-${T}K.json" --rc "$rc" --steps "$stab_steps" --every "$every" \
-    --wall-s "$wall" --temperature "$T" | sed "s/^/   $(elapsed) s  stability ${T} K $1: /"
+    --status "$d/stability-${T}K.status" --temperature "$T" | sed "s/^/   $(elapsed) s  stability ${T} K $1: /"
   [[ ${KEEP_TRAJ:-0} == 1 ]] || rm -f "$d/md-${T}K.xyz"
 }
 

@@ -156,12 +156,12 @@ def check_bonds(path, rc=0, steps=None, every=None):
 
 # ---------------------------------------------------------------------------------------------------- summary
 def read_status(path):
-    """'rc wall_s' written by the shell after a task; None when the task never ran."""
+    """(exit, wall s, CPU s or None) written by the shell after a task; None when the task never ran."""
     try:
         with open(path) as f:
-            rc, wall = f.read().split()[:2]
-        return int(rc), float(wall)
-    except (OSError, ValueError):
+            v = f.read().split()
+        return int(v[0]), float(v[1]), (float(v[2]) if len(v) > 2 else None)
+    except (OSError, ValueError, IndexError):
         return None
 
 
@@ -248,12 +248,13 @@ def summary(args):
         if st is None:
             row.update(validate_ran=False, validate_exit=None, validate_verdict="not run")
         else:
-            rc, wall = st
+            rc, wall, cpu = st
             v = validate_row(os.path.join(d, "validate"))
             verdict = v["verdict"] or EXIT_MEANING.get(rc, f"exit {rc}")
             if rc == 124:   # stopped by timeout at BUDGET: the partial report's verdict says nothing of the model
                 verdict = f"cut by BUDGET (partial report: {v['verdict']})"
-            row.update(validate_ran=True, validate_exit=rc, validate_wall_s=round(wall, 1), validate_verdict=verdict,
+            row.update(validate_ran=True, validate_exit=rc, validate_wall_s=round(wall, 1), validate_cpu_s=cpu,
+                       validate_verdict=verdict,
                        validate_pass=rc == 0, failed_criteria=v["failed"], skipped_criteria=v["skipped"],
                        criteria=v["criteria"], domain_warnings=v["domain_unseen"], domain_summary=v["domain_summary"],
                        validate_intact_300K=v["intact_300K"], teacher_force_mae_eV_per_A=v["teacher_force_mae"],
@@ -289,6 +290,19 @@ def summary(args):
                              share_intact_of_all=(sum(1 for r in res if r[key].get("intact")) / len(rows)) if rows else None,
                              not_intact=[r["molecule"] for r in res if not r[key].get("intact")])
     walls = [r["validate_wall_s"] for r in rows if r.get("validate_wall_s") is not None and r["validate_exit"] != 124]
+    done = [r for r in ran if r.get("validate_cpu_s")]
+    stab_done = [(r["atoms"], r[f"stability_{t}K"]["cpu_s"]) for r in rows for t in TEMPERATURES_K
+                 if (r.get(f"stability_{t}K") or {}).get("cpu_s") and r[f"stability_{t}K"].get("run_exit") != 124]
+
+    def per_atom(pairs):   # CPU s per atom (least squares through 0: the cost grows about linearly with the atoms)
+        a = np.array([p[0] for p in pairs], float)
+        c = np.array([p[1] for p in pairs], float)
+        return round(float(a @ c / (a @ a)), 3) if len(pairs) else None
+    cost = dict(validate_cpu_s_total=round(sum(r["validate_cpu_s"] for r in done), 1),
+                validate_cpu_s_per_atom=per_atom([(r["atoms"], r["validate_cpu_s"]) for r in done]),
+                stability_cpu_s_total=round(sum(c for _, c in stab_done), 1),
+                stability_cpu_s_per_atom_per_run=per_atom(stab_done),
+                atoms_of_all_molecules=sum(r["atoms"] for r in rows))
     head = dict(model=args.model, device=args.device, parallel=args.parallel, threads_per_run=args.threads,
                 budget_s=args.budget_s, elapsed_s=args.elapsed_s, stability_ps=args.stability_ps,
                 molecules=len(rows), validate_run=len(ran),
@@ -302,7 +316,7 @@ def summary(args):
                 domain_warned_molecules=sum(1 for r in ran if r["domain_warnings"]),
                 validate_wall_s=dict(median=float(np.median(walls)) if walls else None,
                                      max=max(walls) if walls else None, total=round(sum(walls), 1)),
-                stability=stab,
+                stability=stab, cost=cost,
                 target="issue 27: validate --structure PASS for >= 90 % of the independent molecules; every one intact "
                        "at 300 and 600 K")
     with open(args.json, "w") as f:
@@ -322,7 +336,10 @@ def summary(args):
          f"| intact in validate's 300 K runs (structural integrity) | {pct(head['validate_intact_300K_share'])} |",
          f"| molecules with a domain warning | {head['domain_warned_molecules']} |",
          f"| validate wall time per molecule, median / max | "
-         f"{head['validate_wall_s']['median']} / {head['validate_wall_s']['max']} s |"]
+         f"{head['validate_wall_s']['median']} / {head['validate_wall_s']['max']} s |",
+         f"| CPU: validate, stability (all runs) | {cost['validate_cpu_s_total']} s "
+         f"({cost['validate_cpu_s_per_atom']} s per atom), {cost['stability_cpu_s_total']} s "
+         f"({cost['stability_cpu_s_per_atom_per_run']} s per atom and run) |"]
     for t in TEMPERATURES_K:
         s = stab[f"{t}K"]
         L.append(f"| stability {t} K ({args.stability_ps} ps Langevin, bond graph): intact | "
@@ -373,7 +390,7 @@ def main():
     b.add_argument("--rc", type=int, default=0)
     b.add_argument("--steps", type=int, default=None)
     b.add_argument("--every", type=int, default=None)
-    b.add_argument("--wall-s", type=float, default=None)
+    b.add_argument("--status", default=None, help="the run's status file: exit, wall s, CPU s")
     b.add_argument("--temperature", type=float, default=None)
     c = sub.add_parser("summary")
     c.add_argument("runs")
@@ -387,7 +404,8 @@ def main():
         split(args.starts, args.folder, args.limit, args.only)
     elif args.cmd == "bonds":
         r = check_bonds(args.trajectory, args.rc, args.steps, args.every)
-        r.update(temperature_K=args.temperature, wall_s=args.wall_s)
+        st = read_status(args.status) if args.status else None
+        r.update(temperature_K=args.temperature, wall_s=st and st[1], cpu_s=st and st[2])
         with open(args.json, "w") as f:
             json.dump(r, f, indent=1)
         print(f"{os.path.basename(args.trajectory)}: intact={r['intact']} frames {r['frames']} "
