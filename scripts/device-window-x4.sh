@@ -117,5 +117,50 @@ case "$phase" in
       tail -15 "$out/survey.txt"
     fi
     ;;
-  *) echo "unknown phase $phase (call1, call2, call3)"; exit 2 ;;
+  call4)
+    # A second, short window (after the constraints reached the cuda platform): everything side by side, < 6 min.
+    #   GPU 0, cores 0-7: ns/day with constraints (issue 28), then verlet / langevin / nose-hoover steps/s (issue 29:
+    #     the first window's langevin runs ended with "CUDA context already closed", since mended)
+    #   GPUs 1, 2, cores 8-15: the sweep's kill run alone (issue 31; a member SIGKILLed mid-batch loses nothing)
+    #   GPU 3, cores 8-15: the Langevin temperature at 2 fs with h-bonds (issue 31), and MLIPAudit's stability protocol
+    #     for the organic preview as far as its budget goes (issue 27)
+    #   cores 16-47: the organic validate survey (issue 27); cores 48-63: the 2 fs / 0.5 fs distributions (issue 28)
+    nvidia-smi --query-gpu=index,name,driver_version --format=csv
+    [[ -d $b/g3 ]] || { mkdir -p $b && XZ_OPT=-T0 tar -C $b -xJf .device/g3.tar.xz; }
+    mkdir -p "$work" && tar -C "$work" -xJf .model-payload/xtblib.tar.xz
+    export LD_LIBRARY_PATH="$PWD/$work/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    java=("$b/g3/jre/bin/java" -Xmx40g -Xss8m -XX:+UseParallelGC --enable-native-access=ALL-UNNAMED
+      -cp "$b/g3/lib/*:$PWD/forcefield/src/main/resources:$PWD/platform-cuda/src/main/resources")
+    preview=$PWD/forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors
+    ( CUDA_VISIBLE_DEVICES=0 OUT=$out/constraints BUDGET=${CONSTRAINTS_BUDGET:-200} taskset -c 0-7 \
+        bash $b/g3/constraints-figures-run.sh > "$out/constraints.txt" 2>&1
+      for sys in ethanol alanine-dipeptide ace-ala5-nme; do for integ in verlet langevin nose-hoover; do
+        CUDA_VISIBLE_DEVICES=0 timeout 40 taskset -c 0-7 "${java[@]}" org.molten.cli.MoltenCli run --system $sys --device cuda \
+          --integrator $integ --steps 40000 --seed 7 > "$out/run-$sys-$integ.txt" 2>&1
+        echo "$sys $integ exit $? $(grep -oE '[0-9]+ steps/s' "$out/run-$sys-$integ.txt" | tail -1)" >> "$out/thermostats.txt"
+      done; done ) &
+    ( GPU_IDS="1 2" RUNS=kill SEEDS=4 OUT=$out/sweep-kill BUDGET=${KILL_BUDGET:-300} taskset -c 8-15 \
+        bash $b/g3/sweep-2gpu-run.sh > "$out/sweep-kill.txt" 2>&1 ) &
+    ( CUDA_VISIBLE_DEVICES=3 timeout ${T2FS_BUDGET:-300} taskset -c 8-15 "${java[@]}" org.molten.cli.MoltenCli validate \
+        --device cuda --systems ethanol,alanine-dipeptide --replicas 16 --steps 25000 --timestep 2 --constraints h-bonds \
+        --teacher-frames 0 --out "$out/langevin-2fs" > "$out/langevin-2fs.txt" 2>&1
+      echo "validate exit $?" >> "$out/langevin-2fs.txt" ) &
+    ( CUDA_VISIBLE_DEVICES=3 taskset -c 8-15 python3 forcefield/training/organic_eval.py --weights "$preview" \
+        --starts forcefield/training/organic/starts.test.xyz.gz --replicas 1 --ps 100 --budget-s ${STAB_BUDGET:-290} \
+        --out "$out/stability.json" > "$out/stability.txt" 2>&1 ) &
+    if [[ -f scripts/organic-validate-survey.sh ]]; then
+      ( MOLTEN=$b/g3 MODEL=$preview LIBXTB_DIR=$PWD/$work/lib OUT=$out/survey PARALLEL=32 STABILITY=0 \
+          BUDGET=${SURVEY_BUDGET:-300} taskset -c 16-47 bash scripts/organic-validate-survey.sh > "$out/survey.txt" 2>&1 ) &
+    fi
+    HERE=$b/g3 WORK=/tmp/cdist-runs PARALLEL=16 SEEDS=6 SEEDS_WATER=2 BUDGET=${DIST_BUDGET:-300} taskset -c 48-63 \
+      bash scripts/constraints-distributions.sh "$out/constraints-distributions" > "$out/dist.txt" 2>&1
+    wait
+    tail -12 "$out/constraints.txt"; cat "$out/thermostats.txt"; tail -6 "$out/sweep-kill.txt"
+    grep -E "mean-temperature|temperature-fluctuation|exit" "$out/langevin-2fs.txt" | tail -6
+    tail -4 "$out/stability.txt"; tail -10 "$out/survey.txt" 2>/dev/null; tail -25 "$out/dist.txt"
+    rm -rf "$out"/run-*.txt "$out/langevin-2fs"/*.csv
+    # one file back (the transfer returns a limited count of files): everything in window2.tgz
+    tar -C "$out" -czf /tmp/window2.tgz . && find "$out" -mindepth 1 -delete && mv /tmp/window2.tgz "$out/"
+    ;;
+  *) echo "unknown phase $phase (call1, call2, call3, call4)"; exit 2 ;;
 esac
