@@ -19,7 +19,7 @@
 #   [STABILITY_PS=10] [LIMIT=N | ONLY="name ..."] [LIBXTB_DIR=DIR] [MOLTEN=BUNDLE_DIR|COMMAND] [OUT=DIR] \
 #     scripts/organic-validate-survey.sh
 #
-# MOLTEN: unset -> ./molten of this checkout (builds on first use); a folder with jre/ and lib/ (scripts/gpu-bundle.sh)
+# MOLTEN (or HERE): unset -> ./molten of this checkout (builds on first use); a folder with jre/ and lib/ (scripts/gpu-bundle.sh)
 # -> its java with lib/* and this checkout's forcefield and platform-cuda resources on the class path (the
 # java=(...) convention of gpu-langevin-temperature-run.sh); anything else -> that command.
 # LIBXTB_DIR: a folder holding libxtb.so.6 and the libraries it links (make_organic_payload.sh's xtblib.tar.xz):
@@ -58,6 +58,7 @@ if [[ -n ${LIBXTB_DIR:-} ]]; then
   # libxtb); JNA's path and the loader's for the libraries libxtb links (Fortran, OpenMP, BLAS, mctc)
   jopts+=(-Djna.library.path="$LIBXTB_DIR" -Dmolten.xtb.library="$LIBXTB_DIR/libxtb.so.6")
 fi
+MOLTEN=${MOLTEN:-${HERE:-}}   # HERE=BUNDLE_DIR as scripts/constraints-distributions.sh names it
 if [[ -z ${MOLTEN:-} ]]; then
   molten=("$repo/molten")
   export MOLTEN_JAVA_OPTS="${jopts[*]} ${MOLTEN_JAVA_OPTS:-}"
@@ -124,7 +125,7 @@ timed() {  # STATUS_FILE LOG command...: runs it; STATUS_FILE gets "exit wall_s 
 run_validate() {  # stem seconds-left
   local d=$runs/$1 left=$2 rc
   mkdir -p "$d"
-  timed "$d/validate.status" "$d/validate.log" timeout -k 20 "$left" "${molten[@]}" validate --weights "$model" \
+  timed "$d/validate.status" "$d/validate.log" timeout -k 10 "$left" "${molten[@]}" validate --weights "$model" \
     --baseline reference --device "$device" --threads "$threads" --structure "$out/xyz/$1.xyz" --out "$d/validate"
   rc=$?
   echo "   $(elapsed) s  validate $1: exit $rc  $(grep -a '^molten validate:' "$d/validate.log" | sed 's/; report in.*//')"
@@ -133,7 +134,7 @@ run_validate() {  # stem seconds-left
 run_stability() {  # stem T seconds-left
   local d=$runs/$1 T=$2 left=$3 rc
   mkdir -p "$d"
-  timed "$d/stability-${T}K.status" "$d/stability-${T}K.log" timeout -k 20 "$left" "${molten[@]}" run \
+  timed "$d/stability-${T}K.status" "$d/stability-${T}K.log" timeout -k 10 "$left" "${molten[@]}" run \
     --structure "$out/xyz/$1.xyz" --model "$model" --integrator langevin --temperature "$T" --timestep 0.5 \
     --steps "$stab_steps" --seed "$T" --report-interval "$every" --device "$device" \
     --trajectory "$d/md-${T}K.xyz" --log "$d/md-${T}K.csv"
