@@ -15,6 +15,7 @@
 // (e.g. a half-step kinetic energy) belongs there and in the host's reading of the state.
 #pragma once
 #include "molten_thermostat.cuh"
+#include "molten_small_constraints.cuh"
 
 template <int NT>
 struct SmallThermostat {
@@ -26,6 +27,7 @@ struct SmallThermostat {
     double* red;        // [P + 1] doubles, shared: the reduction leaves, then the broadcast slot
     int P;
     double* tv;         // [MOLTEN_RVAR] doubles, shared: bath, xi[MAXCHAIN], v_xi[MAXCHAIN]
+    const SmallConstraints* cons;  // the replica's constraints, or null: the O step projects onto them
 
     __device__ bool around() const {
         return n.thermostat == MOLTEN_TS_BUSSI || n.thermostat == MOLTEN_TS_NHC || n.thermostat == MOLTEN_TS_BERENDSEN;
@@ -107,6 +109,9 @@ struct SmallThermostat {
         if (a < N)
             for (int k = 0; k < 3; ++k) vel[3 * a + k] = state_round(n, vel[3 * a + k]);
         __syncthreads();
+        // with constraints the noise is projected onto the constraint surface before the kinetic energy after O is
+        // taken (langevin_o's definition)
+        if (cons != nullptr) cons->velocities(step + 1);
         const double after = kinetic();
         if (threadIdx.x == 0) {
             tv[0] += before - after;

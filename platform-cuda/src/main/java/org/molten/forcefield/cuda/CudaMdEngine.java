@@ -44,7 +44,8 @@ import org.molten.forcefield.student.StudentWeights;
  *
  * <p>Constraints (each replica's {@link ReplicaStart#constraints()}): RATTLE and SETTLE in the stage path's K-step
  * graph, after each drift, after the closing kick and after Langevin's O step, as the host integrates
- * ({@link DeviceConstraints}, molten_constraints.cuh); a constrained run never takes the small-molecule kernel. A
+ * ({@link DeviceConstraints}, molten_constraints.cuh), and at the same points inside the small-molecule kernel's step
+ * for one constrained molecule (molten_small_constraints.cuh, the same solver functions on its shared memory). A
  * constraint that cannot be met stops the run at the end of the launches it happened in.
  *
  * <p>Every {@link #advance} call is atomic with respect to neighbour-list overflow: the state at

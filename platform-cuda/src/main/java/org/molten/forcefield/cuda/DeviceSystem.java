@@ -526,20 +526,29 @@ final class DeviceSystem implements AutoCloseable {
     }
 
     int megaSharedMemory() {
-        return moleculeSharedMemory(n, dw.f, dw.layers, dw.nRbf, dw.kw);
+        DeviceConstraints c = constrained() ? replicas.constraints : null;
+        return moleculeSharedMemory(n, dw.f, dw.layers, dw.nRbf, dw.kw, c == null ? 0 : c.pairs, c == null ? 0 : c.waters);
     }
 
-    /** Whether the small-molecule kernel (k_small_c16) can run {@code atoms} atoms of this model. */
-    static boolean moleculeSupported(int atoms, DeviceWeights dw, int maxSharedBytes) {
+    /**
+     * Whether the small-molecule kernel (k_small_c16) can run {@code atoms} atoms of this model holding {@code pairs}
+     * constrained pairs and {@code waters} rigid waters.
+     */
+    static boolean moleculeSupported(int atoms, int pairs, int waters, DeviceWeights dw, int maxSharedBytes) {
         return (dw.f == 64 || dw.f == 128 || dw.f == 256) && dw.fr * 2 == dw.f && atoms >= 1
-                && moleculeSharedMemory(atoms, dw.f, dw.layers, dw.nRbf, dw.kw) <= maxSharedBytes;
+                && moleculeSharedMemory(atoms, dw.f, dw.layers, dw.nRbf, dw.kw, pairs, waters) <= maxSharedBytes;
+    }
+
+    /** {@link #moleculeSharedMemory(int, int, int, int, int, int, int)} without constraints. */
+    static int moleculeSharedMemory(int atoms, int f, int t, int nRbf, int kw) {
+        return moleculeSharedMemory(atoms, f, t, nRbf, kw, 0, 0);
     }
 
     /**
      * Bytes of shared memory of k_small_c16: the layout of {@code SmallLayout} in molten_small.cuh (the
      * kernel checks it and traps on a shortfall).
      */
-    static int moleculeSharedMemory(int atoms, int f, int t, int nRbf, int kw) {
+    static int moleculeSharedMemory(int atoms, int f, int t, int nRbf, int kw, int pairs, int waters) {
         int cs = f / 16, ns = Math.max(atoms - 1, 1), e = atoms * ns, n = atoms;
         int[] parts = {8, 6 * n, 6 * n, 2 * n, 3 * n, n, n, e, e, 4 * e, 2 * e, kw * e, 4 * e, t * nRbf * 3 * cs,
             t * 3 * cs, t * 8 * cs + cs,
@@ -558,6 +567,12 @@ final class DeviceSystem implements AutoCloseable {
         int p = Integer.highestOneBit(Math.max(1, n));
         p = p < n ? 2 * p : p;
         words += ((2L * p + 2 + 3) & ~3) + ((2L * ReplicaBuffers.RVAR + 3) & ~3);
+        // constraints (molten_small_constraints.cuh): the drift's start (N x 3 doubles); per pair 2 ints and 5 doubles
+        // (length^2, bond vector, lambda), per water 3 ints and 2 doubles
+        int[] cons = {pairs + waters > 0 ? 6 * n : 0, 2 * pairs, 2 * pairs, 6 * pairs, 2 * pairs, 3 * waters, 4 * waters};
+        for (int w : cons) {
+            words += (w + 3) & ~3;
+        }
         return (int) Math.min(Integer.MAX_VALUE, 4 * words);
     }
 
