@@ -166,7 +166,9 @@ __device__ void small_push(const SmallDesc& d, const float* XT, const float* WB,
     }
 }
 
-template <int CS, int NT, bool PUSH_PAIRS = true, bool FUSE = true>
+// CONS: the kernel for constrained runs (k_small_c16_cons): the constraints' shared memory and solves compiled in;
+// k_small_c16 compiles without them, so that an unconstrained run keeps its registers and code.
+template <int CS, int NT, bool PUSH_PAIRS = true, bool FUSE = true, bool CONS = false>
 struct SmallNet {
     const Net& n;
     float* sm;
@@ -181,12 +183,12 @@ struct SmallNet {
     SmallThermostat<NT> th;  // the replica's thermostat, run redundantly in every block
 
     __device__ SmallNet(const Net& n_, float* sm_, int rank_)
-        : n(n_), sm(sm_), L((int)n_.n, (int)n_.F, (int)n_.T, (int)n_.nrbf, (int)n_.kw, small_cons_pairs(n_),
-                            small_cons_waters(n_)),
+        : n(n_), sm(sm_), L((int)n_.n, (int)n_.F, (int)n_.T, (int)n_.nrbf, (int)n_.kw, CONS ? small_cons_pairs(n_) : 0,
+                            CONS ? small_cons_waters(n_) : 0),
           N((int)n_.n), F((int)n_.F), T((int)n_.T), kw((int)n_.kw), rank(rank_),
           sc(n_, (int)n_.n, atd(L.pos), atd(L.vel), atd(L.im), atd(L.cstart), ati(L.cpair), atd(L.clen2), atd(L.cvec),
-             atd(L.clam), ati(L.cwat), atd(L.cwlen)),
-          th{n_, (int)n_.n, atd(L.vel), atd(L.pos), atd(L.im), atd(L.red), L.redp, atd(L.tv), sc.on() ? &sc : nullptr} {}
+             atd(L.clam), ati(L.cwat), atd(L.cwlen), L.P, L.W),
+          th{n_, (int)n_.n, atd(L.vel), atd(L.pos), atd(L.im), atd(L.red), L.redp, atd(L.tv)} {}
 
     __device__ float* at(int off) const { return sm + off; }
     __device__ double* atd(int off) const { return reinterpret_cast<double*>(sm + off); }
@@ -205,7 +207,7 @@ struct SmallNet {
         }
         for (int a = threadIdx.x; a < N; a += NT) { im[a] = n.inv_mass[a]; spec[a] = n.species[a]; }
         th.load();
-        sc.load();
+        if (CONS) sc.load();
         __syncthreads();
         const int nr = (int)n.nrbf;
         for (int e = threadIdx.x; e < T * nr * 3 * CS; e += NT) {
@@ -243,7 +245,7 @@ struct SmallNet {
         if (th.around()) th.rescale(MOLTEN_TS_BEFORE, step);
         double* pos = atd(L.pos); double* vel = atd(L.vel);
         const bool split = th.langevin();
-        const bool cons = sc.on();
+        const bool cons = CONS && sc.on();
         for (int a = threadIdx.x; a < N; a += NT) {
             const double im = atd(L.im)[a];
             const double half = 0.5 * n.dt * n.accel * im;
@@ -262,7 +264,7 @@ struct SmallNet {
         // the step being made is step + 1 (the stage path's counter + 1 before k_forces counts it)
         if (split) {
             if (cons) sc.positions(2.0 / n.dt, step + 1);
-            th.langevin_o(step);
+            th.template langevin_o<CONS>(step, sc);
             if (cons) sc.save_start();
             th.drift_half();
             if (cons) sc.positions(2.0 / n.dt, step + 1);
@@ -752,7 +754,7 @@ struct SmallNet {
         par ^= 1;
     }
 
-    __device__ void run(int nsteps) {
+    __device__ __forceinline__ void run(int nsteps) {
         if (threadIdx.x == 0) {
             mb_init(mbar(0));
             mb_init(mbar(1));
@@ -784,7 +786,7 @@ struct SmallNet {
             forces(par, step);
             if (n.integrator != MOLTEN_INT_NONE) {
                 ++step;
-                if (sc.on()) sc.velocities(step);  // the stage path's k_constrain(velocities), after k_forces
+                if (CONS && sc.on()) sc.velocities(step);  // the stage path's k_constrain(velocities), after k_forces
                 if (th.around()) th.rescale(MOLTEN_TS_AFTER, step);  // the stage path's k_thermostat(1), after k_forces
             }
         }
@@ -815,8 +817,8 @@ struct SmallNet {
 };
 
 // Shared memory (bytes) the kernel needs for N atoms; 0 when the model is not supported.
-__device__ __forceinline__ long long small_smem_bytes(const Net& n) {
-    return 4LL * SmallLayout((int)n.n, (int)n.F, (int)n.T, (int)n.nrbf, (int)n.kw, small_cons_pairs(n),
-                             small_cons_waters(n)).total;
+__device__ __forceinline__ long long small_smem_bytes(const Net& n, bool cons) {
+    return 4LL * SmallLayout((int)n.n, (int)n.F, (int)n.T, (int)n.nrbf, (int)n.kw, cons ? small_cons_pairs(n) : 0,
+                             cons ? small_cons_waters(n) : 0).total;
 }
 #endif  // sm_90 and the emulator

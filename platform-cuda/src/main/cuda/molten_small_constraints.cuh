@@ -20,6 +20,19 @@ __device__ __forceinline__ int small_cons_waters(const Net& n) {
     return n.cons_on && n.integrator != MOLTEN_INT_NONE ? n.cons_rwater[1] - n.cons_rwater[0] : 0;
 }
 
+// One solve on the kernel's shared-memory state (velocities, or positions after a drift with perFs), then the float32
+// rounding of Net.fp32_state; every thread calls it. Outlined: inlined at its five call sites the solvers' registers
+// crowd the kernel's (ptxas spilled at 255 registers). The views by value and the Net through __grid_constant__
+// (k_small_c16_cons), so that neither the kernel's objects nor its parameter block move to local memory for the call.
+__device__ __noinline__ void small_cons_solve(const Net& n, PairView p, WaterView w, int N, bool velocities, double perFs,
+                                              unsigned long long stepno) {
+    if (threadIdx.x == 0 && p.P > 0) rattle_view(n, p, velocities, perFs, stepno);
+    settle_view(n, w, velocities, perFs, stepno);
+    __syncthreads();
+    cons_round_view(n, p.r, p.v, N, !velocities);
+    __syncthreads();
+}
+
 struct SmallConstraints {
     const Net& n;
     int N;
@@ -32,10 +45,10 @@ struct SmallConstraints {
     WaterView waters;
 
     __device__ SmallConstraints(const Net& n_, int N_, double* pos, double* vel, const double* im, double* start_,
-                                int* pair_, double* len2_, double* vec, double* lambda, int* water_, double* wlen_)
+                                int* pair_, double* len2_, double* vec, double* lambda, int* water_, double* wlen_, int P,
+                                int W)
         : n(n_), N(N_), start(start_), pair(pair_), len2(len2_), water(water_), wlen(wlen_),
-          pairs{pos, vel, start_, im, pair_, len2_, vec, lambda, small_cons_pairs(n_), 0},
-          waters{pos, vel, start_, im, water_, wlen_, small_cons_waters(n_), 0} {}
+          pairs{pos, vel, start_, im, pair_, len2_, vec, lambda, P, 0}, waters{pos, vel, start_, im, water_, wlen_, W, 0} {}
 
     __device__ bool on() const { return pairs.P + waters.W > 0; }
 
@@ -61,21 +74,13 @@ struct SmallConstraints {
 
     // After a drift of 1 / perFs fs (k_constrain's position stages): positions onto the constraints, velocities
     // corrected by the displacements * perFs. stepno: the step being made. Every thread calls it.
-    __device__ void positions(double perFs, unsigned long long stepno) const {
-        if (threadIdx.x == 0 && pairs.P > 0) rattle_view(n, pairs, false, perFs, stepno);
-        settle_view(n, waters, false, perFs, stepno);
-        __syncthreads();
-        cons_round_view(n, pairs.r, pairs.v, N, true);
-        __syncthreads();
+    __device__ __forceinline__ void positions(double perFs, unsigned long long stepno) const {
+        small_cons_solve(n, pairs, waters, N, false, perFs, stepno);
     }
 
     // Velocities tangent to the constraints (k_constrain's velocity stage, constrain_velocities_replica); every thread
     // calls it after a barrier.
-    __device__ void velocities(unsigned long long stepno) const {
-        if (threadIdx.x == 0 && pairs.P > 0) rattle_view(n, pairs, true, 0.0, stepno);
-        settle_view(n, waters, true, 0.0, stepno);
-        __syncthreads();
-        cons_round_view(n, pairs.r, pairs.v, N, false);
-        __syncthreads();
+    __device__ __forceinline__ void velocities(unsigned long long stepno) const {
+        small_cons_solve(n, pairs, waters, N, true, 0.0, stepno);
     }
 };

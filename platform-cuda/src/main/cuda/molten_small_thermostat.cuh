@@ -27,7 +27,6 @@ struct SmallThermostat {
     double* red;        // [P + 1] doubles, shared: the reduction leaves, then the broadcast slot
     int P;
     double* tv;         // [MOLTEN_RVAR] doubles, shared: bath, xi[MAXCHAIN], v_xi[MAXCHAIN]
-    const SmallConstraints* cons;  // the replica's constraints, or null: the O step projects onto them
 
     __device__ bool around() const {
         return n.thermostat == MOLTEN_TS_BUSSI || n.thermostat == MOLTEN_TS_NHC || n.thermostat == MOLTEN_TS_BERENDSEN;
@@ -86,8 +85,10 @@ struct SmallThermostat {
         __syncthreads();
     }
 
-    // The O step of BAOAB (langevin_o's definition): noise, drift removal, rounding, bath += K_before - K_after.
-    __device__ void langevin_o(unsigned long long step) {
+    // The O step of BAOAB (langevin_o's definition): noise, drift removal, rounding, the projection onto the
+    // replica's constraints (if any), bath += K_before - K_after.
+    template <bool CONS>
+    __device__ void langevin_o(unsigned long long step, const SmallConstraints& cons) {
         const double kT = n.rpar[0], friction = n.rpar[2];
         const double c1 = exp(-friction * n.dt);
         const double c2 = sqrt(1.0 - c1 * c1);
@@ -111,7 +112,7 @@ struct SmallThermostat {
         __syncthreads();
         // with constraints the noise is projected onto the constraint surface before the kinetic energy after O is
         // taken (langevin_o's definition)
-        if (cons != nullptr) cons->velocities(step + 1);
+        if (CONS && cons.on()) cons.velocities(step + 1);
         const double after = kinetic();
         if (threadIdx.x == 0) {
             tv[0] += before - after;

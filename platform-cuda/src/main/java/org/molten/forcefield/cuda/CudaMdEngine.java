@@ -233,6 +233,11 @@ public final class CudaMdEngine implements DeviceDynamics {
         return sys.mode.name().toLowerCase(Locale.ROOT) + (sys.large ? " (tiled)" : "");
     }
 
+    /** The kernel running whole MD steps (k_small_c16, or k_small_c16_cons with constraints), or "stages". */
+    String kernel() {
+        return sys.megaKernel() == null ? "stages" : sys.megaKernel();
+    }
+
     public String deviceName() {
         return model.cx.deviceName();
     }

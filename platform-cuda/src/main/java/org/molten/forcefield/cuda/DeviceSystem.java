@@ -69,7 +69,7 @@ final class DeviceSystem implements AutoCloseable {
     final int n;
     private int cap;
     final CudaOptions.Mode mode;      // resolved: STAGES or MOLECULE
-    private final String megaKernel;  // k_small_c16 (null in STAGES)
+    private final String megaKernel;  // k_small_c16, k_small_c16_cons with constraints (null in STAGES)
     private final int megaGrid;
     final boolean large;              // tiled dense layers, warp-per-row message passes, one channel per lane
     final int mg;
@@ -107,7 +107,8 @@ final class DeviceSystem implements AutoCloseable {
         this.mode = mode;
         this.choices = KernelChoices.fromProperties();
         if (mode == CudaOptions.Mode.MOLECULE) {
-            this.megaKernel = "k_small_c16";
+            // constrained: the kernel with the solves compiled in (molten_small_constraints.cuh)
+            this.megaKernel = replicas != null && replicas.constraints != null ? "k_small_c16_cons" : "k_small_c16";
             this.megaGrid = 16;
         } else if (mode != CudaOptions.Mode.STAGES) {
             throw new IllegalArgumentException("a device system runs STAGES or MOLECULE, not " + mode);
@@ -332,6 +333,11 @@ final class DeviceSystem implements AutoCloseable {
             b.set("cons_on", constrained() ? 1 : 0);
         }
         return b.bytes();
+    }
+
+    /** The kernel that runs whole steps (k_small_c16, k_small_c16_cons), or null: the stage kernels. */
+    String megaKernel() {
+        return megaKernel;
     }
 
     /** Whether the replicas hold constraints (the MD steps then run the k_constrain stages). */

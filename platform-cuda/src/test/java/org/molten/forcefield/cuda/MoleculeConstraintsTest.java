@@ -94,21 +94,29 @@ class MoleculeConstraintsTest {
 
     /**
      * A constrained single molecule takes the cluster kernel under the default options (ethanol with h-bonds, the
-     * rigid 3-water cluster), a batch of constrained replicas the stage path.
+     * rigid 3-water cluster), in its constrained build (k_small_c16_cons; an unconstrained molecule k_small_c16), a
+     * batch of constrained replicas the stage path.
      */
     @Test
     void constrainedMoleculeTakesTheClusterKernel() {
         CudaOptions auto = CudaOptions.defaults();
+        try (Simulation host = cpu(CudaDynamicsTest.ethanol(), 1.0, 3);
+             CudaMdEngine md = new CudaMdEngine(weights(), List.of(new ReplicaStart(host.atoms().copy(),
+                     new DynamicsSpec.VelocityVerlet(1.0), 3, 21)), auto)) {
+            assertEquals("k_small_c16", md.kernel(), "an unconstrained molecule");
+        }
         for (Atoms m : new Atoms[] {CudaDynamicsTest.ethanol(), CudaConstraintsTest.waterCluster()}) {
             try (Simulation host = cpu(m, 1.0, 3)) {
                 ReplicaStart s = startOf(host, new DynamicsSpec.Langevin(1.0, T, 0.05, true), 3);
                 assertTrue(!s.constraints().isEmpty());
                 try (CudaMdEngine md = new CudaMdEngine(weights(), List.of(s), auto)) {
                     assertEquals("molecule", md.mode(), "a constrained molecule of " + m.size() + " atoms");
+                    assertEquals("k_small_c16_cons", md.kernel(), "a constrained molecule of " + m.size() + " atoms");
                     assertTrue(md.description().contains("molecule"), md.description());
                 }
                 try (CudaMdEngine md = new CudaMdEngine(weights(), List.of(s, s), auto)) {
                     assertTrue(md.mode().startsWith("stages"), "two constrained replicas: " + md.mode());
+                    assertEquals("stages", md.kernel());
                 }
             }
         }
