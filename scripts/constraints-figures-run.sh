@@ -4,9 +4,10 @@
 #   1,024 ethanol replicas likewise (replica-ns per day).
 # ns/day = steps/s x dt (fs) x 86400 / 1e6, from the run's own summary line (steps/s of the timed steps, the JVM's
 # start excluded). Each run's platform is printed (a constrained run that fell back to the host would say so in its
-# warning). The cuda platform runs constraints in the stage path only (RATTLE/SETTLE are stages of its K-step graph),
-# while one unconstrained small molecule takes the small-molecule kernel: ala-0.5fs-stages (-Dmolten.cuda.mode=stages)
-# is the unconstrained run in the same kernel organisation, so that the ratio can be split into what the kernel
+# warning). One small molecule takes the small-molecule cluster kernel, constrained or not (RATTLE/SETTLE inside its
+# step since branch cluster-constraints; before it a constrained run took the stage path); a batch of replicas takes
+# the stage path (RATTLE/SETTLE as stages of its K-step graph). ala-0.5fs-stages and ala-2fs-hbonds-stages
+# (-Dmolten.cuda.mode=stages) are the same runs in the stage path, so that the ratio can be split into what the kernel
 # organisation costs and what the constraints cost.
 # Bundle as scripts/gpu-figures-run.sh's (GPUCHECK_REF=0 scripts/gpu-bundle.sh DIR/fig, this script copied into
 # DIR/fig); log: $OUT/constraints-figures.log; every run is cut to what is left of BUDGET (default 540 s).
@@ -22,10 +23,11 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
 start=$(date +%s)
 el() { echo $(( $(date +%s) - start )); }
 lim() { local l=$1 left=$(( ${BUDGET:-540} - $(el) )); (( left < l )) && l=$left; (( l < 5 )) && l=5; echo "$l"; }
-md() {  # label, limit s, timestep fs, molten run arguments... (JVM options in JOPTS)
+md() {  # label, limit s, timestep fs, molten run arguments... (JVM options in JOPTS, report interval in RI, default 1000;
+        # an argument list may not repeat --report-interval: picocli refuses a second match)
   local label=$1 l=$2 dt=$3; shift 3
   timeout "$(lim "$l")" "${java[@]}" ${JOPTS:-} org.molten.cli.MoltenCli run --device cuda --integrator langevin --seed 1 \
-    --timestep "$dt" --report-interval 1000 "$@" > "$out/raw/$label.txt" 2>&1
+    --timestep "$dt" --report-interval "${RI:-1000}" "$@" > "$out/raw/$label.txt" 2>&1
   local rc=$?
   python3 - "$out/raw/$label.txt" "$label" "$dt" "$rc" <<'PY'
 import re, sys
@@ -47,7 +49,8 @@ PY
 md ala-0.5fs 90 0.5 --system alanine-dipeptide --steps 40000
 JOPTS=-Dmolten.cuda.mode=stages md ala-0.5fs-stages 90 0.5 --system alanine-dipeptide --steps 40000
 md ala-2fs-hbonds 90 2 --system alanine-dipeptide --steps 40000 --constraints h-bonds
-md eth1024-0.5fs 110 0.5 --system ethanol --replicas 1024 --steps 2000 --report-interval 2000
-md eth1024-2fs-hbonds 110 2 --system ethanol --replicas 1024 --steps 2000 --report-interval 2000 --constraints h-bonds
+RI=2000 md eth1024-0.5fs 110 0.5 --system ethanol --replicas 1024 --steps 2000
+RI=2000 md eth1024-2fs-hbonds 110 2 --system ethanol --replicas 1024 --steps 2000 --constraints h-bonds
+JOPTS=-Dmolten.cuda.mode=stages md ala-2fs-hbonds-stages 90 2 --system alanine-dipeptide --steps 40000 --constraints h-bonds
 echo "done after $(el) s"
 tar -C "$out" -czf "$out/raw.tar.gz" raw && rm -rf "$out/raw"

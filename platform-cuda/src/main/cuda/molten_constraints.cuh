@@ -14,6 +14,9 @@
 // atom with the pairs).
 // State in float64 (Net.pos, Net.vel), so the host's tolerance (default 1e-10) applies unchanged; with
 // Net.fp32_state the result is rounded to float32 afterwards, as every other state update.
+// The solvers work on views (PairView, WaterView: where the positions, velocities, drift starts, masses and the
+// constraint lists are), so that the small-molecule cluster kernel (molten_small_constraints.cuh) runs the same
+// functions on its shared-memory copy of the state: one definition of RATTLE and SETTLE for both paths.
 // A constraint that cannot be met is recorded in flags[MOLTEN_FLAG_CONSTRAINT] (pair k + 1, or -(w + 1) for
 // rigid water w, global indices; the first one found), with its kind and step; the host checks the flags
 // at the end of each launch of K steps and stops the run there (CudaMdEngine.advance).
@@ -154,6 +157,12 @@ __device__ bool rattle_velocities(const Net& n, const PairView& w, unsigned long
     return false;
 }
 
+// The pair solve of a view (thread 0 only): the velocity half, or positions after a drift with perFs.
+__device__ __forceinline__ bool rattle_view(const Net& n, const PairView& w, bool velocities, double perFs,
+                                            unsigned long long stepno) {
+    return velocities ? rattle_velocities(n, w, stepno) : rattle_positions(n, w, perFs, stepno);
+}
+
 // Doubles of shared memory that stage a replica of na atoms and P pairs (r, v, ref, 1/m; pair indices, length^2,
 // bond vector, lambda). DeviceConstraints.sharedBytes computes the same.
 #define MOLTEN_CONS_SMEM_DOUBLES(na, P) (10 * (na) + 6 * (P))
@@ -168,8 +177,7 @@ __device__ void rattle_replica(const Net& n, int r, int lo, int hi, bool velocit
         if (threadIdx.x == 0) {
             PairView w{n.pos, n.vel, n.cons_ref, n.inv_mass, n.cons_pair + 2 * p0, n.cons_len2 + p0, n.cons_vec + 3 * p0,
                        n.cons_lambda + p0, p1 - p0, p0};
-            if (velocities) rattle_velocities(n, w, stepno);
-            else rattle_positions(n, w, perFs, stepno);
+            rattle_view(n, w, velocities, perFs, stepno);
         }
         __syncthreads();
         return;
@@ -197,8 +205,7 @@ __device__ void rattle_replica(const Net& n, int r, int lo, int hi, bool velocit
     __syncthreads();
     if (threadIdx.x == 0) {
         PairView w{r_, v_, ref_, im_, pair_, len2_, vec_, lam_, P, p0};
-        if (velocities) rattle_velocities(n, w, stepno);
-        else rattle_positions(n, w, perFs, stepno);
+        rattle_view(n, w, velocities, perFs, stepno);
     }
     __syncthreads();
     for (int e = threadIdx.x; e < 3 * na; e += MOLTEN_THREADS) {
@@ -219,13 +226,26 @@ __device__ __forceinline__ void c_unit(double a[3]) {
     a[0] /= s; a[1] /= s; a[2] /= s;
 }
 
-// SETTLE of rigid water w after a drift (positions back onto the rigid geometry; velocities += move * perFs).
-__device__ void settle_positions(const Net& n, int w, double perFs, unsigned long long stepno) {
-    const int o = n.cons_water[3 * w], h1 = n.cons_water[3 * w + 1], h2 = n.cons_water[3 * w + 2];
-    double* r = n.pos;
-    const double* ref = n.cons_ref;
-    const double ohA = n.cons_wlen[2 * w], hhA = n.cons_wlen[2 * w + 1];
-    const double mO = 1.0 / n.inv_mass[o], mH = 1.0 / n.inv_mass[h1];
+// One replica's rigid waters as SETTLE sees them: global memory (global atom indices) or the cluster kernel's shared
+// copy (local indices).
+struct WaterView {
+    double* r;            // positions [.][3]
+    double* v;            // velocities [.][3]
+    const double* ref;    // positions at the start of the drift [.][3]
+    const double* im;     // 1/amu [.]
+    const int* water;     // [W][3] O, H1, H2
+    const double* wlen;   // [W][2] O-H, H-H, Å
+    int W;
+    int code0;            // global index of the first water (failure codes: -(code0 + w + 1))
+};
+
+// SETTLE of the view's rigid water w after a drift (positions back onto the rigid geometry; velocities += move * perFs).
+__device__ void settle_positions(const Net& n, const WaterView& wv, int w, double perFs, unsigned long long stepno) {
+    const int o = wv.water[3 * w], h1 = wv.water[3 * w + 1], h2 = wv.water[3 * w + 2];
+    double* r = wv.r;
+    const double* ref = wv.ref;
+    const double ohA = wv.wlen[2 * w], hhA = wv.wlen[2 * w + 1];
+    const double mO = 1.0 / wv.im[o], mH = 1.0 / wv.im[h1];
     const double total = mO + 2 * mH;
     const double rc = 0.5 * hhA;
     const double height = sqrt(ohA * ohA - rc * rc);
@@ -270,13 +290,13 @@ __device__ void settle_positions(const Net& n, int w, double perFs, unsigned lon
     const double sinTheta = (alpha * gamma - beta * sqrt(ab2 - gamma * gamma)) / ab2;
     const double cosTheta = sqrt(1 - sinTheta * sinTheta);
     if (!isfinite(sinTheta + cosTheta + cosPsi + cosPhi) || !(cosPhi2 > 0)) {
-        cons_fail(n, -(w + 1), MOLTEN_CONS_FAIL_SETTLE, stepno);
+        cons_fail(n, -(wv.code0 + w + 1), MOLTEN_CONS_FAIL_SETTLE, stepno);
         return;
     }
     const double a3[3] = {-ya2 * sinTheta, ya2 * cosTheta, za1};
     const double b3[3] = {xb2 * cosTheta - yb2 * sinTheta, xb2 * sinTheta + yb2 * cosTheta, zb1};
     const double c3[3] = {-xb2 * cosTheta - yc2 * sinTheta, -xb2 * sinTheta + yc2 * cosTheta, zc1};
-    double* v = n.vel;
+    double* v = wv.v;
     for (int a = 0; a < 3; ++a) {
         const double da = com[a] + ex[a] * a3[0] + ey[a] * a3[1] + ez[a] * a3[2];
         const double db = com[a] + ex[a] * b3[0] + ey[a] * b3[1] + ez[a] * b3[2] - b1[a];
@@ -299,16 +319,17 @@ __device__ __forceinline__ double c_det3(const double a[3][3]) {
 
 __device__ __forceinline__ double c_sign(int x, int p, int q) { return x == q ? 1.0 : x == p ? -1.0 : 0.0; }
 
-// The three constraints of rigid water w solved together for the velocities: a 3 x 3 system, exact (Cramer).
-__device__ void settle_velocities(const Net& n, int w) {
-    const int atom[3] = {n.cons_water[3 * w], n.cons_water[3 * w + 1], n.cons_water[3 * w + 2]};
+// The three constraints of the view's rigid water w solved together for the velocities: a 3 x 3 system, exact (Cramer).
+__device__ void settle_velocities(const Net& n, const WaterView& wv, int w) {
+    const int atom[3] = {wv.water[3 * w], wv.water[3 * w + 1], wv.water[3 * w + 2]};
+    const double* im = wv.im;
     const int pair[3][2] = {{0, 1}, {0, 2}, {1, 2}};
     double e[3][3];
     for (int k = 0; k < 3; ++k) {
-        cons_disp(n, n.pos, atom[pair[k][0]], atom[pair[k][1]], e[k]);
+        cons_disp(n, wv.r, atom[pair[k][0]], atom[pair[k][1]], e[k]);
         c_unit(e[k]);
     }
-    double* v = n.vel;
+    double* v = wv.v;
     double a[3][3], b[3];
     for (int k = 0; k < 3; ++k) {
         const int p = atom[pair[k][0]], q = atom[pair[k][1]];
@@ -316,7 +337,7 @@ __device__ void settle_velocities(const Net& n, int w) {
                  + e[k][2] * (v[3 * q + 2] - v[3 * p + 2]));
         for (int l = 0; l < 3; ++l) {
             const int pl = pair[l][0], ql = pair[l][1];
-            const double coupling = c_sign(pair[k][1], pl, ql) * n.inv_mass[q] - c_sign(pair[k][0], pl, ql) * n.inv_mass[p];
+            const double coupling = c_sign(pair[k][1], pl, ql) * im[q] - c_sign(pair[k][0], pl, ql) * im[p];
             a[k][l] = c_dot(e[k], e[l]) * coupling;
         }
     }
@@ -331,19 +352,41 @@ __device__ void settle_velocities(const Net& n, int w) {
     for (int k = 0; k < 3; ++k) {
         const int p = atom[pair[k][0]], q = atom[pair[k][1]];
         for (int c = 0; c < 3; ++c) {
-            v[3 * p + c] -= lam[k] * e[k][c] * n.inv_mass[p];
-            v[3 * q + c] += lam[k] * e[k][c] * n.inv_mass[q];
+            v[3 * p + c] -= lam[k] * e[k][c] * im[p];
+            v[3 * q + c] += lam[k] * e[k][c] * im[q];
         }
     }
 }
 
-__device__ __forceinline__ void cons_round(const Net& n, int lo, int hi, bool positions) {
+// A view's waters after a drift (positions, velocities += move * perFs), or their velocities: one water per thread
+// (every thread of the block calls it; no barrier).
+__device__ void settle_view(const Net& n, const WaterView& wv, bool velocities, double perFs, unsigned long long stepno) {
+    for (int w = threadIdx.x; w < wv.W; w += MOLTEN_THREADS) {
+        if (velocities) settle_velocities(n, wv, w);
+        else settle_positions(n, wv, w, perFs, stepno);
+    }
+}
+
+// Replica r's rigid waters in global memory.
+__device__ __forceinline__ WaterView replica_waters(const Net& n, int r) {
+    const int w0 = n.cons_rwater[r];
+    return WaterView{n.pos, n.vel, n.cons_ref, n.inv_mass, n.cons_water + 3 * w0, n.cons_wlen + 2 * w0,
+                     n.cons_rwater[r + 1] - w0, w0};
+}
+
+// The state of atoms [0, na) of r and v rounded to float32 after a solve (Net.fp32_state), as after every other
+// update; positions only after a drift (every thread of the block calls it; no barrier).
+__device__ __forceinline__ void cons_round_view(const Net& n, double* r, double* v, int na, bool positions) {
     if (!n.fp32_state) return;
-    for (int a = lo + threadIdx.x; a < hi; a += MOLTEN_THREADS)
+    for (int a = threadIdx.x; a < na; a += MOLTEN_THREADS)
         for (int k = 0; k < 3; ++k) {
-            if (positions) n.pos[3 * a + k] = state_round(n, n.pos[3 * a + k]);
-            n.vel[3 * a + k] = state_round(n, n.vel[3 * a + k]);
+            if (positions) r[3 * a + k] = state_round(n, r[3 * a + k]);
+            v[3 * a + k] = state_round(n, v[3 * a + k]);
         }
+}
+
+__device__ __forceinline__ void cons_round(const Net& n, int lo, int hi, bool positions) {
+    cons_round_view(n, n.pos + 3 * lo, n.vel + 3 * lo, hi - lo, positions);
 }
 
 // Replica r's velocities made tangent to its constraints (every thread of the block calls it).
@@ -351,7 +394,7 @@ __device__ void constrain_velocities_replica(const Net& n, int r, int lo, int hi
                                              double* sm) {
     __syncthreads();
     rattle_replica(n, r, lo, hi, true, 0.0, stepno, staged, sm);
-    for (int w = n.cons_rwater[r] + threadIdx.x; w < n.cons_rwater[r + 1]; w += MOLTEN_THREADS) settle_velocities(n, w);
+    settle_view(n, replica_waters(n, r), true, 0.0, stepno);
     __syncthreads();
     cons_round(n, lo, hi, false);
     __syncthreads();
@@ -371,8 +414,7 @@ __device__ void st_constrain(const Net& n, int what, int staged, int wi, int wn,
         }
         const double perFs = what == MOLTEN_CONS_FULL_DRIFT ? 1.0 / n.dt : 2.0 / n.dt;
         rattle_replica(n, r, lo, hi, false, perFs, stepno, staged != 0, sm);
-        for (int w = n.cons_rwater[r] + threadIdx.x; w < n.cons_rwater[r + 1]; w += MOLTEN_THREADS)
-            settle_positions(n, w, perFs, stepno);
+        settle_view(n, replica_waters(n, r), false, perFs, stepno);
         __syncthreads();
         cons_round(n, lo, hi, true);
         __syncthreads();

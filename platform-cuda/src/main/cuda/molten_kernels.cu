@@ -5,8 +5,9 @@
 // Stage kernels (k_*): one kernel per stage, launched by the host (DeviceSystem.forces) in a fixed order
 // and captured into a CUDA graph per system size; they run on every architecture of the fatbin.
 // k_small_c16: small molecules, whole MD steps in one 16-block thread-block cluster with the activations
-// in shared memory (molten_small.cuh). Clusters, mbarriers and st.async exist from sm_90 on only: below it
-// the entry is compiled as a trap, and the host never launches it there (no cluster launch attribute).
+// in shared memory (molten_small.cuh); k_small_c16_cons the same with bond constraints (molten_small_constraints.cuh).
+// Clusters, mbarriers and st.async exist from sm_90 on only: below it the entries are compiled as traps, and the host
+// never launches them there (no cluster launch attribute).
 #include "molten_small.cuh"
 #include "molten_msg_rows.cuh"
 #include "molten_thermostat.cuh"
@@ -73,9 +74,11 @@ KERNEL2 k_readout_bwd_n(const Net n, int s) { stage_entry(); SMEM_DECL; st_reado
 // shared memory (molten_small.cuh), exchanges through st.async + mbarrier, 256 threads (8 warps).
 // smem: the dynamic shared memory the host gave, checked.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-// No clusters below sm_90: the entry exists (one symbol list for every architecture) but traps.
+// No clusters below sm_90: the entries exist (one symbol list for every architecture) but trap.
 extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS, 1)
 k_small_c16(const Net n, int nsteps, long long smem) { __trap(); }
+extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS, 1)
+k_small_c16_cons(const Net n, int nsteps, long long smem) { __trap(); }
 #else
 __device__ __forceinline__ int cluster_rank() {
 #ifdef MOLTEN_EMU
@@ -84,20 +87,25 @@ __device__ __forceinline__ int cluster_rank() {
     return (int)cg::this_cluster().block_rank();
 #endif
 }
+template <bool CONS>
 __device__ __forceinline__ void small(const Net& n, int nsteps, long long smem, float* sm) {
-    if (small_smem_bytes(n) > smem || n.F % (MOLTEN_SMALL_CL * 4) != 0 || n.FR * 2 != n.F || blockDim.x != MOLTEN_THREADS
-        || n.n > MOLTEN_THREADS || n.replicas > 1) {
+    if (small_smem_bytes(n, CONS) > smem || n.F % (MOLTEN_SMALL_CL * 4) != 0 || n.FR * 2 != n.F || blockDim.x != MOLTEN_THREADS
+        || n.n > MOLTEN_THREADS || n.replicas > 1 || (!CONS && n.cons_on && n.integrator != MOLTEN_INT_NONE)) {
 #ifdef MOLTEN_EMU
-        emu_fail("k_small_c16: shared memory, block size or model shape the host did not check");
+        emu_fail("k_small_c16: shared memory, block size, model shape or constraints the host did not check");
 #else
         __trap();
 #endif
     }
     const int rank = cluster_rank();
-    if (n.F == 64) { SmallNet<4, MOLTEN_THREADS> s(n, sm, rank); s.run(nsteps); }
-    else if (n.F == 128) { SmallNet<8, MOLTEN_THREADS> s(n, sm, rank); s.run(nsteps); }
-    else if (n.F == 256) { SmallNet<16, MOLTEN_THREADS> s(n, sm, rank); s.run(nsteps); }
+    if (n.F == 64) { SmallNet<4, MOLTEN_THREADS, true, true, CONS> s(n, sm, rank); s.run(nsteps); }
+    else if (n.F == 128) { SmallNet<8, MOLTEN_THREADS, true, true, CONS> s(n, sm, rank); s.run(nsteps); }
+    else if (n.F == 256) { SmallNet<16, MOLTEN_THREADS, true, true, CONS> s(n, sm, rank); s.run(nsteps); }
 }
 extern "C" __global__ void __cluster_dims__(16, 1, 1) __launch_bounds__(MOLTEN_THREADS, 1)
-k_small_c16(const Net n, int nsteps, long long smem) { SMEM_DECL; small(n, nsteps, smem, sm); }
+k_small_c16(const Net n, int nsteps, long long smem) { SMEM_DECL; small<false>(n, nsteps, smem, sm); }
+// Constrained runs (molten_small_constraints.cuh): the solves compiled in. __grid_constant__: the solve is an outlined
+// function taking the Net by reference, which would otherwise copy the parameter block to local memory.
+extern "C" __global__ void __cluster_dims__(16, 1, 1) __launch_bounds__(MOLTEN_THREADS, 1)
+k_small_c16_cons(const __grid_constant__ Net n, int nsteps, long long smem) { SMEM_DECL; small<true>(n, nsteps, smem, sm); }
 #endif

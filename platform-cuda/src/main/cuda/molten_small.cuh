@@ -41,8 +41,11 @@
 struct SmallLayout {
     int mb, pos, vel, im, frc, spec, cnt, nb, k0, geo, fc, rbf, gacc, wf, bf, bias;
     int V, Q, PHI, UV, Z3, AA, S, S1, V1, Z5, GS, GV, GS1, GV1, GN, GZ3, GPHI, GQ, XL, WB, RB, eo, rbsize;
-    int redp, red, tv, total;
-    __device__ SmallLayout(int N, int F, int T, int nrbf, int kw) {
+    int redp, red, tv;
+    int P, W, cstart, cpair, clen2, cvec, clam, cwat, cwlen;  // constraints (molten_small_constraints.cuh)
+    int total;
+    // P, W: the constrained pairs and rigid waters of the MD step (small_cons_pairs, small_cons_waters), 0 without
+    __device__ SmallLayout(int N, int F, int T, int nrbf, int kw, int P_, int W_) {
         const int CS = F / MOLTEN_SMALL_CL, NS = N > 1 ? N - 1 : 1, E = N * NS;
         int o = 0;
         auto take = [&](int words) { const int at = o; o += (words + 3) & ~3; return at; };
@@ -68,6 +71,12 @@ struct SmallLayout {
         while (redp < N) redp <<= 1;
         red = take(2 * redp + 2);
         tv = take(2 * MOLTEN_RVAR);
+        // constraints: the start of the drift (N x 3 doubles), the pairs (2 ints, length^2, bond vector and lambda:
+        // 5 doubles each) and waters (3 ints, 2 doubles each); nothing without constraints
+        P = P_; W = W_;
+        cstart = take(P + W > 0 ? 6 * N : 0);
+        cpair = take(2 * P); clen2 = take(2 * P); cvec = take(6 * P); clam = take(2 * P);
+        cwat = take(3 * W); cwlen = take(4 * W);
         total = o;
     }
 };
@@ -157,7 +166,9 @@ __device__ void small_push(const SmallDesc& d, const float* XT, const float* WB,
     }
 }
 
-template <int CS, int NT, bool PUSH_PAIRS = true, bool FUSE = true>
+// CONS: the kernel for constrained runs (k_small_c16_cons): the constraints' shared memory and solves compiled in;
+// k_small_c16 compiles without them, so that an unconstrained run keeps its registers and code.
+template <int CS, int NT, bool PUSH_PAIRS = true, bool FUSE = true, bool CONS = false>
 struct SmallNet {
     const Net& n;
     float* sm;
@@ -168,11 +179,15 @@ struct SmallNet {
     // writes it into XT itself (no prologue pass); xt_ready says the next layer's XT is written.
     bool xt_ready = false;
     int wpar = 0;        // weight buffer of the current layer
+    SmallConstraints sc;     // the replica's constraints, solved redundantly in every block
     SmallThermostat<NT> th;  // the replica's thermostat, run redundantly in every block
 
     __device__ SmallNet(const Net& n_, float* sm_, int rank_)
-        : n(n_), sm(sm_), L((int)n_.n, (int)n_.F, (int)n_.T, (int)n_.nrbf, (int)n_.kw), N((int)n_.n), F((int)n_.F),
-          T((int)n_.T), kw((int)n_.kw), rank(rank_),
+        : n(n_), sm(sm_), L((int)n_.n, (int)n_.F, (int)n_.T, (int)n_.nrbf, (int)n_.kw, CONS ? small_cons_pairs(n_) : 0,
+                            CONS ? small_cons_waters(n_) : 0),
+          N((int)n_.n), F((int)n_.F), T((int)n_.T), kw((int)n_.kw), rank(rank_),
+          sc(n_, (int)n_.n, atd(L.pos), atd(L.vel), atd(L.im), atd(L.cstart), ati(L.cpair), atd(L.clen2), atd(L.cvec),
+             atd(L.clam), ati(L.cwat), atd(L.cwlen), L.P, L.W),
           th{n_, (int)n_.n, atd(L.vel), atd(L.pos), atd(L.im), atd(L.red), L.redp, atd(L.tv)} {}
 
     __device__ float* at(int off) const { return sm + off; }
@@ -192,6 +207,7 @@ struct SmallNet {
         }
         for (int a = threadIdx.x; a < N; a += NT) { im[a] = n.inv_mass[a]; spec[a] = n.species[a]; }
         th.load();
+        if (CONS) sc.load();
         __syncthreads();
         const int nr = (int)n.nrbf;
         for (int e = threadIdx.x; e < T * nr * 3 * CS; e += NT) {
@@ -222,17 +238,21 @@ struct SmallNet {
     }
 
     // ---- integrator, first part (as the stage path: k_thermostat(0), st_integrate1, with Langevin
-    // k_thermostat(2) and k_drift; molten_small_thermostat.cuh)
+    // k_thermostat(2) and k_drift; molten_small_thermostat.cuh), with constraints k_constrain after each drift
+    // (molten_small_constraints.cuh; the O step projects its velocities itself)
     __device__ void integrate1(unsigned long long step) {
         if (n.integrator == MOLTEN_INT_NONE) return;
         if (th.around()) th.rescale(MOLTEN_TS_BEFORE, step);
         double* pos = atd(L.pos); double* vel = atd(L.vel);
         const bool split = th.langevin();
+        const bool cons = CONS && sc.on();
         for (int a = threadIdx.x; a < N; a += NT) {
             const double im = atd(L.im)[a];
             const double half = 0.5 * n.dt * n.accel * im;
             double x[3], v[3];
             for (int k = 0; k < 3; ++k) { x[k] = pos[3 * a + k]; v[k] = vel[3 * a + k] + half * (double)at(L.frc)[3 * a + k]; }
+            if (cons)  // the start of the drift (st_integrate1's cons_ref)
+                for (int k = 0; k < 3; ++k) sc.start[3 * a + k] = x[k];
             if (split) {  // B A(dt/2); the O step and the second half drift follow
                 for (int k = 0; k < 3; ++k) { x[k] = state_round(n, x[k] + 0.5 * n.dt * v[k]); v[k] = state_round(n, v[k]); }
             } else {
@@ -241,9 +261,15 @@ struct SmallNet {
             for (int k = 0; k < 3; ++k) { pos[3 * a + k] = x[k]; vel[3 * a + k] = v[k]; }
         }
         __syncthreads();
+        // the step being made is step + 1 (the stage path's counter + 1 before k_forces counts it)
         if (split) {
-            th.langevin_o(step);
+            if (cons) sc.positions(2.0 / n.dt, step + 1);
+            th.template langevin_o<CONS>(step, sc);
+            if (cons) sc.save_start();
             th.drift_half();
+            if (cons) sc.positions(2.0 / n.dt, step + 1);
+        } else if (cons) {
+            sc.positions(1.0 / n.dt, step + 1);
         }
     }
 
@@ -728,7 +754,7 @@ struct SmallNet {
         par ^= 1;
     }
 
-    __device__ void run(int nsteps) {
+    __device__ __forceinline__ void run(int nsteps) {
         if (threadIdx.x == 0) {
             mb_init(mbar(0));
             mb_init(mbar(1));
@@ -760,6 +786,7 @@ struct SmallNet {
             forces(par, step);
             if (n.integrator != MOLTEN_INT_NONE) {
                 ++step;
+                if (CONS && sc.on()) sc.velocities(step);  // the stage path's k_constrain(velocities), after k_forces
                 if (th.around()) th.rescale(MOLTEN_TS_AFTER, step);  // the stage path's k_thermostat(1), after k_forces
             }
         }
@@ -790,7 +817,8 @@ struct SmallNet {
 };
 
 // Shared memory (bytes) the kernel needs for N atoms; 0 when the model is not supported.
-__device__ __forceinline__ long long small_smem_bytes(const Net& n) {
-    return 4LL * SmallLayout((int)n.n, (int)n.F, (int)n.T, (int)n.nrbf, (int)n.kw).total;
+__device__ __forceinline__ long long small_smem_bytes(const Net& n, bool cons) {
+    return 4LL * SmallLayout((int)n.n, (int)n.F, (int)n.T, (int)n.nrbf, (int)n.kw, cons ? small_cons_pairs(n) : 0,
+                             cons ? small_cons_waters(n) : 0).total;
 }
 #endif  // sm_90 and the emulator

@@ -15,6 +15,7 @@
 // (e.g. a half-step kinetic energy) belongs there and in the host's reading of the state.
 #pragma once
 #include "molten_thermostat.cuh"
+#include "molten_small_constraints.cuh"
 
 template <int NT>
 struct SmallThermostat {
@@ -84,8 +85,10 @@ struct SmallThermostat {
         __syncthreads();
     }
 
-    // The O step of BAOAB (langevin_o's definition): noise, drift removal, rounding, bath += K_before - K_after.
-    __device__ void langevin_o(unsigned long long step) {
+    // The O step of BAOAB (langevin_o's definition): noise, drift removal, rounding, the projection onto the
+    // replica's constraints (if any), bath += K_before - K_after.
+    template <bool CONS>
+    __device__ void langevin_o(unsigned long long step, const SmallConstraints& cons) {
         const double kT = n.rpar[0], friction = n.rpar[2];
         const double c1 = exp(-friction * n.dt);
         const double c2 = sqrt(1.0 - c1 * c1);
@@ -107,6 +110,9 @@ struct SmallThermostat {
         if (a < N)
             for (int k = 0; k < 3; ++k) vel[3 * a + k] = state_round(n, vel[3 * a + k]);
         __syncthreads();
+        // with constraints the noise is projected onto the constraint surface before the kinetic energy after O is
+        // taken (langevin_o's definition)
+        if (CONS && cons.on()) cons.velocities(step + 1);
         const double after = kinetic();
         if (threadIdx.x == 0) {
             tv[0] += before - after;

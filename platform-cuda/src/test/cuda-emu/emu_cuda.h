@@ -13,6 +13,8 @@
 #define __device__
 #define __host__
 #define __forceinline__ inline
+#define __noinline__ __attribute__((noinline))
+#define __grid_constant__
 #define __launch_bounds__(...)
 #define __cluster_dims__(...)
 #define __restrict__ __restrict

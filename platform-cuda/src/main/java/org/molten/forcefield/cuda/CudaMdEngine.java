@@ -44,7 +44,8 @@ import org.molten.forcefield.student.StudentWeights;
  *
  * <p>Constraints (each replica's {@link ReplicaStart#constraints()}): RATTLE and SETTLE in the stage path's K-step
  * graph, after each drift, after the closing kick and after Langevin's O step, as the host integrates
- * ({@link DeviceConstraints}, molten_constraints.cuh); a constrained run never takes the small-molecule kernel. A
+ * ({@link DeviceConstraints}, molten_constraints.cuh), and at the same points inside the small-molecule kernel's step
+ * for one constrained molecule (molten_small_constraints.cuh, the same solver functions on its shared memory). A
  * constraint that cannot be met stops the run at the end of the launches it happened in.
  *
  * <p>Every {@link #advance} call is atomic with respect to neighbour-list overflow: the state at
@@ -230,6 +231,11 @@ public final class CudaMdEngine implements DeviceDynamics {
     /** The execution mode ("cluster", "stages", "molecule", ...). */
     public String mode() {
         return sys.mode.name().toLowerCase(Locale.ROOT) + (sys.large ? " (tiled)" : "");
+    }
+
+    /** The kernel running whole MD steps (k_small_c16, or k_small_c16_cons with constraints), or "stages". */
+    String kernel() {
+        return sys.megaKernel() == null ? "stages" : sys.megaKernel();
     }
 
     public String deviceName() {

@@ -51,10 +51,16 @@ final class CudaModel implements AutoCloseable {
 
     /** The execution mode for {@code atoms} atoms, given what the device and earlier attempts allow. */
     CudaOptions.Mode resolve(int atoms) {
+        return resolve(atoms, 0, 0);
+    }
+
+    /** {@link #resolve(int)} for atoms holding {@code pairs} constrained pairs and {@code waters} rigid waters. */
+    CudaOptions.Mode resolve(int atoms, int pairs, int waters) {
         CudaOptions.Mode m = options.mode();
         // the small-molecule kernel needs sm_90 (clusters, mbarriers: below it the fatbin holds a trap)
         boolean molecule = !moleculeFailed && cx.clusterLaunch() && cx.hopperInstructions()
-                && atoms <= CudaOptions.MOLECULE_ATOMS && DeviceSystem.moleculeSupported(atoms, dw, cx.maxSharedMemoryPerBlock());
+                && atoms <= CudaOptions.MOLECULE_ATOMS
+                && DeviceSystem.moleculeSupported(atoms, pairs, waters, dw, cx.maxSharedMemoryPerBlock());
         if (m == CudaOptions.Mode.AUTO || m == CudaOptions.Mode.MOLECULE) {
             return molecule ? CudaOptions.Mode.MOLECULE : CudaOptions.Mode.STAGES;
         }
@@ -108,7 +114,8 @@ final class CudaModel implements AutoCloseable {
             max = Math.max(max, maxNeighbours(a));
             atoms += a.size();
         }
-        CudaOptions.Mode resolved = mode != null ? mode : resolve(atoms);
+        DeviceConstraints c = replicas == null ? null : replicas.constraints;
+        CudaOptions.Mode resolved = mode != null ? mode : resolve(atoms, c == null ? 0 : c.pairs, c == null ? 0 : c.waters);
         return new DeviceSystem(cx, dw, weightBuffer, atoms, cell, capacityFor(max), resolved, options,
                 replicas);
     }

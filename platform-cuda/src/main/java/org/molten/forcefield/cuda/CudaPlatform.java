@@ -70,7 +70,10 @@ public final class CudaPlatform implements DevicePlatform {
         return unavailableReason();
     }
 
-    /** RATTLE and SETTLE run in the stage path's K-step graph (molten_constraints.cuh): every constraint set. */
+    /**
+     * RATTLE and SETTLE run in the stage path's K-step graph (molten_constraints.cuh) and inside the small-molecule
+     * kernel's step (molten_small_constraints.cuh): every constraint set.
+     */
     @Override
     public Optional<String> unsupportedConstraints(org.molten.core.dynamics.ConstraintSet constraints) {
         return Optional.empty();

@@ -17,8 +17,9 @@ import org.molten.core.dynamics.DynamicsSpec;
  *
  * <p>The small-molecule kernel (one cluster running whole steps, for one small molecule) runs every one of them
  * inside its step with the same definitions, random streams, order and variables ({@code molten_small_thermostat.cuh}),
- * so a thermostatted molecule no longer falls back to the stage kernels ({@link #megakernelCapable}). Bond
- * constraints run in the stage path only (molten_constraints.cuh, {@link DeviceConstraints}).
+ * so a thermostatted molecule no longer falls back to the stage kernels ({@link #megakernelCapable}); bond
+ * constraints likewise (molten_small_constraints.cuh with the functions of the stage path's molten_constraints.cuh,
+ * {@link DeviceConstraints}).
  */
 final class DeviceIntegrator {
     static final int INT_NONE = 0;
@@ -62,12 +63,13 @@ final class DeviceIntegrator {
     }
 
     /**
-     * {@link #megakernelCapable(DynamicsSpec)} for replicas that may hold constraints: a constrained run takes the
-     * stage path only (RATTLE and SETTLE are its k_constrain stages, molten_constraints.cuh; the small-molecule
-     * kernel has none).
+     * {@link #megakernelCapable(DynamicsSpec)} for replicas that may hold constraints: the small-molecule kernel runs
+     * RATTLE and SETTLE inside its step too (molten_small_constraints.cuh, the functions of the stage path's
+     * k_constrain), so constraints change nothing here; whether their lists fit its shared memory beside the molecule
+     * is {@link CudaModel#resolve(int, int, int)}'s question.
      */
     static boolean megakernelCapable(DynamicsSpec d, boolean constrained) {
-        return !constrained && megakernelCapable(d);
+        return megakernelCapable(d);
     }
 
     /** Why the device cannot run {@code d}, or null. */

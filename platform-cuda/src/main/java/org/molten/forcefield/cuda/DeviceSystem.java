@@ -69,7 +69,7 @@ final class DeviceSystem implements AutoCloseable {
     final int n;
     private int cap;
     final CudaOptions.Mode mode;      // resolved: STAGES or MOLECULE
-    private final String megaKernel;  // k_small_c16 (null in STAGES)
+    private final String megaKernel;  // k_small_c16, k_small_c16_cons with constraints (null in STAGES)
     private final int megaGrid;
     final boolean large;              // tiled dense layers, warp-per-row message passes, one channel per lane
     final int mg;
@@ -107,7 +107,8 @@ final class DeviceSystem implements AutoCloseable {
         this.mode = mode;
         this.choices = KernelChoices.fromProperties();
         if (mode == CudaOptions.Mode.MOLECULE) {
-            this.megaKernel = "k_small_c16";
+            // constrained: the kernel with the solves compiled in (molten_small_constraints.cuh)
+            this.megaKernel = replicas != null && replicas.constraints != null ? "k_small_c16_cons" : "k_small_c16";
             this.megaGrid = 16;
         } else if (mode != CudaOptions.Mode.STAGES) {
             throw new IllegalArgumentException("a device system runs STAGES or MOLECULE, not " + mode);
@@ -334,6 +335,11 @@ final class DeviceSystem implements AutoCloseable {
         return b.bytes();
     }
 
+    /** The kernel that runs whole steps (k_small_c16, k_small_c16_cons), or null: the stage kernels. */
+    String megaKernel() {
+        return megaKernel;
+    }
+
     /** Whether the replicas hold constraints (the MD steps then run the k_constrain stages). */
     boolean constrained() {
         return replicas != null && replicas.constraints != null;
@@ -526,20 +532,29 @@ final class DeviceSystem implements AutoCloseable {
     }
 
     int megaSharedMemory() {
-        return moleculeSharedMemory(n, dw.f, dw.layers, dw.nRbf, dw.kw);
+        DeviceConstraints c = constrained() ? replicas.constraints : null;
+        return moleculeSharedMemory(n, dw.f, dw.layers, dw.nRbf, dw.kw, c == null ? 0 : c.pairs, c == null ? 0 : c.waters);
     }
 
-    /** Whether the small-molecule kernel (k_small_c16) can run {@code atoms} atoms of this model. */
-    static boolean moleculeSupported(int atoms, DeviceWeights dw, int maxSharedBytes) {
+    /**
+     * Whether the small-molecule kernel (k_small_c16) can run {@code atoms} atoms of this model holding {@code pairs}
+     * constrained pairs and {@code waters} rigid waters.
+     */
+    static boolean moleculeSupported(int atoms, int pairs, int waters, DeviceWeights dw, int maxSharedBytes) {
         return (dw.f == 64 || dw.f == 128 || dw.f == 256) && dw.fr * 2 == dw.f && atoms >= 1
-                && moleculeSharedMemory(atoms, dw.f, dw.layers, dw.nRbf, dw.kw) <= maxSharedBytes;
+                && moleculeSharedMemory(atoms, dw.f, dw.layers, dw.nRbf, dw.kw, pairs, waters) <= maxSharedBytes;
+    }
+
+    /** {@link #moleculeSharedMemory(int, int, int, int, int, int, int)} without constraints. */
+    static int moleculeSharedMemory(int atoms, int f, int t, int nRbf, int kw) {
+        return moleculeSharedMemory(atoms, f, t, nRbf, kw, 0, 0);
     }
 
     /**
      * Bytes of shared memory of k_small_c16: the layout of {@code SmallLayout} in molten_small.cuh (the
      * kernel checks it and traps on a shortfall).
      */
-    static int moleculeSharedMemory(int atoms, int f, int t, int nRbf, int kw) {
+    static int moleculeSharedMemory(int atoms, int f, int t, int nRbf, int kw, int pairs, int waters) {
         int cs = f / 16, ns = Math.max(atoms - 1, 1), e = atoms * ns, n = atoms;
         int[] parts = {8, 6 * n, 6 * n, 2 * n, 3 * n, n, n, e, e, 4 * e, 2 * e, kw * e, 4 * e, t * nRbf * 3 * cs,
             t * 3 * cs, t * 8 * cs + cs,
@@ -558,6 +573,12 @@ final class DeviceSystem implements AutoCloseable {
         int p = Integer.highestOneBit(Math.max(1, n));
         p = p < n ? 2 * p : p;
         words += ((2L * p + 2 + 3) & ~3) + ((2L * ReplicaBuffers.RVAR + 3) & ~3);
+        // constraints (molten_small_constraints.cuh): the drift's start (N x 3 doubles); per pair 2 ints and 5 doubles
+        // (length^2, bond vector, lambda), per water 3 ints and 2 doubles
+        int[] cons = {pairs + waters > 0 ? 6 * n : 0, 2 * pairs, 2 * pairs, 6 * pairs, 2 * pairs, 3 * waters, 4 * waters};
+        for (int w : cons) {
+            words += (w + 3) & ~3;
+        }
         return (int) Math.min(Integer.MAX_VALUE, 4 * words);
     }
 

@@ -111,4 +111,21 @@ class DeviceWeightsTest {
                     < DeviceSystem.moleculeSharedMemory(n + 1, 128, 3, 20, kw));
         }
     }
+
+    /**
+     * With bond constraints the kernel also holds the drift's start and the pair and water lists
+     * (molten_small_constraints.cuh): alanine dipeptide (22 atoms) of the default model still fits with h-bonds (12 pairs)
+     * and all-bonds (21), so issue 28's 2 fs benchmark runs in the cluster kernel; without constraints nothing is added.
+     */
+    @Test
+    void constrainedAlanineDipeptideFitsTheMoleculeKernel() {
+        int limit = 227 * 1024;
+        int kw = DeviceWeights.window(20, 16.0, 5.0 / 19);
+        int bare = DeviceSystem.moleculeSharedMemory(22, 128, 3, 20, kw);
+        assertEquals(bare, DeviceSystem.moleculeSharedMemory(22, 128, 3, 20, kw, 0, 0));
+        int hBonds = DeviceSystem.moleculeSharedMemory(22, 128, 3, 20, kw, 12, 0);
+        int allBonds = DeviceSystem.moleculeSharedMemory(22, 128, 3, 20, kw, 21, 0);
+        assertTrue(bare < hBonds && hBonds < allBonds, bare + " " + hBonds + " " + allBonds);
+        assertTrue(allBonds <= limit, "alanine dipeptide with all-bonds needs " + allBonds + " bytes");
+    }
 }

@@ -76,7 +76,7 @@ class KernelImageTest {
         for (String k : new String[] {"k_integrate1", "k_cell_scan", "k_neighbours", "k_msg_fwd_m4", "k_msg_bwd_m4",
                 "k_msg_fwd_r", "k_msg_fwd_r2", "k_msg_bwd_rs", "k_msg_bwd_rs2", "k_forces", "k_forces_rs", "k_energy",
                 "k_thermostat", "k_drift", "k_constrain", "k_energy_rep", "k_uv_w", "k_uv_t", "k_uv_n", "k_readout_w", "k_readout_t",
-                "k_readout_n", "k_readout_bwd_w", "k_readout_bwd_t", "k_readout_bwd_n", "k_small_c16"}) {
+                "k_readout_n", "k_readout_bwd_w", "k_readout_bwd_t", "k_readout_bwd_n", "k_small_c16", "k_small_c16_cons"}) {
             assertTrue(entries.contains(k), "fatbin lacks kernel " + k);
         }
         // every entry is compiled into the CPU emulator (fake_driver.cpp's registry), and nothing else
