@@ -34,7 +34,7 @@ On the x4 machine (forcefield/training/README.md, "Active round on the student's
     LD_LIBRARY_PATH=$PWD/.organic-run/lib LIBXTB=$PWD/.organic-run/lib/libxtb.so.6 OMP_NUM_THREADS=1 \\
       CUDA_VISIBLE_DEVICES=0 taskset -c 16-63 python3 forcefield/training/organic_active.py \\
       --weights forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors \\
-      --out .organic-run/active-r1 --round 1 --ps 10 --workers 48 \\
+      --out .organic-run/active-r1 --round 1 --workers 48 \\
       --weight-category imine=3 --weight-category nitrile=3 --weight-category hydrazine=3 --weight-category oxime=2
 """
 import argparse
@@ -366,8 +366,8 @@ def parser():
     ap.add_argument("--weight-smarts", action="append", metavar="SMARTS=K",
                     help="K x the replicas of molecules matching this SMARTS (RDKit; repeatable)")
     ap.add_argument("--group-atoms", type=int, default=40000,
-                    help="atoms per MD batch (GPU memory: all pairs within a molecule are edges, ~20 a atom; "
-                         "40,000 atoms ~ 45 GB of activations, an estimate)")
+                    help="atoms per MD batch (GPU memory: every pair within a molecule is an edge, ~19 an atom; "
+                         "one force evaluation takes ~33 kB an edge, ~25 GB for 40,000 atoms)")
     ap.add_argument("--seed", type=int, default=20261129, help="MD seed")
     ap.add_argument("--val-seed", type=int, default=DATA_SEED, help="organic_data.py's --seed (its validation molecules)")
     ap.add_argument("--val-fraction", type=float, default=DATA_VAL_FRACTION, help="organic_data.py's --val-fraction")
