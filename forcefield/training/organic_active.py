@@ -22,6 +22,8 @@ N-O bonds) lies where its own dynamics go and GFN-FF's do not. One round:
                                        (organic_data.val_molecules over all training molecules, seed 20261128)
        organic-active-r<R>.json        frames per family and temperature, drops, the student's force MAE on its own
                                        frames, teacher cost, MD and wall time, seeds
+       md-batch-<g>.npz                the frames of each finished MD batch: a rerun of an interrupted round with the
+                                       same inputs (weights' digest, starts, seeds, lengths) resumes after them
 Deterministic: the MD seed of each batch comes from (--seed, batch index) and the batches from the plan; the frames
 are ordered by replica, not by completion. On the CPU two runs write identical arrays; on CUDA the atomic adds of
 index_add_ make trajectories agree only to rounding. Units: Å, eV, eV/Å, amu, fs, K.
@@ -39,6 +41,7 @@ On the x4 machine (forcefield/training/README.md, "Active round on the student's
 """
 import argparse
 import csv
+import hashlib
 import json
 import multiprocessing as mp
 import os
@@ -155,8 +158,49 @@ def groups_of(plan, group_atoms):
     return groups
 
 
-def student_md(model, plan, ps, equil_fs, every_fs, seed, device, group_atoms, log=print):
-    """Frames of every replica: {id: [positions float32 [n,3] Å]}, {id: fs at which it exploded or None}, stats."""
+def batch_key(key, group, g_seed, every, equil, total):
+    """A digest of everything a batch's trajectories depend on (weights, starts, temperatures, seed, lengths)."""
+    h = hashlib.sha256(f"{key}|{g_seed}|{every}|{equil}|{total}|{DT_FS}|{FRICTION_PER_FS}".encode())
+    for p in group:
+        h.update(f"|{p['name']}|{p['temperature']}|{p['replica']}|".encode())
+        h.update(np.ascontiguousarray(p["positions"], dtype=np.float64).tobytes())
+    return h.hexdigest()
+
+
+def save_batch(path, digest, group, frames, exploded):
+    """The frames of one MD batch (a checkpoint: a rerun with the same digest takes them instead of the MD)."""
+    ids = [p["id"] for p in group]
+    counts = np.array([len(frames[i]) for i in ids], dtype=np.int64)
+    pos = [x for i in ids for x in frames[i]]
+    tmp = path + ".tmp.npz"
+    np.savez(tmp, digest=np.array(digest), counts=counts,
+             pos=np.concatenate(pos).astype(np.float32) if pos else np.zeros((0, 3), np.float32),
+             exploded=np.array([np.nan if exploded[i] is None else exploded[i] for i in ids]))
+    os.replace(tmp, path)
+
+
+def load_batch(path, digest, group, frames, exploded):
+    """Fills frames/exploded of the group from its checkpoint; False when there is none for this digest."""
+    if not os.path.exists(path):
+        return False
+    d = np.load(path)
+    if str(d["digest"]) != digest or len(d["counts"]) != len(group):
+        return False
+    a = 0
+    for p, c, ex in zip(group, d["counts"], d["exploded"]):
+        n = len(p["numbers"])
+        frames[p["id"]] = [d["pos"][a + k * n:a + (k + 1) * n].copy() for k in range(int(c))]
+        exploded[p["id"]] = None if np.isnan(ex) else float(ex)
+        a += int(c) * n
+    return True
+
+
+def student_md(model, plan, ps, equil_fs, every_fs, seed, device, group_atoms, log=print, checkpoint_dir=None,
+               key=""):
+    """Frames of every replica: {id: [positions float32 [n,3] Å]}, {id: fs at which it exploded or None}, stats.
+    With checkpoint_dir, each finished batch is written there (md-batch-<g>.npz) and a rerun with the same
+    inputs (`key`: the weights' digest) takes it from there: an interrupted round resumes at its first unfinished
+    batch."""
     every = int(round(every_fs / DT_FS))
     equil = int(round(equil_fs / DT_FS))
     total = int(round(ps * 1000.0 / DT_FS))
@@ -165,12 +209,21 @@ def student_md(model, plan, ps, equil_fs, every_fs, seed, device, group_atoms, l
                          f"and the run must be longer than its equilibration (steps of {DT_FS} fs)")
     frames, exploded = {}, {}
     t0 = time.time()
+    resumed, replicas_run = 0, 0
     groups = groups_of(plan, group_atoms)
     for g, group in enumerate(groups):
         g_seed = int(np.random.SeedSequence([seed, g]).generate_state(1)[0])
+        if checkpoint_dir:
+            digest = batch_key(key, group, g_seed, every, equil, total)
+            path = os.path.join(checkpoint_dir, f"md-batch-{g:03d}.npz")
+            if load_batch(path, digest, group, frames, exploded):
+                resumed += 1
+                log(f"  MD batch {g + 1}/{len(groups)}: {len(group)} replicas, from {path}", flush=True)
+                continue
         md = StudentLangevin(model, [(p["numbers"], p["positions"]) for p in group],
                              [p["temperature"] for p in group], DT_FS, FRICTION_PER_FS, g_seed, device)
         md.prepare(every)
+        replicas_run += len(group)
         dead = np.zeros(len(group), dtype=bool)
         for p in group:
             frames[p["id"]], exploded[p["id"]] = [], None
@@ -196,12 +249,15 @@ def student_md(model, plan, ps, equil_fs, every_fs, seed, device, group_atoms, l
                 for s, p in enumerate(group):
                     if not dead[s]:
                         frames[p["id"]].append(pos[md.ptr[s]:md.ptr[s + 1]].copy())
+        if checkpoint_dir:
+            save_batch(path, digest, group, frames, exploded)
         log(f"  MD batch {g + 1}/{len(groups)}: {len(group)} replicas, {int(md.ptr[-1])} atoms, "
             f"{int(dead.sum())} exploded, {time.time() - t0:.0f} s", flush=True)
     wall = time.time() - t0
     n_frames_planned = (total - equil) // every
-    stats = dict(batches=len(groups), steps_per_replica=total, frames_per_replica=n_frames_planned,
-                 wall_s=round(wall, 1), replica_steps_per_s=round(len(plan) * total / max(wall, 1e-9), 1))
+    stats = dict(batches=len(groups), batches_from_checkpoint=resumed, steps_per_replica=total,
+                 frames_per_replica=n_frames_planned,
+                 wall_s=round(wall, 1), replica_steps_per_s=round(replicas_run * total / max(wall, 1e-9), 1))
     return frames, exploded, stats
 
 
@@ -275,8 +331,10 @@ def run(args, log=print):
     model = load_student(args.weights, device)
     for p in model.parameters():
         p.requires_grad_(False)
+    with open(args.weights, "rb") as f:
+        weights_digest = hashlib.sha256(f.read()).hexdigest()
     frames, exploded, md_stats = student_md(model, plan, args.ps, args.equil_fs, args.every_fs, args.seed, device,
-                                            args.group_atoms, log)
+                                            args.group_atoms, log, checkpoint_dir=args.out, key=weights_digest)
     tasks = [dict(id=p["id"], numbers=p["numbers"], positions=p["positions"], frames=frames[p["id"]]) for p in plan]
     t_label = time.time()
     results = label_all(tasks, args.workers, log)
@@ -323,6 +381,7 @@ def run(args, log=print):
     label_cpu = sum(r["cpu_s"] for r in results.values())
     summary = dict(
         system=system, files=[f"{system}.train.npz", f"{system}.val.npz"], weights=args.weights,
+        weights_sha256=weights_digest,
         teacher="GFN2-xTB (libxtb in-process, organic_data.label_frames); sampling: the student's Langevin MD",
         seed=args.seed, val_seed=args.val_seed, val_fraction=args.val_fraction, dt_fs=DT_FS,
         friction_per_fs=FRICTION_PER_FS, temperatures_K=args.temperatures, ps=args.ps, equil_fs=args.equil_fs,

@@ -1,6 +1,7 @@
 """Tests of the active round on the student's own MD (organic_active.py) and of the shared integrator (student_md.py)."""
 import json
 import os
+import shutil
 import tempfile
 import unittest
 
@@ -187,12 +188,11 @@ class ActiveRoundTest(unittest.TestCase):
         extxyz.write(path, [extxyz.Frame(s.numbers, s.positions, 0.0, 0 * s.positions, s.info) for s in starts])
         cls.outs = []
         torch.set_num_threads(1)
+        cls.argv = ["--weights", PREVIEW, "--starts", path, "--ps", "0.01", "--equil-fs", "5", "--every-fs", "2.5",
+                    "--workers", "1", "--device", "cpu", "--round", "7", "--weight-category", "nitrile=2"]
         for k in range(2):
             out = os.path.join(cls.tmp.name, f"run{k}")
-            cls.summary = organic_active.main(
-                ["--weights", PREVIEW, "--out", out, "--starts", path, "--ps", "0.01", "--equil-fs", "5",
-                 "--every-fs", "2.5", "--workers", "1", "--device", "cpu", "--round", "7",
-                 "--weight-category", "nitrile=2"], log=lambda *a, **k: None)
+            cls.summary = organic_active.main(cls.argv + ["--out", out], log=lambda *a, **k: None)
             cls.outs.append(out)
 
     @classmethod
@@ -239,6 +239,29 @@ class ActiveRoundTest(unittest.TestCase):
             self.assertEqual(sorted(a.files), sorted(b.files))
             for key in a.files:
                 np.testing.assert_array_equal(a[key], b[key], err_msg=f"{split}:{key}")
+
+    def test_an_interrupted_round_resumes_from_its_md_batches(self):
+        # the frames of run0 without its outputs, as after a failure in the labelling: a rerun takes the MD batch
+        # from md-batch-000.npz (no MD) and writes the same arrays
+        for name in os.listdir(self.outs[0]):
+            if name.startswith("organic-active-r7"):
+                os.remove(os.path.join(self.outs[0], name))
+        lines = []
+        s = organic_active.main(self.argv + ["--out", self.outs[0]], log=lambda *a, **k: lines.append(" ".join(a)))
+        self.assertEqual(s["md"]["batches_from_checkpoint"], 1)
+        self.assertTrue(any("md-batch-000.npz" in x for x in lines))
+        for split in ("train", "val"):
+            a, b = self.npz(0, split), self.npz(1, split)
+            for key in a.files:
+                np.testing.assert_array_equal(a[key], b[key], err_msg=f"{split}:{key}")
+        # another temperature is another trajectory: the checkpoint is not taken
+        other = os.path.join(self.tmp.name, "other")
+        os.makedirs(other)
+        for name in os.listdir(self.outs[0]):
+            if name.startswith("md-batch"):
+                shutil.copy(os.path.join(self.outs[0], name), other)
+        s = organic_active.main(self.argv + ["--out", other, "--temperatures", "300", "700"], log=lambda *a, **k: None)
+        self.assertEqual(s["md"]["batches_from_checkpoint"], 0)
 
     def test_the_summary_counts_frames_per_family(self):
         with open(os.path.join(self.outs[0], "organic-active-r7.json")) as f:
