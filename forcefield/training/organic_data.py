@@ -85,26 +85,14 @@ def gfnff_md(calc, numbers, x0, temperature, steps_equil, n_frames, every, rng):
     return out
 
 
-def run_task(task):
-    """One start at one temperature: sample with GFN-FF, label with GFN2-xTB. Never raises."""
+def label_frames(numbers, x0, sampled, drops):
+    """GFN2-xTB labels of the sampled geometries of the molecule whose start is x0 (Å): a list of
+    (positions float32 Å, forces float32 eV/Å, energy eV), and the number of single points run. Dropped and
+    counted in `drops` (a dict of counters, updated): a changed bond graph against x0, a clash, a failed SCF,
+    an energy more than MAX_EXCESS_EV_PER_ATOM above the start's, a force component above MAX_FORCE."""
     from libxtb import XtbCalculator, XtbFailure
-    numbers, x0 = task["numbers"], task["positions"]
-    rng = np.random.default_rng(task["seed"])
-    drops = dict(scf=0, bond_graph=0, clash=0, high_energy=0, large_force=0, md_failed=0)
-    t0 = time.process_time()
     frames = []
-    try:
-        with XtbCalculator(numbers, x0, "gfnff") as ff:
-            sampled = gfnff_md(ff, numbers, x0, task["temperature"], task["equil"], task["frames"], task["every"], rng)
-    except (XtbFailure, FloatingPointError, ValueError):
-        drops["md_failed"] += 1
-        sampled = []
-    t_md = time.process_time() - t0
-    if task["jitter"]:
-        twins = [x + rng.normal(scale=JITTER_A, size=x.shape) for k, x in enumerate(sampled) if k % 4 == 3]
-        sampled = sampled + twins
     ref_graph = bond_graph(numbers, x0)
-    t1 = time.process_time()
     n_label = 0
     calc = None
     try:
@@ -137,6 +125,28 @@ def run_task(task):
         frames.append((x.astype(np.float32), f.astype(np.float32), e))
     if calc is not None:
         calc.close()
+    return frames, n_label
+
+
+def run_task(task):
+    """One start at one temperature: sample with GFN-FF, label with GFN2-xTB. Never raises."""
+    from libxtb import XtbCalculator, XtbFailure
+    numbers, x0 = task["numbers"], task["positions"]
+    rng = np.random.default_rng(task["seed"])
+    drops = dict(scf=0, bond_graph=0, clash=0, high_energy=0, large_force=0, md_failed=0)
+    t0 = time.process_time()
+    try:
+        with XtbCalculator(numbers, x0, "gfnff") as ff:
+            sampled = gfnff_md(ff, numbers, x0, task["temperature"], task["equil"], task["frames"], task["every"], rng)
+    except (XtbFailure, FloatingPointError, ValueError):
+        drops["md_failed"] += 1
+        sampled = []
+    t_md = time.process_time() - t0
+    if task["jitter"]:
+        twins = [x + rng.normal(scale=JITTER_A, size=x.shape) for k, x in enumerate(sampled) if k % 4 == 3]
+        sampled = sampled + twins
+    t1 = time.process_time()
+    frames, n_label = label_frames(numbers, x0, sampled, drops)
     return dict(id=task["id"], frames=frames, drops=drops, md_cpu_s=t_md, label_cpu_s=time.process_time() - t1,
                 labelled=n_label)
 
@@ -155,6 +165,14 @@ def tasks_for(starts, split, temps_by_conformer, frames, every, equil, jitter, m
                               temperature=float(temp), numbers=st.numbers, positions=st.positions,
                               seed=int(seed), frames=frames, every=every, equil=equil, jitter=jitter))
     return tasks
+
+
+def val_molecules(names, seed, fraction):
+    """The training molecules held out whole for validation: a seeded draw of round(fraction x len) of the
+    sorted names (at least one). organic_active.py holds out the same molecules."""
+    names = sorted(names)
+    rng = np.random.default_rng(seed)
+    return set(rng.choice(names, size=max(1, int(round(fraction * len(names)))), replace=False).tolist())
 
 
 def save_npz(path, rows):
@@ -228,8 +246,7 @@ def main():
 
     # validation: whole molecules held out (seeded), so it measures transfer, not interpolation
     names = sorted({r[0] for r in rows["train"]})
-    rng = np.random.default_rng(args.seed)
-    val_names = set(rng.choice(names, size=max(1, int(round(args.val_fraction * len(names)))), replace=False))
+    val_names = val_molecules(names, args.seed, args.val_fraction)
     train_rows = [r for r in rows["train"] if r[0] not in val_names]
     val_rows = [r for r in rows["train"] if r[0] in val_names]
     save_npz(os.path.join(args.out, "organic.train.npz"), train_rows)

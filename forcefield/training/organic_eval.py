@@ -9,8 +9,9 @@
    frames). Score per replica: 1/2 f/N when it explodes at frame f (a non-finite coordinate or force,
    a force above 100 eV/Å or a kinetic temperature above 3,000 K), 1/2 + 1/2 f/N when a hydrogen first
    moves more than 2.5 Å from the atom it was bonded to at the start, 1 when stable to the end.
-   The whole batch is one CUDA graph per chunk of steps (edges: every pair within a molecule, fixed: exact, since
-   the cutoff function zeroes a pair beyond r_c, and cheap for molecules of <= 42 atoms; never across molecules).
+   The whole batch is one CUDA graph per chunk of steps (student_md.py: edges are every pair within a molecule, fixed:
+   exact, since the cutoff function zeroes a pair beyond r_c, and cheap for molecules of <= 42 atoms; never across
+   molecules).
 
     python3 organic_eval.py --weights STATE.npz|W.safetensors --test organic-test.npz --starts starts.test.xyz.gz \
         [--independent testset-independent] [--replicas 2] [--ps 100] [--budget-s 300] --out eval.json
@@ -18,7 +19,6 @@
 import argparse
 import glob
 import json
-import math
 import os
 import time
 
@@ -27,9 +27,7 @@ import torch
 
 import extxyz
 from dataset import read_npz
-from model import PaiNN
-from train import SPECIES, load_weights
-from units import ACCEL_A_PER_FS2, BOLTZMANN_EV_PER_K, MASSES_AMU
+from student_md import StudentLangevin, load_student
 
 DT_FS = 0.5
 FRICTION_PER_FS = 0.01
@@ -40,9 +38,7 @@ EXPLODE_T_K = 3000.0
 
 
 def load(path, device):
-    model = PaiNN(SPECIES, 128, 3, 20, 5.0, 16.0)
-    load_weights(model, path)
-    return model.to(device=device, dtype=torch.float32).eval()
+    return load_student(path, device)
 
 
 def predict(model, frames, device, chunk=256):
@@ -105,29 +101,9 @@ def independent(model, folder, device):
 def stability(model, starts, replicas, ps, budget_s, device, seed=20261128):
     """MLIPAudit-style stability of every start x replica in one batch; returns per-replica outcomes."""
     reps = [(k, r) for k in range(len(starts)) for r in range(replicas)]
-    sizes = [len(starts[k].numbers) for k, _ in reps]
-    n_s = len(reps)
-    z_idx = model.species_index(torch.as_tensor(np.concatenate([starts[k].numbers for k, _ in reps]), device=device))
-    pos = torch.as_tensor(np.concatenate([starts[k].positions for k, _ in reps]), dtype=torch.float32, device=device)
-    ptr = np.concatenate([[0], np.cumsum(sizes)])
-    ii, jj = [], []
-    for s in range(n_s):
-        a, b = ptr[s], ptr[s + 1]
-        idx = np.arange(a, b)
-        i, j = np.meshgrid(idx, idx, indexing="ij")
-        keep = i != j
-        ii.append(i[keep]); jj.append(j[keep])
-    idx_i = torch.as_tensor(np.concatenate(ii), device=device)
-    idx_j = torch.as_tensor(np.concatenate(jj), device=device)
-    batch = torch.repeat_interleave(torch.arange(n_s, device=device), torch.as_tensor(sizes, device=device))
-    numbers = np.concatenate([starts[k].numbers for k, _ in reps])
-    mass = torch.tensor([MASSES_AMU[int(a)] for a in numbers], dtype=torch.float32, device=device)[:, None]
-    kt = BOLTZMANN_EV_PER_K * 300.0
-    sigma = torch.sqrt(kt * ACCEL_A_PER_FS2 / mass)
-    torch.manual_seed(seed)
-    vel = sigma * torch.randn(pos.shape, device=device)
-    c1 = math.exp(-FRICTION_PER_FS * DT_FS)
-    c2 = math.sqrt(1 - c1 * c1)
+    md = StudentLangevin(model, [(starts[k].numbers, starts[k].positions) for k, _ in reps], [300.0] * len(reps),
+                         DT_FS, FRICTION_PER_FS, seed, device)
+    sizes, n_s, ptr = md.sizes, md.n_systems, md.ptr
     # H -> bonded partner at the start (covalent radii x 1.2), for the detachment criterion
     from organic_data import bond_graph
     h_atom, h_partner, h_rep = [], [], []
@@ -140,60 +116,22 @@ def stability(model, starts, replicas, ps, budget_s, device, seed=20261128):
     h_atom = torch.as_tensor(h_atom, device=device)
     h_partner = torch.as_tensor(h_partner, device=device)
     h_rep = torch.as_tensor(h_rep, device=device)
-    dof = torch.as_tensor([3 * n - 3 for n in sizes], dtype=torch.float32, device=device)
-
-    def forces(p):
-        p = p.detach().requires_grad_(True)
-        e = model.atom_energies(z_idx, p, idx_i, idx_j).sum()
-        return -torch.autograd.grad(e, p)[0]
-
-    acc = forces(pos) / mass * ACCEL_A_PER_FS2
-    f_last = torch.zeros_like(pos)
-
-    def step():
-        vel.add_(0.5 * DT_FS * acc)
-        pos.add_(0.5 * DT_FS * vel)
-        vel.mul_(c1).add_(c2 * sigma * torch.randn(pos.shape, device=device))
-        pos.add_(0.5 * DT_FS * vel)
-        f = forces(pos)
-        f_last.copy_(f)
-        acc.copy_(f / mass * ACCEL_A_PER_FS2)
-        vel.add_(0.5 * DT_FS * acc)
-
-    def chunk():
-        for _ in range(EVERY):
-            step()
-
-    graph = None
-    if device.type == "cuda":
-        s = torch.cuda.Stream()
-        s.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(s):
-            step()                              # warm-up outside the graph
-        torch.cuda.current_stream().wait_stream(s)
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph):
-            chunk()
+    md.prepare(EVERY)
     n_frames = int(round(ps * 1000.0 / (DT_FS * EVERY)))
     exploded = np.full(n_s, -1)
     detached = np.full(n_s, -1)
     t0 = time.time()
     done = 0
     for frame in range(1, n_frames + 1):
-        if graph is not None:
-            graph.replay()
-        else:
-            chunk()
+        md.advance()
         done = frame
         with torch.no_grad():
-            fin = torch.isfinite(pos).all(1) & torch.isfinite(f_last).all(1)
-            fmax = f_last.abs().amax(1)
-            ke = 0.5 * (mass * vel * vel).sum(1) / ACCEL_A_PER_FS2
-            t_rep = 2.0 * torch.zeros(n_s, device=device).index_add_(0, batch, ke) / (dof * BOLTZMANN_EV_PER_K)
-            bad_atom = (~fin) | (fmax > EXPLODE_FORCE)
-            bad = torch.zeros(n_s, dtype=torch.bool, device=device).index_put_((batch,), bad_atom, accumulate=True)
+            fin = torch.isfinite(md.pos).all(1) & torch.isfinite(md.f_last).all(1)
+            fmax = md.f_last.abs().amax(1)
+            t_rep = md.kinetic_temperature()
+            bad = md.any_per_system((~fin) | (fmax > EXPLODE_FORCE))
             bad |= (t_rep > EXPLODE_T_K) | ~torch.isfinite(t_rep)
-            dist = torch.linalg.norm(pos.index_select(0, h_atom) - pos.index_select(0, h_partner), dim=1)
+            dist = torch.linalg.norm(md.pos.index_select(0, h_atom) - md.pos.index_select(0, h_partner), dim=1)
             far = torch.zeros(n_s, dtype=torch.bool, device=device).index_put_((h_rep,), dist > H_DETACH_A,
                                                                                 accumulate=True)
         bad, far = bad.cpu().numpy(), far.cpu().numpy()

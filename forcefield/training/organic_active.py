@@ -1,0 +1,447 @@
+"""An active round of the general organic student on its own MD: the frames the student visits, labelled by the teacher.
+
+The organic data so far are GFN-FF MD frames (organic_data.py); the student's long tail (imines, azo, nitriles, N-N and
+N-O bonds) lies where its own dynamics go and GFN-FF's do not. One round:
+
+  1. starts: the RDKit conformers of the *training* molecules (organic/starts.train.xyz.gz, first `--conformers` per
+     molecule). A start whose molecule is a test molecule (its `split=` or its row in organic/molecules.csv) is
+     refused: the run stops, naming it.
+  2. student MD: Langevin (BAOAB, 0.5 fs, friction 0.01 fs^-1; student_md.py, the integrator of organic_eval.py's
+     stability protocol) of every start at each of `--temperatures` (K) with `--replicas` replicas, times a family
+     weight K (`--weight-category imine=3`, categories of organic/molecules.csv; `--weight-smarts 'C=N=3'`, a SMARTS
+     matched on the molecule's SMILES with RDKit; a molecule takes the largest weight it matches), many replicas
+     in one batch (`--group-atoms` atoms a batch), on CUDA when available. After `--equil-fs` a frame every
+     `--every-fs` until `--ps`. A replica whose largest force (over every step) exceeds 40 eV/Å or turns non-finite
+     has left the physical region (active_loop.py's rule): its later frames are not taken (counted as `exploded`).
+  3. teacher: every frame is labelled with GFN2-xTB in-process (libxtb.py) by `--workers` processes through
+     organic_data.label_frames, which drops and counts a changed bond graph against the start (covalent radii x 1.2),
+     a clash, a failed SCF, an energy > 1 eV/atom above the start's and a force component > 30 eV/Å.
+  4. output (OUT/), the npz layout of organic_data.py, so `train.py --data ... OUT` takes them beside organic.*.npz:
+       organic-active-r<R>.train.npz   system name "organic-active-r<R>" (dataset.load_split: the file's first
+       organic-active-r<R>.val.npz     dot-part); val = the molecules organic_data.py holds out
+                                       (organic_data.val_molecules over all training molecules, seed 20261128)
+       organic-active-r<R>.json        frames per family and temperature, drops, the student's force MAE on its own
+                                       frames, teacher cost, MD and wall time, seeds
+       md-batch-<g>.npz                the frames of each finished MD batch: a rerun of an interrupted round with the
+                                       same inputs (weights' digest, starts, seeds, lengths) resumes after them
+Deterministic: the MD seed of each batch comes from (--seed, batch index) and the batches from the plan; the frames
+are ordered by replica, not by completion. On the CPU two runs write identical arrays; on CUDA the atomic adds of
+index_add_ make trajectories agree only to rounding. Units: Å, eV, eV/Å, amu, fs, K.
+
+    /usr/bin/python3 forcefield/training/organic_active.py --weights W.safetensors --out OUT --round 1 --limit 3
+
+On the x4 machine (forcefield/training/README.md, "Active round on the student's MD"): MD on one GPU, labelling by
+48 processes on cores 16-63 (libxtb from make_organic_payload.sh, as device_organic.sh sets it up):
+
+    LD_LIBRARY_PATH=$PWD/.organic-run/lib LIBXTB=$PWD/.organic-run/lib/libxtb.so.6 OMP_NUM_THREADS=1 \\
+      CUDA_VISIBLE_DEVICES=0 taskset -c 16-63 python3 forcefield/training/organic_active.py \\
+      --weights forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors \\
+      --out .organic-run/active-r1 --round 1 --workers 48 \\
+      --weight-category imine=3 --weight-category nitrile=3 --weight-category hydrazine=3 --weight-category oxime=2
+"""
+import argparse
+import csv
+import hashlib
+import json
+import multiprocessing as mp
+import os
+import time
+
+import numpy as np
+import torch
+
+import extxyz
+from organic_data import label_frames, save_npz, val_molecules
+from student_md import StudentLangevin, load_student
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DT_FS = 0.5
+FRICTION_PER_FS = 0.01
+MAX_FORCE_MD = 40.0          # eV/Å: a replica beyond this has left the physical region (active_loop.py)
+DATA_SEED = 20261128         # organic_data.py's master seed: it fixes the validation molecules
+DATA_VAL_FRACTION = 0.05     # organic_data.py's --val-fraction
+DROP_KEYS = ("exploded", "bond_graph", "clash", "scf", "high_energy", "large_force")
+
+
+# ---- molecules, starts and family weights -------------------------------------------------------------
+
+def read_molecules(path):
+    """name -> row (smiles, category, split) of organic/molecules.csv."""
+    with open(path, newline="") as f:
+        return {r["name"]: r for r in csv.DictReader(f)}
+
+
+def training_starts(starts, molecules, source):
+    """The starts, refusing any of a test molecule (by its `split=` or its row in the molecule list) or of a
+    molecule the list lacks: a test molecule's frames must never reach training."""
+    for k, st in enumerate(starts):
+        name = st.info.get("name")
+        row = molecules.get(name)
+        if row is None:
+            raise ValueError(f"{source}: start {k} ({name!r}) is not in the molecule list")
+        if row["split"] != "train" or st.info.get("split", "train") != "train":
+            raise ValueError(f"{source}: start {k} ({name!r}) is a test molecule (split {row['split']!r} in the "
+                             f"molecule list, {st.info.get('split')!r} in the start): only training molecules are sampled")
+    return starts
+
+
+def parse_weights(items, option):
+    """['KEY=K', ...] -> [(KEY, K)]; split at the last '=' (a SMARTS has its own '=')."""
+    out = []
+    for item in items or []:
+        key, sep, k = item.rpartition("=")
+        try:
+            weight = int(k)
+        except ValueError:
+            weight = 0
+        if not sep or not key or weight < 1:
+            raise SystemExit(f"{option} {item!r}: expected KEY=K with K a positive integer")
+        out.append((key, weight))
+    return out
+
+
+def family_weights(names, molecules, by_category, by_smarts):
+    """name -> (weight, [families matched]): the largest weight a molecule matches, 1 when none."""
+    categories = {row["category"] for row in molecules.values()}
+    for cat, _ in by_category:
+        if cat not in categories:
+            raise SystemExit(f"--weight-category {cat!r}: no such category in the molecule list "
+                             f"({', '.join(sorted(categories))})")
+    patterns = []
+    if by_smarts:
+        try:
+            from rdkit import Chem
+        except ImportError:
+            raise SystemExit("--weight-smarts needs RDKit (python3-rdkit); --weight-category needs nothing")
+        for sm, k in by_smarts:
+            p = Chem.MolFromSmarts(sm)
+            if p is None:
+                raise SystemExit(f"--weight-smarts {sm!r}: not a valid SMARTS")
+            patterns.append((sm, k, p))
+    out = {}
+    for name in names:
+        row = molecules[name]
+        matched = [(f"category:{c}", k) for c, k in by_category if row["category"] == c]
+        if patterns:
+            mol = Chem.MolFromSmiles(row["smiles"])
+            matched += [(f"smarts:{sm}", k) for sm, k, p in patterns if mol.HasSubstructMatch(p)]
+        out[name] = (max([k for _, k in matched], default=1), [f for f, _ in matched])
+    return out
+
+
+def plan_replicas(starts, temperatures, replicas, weights):
+    """One dict a replica: start, temperature (K), replica index; ordered by start, temperature, replica."""
+    plan = []
+    for s_idx, st in enumerate(starts):
+        k = weights[st.info["name"]][0]
+        for temp in temperatures:
+            for r in range(replicas * k):
+                plan.append(dict(id=len(plan), start=s_idx, name=st.info["name"], conformer=int(st.info.get("conformer", 0)),
+                                 temperature=float(temp), replica=r, numbers=np.asarray(st.numbers),
+                                 positions=np.asarray(st.positions, dtype=float)))
+    return plan
+
+
+# ---- the student's MD ---------------------------------------------------------------------------------
+
+def groups_of(plan, group_atoms):
+    """Consecutive replicas, at most group_atoms atoms a batch (at least one replica)."""
+    groups, cur, n = [], [], 0
+    for p in plan:
+        if cur and n + len(p["numbers"]) > group_atoms:
+            groups.append(cur)
+            cur, n = [], 0
+        cur.append(p)
+        n += len(p["numbers"])
+    if cur:
+        groups.append(cur)
+    return groups
+
+
+def batch_key(key, group, g_seed, every, equil, total):
+    """A digest of everything a batch's trajectories depend on (weights, starts, temperatures, seed, lengths)."""
+    h = hashlib.sha256(f"{key}|{g_seed}|{every}|{equil}|{total}|{DT_FS}|{FRICTION_PER_FS}".encode())
+    for p in group:
+        h.update(f"|{p['name']}|{p['temperature']}|{p['replica']}|".encode())
+        h.update(np.ascontiguousarray(p["positions"], dtype=np.float64).tobytes())
+    return h.hexdigest()
+
+
+def save_batch(path, digest, group, frames, exploded):
+    """The frames of one MD batch (a checkpoint: a rerun with the same digest takes them instead of the MD)."""
+    ids = [p["id"] for p in group]
+    counts = np.array([len(frames[i]) for i in ids], dtype=np.int64)
+    pos = [x for i in ids for x in frames[i]]
+    tmp = path + ".tmp.npz"
+    np.savez(tmp, digest=np.array(digest), counts=counts,
+             pos=np.concatenate(pos).astype(np.float32) if pos else np.zeros((0, 3), np.float32),
+             exploded=np.array([np.nan if exploded[i] is None else exploded[i] for i in ids]))
+    os.replace(tmp, path)
+
+
+def load_batch(path, digest, group, frames, exploded):
+    """Fills frames/exploded of the group from its checkpoint; False when there is none for this digest."""
+    if not os.path.exists(path):
+        return False
+    d = np.load(path)
+    if str(d["digest"]) != digest or len(d["counts"]) != len(group):
+        return False
+    a = 0
+    for p, c, ex in zip(group, d["counts"], d["exploded"]):
+        n = len(p["numbers"])
+        frames[p["id"]] = [d["pos"][a + k * n:a + (k + 1) * n].copy() for k in range(int(c))]
+        exploded[p["id"]] = None if np.isnan(ex) else float(ex)
+        a += int(c) * n
+    return True
+
+
+def student_md(model, plan, ps, equil_fs, every_fs, seed, device, group_atoms, log=print, checkpoint_dir=None,
+               key=""):
+    """Frames of every replica: {id: [positions float32 [n,3] Å]}, {id: fs at which it exploded or None}, stats.
+    With checkpoint_dir, each finished batch is written there (md-batch-<g>.npz) and a rerun with the same
+    inputs (`key`: the weights' digest) takes it from there: an interrupted round resumes at its first unfinished
+    batch."""
+    every = int(round(every_fs / DT_FS))
+    equil = int(round(equil_fs / DT_FS))
+    total = int(round(ps * 1000.0 / DT_FS))
+    if every < 1 or equil % every or total % every or total <= equil:
+        raise SystemExit(f"--every-fs {every_fs} must divide --equil-fs {equil_fs} and --ps {ps} x 1000, "
+                         f"and the run must be longer than its equilibration (steps of {DT_FS} fs)")
+    frames, exploded = {}, {}
+    t0 = time.time()
+    resumed, replicas_run = 0, 0
+    groups = groups_of(plan, group_atoms)
+    for g, group in enumerate(groups):
+        g_seed = int(np.random.SeedSequence([seed, g]).generate_state(1)[0])
+        if checkpoint_dir:
+            digest = batch_key(key, group, g_seed, every, equil, total)
+            path = os.path.join(checkpoint_dir, f"md-batch-{g:03d}.npz")
+            if load_batch(path, digest, group, frames, exploded):
+                resumed += 1
+                log(f"  MD batch {g + 1}/{len(groups)}: {len(group)} replicas, from {path}", flush=True)
+                continue
+        md = StudentLangevin(model, [(p["numbers"], p["positions"]) for p in group],
+                             [p["temperature"] for p in group], DT_FS, FRICTION_PER_FS, g_seed, device)
+        md.prepare(every)
+        replicas_run += len(group)
+        dead = np.zeros(len(group), dtype=bool)
+        for p in group:
+            frames[p["id"]], exploded[p["id"]] = [], None
+        t_log = time.time()
+        for chunk in range(1, total // every + 1):
+            md.advance()
+            if time.time() - t_log > 60:
+                t_log = time.time()
+                log(f"    batch {g + 1}: {chunk * every * DT_FS / 1000:.2f} of {ps} ps, {time.time() - t0:.0f} s",
+                    flush=True)
+            with torch.no_grad():
+                # the largest force of the chunk, not of its last step: atoms that blew apart feel none at the end
+                ok = torch.isfinite(md.pos).all(1) & (md.f_peak <= MAX_FORCE_MD)
+                bad = md.any_per_system(~ok).cpu().numpy()
+                md.f_peak.zero_()
+            new = np.nonzero(bad & ~dead)[0]
+            for s in new:
+                exploded[group[s]["id"]] = chunk * every * DT_FS
+            dead |= bad
+            md.restart(new)
+            if chunk * every > equil:
+                pos = md.pos.detach().cpu().numpy()
+                for s, p in enumerate(group):
+                    if not dead[s]:
+                        frames[p["id"]].append(pos[md.ptr[s]:md.ptr[s + 1]].copy())
+        if checkpoint_dir:
+            save_batch(path, digest, group, frames, exploded)
+        log(f"  MD batch {g + 1}/{len(groups)}: {len(group)} replicas, {int(md.ptr[-1])} atoms, "
+            f"{int(dead.sum())} exploded, {time.time() - t0:.0f} s", flush=True)
+    wall = time.time() - t0
+    n_frames_planned = (total - equil) // every
+    stats = dict(batches=len(groups), batches_from_checkpoint=resumed, steps_per_replica=total,
+                 frames_per_replica=n_frames_planned,
+                 wall_s=round(wall, 1), replica_steps_per_s=round(replicas_run * total / max(wall, 1e-9), 1))
+    return frames, exploded, stats
+
+
+# ---- the teacher -------------------------------------------------------------------------------------
+
+def label_task(task):
+    """GFN2-xTB labels of one replica's frames (organic_data.label_frames' filters). Never raises."""
+    drops = dict(bond_graph=0, clash=0, scf=0, high_energy=0, large_force=0)
+    t0 = time.process_time()
+    frames, n = label_frames(task["numbers"], task["positions"], [x.astype(np.float64) for x in task["frames"]], drops)
+    return dict(id=task["id"], frames=frames, drops=drops, labelled=n, cpu_s=time.process_time() - t0)
+
+
+def label_all(tasks, workers, log=print):
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    results = {}
+    if workers <= 1:
+        for t in tasks:
+            results[t["id"]] = label_task(t)
+        return results
+    t0 = time.time()
+    # not fork: the parent's torch has started OpenMP threads, and libgomp in a forked child deadlocks in libxtb
+    with mp.get_context("forkserver").Pool(workers) as pool:
+        for k, r in enumerate(pool.imap_unordered(label_task, tasks, chunksize=4)):
+            results[r["id"]] = r
+            if (k + 1) % 1000 == 0:
+                log(f"  labelled {k + 1}/{len(tasks)} replicas, {time.time() - t0:.0f} s", flush=True)
+    return results
+
+
+def write_npz(path, rows):
+    """organic_data.save_npz, also for no rows (a smoke run may hold no validation molecule)."""
+    if rows:
+        save_npz(path, rows)
+        return
+    np.savez_compressed(path, z=np.zeros(0, np.int8), pos=np.zeros((0, 3), np.float32),
+                        forces=np.zeros((0, 3), np.float32), energy=np.zeros(0), n_atoms=np.zeros(0, np.int32),
+                        molecule=np.zeros(0, np.int32), molecules=np.array([], dtype=str),
+                        temperature=np.zeros(0, np.float32))
+
+
+def student_errors(model, rows, device):
+    """Per row the student's force MAE (eV/Å) against the teacher's label: the on-trajectory error."""
+    from organic_eval import predict
+    frames = [extxyz.Frame(r[2], r[3].astype(np.float64), r[5], r[4].astype(np.float64)) for r in rows]
+    preds = predict(model, frames, device) if frames else []
+    return [float(np.abs(f - fr.forces).mean()) for fr, (_, f) in zip(frames, preds)]
+
+
+# ---- the round ---------------------------------------------------------------------------------------
+
+def run(args, log=print):
+    t_start = time.time()
+    device = torch.device(args.device)
+    molecules = read_molecules(args.molecules)
+    all_starts = training_starts(list(extxyz.read(args.starts)), molecules, args.starts)
+    # the molecules organic_data.py holds out: its rule over every training molecule of the list (its full run had
+    # frames of all of them), whatever subset of starts this round samples
+    train_names = sorted(n for n, row in molecules.items() if row["split"] == "train")
+    val_names = val_molecules(train_names, args.val_seed, args.val_fraction)
+    order = list(dict.fromkeys(st.info["name"] for st in all_starts))
+    keep = set(order[:args.limit]) if args.limit else set(order)
+    starts = [st for st in all_starts if st.info["name"] in keep and int(st.info.get("conformer", 0)) < args.conformers]
+    weights = family_weights(sorted(keep), molecules, parse_weights(args.weight_category, "--weight-category"),
+                             parse_weights(args.weight_smarts, "--weight-smarts"))
+    plan = plan_replicas(starts, args.temperatures, args.replicas, weights)
+    log(f"{len(keep)} training molecules, {len(starts)} starts -> {len(plan)} replicas at {args.temperatures} K "
+        f"on {device}", flush=True)
+
+    torch.backends.cuda.matmul.allow_tf32 = False
+    model = load_student(args.weights, device)
+    for p in model.parameters():
+        p.requires_grad_(False)
+    with open(args.weights, "rb") as f:
+        weights_digest = hashlib.sha256(f.read()).hexdigest()
+    frames, exploded, md_stats = student_md(model, plan, args.ps, args.equil_fs, args.every_fs, args.seed, device,
+                                            args.group_atoms, log, checkpoint_dir=args.out, key=weights_digest)
+    tasks = [dict(id=p["id"], numbers=p["numbers"], positions=p["positions"], frames=frames[p["id"]]) for p in plan]
+    t_label = time.time()
+    results = label_all(tasks, args.workers, log)
+    label_wall = time.time() - t_label
+
+    system = f"organic-active-r{args.round}"
+    rows = {"train": [], "val": []}
+    fam = {}
+    drops = dict.fromkeys(DROP_KEYS, 0)
+    exploded_replicas = []
+    for p in plan:
+        r = results[p["id"]]
+        cat = molecules[p["name"]]["category"]
+        key = f"{cat}@{int(p['temperature'])}K"
+        f = fam.setdefault(key, dict(replicas=0, frames_sampled=0, frames_kept=0, exploded_replicas=0,
+                                     **{f"dropped_{k}": 0 for k in DROP_KEYS}))
+        f["replicas"] += 1
+        f["frames_sampled"] += len(frames[p["id"]])
+        f["frames_kept"] += len(r["frames"])
+        n_lost = md_stats["frames_per_replica"] - len(frames[p["id"]])
+        f["dropped_exploded"] += n_lost
+        drops["exploded"] += n_lost
+        if exploded[p["id"]] is not None:
+            f["exploded_replicas"] += 1
+            exploded_replicas.append(f"{p['name']}@{int(p['temperature'])}K#{p['replica']} "
+                                     f"(conformer {p['conformer']}) at {exploded[p['id']]:.0f} fs")
+        for k, v in r["drops"].items():
+            f[f"dropped_{k}"] += v
+            drops[k] += v
+        split = "val" if p["name"] in val_names else "train"
+        for x, force, e in r["frames"]:
+            rows[split].append((p["name"], p["temperature"], p["numbers"], x, force, e))
+    write_npz(os.path.join(args.out, f"{system}.train.npz"), rows["train"])
+    write_npz(os.path.join(args.out, f"{system}.val.npz"), rows["val"])
+
+    # the student's error on the frames it visited, per family and temperature (train and val rows in order)
+    errs = student_errors(model, rows["train"] + rows["val"], device)
+    keys = [f"{molecules[r[0]]['category']}@{int(r[1])}K" for r in rows["train"] + rows["val"]]
+    for key, f in fam.items():
+        e = [v for k, v in zip(keys, errs) if k == key]
+        f["student_force_mae_median"] = round(float(np.median(e)), 4) if e else None
+        f["student_force_mae_p95"] = round(float(np.percentile(e, 95)), 4) if e else None
+    labelled = sum(r["labelled"] for r in results.values())
+    label_cpu = sum(r["cpu_s"] for r in results.values())
+    summary = dict(
+        system=system, files=[f"{system}.train.npz", f"{system}.val.npz"], weights=args.weights,
+        weights_sha256=weights_digest,
+        teacher="GFN2-xTB (libxtb in-process, organic_data.label_frames); sampling: the student's Langevin MD",
+        seed=args.seed, val_seed=args.val_seed, val_fraction=args.val_fraction, dt_fs=DT_FS,
+        friction_per_fs=FRICTION_PER_FS, temperatures_K=args.temperatures, ps=args.ps, equil_fs=args.equil_fs,
+        every_fs=args.every_fs, replicas=args.replicas, conformers=args.conformers, limit=args.limit,
+        weight_category=args.weight_category or [], weight_smarts=args.weight_smarts or [],
+        weighted_molecules={n: w for n, w in sorted(weights.items()) if w[0] > 1},
+        molecules=dict(train=len(keep - val_names), val=len(keep & val_names)),
+        val_molecules=sorted(keep & val_names),
+        frames=dict(train=len(rows["train"]), val=len(rows["val"]),
+                    sampled=sum(len(v) for v in frames.values()), labelled=labelled),
+        replicas_run=len(plan), dropped=drops, exploded_replicas=exploded_replicas,
+        student_force_mae_median=round(float(np.median(errs)), 4) if errs else None,
+        families=dict(sorted(fam.items())), md=dict(md_stats, device=str(device)),
+        workers=args.workers, teacher_cpu_s=round(label_cpu, 1), teacher_wall_s=round(label_wall, 1),
+        teacher_frames_per_s_per_core=round(labelled / max(label_cpu, 1e-9), 1),
+        wall_s=round(time.time() - t_start, 1), cpu=os.uname().machine + f", {os.cpu_count()} cores")
+    with open(os.path.join(args.out, f"{system}.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+    log(json.dumps({k: summary[k] for k in ("frames", "molecules", "dropped", "student_force_mae_median",
+                                            "wall_s", "teacher_cpu_s", "teacher_frames_per_s_per_core")}), flush=True)
+    return summary
+
+
+def parser():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--weights", required=True, help="student weights: state.npz (train.py) or .safetensors")
+    ap.add_argument("--out", required=True, help="output folder")
+    ap.add_argument("--round", type=int, default=1, help="round number R: files organic-active-r<R>.*")
+    ap.add_argument("--starts", default=os.path.join(HERE, "organic", "starts.train.xyz.gz"),
+                    help="training starts (extended XYZ with name= and split=); a test molecule is refused")
+    ap.add_argument("--molecules", default=os.path.join(HERE, "organic", "molecules.csv"),
+                    help="molecule list: name,smiles,category,split")
+    ap.add_argument("--temperatures", type=float, nargs="+", default=[300.0, 600.0], help="K")
+    ap.add_argument("--ps", type=float, default=3.0, help="length of each replica's MD (ps), equilibration included")
+    ap.add_argument("--equil-fs", type=float, default=500.0, help="MD before the first frame (fs)")
+    ap.add_argument("--every-fs", type=float, default=125.0, help="fs between frames")
+    ap.add_argument("--conformers", type=int, default=1, help="starts per molecule (the first N conformers)")
+    ap.add_argument("--replicas", type=int, default=1, help="replicas per start and temperature (x family weight)")
+    ap.add_argument("--weight-category", action="append", metavar="CATEGORY=K",
+                    help="K x the replicas of molecules of this category of the molecule list (repeatable)")
+    ap.add_argument("--weight-smarts", action="append", metavar="SMARTS=K",
+                    help="K x the replicas of molecules matching this SMARTS (RDKit; repeatable)")
+    ap.add_argument("--group-atoms", type=int, default=40000,
+                    help="atoms per MD batch (GPU memory: every pair within a molecule is an edge, ~19 an atom; "
+                         "one force evaluation takes ~33 kB an edge, ~25 GB for 40,000 atoms)")
+    ap.add_argument("--seed", type=int, default=20261129, help="MD seed")
+    ap.add_argument("--val-seed", type=int, default=DATA_SEED, help="organic_data.py's --seed (its validation molecules)")
+    ap.add_argument("--val-fraction", type=float, default=DATA_VAL_FRACTION, help="organic_data.py's --val-fraction")
+    ap.add_argument("--workers", type=int, default=max(1, len(os.sched_getaffinity(0)) - 1),
+                    help="labelling processes")
+    ap.add_argument("--limit", type=int, default=0, help="only the first N training molecules (a smoke test)")
+    ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+    return ap
+
+
+def main(argv=None, log=print):
+    args = parser().parse_args(argv)
+    os.makedirs(args.out, exist_ok=True)
+    return run(args, log)
+
+
+if __name__ == "__main__":
+    main()
