@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,11 +23,11 @@ import org.molten.structures.io.StructureFiles;
  * contacts). Needs /usr/bin/python3 with numpy; skipped without it, failing under CI=true ({@link PeerTool}).
  */
 class DomainPeerTest {
-    private static final String PYTHON = "/usr/bin/python3";
+    private static final String PYTHON = PeerTool.PYTHON;
 
     @Test
     void javaAndPythonGiveEveryAtomTheSameEnvironment() throws Exception {
-        PeerTool.require(pythonHasNumpy(), PYTHON + " with numpy (the training recipe)", "apt-get install python3-numpy");
+        PeerTool.require(PeerTool.pythonHas("numpy"), PYTHON + " with numpy (the training recipe)", "apt-get install python3-numpy");
         Path molecules = Path.of("../structures/src/main/resources/org/molten/structures/molecules");
         Path outside = Path.of("src/test/resources/org/molten/forcefield/domain");
         Path data = Path.of("training/data");
@@ -59,19 +58,5 @@ class DomainPeerTest {
             }
         }
         assertTrue(atoms > 3_000, "compared " + atoms + " atoms");
-    }
-
-    private static boolean pythonHasNumpy() {
-        try {
-            Process p = new ProcessBuilder(PYTHON, "-c", "import numpy").redirectErrorStream(true).start();
-            p.getOutputStream().close();
-            p.getInputStream().readAllBytes();
-            return p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
     }
 }

@@ -3,13 +3,35 @@ package org.molten.forcefield.bundled;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+
 /**
  * Peer tests (real xtb, ASE) need tools outside Java. Where one is missing the test is skipped
  * locally, but under the environment variable {@code CI=true} it fails, naming the package to
  * install, so that a broken install step in CI cannot hide behind a green, skipped run.
  */
 final class PeerTool {
+    /** Debian's interpreter, the one apt-get fills with python3-numpy, python3-torch, ... (not a virtualenv's). */
+    static final String PYTHON = "/usr/bin/python3";
+
     private PeerTool() {}
+
+    /** Whether {@link #PYTHON} imports every one of the modules (within a minute). */
+    static boolean pythonHas(String... modules) {
+        try {
+            Process p = new ProcessBuilder(PYTHON, "-c", "import " + String.join(", ", modules))
+                    .redirectErrorStream(true).start();
+            p.getOutputStream().close();
+            p.getInputStream().readAllBytes();
+            return p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
 
     /**
      * Continues when the peer was found; otherwise fails under {@code CI=true}, skips elsewhere.

@@ -3,7 +3,6 @@ package org.molten.forcefield.bundled;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,12 +20,12 @@ import org.junit.jupiter.api.Test;
  */
 class TrainingRecipeTest {
     private static final Path TRAINING = Path.of("training");
-    private static final String PYTHON = "/usr/bin/python3";
+    private static final String PYTHON = PeerTool.PYTHON;
 
     @Test
     void theRecipesPythonTestsPass() throws Exception {
         assertTrue(Files.isRegularFile(TRAINING.resolve("test_model.py")), "run from the forcefield module");
-        PeerTool.require(pythonHas("numpy", "torch", "ase"), PYTHON + " with numpy, torch and ASE (the training recipe)",
+        PeerTool.require(PeerTool.pythonHas("numpy", "torch", "ase"), PYTHON + " with numpy, torch and ASE (the training recipe)",
                 "apt-get install python3-numpy python3-torch python3-ase");
         Process p = new ProcessBuilder(PYTHON, "-m", "unittest", "discover", "-s", ".", "-p", "test_*.py")
                 .directory(TRAINING.toFile()).redirectErrorStream(true).start();
@@ -47,7 +46,7 @@ class TrainingRecipeTest {
     void theMeasurementScriptsPythonTestsPass() throws Exception {
         Path scripts = Path.of("..", "scripts");
         assertTrue(Files.isRegularFile(scripts.resolve("test_constraints_distributions.py")), "run from the forcefield module");
-        PeerTool.require(pythonHas("numpy"), PYTHON + " with numpy (the measurement scripts)", "apt-get install python3-numpy");
+        PeerTool.require(PeerTool.pythonHas("numpy"), PYTHON + " with numpy (the measurement scripts)", "apt-get install python3-numpy");
         Process p = new ProcessBuilder(PYTHON, "-m", "unittest", "discover", "-s", ".", "-p", "test_*.py")
                 .directory(scripts.toFile()).redirectErrorStream(true).start();
         p.getOutputStream().close();
@@ -56,20 +55,5 @@ class TrainingRecipeTest {
         assertEquals(0, p.exitValue(), "the scripts' Python tests failed:\n" + out);
         Matcher m = Pattern.compile("Ran (\\d+) tests?").matcher(out);
         assertTrue(m.find() && Integer.parseInt(m.group(1)) >= 8, "expected the scripts' 8 or more tests:\n" + out);
-    }
-
-    private static boolean pythonHas(String... modules) {
-        try {
-            Process p = new ProcessBuilder(PYTHON, "-c", "import " + String.join(", ", modules))
-                    .redirectErrorStream(true).start();
-            p.getOutputStream().close();
-            p.getInputStream().readAllBytes();
-            return p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
     }
 }
