@@ -84,6 +84,9 @@ batch=${GPU_BATCH:-16}
 # one, two, kill run (default all three; the kill run alone measures that a killed member loses nothing)
 read -r -a gpu_ids <<< "${GPU_IDS:-0 1}"
 runs=${RUNS:-one,two,kill}
+# an empty CUDA_VISIBLE_DEVICES would hide every GPU and the worker would run on the CPU, timing the wrong thing
+(( ${#gpu_ids[@]} == 2 )) || { echo "GPU_IDS='${GPU_IDS:-}': give two device indices, e.g. GPU_IDS=\"1 2\"" >&2; exit 2; }
+[[ $runs =~ ^(one|two|kill)(,(one|two|kill))*$ ]] || { echo "RUNS='$runs': a comma-separated list of one, two, kill" >&2; exit 2; }
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv
 start=$(date +%s)
 el() { echo $(( $(date +%s) - start )); }
