@@ -318,11 +318,22 @@ def main():
         if since_best >= args.patience and world == 1:
             stop_reason = f"no validation improvement in {args.patience} validations"
             break
-    if rank != 0:
-        dist.destroy_process_group()
-        return
+    ranks_agree = None
     if world > 1:
+        # every rank must hold the same weights (same start, same averaged gradients, same Adam): a check of the
+        # data-parallel contract that costs two small collectives, recorded in the train log
+        with torch.no_grad():
+            sums = torch.stack([p_.detach().double().sum() for p_ in params])
+            lo, hi = sums.clone(), sums.clone()
+            dist.all_reduce(lo, op=dist.ReduceOp.MIN)
+            dist.all_reduce(hi, op=dist.ReduceOp.MAX)
+            ranks_agree = bool(torch.equal(lo, hi))
+        if not ranks_agree:
+            print(f"warning: the {world} ranks ended with different weights (largest spread of a tensor's sum "
+                  f"{float((hi - lo).abs().max()):.3e}): the data-parallel run is not one model", flush=True)
         dist.destroy_process_group()
+    if rank != 0:
+        return
 
     ema.load_state_dict(best_state)
     final = dict(val=evaluate(ema, val, device))
@@ -334,6 +345,7 @@ def main():
     settings = dict(vars(args), species=SPECIES, atomref=list(map(float, atomref)), scale=scale,
                     trainable_parameters=n_params, train_frames=len(train), val_frames=len(val),
                     steps=step, planned_steps=planned, epochs=epoch, stop_reason=stop_reason,
+                    ranks=world, ranks_agree=ranks_agree,
                     torch=torch.__version__, device_name=torch.cuda.get_device_name(0) if device.type == "cuda" else "cpu",
                     train_seconds=round(time.time() - t_train, 1), total_seconds=round(time.time() - t0, 1))
     with open(os.path.join(args.out, "train_log.json"), "w") as f:
