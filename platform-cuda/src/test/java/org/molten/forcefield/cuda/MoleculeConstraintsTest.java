@@ -254,32 +254,8 @@ class MoleculeConstraintsTest {
             try (Simulation host = cpu(CudaDynamicsTest.ethanol(), 1.0, 44)) {
                 s = startOf(host, d, 44);
             }
-            int n = 4;
-            Atoms mid = s.atoms().copy();
-            Atoms straight = s.atoms().copy();
-            double[] midForces = new double[3 * mid.size()];
-            double midEnergy;
-            byte[] midState;
-            double straightBath;
-            try (CudaMdEngine md = new CudaMdEngine(weights(), List.of(s), MoleculeThermostatTest.molecule(5))) {
-                assertEquals("molecule", md.mode(), d.name());
-                md.advance(n);
-                midEnergy = md.read(0, mid, midForces);
-                midState = md.integratorState(0);
-                md.advance(n);
-                md.read(0, straight, null);
-                straightBath = md.bathEnergyEv(0);
-            }
-            try (CudaMdEngine md = new CudaMdEngine(weights(), List.of(s), MoleculeThermostatTest.molecule(3))) {
-                md.restore(0, mid, midForces, midEnergy, midState, n);
-                md.advance(n);
-                Atoms a = s.atoms().copy();
-                md.read(0, a, null);
-                String what = "ethanol h-bonds " + d.name() + ", cluster kernel";
-                assertArrayEquals(straight.positions(), a.positions(), what + " positions");
-                assertArrayEquals(straight.velocities(), a.velocities(), what + " velocities");
-                assertEquals(straightBath, md.bathEnergyEv(0), 0.0, what + " bath energy");
-            }
+            MoleculeThermostatTest.assertRestartsBitForBit(weights(), s, 4, 3, "ethanol h-bonds " + d.name()
+                    + ", cluster kernel");
         }
     }
 

@@ -210,33 +210,38 @@ class MoleculeThermostatTest {
         for (DynamicsSpec d : new DynamicsSpec[] {new DynamicsSpec.Bussi(0.5, T, 10),
             new DynamicsSpec.NoseHooverChain(0.5, T, 10, 3, 1, 3), new DynamicsSpec.Berendsen(0.5, T, 10),
             new DynamicsSpec.Langevin(0.5, T, 0.05, true)}) {
-            ReplicaStart s = ethanol(d, T, seed);
-            int n = 3;
-            Atoms straight = s.atoms().copy();
-            Atoms mid = s.atoms().copy();
-            double[] midForces = new double[27];
-            double midEnergy;
-            byte[] midState;
-            double straightBath;
-            try (CudaMdEngine md = new CudaMdEngine(w, List.of(s), molecule(5))) {
-                assertEquals("molecule", md.mode(), d.name());
-                md.advance(n);
-                midEnergy = md.read(0, mid, midForces);
-                midState = md.integratorState(0);
-                md.advance(n);
-                md.read(0, straight, null);
-                straightBath = md.bathEnergyEv(0);
-            }
-            try (CudaMdEngine md = new CudaMdEngine(w, List.of(s), molecule(2))) {
-                md.restore(0, mid, midForces, midEnergy, midState, n);
-                md.advance(n);
-                Atoms a = s.atoms().copy();
-                md.read(0, a, null);
-                String what = d.name() + " (seed " + seed + ")";
-                assertArrayEquals(straight.positions(), a.positions(), what + " positions");
-                assertArrayEquals(straight.velocities(), a.velocities(), what + " velocities");
-                assertEquals(straightBath, md.bathEnergyEv(0), 0.0, what + " bath energy");
-            }
+            assertRestartsBitForBit(w, ethanol(d, T, seed), 3, 2, d.name() + " (seed " + seed + ")");
+        }
+    }
+
+    /**
+     * n steps in the cluster kernel (5 steps a launch), checkpoint, a fresh binding restored (kAfter steps a launch),
+     * n steps: positions, velocities and bath energy bit for bit those of the 2n steps of one run.
+     */
+    static void assertRestartsBitForBit(StudentWeights w, ReplicaStart s, int n, int kAfter, String what) {
+        Atoms straight = s.atoms().copy();
+        Atoms mid = s.atoms().copy();
+        double[] midForces = new double[3 * mid.size()];
+        double midEnergy;
+        byte[] midState;
+        double straightBath;
+        try (CudaMdEngine md = new CudaMdEngine(w, List.of(s), molecule(5))) {
+            assertEquals("molecule", md.mode(), what);
+            md.advance(n);
+            midEnergy = md.read(0, mid, midForces);
+            midState = md.integratorState(0);
+            md.advance(n);
+            md.read(0, straight, null);
+            straightBath = md.bathEnergyEv(0);
+        }
+        try (CudaMdEngine md = new CudaMdEngine(w, List.of(s), molecule(kAfter))) {
+            md.restore(0, mid, midForces, midEnergy, midState, n);
+            md.advance(n);
+            Atoms a = s.atoms().copy();
+            md.read(0, a, null);
+            assertArrayEquals(straight.positions(), a.positions(), what + " positions");
+            assertArrayEquals(straight.velocities(), a.velocities(), what + " velocities");
+            assertEquals(straightBath, md.bathEnergyEv(0), 0.0, what + " bath energy");
         }
     }
 }
