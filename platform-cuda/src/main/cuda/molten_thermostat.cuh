@@ -133,32 +133,37 @@ __device__ double berendsen_factor(const Net& n, int r, double K, double h, doub
 // Qk = kT tau^2; returns the velocity scale factor. The bath energy of the chain is computed from
 // xi and v_xi when read (CudaMdEngine), so rvar[0] is not used.
 // xi, v_xi: the chain's variables wherever they are held (global rvar here, shared memory in the small-molecule kernel).
+// Each weight makes m exp()s and m divisions (it made 2m - 1 and 2m), with the same bits as the full propagation:
+//  - the outward sweep's factor exp(-qq v_xi[k+1]) is the inward sweep's (v_xi[k+1] is final for the weight before
+//    the inward sweep reaches k, and the outward sweep changes it only after k), so e[k] is kept;
+//  - the forces g at a weight's start are those the previous weight ended with (g[0] of the same K after the scaling,
+//    g[k+1] of the same v_xi[k] after the outward sweep; the last chain velocity, updated after them, enters no g),
+//    so they are computed once before the first weight.
 __device__ double nhc_factor_at(const Net& n, double K, double h_total, double kT, double dof, double tau, double* xi,
                                 double* vxi) {
     const int m = (int)n.nhc_m;
-    double q[MOLTEN_MAXCHAIN], g[MOLTEN_MAXCHAIN];
+    double q[MOLTEN_MAXCHAIN], g[MOLTEN_MAXCHAIN], e[MOLTEN_MAXCHAIN];
     q[0] = dof * kT * tau * tau;
     for (int k = 1; k < m; ++k) q[k] = kT * tau * tau;
+    g[0] = (2.0 * K - dof * kT) / q[0];
+    for (int k = 1; k < m; ++k) g[k] = (q[k - 1] * vxi[k - 1] * vxi[k - 1] - kT) / q[k];
     double scale = 1.0;
     for (int c = 0; c < (int)n.nhc_nc; ++c) {
         for (int w = 0; w < (int)n.nhc_nys; ++w) {
             const double h = n.sy_w[w] * h_total / (double)n.nhc_nc;
             const double qq = 0.25 * h;
-            g[0] = (2.0 * K - dof * kT) / q[0];
-            for (int k = 1; k < m; ++k) g[k] = (q[k - 1] * vxi[k - 1] * vxi[k - 1] - kT) / q[k];
             vxi[m - 1] += 0.5 * h * g[m - 1];
-            for (int k = m - 2; k >= 0; --k) {
-                const double e = exp(-qq * vxi[k + 1]);
-                vxi[k] = (vxi[k] * e + 0.5 * h * g[k]) * e;
+            for (int k = m - 2; k >= 0; --k) {  // inward
+                e[k] = exp(-qq * vxi[k + 1]);
+                vxi[k] = (vxi[k] * e[k] + 0.5 * h * g[k]) * e[k];
             }
             const double f = exp(-h * vxi[0]);
             scale *= f;
             K *= f * f;
             for (int k = 0; k < m; ++k) xi[k] += h * vxi[k];
             g[0] = (2.0 * K - dof * kT) / q[0];
-            for (int k = 0; k < m - 1; ++k) {
-                const double e = exp(-qq * vxi[k + 1]);
-                vxi[k] = (vxi[k] * e + 0.5 * h * g[k]) * e;
+            for (int k = 0; k < m - 1; ++k) {  // outward, with the inward sweep's factors
+                vxi[k] = (vxi[k] * e[k] + 0.5 * h * g[k]) * e[k];
                 g[k + 1] = (q[k] * vxi[k] * vxi[k] - kT) / q[k + 1];
             }
             vxi[m - 1] += 0.5 * h * g[m - 1];
