@@ -15,6 +15,9 @@
 // (x += shfl_down(x, w) is red[i] += red[i + w]): the total lands in thread 0, which computes the thermostat's factor
 // and hands it to warp 0 by a shuffle; warp 0 scales. One barrier per half-step thermostat up to 32 atoms (there
 // were 8 at 9-16 atoms), the Langevin O step 1 (there were 32 with the drift removal).
+// Bussi's first five random draws (two normals, one uniform: its common path) are computed at once in three lanes of
+// warp 0 before thread 0 runs bussi_factor_at (BussiAhead); the rest of the path, and a rejected attempt's draws, in
+// thread 0 as on the stage path.
 // The kinetic energy of the thermostats is computed in one place (kinetic below): a change of what is reported
 // (e.g. a half-step kinetic energy) belongs there and in the host's reading of the state.
 #pragma once
@@ -83,17 +86,30 @@ struct SmallThermostat {
     __device__ void rescale(int stage, unsigned long long step) {
         const double K = kinetic0();
         if (threadIdx.x < 32) {
+            BussiAhead ahead{0.0, 0.0, 0.0};
+            if (n.thermostat == MOLTEN_TS_BUSSI) ahead = bussi_ahead(step, stage);
             double f = 1.0;
             if (threadIdx.x == 0) {
                 const double kT = n.rpar[0], dof = n.rpar[1], tau = n.rpar[3], h = 0.5 * n.dt;
-                if (n.thermostat == MOLTEN_TS_BUSSI) f = bussi_factor_at(K, h, kT, dof, tau, n.rseed[0], step, stage, tv);
+                if (n.thermostat == MOLTEN_TS_BUSSI)
+                    f = bussi_factor_at(K, h, kT, dof, tau, n.rseed[0], step, stage, tv, ahead, true);
                 else if (n.thermostat == MOLTEN_TS_BERENDSEN) f = berendsen_factor_at(K, h, kT, dof, tau, tv);
                 else f = nhc_factor_at(n, K, h, kT, dof, tau, tv + 1, tv + 1 + MOLTEN_MAXCHAIN);
             }
-            f = warp_lane0(f);
+            f = warp_lane(f, 0);
             for (int e = threadIdx.x; e < 3 * N; e += 32) vel[e] = state_round(n, vel[e] * f);
         }
         __syncthreads();
+    }
+
+    // Bussi's first draws (BussiAhead) at once in warp 0: lane l draws 2l and 2l + 1 and their normal; lane 0's normal,
+    // lane 1's and lane 2's first uniform are those the half step takes first (the other lanes' are not used).
+    __device__ BussiAhead bussi_ahead(unsigned long long step, int stage) const {
+        ReplicaRandom r{n.rseed[0], step, (unsigned int)stage, 2u * (unsigned int)lane_id(), BussiAhead{0.0, 0.0, 0.0},
+                        false};
+        const double u1 = r.uniform(), u2 = r.uniform();
+        const double g = box_muller(u1, u2);
+        return BussiAhead{warp_lane(g, 0), warp_lane(g, 1), warp_lane(u1, 2)};
     }
 
     // Lane w + i's double to lane i of a warp (every lane of the warp calls it).
@@ -109,16 +125,16 @@ struct SmallThermostat {
         return __shfl_down_sync(FULLMASK, v, w);
 #endif
     }
-    // Lane 0's double to every lane of the warp.
-    __device__ static double warp_lane0(double v) {
+    // Lane src's double to every lane of the warp.
+    __device__ static double warp_lane(double v, int src) {
 #ifdef MOLTEN_EMU
         unsigned long long u;
         memcpy(&u, &v, 8);
-        u = emu_warp_exchange(u, 0);
+        u = emu_warp_exchange(u, src);
         memcpy(&v, &u, 8);
         return v;
 #else
-        return __shfl_sync(FULLMASK, v, 0);
+        return __shfl_sync(FULLMASK, v, src);
 #endif
     }
 
@@ -142,10 +158,12 @@ struct SmallThermostat {
             // the trees' barriers (P > 32) make every atom's new velocity visible to warp 0; below, lane a has atom a
             px = tree(px); py = tree(py); pz = tree(pz); mt = tree(mt);
             if (a < 32) {
-                const double ux = warp_lane0(px / mt), uy = warp_lane0(py / mt), uz = warp_lane0(pz / mt);
+                const double ux = warp_lane(px / mt, 0), uy = warp_lane(py / mt, 0), uz = warp_lane(pz / mt, 0);
                 for (int b = a; b < N; b += 32) {
                     double* v = vel + 3 * b;
-                    v[0] = state_round(n, v[0] - ux); v[1] = state_round(n, v[1] - uy); v[2] = state_round(n, v[2] - uz);
+                    v[0] = state_round(n, v[0] - ux);
+                    v[1] = state_round(n, v[1] - uy);
+                    v[2] = state_round(n, v[2] - uz);
                 }
             }
         } else if (a < N) {
