@@ -44,7 +44,7 @@ case "$phase" in
     V5DATA=$work/v5data DATA_CPUS=8-31 DATA_WORKERS=24 TRAIN_GPUS=0,1 TRAIN_CPUS=24-31 ACTIVE_GPU=1 \
       BATCH=${BATCH:-256} LR=${LR:-7e-4} EVAL_BUDGET_S=${EVAL_BUDGET_S:-120} COMMIT=${COMMIT:-unknown} \
       DATA_OPTS="--train-frames ${TRAIN_FRAMES:-16}" ACTIVE_BUDGET_S=${ACTIVE_BUDGET_S:-200} \
-      ACTIVE_OPTS="--only-weighted --ps 2 --equil-fs 400 --every-fs 100 --weight-category imine=3 --weight-category nitrile=3 --weight-category hydrazine=3 --weight-category oxime=2 --weight-smarts [#7]-[#7]=3 --weight-smarts [#7]=[#7]=3 --weight-smarts [#7]-[#8]=2" \
+      ACTIVE_OPTS="--only-weighted --ps 1.5 --equil-fs 300 --every-fs 100 --weight-category imine=3 --weight-category nitrile=3 --weight-category hydrazine=3 --weight-category oxime=2 --weight-smarts [#7]-[#7]=3 --weight-smarts [#7]=[#7]=3 --weight-smarts [#7]-[#8]=2" \
       SYSTEM_WEIGHTS="--system-weight water=2 --system-weight ethanol=2 --system-weight benzene=2 --system-weight alanine-dipeptide=2 --system-weight ace-ala5-nme=3 --system-weight water-clusters=2 --system-weight organic-active-r1=2" \
       setsid nohup bash "$work/device_organic.sh" multi "$work" "$work/out" "${DEADLINE_S:-1390}" \
       > "$work/pipeline.log" 2>&1 < /dev/null &
