@@ -115,15 +115,20 @@ public final class StabilityRun {
                         set.step(settings.stepsPerFrame());
                     } catch (IllegalArgumentException | IllegalStateException | ArithmeticException e) {
                         // a SimulationBlowUpException (or a state the model refuses): drop that replica, run the frame again
-                        int bad = failedReplica(e, set);
-                        if (bad < 0) {
+                        List<Integer> bad = failedReplicas(e, set);
+                        if (bad.isEmpty()) {
                             throw e;
                         }
-                        int k = live.get(bad);
-                        watch[k].explode(f, "the integrator stopped it: " + e.getMessage());
-                        warnings.accept(label(k) + " exploded in frame " + f + " and leaves the batch (" + e.getMessage() + ")");
-                        live.remove(bad);
-                        set = restart(set, live);
+                        List<Integer> gone = new ArrayList<>();
+                        for (int pos : bad) {
+                            gone.add(live.get(pos));
+                        }
+                        for (int k : gone) {
+                            watch[k].explode(f, "the integrator stopped it: " + e.getMessage());
+                            warnings.accept(label(k) + " exploded in frame " + f + " and leaves the batch (" + e.getMessage() + ")");
+                        }
+                        live.removeAll(gone);
+                        set = restart(set, live, f);
                         continue;
                     }
                     List<Integer> dropped = new ArrayList<>();
@@ -142,7 +147,7 @@ public final class StabilityRun {
                             warnings.accept(label(k) + " exploded at frame " + f + " and leaves the batch (" + watch[k].result().detail() + ")");
                         }
                         live.removeAll(dropped);
-                        set = restart(set, live);
+                        set = restart(set, live, f);
                     }
                     if (frame % writeEveryFrames == 0 && frame < n) {
                         listener.progress(report("running", frame, t0));
@@ -171,15 +176,20 @@ public final class StabilityRun {
     private String refusedStart(int i) {
         int k = i * settings.replicas();
         fields[k] = forceFields.get();
-        org.molten.core.Atoms a = molecules.get(i).atoms().copy();
-        java.util.Arrays.fill(a.velocities(), 0.0);
+        String why = refused(fields[k], molecules.get(i).atoms(), 0);
+        return why == null ? null : "the start is refused: " + why;
+    }
+
+    /** The guard's objection to {@code ff}'s forces and energy at {@code atoms}' positions (velocities as given), or null. */
+    private static String refused(ForceField ff, org.molten.core.Atoms atoms, long step) {
+        org.molten.core.Atoms a = atoms.copy();
         double[] f = new double[3 * a.size()];
         try {
-            double e = fields[k].energyAndForces(a, f);
-            BlowUpGuard.defaults().check(0, 0.0, a, f, e);
+            double e = ff.energyAndForces(a, f);
+            BlowUpGuard.defaults().check(step, 0.0, a, f, e);
             return null;
         } catch (SimulationBlowUpException e) {
-            return "the start is refused: " + e.getMessage();
+            return e.getMessage();
         }
     }
 
@@ -197,17 +207,39 @@ public final class StabilityRun {
         return set;
     }
 
-    /** Closes {@code old} and binds {@code live} again, each replica restored from its last checkpoint; null if none is left. */
-    private ReplicaSet restart(ReplicaSet old, List<Integer> live) {
-        old.close();
-        if (live.isEmpty()) {
-            return null;
+    /**
+     * Closes {@code old} and binds {@code live} again, each replica restored from its last checkpoint; null if none is
+     * left. A replica whose force field now refuses its start (the new binding evaluates every start) is dropped as
+     * exploded in {@code frame}, found by evaluating each one's checkpoint alone on the host.
+     */
+    private ReplicaSet restart(ReplicaSet old, List<Integer> live, int frame) {
+        closeQuietly(old);
+        while (!live.isEmpty()) {
+            ReplicaSet set;
+            try {
+                set = build(live);
+            } catch (SimulationBlowUpException e) {
+                List<Integer> gone = new ArrayList<>();
+                for (int k : live) {
+                    String why = refused(fields[k], saved[k].atoms(), 0);
+                    if (why != null) {
+                        gone.add(k);
+                        watch[k].explode(frame, why);
+                        warnings.accept(label(k) + " exploded in frame " + frame + " and leaves the batch (" + why + ")");
+                    }
+                }
+                if (gone.isEmpty()) {
+                    throw e;
+                }
+                live.removeAll(gone);
+                continue;
+            }
+            for (int pos = 0; pos < live.size(); pos++) {
+                set.replica(pos).restore(saved[live.get(pos)]);
+            }
+            return set;
         }
-        ReplicaSet set = build(live);
-        for (int pos = 0; pos < live.size(); pos++) {
-            set.replica(pos).restore(saved[live.get(pos)]);
-        }
-        return set;
+        return null;
     }
 
     private ReplicaSet build(List<Integer> live) {
@@ -229,25 +261,27 @@ public final class StabilityRun {
     }
 
     /**
-     * The position in the set of the replica that stopped it: the device names it; on the host it is the one whose
-     * state the guard refuses. -1 if none can be told (then the error is not a blow-up of one replica).
+     * The positions in the set of the replicas that stopped it: the device names one; on the host they are those whose
+     * state the guard refuses. Empty if none can be told (then the error is not a blow-up of a replica).
      */
-    private static int failedReplica(RuntimeException e, ReplicaSet set) {
+    private static List<Integer> failedReplicas(RuntimeException e, ReplicaSet set) {
         for (Throwable c = e; c != null; c = c.getCause()) {
             if (c instanceof DeviceBlowUpException d) {
-                return d.replica();
+                return List.of(d.replica());
             }
         }
+        // on the host every replica finished its part of the frame (or stopped where its guard tripped)
         BlowUpGuard guard = BlowUpGuard.defaults();
+        List<Integer> bad = new ArrayList<>();
         for (int pos = 0; pos < set.size(); pos++) {
             Simulation sim = set.replica(pos);
             try {
                 guard.check(sim.stepCount(), sim.timeFs(), sim.atoms(), sim.forces(), sim.potentialEnergyEv());
-            } catch (SimulationBlowUpException bad) {
-                return pos;
+            } catch (SimulationBlowUpException refused) {
+                bad.add(pos);
             }
         }
-        return -1;
+        return bad;
     }
 
     private StabilityReport report(String status, int framesDone, long t0) {
