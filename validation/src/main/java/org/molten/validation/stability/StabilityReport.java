@@ -64,7 +64,7 @@ public record StabilityReport(String model, StabilitySettings settings, String p
 
     /** One line: "mean score 0.9987 over 144 molecules x 1 replicas (stable 143, hydrogen-detached 1, explosion 0): PASS". */
     public String summary() {
-        return String.format(Locale.ROOT, "mean score %.4f over %d molecules x %d replicas, %d of %d frames (%.1f ps);"
+        return String.format(Locale.ROOT, "mean score %.4f over %d molecules x %d replicas, %d of %d frames (%.2f ps);"
                         + " replicas stable %d, hydrogen-detached %d, exploded %d; min-score %.2f: %s",
                 meanScore(), molecules.size(), settings.replicas(), framesDone, settings.frames(), timePs(framesDone),
                 replicas(StabilityEvent.STABLE), replicas(StabilityEvent.HYDROGEN_DETACHED),
