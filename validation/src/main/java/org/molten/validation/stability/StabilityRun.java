@@ -115,20 +115,22 @@ public final class StabilityRun {
                         set.step(settings.stepsPerFrame());
                     } catch (IllegalArgumentException | IllegalStateException | ArithmeticException e) {
                         // a SimulationBlowUpException (or a state the model refuses): drop that replica, run the frame again
-                        List<Integer> bad = failedReplicas(e, set);
+                        java.util.Map<Integer, String> bad = failedReplicas(e, set);
                         if (bad.isEmpty()) {
                             throw e;
                         }
                         List<Integer> gone = new ArrayList<>();
-                        for (int pos : bad) {
-                            gone.add(live.get(pos));
-                        }
-                        for (int k : gone) {
-                            watch[k].explode(f, "the integrator stopped it: " + e.getMessage());
-                            warnings.accept(label(k) + " exploded in frame " + f + " and leaves the batch (" + e.getMessage() + ")");
+                        for (var b : bad.entrySet()) {
+                            int k = live.get(b.getKey());
+                            gone.add(k);
+                            watch[k].explode(f, "the integrator stopped it: " + b.getValue());
+                            warnings.accept(label(k) + " exploded in frame " + f + " and leaves the batch (" + b.getValue() + ")");
                         }
                         live.removeAll(gone);
                         set = restart(set, live, f);
+                        if (live.isEmpty()) {
+                            frame = f;
+                        }
                         continue;
                     }
                     List<Integer> dropped = new ArrayList<>();
@@ -264,21 +266,22 @@ public final class StabilityRun {
      * The positions in the set of the replicas that stopped it: the device names one; on the host they are those whose
      * state the guard refuses. Empty if none can be told (then the error is not a blow-up of a replica).
      */
-    private static List<Integer> failedReplicas(RuntimeException e, ReplicaSet set) {
+    private static java.util.Map<Integer, String> failedReplicas(RuntimeException e, ReplicaSet set) {
+        java.util.Map<Integer, String> bad = new java.util.TreeMap<>();
         for (Throwable c = e; c != null; c = c.getCause()) {
             if (c instanceof DeviceBlowUpException d) {
-                return List.of(d.replica());
+                bad.put(d.replica(), e.getMessage());
+                return bad;
             }
         }
         // on the host every replica finished its part of the frame (or stopped where its guard tripped)
         BlowUpGuard guard = BlowUpGuard.defaults();
-        List<Integer> bad = new ArrayList<>();
         for (int pos = 0; pos < set.size(); pos++) {
             Simulation sim = set.replica(pos);
             try {
                 guard.check(sim.stepCount(), sim.timeFs(), sim.atoms(), sim.forces(), sim.potentialEnergyEv());
             } catch (SimulationBlowUpException refused) {
-                bad.add(pos);
+                bad.put(pos, refused.getMessage());
             }
         }
         return bad;
