@@ -74,6 +74,22 @@ class StabilityCommandTest {
     }
 
     @Test
+    void aStopRequestEndsTheRunWithItsFiguresWrittenAndExit130(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("out");
+        StabilityCommand command = new StabilityCommand();
+        command.stopRequest = StopRequest.manual();
+        command.stopRequest.request("test");
+        java.io.StringWriter err = new java.io.StringWriter();
+        picocli.CommandLine cl = new picocli.CommandLine(command).setErr(new java.io.PrintWriter(err))
+                .setOut(new java.io.PrintWriter(new java.io.StringWriter()));
+        int status = cl.execute("--structure", twoMolecules(dir).toString(), "--ps", "0.05", "--frames", "5",
+                "--out", out.toString());
+        assertEquals(StopRequest.EXIT_STATUS, status, err.toString());
+        assertTrue(err.toString().contains("interrupted after 0 of 5 frames"), err.toString());
+        assertTrue(Files.readString(out.resolve(StabilityFiles.JSON)).contains("\"status\" : \"interrupted\""));
+    }
+
+    @Test
     void aRunBelowMinScoreExitsThree(@TempDir Path dir) throws Exception {
         // 5 fs steps for water (its O-H stretch has a 9 fs period): the integration blows up
         CliRun r = CliRun.of("stability", "--structure", twoMolecules(dir).toString(), "--device", "cpu", "--ps", "1",

@@ -132,6 +132,24 @@ class StabilityRunTest {
         assertEquals(1.0, r.molecules().get(1).score(), 0.0);
     }
 
+    @Test
+    void anInterruptedRunKeepsWhatItMeasuredWithoutScoringTheUnfinished(@TempDir Path dir) throws IOException {
+        int[] asked = {0};
+        List<StabilityReport> writes = new ArrayList<>();
+        StabilityReport r = new StabilityRun(molecules("water", "ethanol"), settings(1), () -> new OptimisedStudent(weights),
+                "v5", 0.95, w -> { }).run(writes::add, 2, () -> ++asked[0] > 3);   // stop asked before frame 4
+        assertEquals("interrupted", r.status());
+        assertEquals(3, r.framesDone());
+        assertEquals("INCOMPLETE", r.verdict());
+        assertTrue(Double.isNaN(r.meanScore()), "stable for 3 of 10 frames is no score yet");
+        assertEquals(0, r.scoredReplicas());
+        assertEquals(List.of("running", "interrupted"), writes.stream().map(StabilityReport::status).toList());
+        StabilityFiles.write(r, dir);
+        String json = Files.readString(dir.resolve(StabilityFiles.JSON));
+        assertTrue(json.contains("\"mean_score\" : null") && json.contains("\"frames_done\" : 3"), json);
+        assertTrue(Files.readAllLines(dir.resolve(StabilityFiles.CSV)).get(1).startsWith("water,3,1,,stable,"));
+    }
+
     /**
      * The student, plus for molecules of {@code size} atoms a constant pull (eV/Å) on {@code atom} away from the
      * centre of the molecule while it is less than 1.6 Å farther out than at the first call, and NaN forces from
