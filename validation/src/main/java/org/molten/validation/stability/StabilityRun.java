@@ -255,6 +255,9 @@ public final class StabilityRun {
                     LangevinThermostat.of(settings.temperatureK(), settings.frictionPerFs()));
             builders.add(Simulation.builder(m.atoms().copy(), fields[k], integrator)
                     .seed(settings.seed() + k).temperature(settings.temperatureK()).platform(settings.platform())
+                    // on a device the guard's pull at the frames only: every frame pulls the state anyway (the device
+                    // itself stops on non-finite forces every launch)
+                    .guardIntervalSteps(settings.stepsPerFrame())
                     .warnings(warnings));
         }
         ReplicaSet set = ReplicaSet.of(builders).platform(settings.platform()).warnings(warnings).build();
