@@ -290,6 +290,11 @@ public final class StabilityRun {
         return bad;
     }
 
+    /** Replica {@code k}'s (molecule k / R, replica k % R) last checkpoint: at its last frame checked, else its start. */
+    Checkpoint lastCheckpoint(int k) {
+        return saved[k];
+    }
+
     private StabilityReport report(String status, int framesDone, long t0) {
         List<MoleculeStability> out = new ArrayList<>(molecules.size());
         for (int i = 0; i < molecules.size(); i++) {

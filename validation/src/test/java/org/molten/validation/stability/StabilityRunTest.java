@@ -118,6 +118,25 @@ class StabilityRunTest {
     }
 
     @Test
+    void theSurvivorsOfABlowUpEndBitForBitWhereTheyEndWithoutIt() throws IOException {
+        // the same batch, seeds and steps, once with water's forces turning NaN at call 90 and once without: ethanol's
+        // and benzene's last states agree to the bit (restored from their checkpoints and the frame run again)
+        List<StabilityMolecule> mols = molecules("water", "ethanol", "benzene");
+        StabilityRun bad = new StabilityRun(mols, settings(1), () -> new Perturbed(new OptimisedStudent(weights), 3, 0, 0.0, 90),
+                "v5", 0.95, w -> { });
+        StabilityRun good = new StabilityRun(mols, settings(1), () -> new OptimisedStudent(weights), "v5", 0.95, w -> { });
+        bad.run(x -> { }, FRAMES, () -> false);
+        good.run(x -> { }, FRAMES, () -> false);
+        assertEquals(5 * 20 - 20, bad.lastCheckpoint(0).step(), "water's last checkpoint is frame 4's");
+        for (int k = 1; k < 3; k++) {
+            assertEquals(200, bad.lastCheckpoint(k).step());
+            assertTrue(java.util.Arrays.equals(good.lastCheckpoint(k).atoms().positions(), bad.lastCheckpoint(k).atoms().positions()),
+                    mols.get(k).name() + " moved differently beside a blown-up water");
+            assertTrue(java.util.Arrays.equals(good.lastCheckpoint(k).atoms().velocities(), bad.lastCheckpoint(k).atoms().velocities()));
+        }
+    }
+
+    @Test
     void aStartTheGuardRefusesScoresZeroAndTheOthersRun() throws IOException {
         Atoms squashed = BuiltInMolecules.load("water");
         squashed.positions()[3] = squashed.positions()[0] + 0.05;   // an H 0.05 Å from the O: huge forces at step 0
