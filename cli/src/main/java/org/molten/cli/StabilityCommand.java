@@ -35,7 +35,9 @@ import picocli.CommandLine.Option;
  * {@code --min-score}, 3 when not, 2 for bad input, 130 when interrupted (the figures so far written).
  */
 @Command(name = "stability", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"MLIPAudit's stability protocol: every molecule (each frame of the --structure files) x --replicas "
+        description = {"MLIPAudit's stability protocol over many molecules as one batch of replicas: a score per molecule "
+                + "and their mean.",
+                "Every molecule (each frame of the --structure files) x --replicas "
                 + "runs Langevin NVT (BAOAB) for --ps ps, all as one batch of replicas on --device; the state of every "
                 + "replica is checked at --frames frames. Score per replica: 1/2 f/N when it explodes at frame f (kinetic "
                 + "temperature more than 10,000 K above the target or 100x the previous frame's, a non-finite state, or "
@@ -81,7 +83,7 @@ public final class StabilityCommand implements Callable<Integer> {
 
     @Option(names = "--ps", paramLabel = "<ps>", defaultValue = "100", order = 6,
             description = "Length of each replica's run, ps (default: ${DEFAULT-VALUE}, MLIPAudit's).")
-    double ps;
+    double lengthPs;
 
     @Option(names = "--timestep", paramLabel = "<fs>", defaultValue = "0.5", order = 7,
             description = "Timestep, fs (default: ${DEFAULT-VALUE}; MLIPAudit runs 1 fs in JAX-MD).")
@@ -124,7 +126,7 @@ public final class StabilityCommand implements Callable<Integer> {
         List<StabilityMolecule> molecules;
         StudentWeights weights;
         try {
-            settings = new StabilitySettings(temperatureK, ps, timestepFs, frictionPerFs, replicas, seed, frames,
+            settings = new StabilitySettings(temperatureK, lengthPs, timestepFs, frictionPerFs, replicas, seed, frames,
                     device.trim().toLowerCase(Locale.ROOT));
             if (!(minScore >= 0 && minScore <= 1)) {
                 throw new IllegalArgumentException("--min-score must lie between 0 and 1: " + minScore);
