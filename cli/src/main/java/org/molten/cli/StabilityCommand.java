@@ -71,10 +71,10 @@ public final class StabilityCommand implements Callable<Integer> {
                     + "safetensors file (default: the bundled default).")
     Path model;
 
-    @Option(names = "--device", paramLabel = "NAME", defaultValue = "cpu", order = 4,
+    @Option(names = "--device", paramLabel = "NAME", defaultValue = "auto", order = 4,
             description = "Where the batch runs: reference (the reference student on the host), cpu (the optimised "
-                    + "student, replicas on all cores) or cuda (one GPU binding; the host, with a warning, when no GPU "
-                    + "can be used) (default: ${DEFAULT-VALUE}).")
+                    + "student, replicas on all cores), cuda (one GPU binding; the host, with a warning, when no GPU "
+                    + "can be used) or auto (cuda where a GPU can run it, else cpu, silently) (default: ${DEFAULT-VALUE}).")
     String device;
 
     @Option(names = "--temperature", paramLabel = "<K>", defaultValue = "300", order = 5,

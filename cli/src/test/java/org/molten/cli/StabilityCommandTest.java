@@ -54,7 +54,7 @@ class StabilityCommandTest {
         assertTrue(element.err().contains("chloro.xyz frame 0 (hcl)") && element.err().contains("element Cl"), element.err());
         CliRun device = CliRun.of("stability", "--structure", two.toString(), "--device", "tpu");
         assertEquals(2, device.status());
-        assertTrue(device.err().contains("--device must be reference, cpu or cuda: tpu"), device.err());
+        assertTrue(device.err().contains("--device must be auto, reference, cpu or cuda: tpu"), device.err());
     }
 
     @Test

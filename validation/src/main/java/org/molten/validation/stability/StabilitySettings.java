@@ -15,7 +15,7 @@ import java.util.Locale;
  * @param replicas      replicas per molecule ({@code --replicas})
  * @param seed          replica j of molecule i has seed + i·replicas + j ({@code --seed})
  * @param frames        N ({@code --frames})
- * @param platform      reference, cpu or cuda ({@code --device})
+ * @param platform      auto (cuda when a GPU can run it, else cpu), reference, cpu or cuda ({@code --device})
  */
 public record StabilitySettings(double temperatureK, double ps, double timestepFs, double frictionPerFs, int replicas,
                                 long seed, int frames, String platform) {
@@ -44,8 +44,8 @@ public record StabilitySettings(double temperatureK, double ps, double timestepF
                     + " steps (--ps " + ps + " at --timestep " + timestepFs + " fs); choose a divisor, e.g. "
                     + nearestDivisor(total, frames));
         }
-        if (!platform.equals("reference") && !platform.equals("cpu") && !platform.equals("cuda")) {
-            throw new IllegalArgumentException("--device must be reference, cpu or cuda: " + platform);
+        if (!java.util.List.of("auto", "reference", "cpu", "cuda").contains(platform)) {
+            throw new IllegalArgumentException("--device must be auto, reference, cpu or cuda: " + platform);
         }
     }
 
