@@ -107,11 +107,17 @@ public final class StabilityCommand implements Callable<Integer> {
                     + "steps (default: ${DEFAULT-VALUE}, MLIPAudit's: one every 100 fs over 100 ps).")
     int frames;
 
-    @Option(names = "--min-score", paramLabel = "S", defaultValue = "0.95", order = 12,
+    @Option(names = "--hydrogen-rule", paramLabel = "RULE", defaultValue = "bonded", order = 12,
+            description = "The hydrogen event scored: bonded (a hydrogen first farther than 2.5 Å from the heavy atom "
+                    + "it was bonded to at the start: MLIPAudit's documentation, issue 27) or drift (farther than 2.5 Å "
+                    + "from every heavy atom from some frame to the end: MLIPAudit's code) (default: ${DEFAULT-VALUE}).")
+    String hydrogenRule;
+
+    @Option(names = "--min-score", paramLabel = "S", defaultValue = "0.95", order = 13,
             description = "Mean score (0 to 1) the run must reach for exit status 0 (default: ${DEFAULT-VALUE}).")
     double minScore;
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "stability-report", order = 13,
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "stability-report", order = 14,
             description = "Folder for stability.json and stability.csv (default: ${DEFAULT-VALUE}).")
     Path out;
 
@@ -127,7 +133,8 @@ public final class StabilityCommand implements Callable<Integer> {
         StudentWeights weights;
         try {
             settings = new StabilitySettings(temperatureK, lengthPs, timestepFs, frictionPerFs, replicas, seed, frames,
-                    device.trim().toLowerCase(Locale.ROOT));
+                    device.trim().toLowerCase(Locale.ROOT),
+                    org.molten.validation.stability.HydrogenRule.parse(hydrogenRule));
             if (!(minScore >= 0 && minScore <= 1)) {
                 throw new IllegalArgumentException("--min-score must lie between 0 and 1: " + minScore);
             }

@@ -8,11 +8,13 @@ import org.molten.validation.metrics.StructuralIntegrity;
 /**
  * What the stability protocol sees of one replica, frame after frame: the explosion rule on its kinetic temperature
  * and non-finite positions, and the hydrogen rule of {@link StructuralIntegrity#detachedHydrogen} (bonds perceived
- * once in the start). The first hydrogen event is kept and the replica watched on for an explosion, which scores
- * instead (MLIPAudit scores the explosion first). Not thread-safe.
+ * once in the start), or under {@link HydrogenRule#DRIFT} MLIPAudit's drift ({@link HydrogenDrift}). The first
+ * hydrogen event is kept and the replica watched on for an explosion, which scores instead (MLIPAudit scores the
+ * explosion first). Not thread-safe.
  */
 final class ReplicaWatch {
     private final StructuralIntegrity hydrogens;
+    private final HydrogenDrift drift;   // null under the bonded rule
     private final ExplosionRule explosion;
     private final int frames;
     private final double frameFs;
@@ -29,7 +31,13 @@ final class ReplicaWatch {
      * @param frameFs  fs between two frames
      */
     ReplicaWatch(Atoms start, double targetK, double initialK, int frames, double frameFs) {
+        this(start, targetK, initialK, frames, frameFs, HydrogenRule.BONDED);
+    }
+
+    /** As above, scoring the hydrogen event of {@code rule}. */
+    ReplicaWatch(Atoms start, double targetK, double initialK, int frames, double frameFs, HydrogenRule rule) {
         this.hydrogens = StructuralIntegrity.of(start);
+        this.drift = rule == HydrogenRule.DRIFT ? new HydrogenDrift(start) : null;
         this.explosion = new ExplosionRule(targetK, initialK);
         this.frames = frames;
         this.frameFs = frameFs;
@@ -47,7 +55,9 @@ final class ReplicaWatch {
         if (hot.isPresent()) {
             return explode(frame, hot.get());
         }
-        if (detachmentFrame < 0) {
+        if (drift != null) {
+            drift.observe(frame, atoms);
+        } else if (detachmentFrame < 0) {
             Optional<String> far = hydrogens.detachedHydrogen(atoms);
             if (far.isPresent()) {
                 detachmentFrame = frame;
@@ -71,6 +81,12 @@ final class ReplicaWatch {
     }
 
     ReplicaStability result() {
+        if (drift != null) {
+            int f = drift.frame();
+            String text = f < 0 ? "" : drift.describe() + String.format(Locale.ROOT, " (%.3f ps)", f * frameFs / 1000);
+            return new ReplicaStability(explosionFrame, f, frames, framesDone,
+                    explosionFrame >= 0 ? detail : text);
+        }
         return new ReplicaStability(explosionFrame, detachmentFrame, frames, framesDone, detail);
     }
 }

@@ -53,6 +53,7 @@ public final class StabilityFiles {
         set.put("timestep_fs", s.timestepFs());
         set.put("friction_per_fs", s.frictionPerFs());
         set.put("thermostat", "Langevin (BAOAB)");
+        set.put("hydrogen_rule", s.hydrogenRule().id());
         set.put("replicas_per_molecule", s.replicas());
         set.put("seed", s.seed());
         set.put("frames", s.frames());

@@ -203,7 +203,7 @@ public final class StabilityRun {
             Simulation sim = set.replica(pos);
             StabilityMolecule m = molecules.get(k / settings.replicas());
             watch[k] = new ReplicaWatch(m.atoms(), settings.temperatureK(), sim.temperatureK(), settings.frames(),
-                    settings.frameFs());
+                    settings.frameFs(), settings.hydrogenRule());
             saved[k] = sim.checkpoint();
         }
         return set;

@@ -16,13 +16,21 @@ import java.util.Locale;
  * @param seed          replica j of molecule i has seed + i·replicas + j ({@code --seed})
  * @param frames        N ({@code --frames})
  * @param platform      auto (cuda when a GPU can run it, else cpu), reference, cpu or cuda ({@code --device})
+ * @param hydrogenRule  which hydrogen event scores ({@code --hydrogen-rule}, default {@link HydrogenRule#BONDED})
  */
 public record StabilitySettings(double temperatureK, double ps, double timestepFs, double frictionPerFs, int replicas,
-                                long seed, int frames, String platform) {
+                                long seed, int frames, String platform, HydrogenRule hydrogenRule) {
     /** MLIPAudit's frame count. */
     public static final int DEFAULT_FRAMES = 1000;
 
+    /** The settings with the bonded hydrogen rule (MLIPAudit's documentation, issue 27). */
+    public StabilitySettings(double temperatureK, double ps, double timestepFs, double frictionPerFs, int replicas,
+                             long seed, int frames, String platform) {
+        this(temperatureK, ps, timestepFs, frictionPerFs, replicas, seed, frames, platform, HydrogenRule.BONDED);
+    }
+
     public StabilitySettings {
+        java.util.Objects.requireNonNull(hydrogenRule, "hydrogenRule");
         positive(temperatureK, "--temperature", "K");
         positive(ps, "--ps", "ps");
         positive(timestepFs, "--timestep", "fs");

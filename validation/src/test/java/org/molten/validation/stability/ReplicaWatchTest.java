@@ -82,4 +82,26 @@ class ReplicaWatchTest {
         assertTrue(w.observe(2, broken, 300));
         assertEquals(0.1, w.result().score(), 1e-15);
     }
+
+    @Test
+    void theDriftRuleCountsAHydrogenOnlyFromWhereItStaysAwayFromEveryHeavyAtom() {
+        ReplicaWatch w = new ReplicaWatch(start(), 300, 300, N, 100, HydrogenRule.DRIFT);
+        ReplicaWatch bonded = watch();
+        for (int f = 1; f <= N; f++) {
+            // out at 2 and 3, back at 4 and 5, out again from 6 to the end
+            Atoms frame = f == 2 || f == 3 || f >= 6 ? stretched(3.0) : start();
+            assertFalse(w.observe(f, frame, 300));
+            bonded.observe(f, frame, 300);
+        }
+        assertEquals(6, w.result().detachmentFrame(), w.result().detail());
+        assertEquals(0.8, w.result().score(), 1e-15);
+        assertTrue(w.result().detail().startsWith("hydrogen H1 farther than 2.5 Å from every heavy atom from frame 6 on"),
+                w.result().detail());
+        assertEquals(2, bonded.result().detachmentFrame(), "the bonded rule counts the first excursion");
+        ReplicaWatch back = new ReplicaWatch(start(), 300, 300, N, 100, HydrogenRule.DRIFT);
+        for (int f = 1; f <= N; f++) {
+            back.observe(f, f < N ? stretched(3.0) : start(), 300);
+        }
+        assertEquals(1.0, back.result().score(), 0.0, "back at its atom in the last frame: no drift");
+    }
 }
