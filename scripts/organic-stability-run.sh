@@ -15,6 +15,7 @@
 # DIR/st; the model and fatbin may be taken out of the forcefield jar, the checkout's resources then serve).
 # Device tool: carry [".device/st.tar.xz"], command
 #   mkdir -p /tmp/b && XZ_OPT=-T0 tar -C /tmp/b -xJf .device/st.tar.xz && MODEL=preview BUDGET=300 bash /tmp/b/st/organic-stability-run.sh
+# RULE: the hydrogen rule, bonded (default: MLIPAudit's documentation, issue 27) or drift (MLIPAudit's code).
 # MODEL: a bundled version by name (preview = student-gfn2-organic-preview, v5) or a safetensors path (default
 # preview). Output in $OUT (default /tmp/organic-stability-out): stability.json, stability.csv, stability.log.
 set -uo pipefail
@@ -34,7 +35,7 @@ start=$(date +%s)
 budget=${BUDGET:-300}
 timeout --signal=TERM --kill-after=20 "$budget" "${java[@]}" org.molten.cli.MoltenCli stability --device cuda \
   --structure "$starts" --select conformer=0 --model "${MODEL:-preview}" --ps "${PS:-100}" --replicas "${REPLICAS:-1}" \
-  --frames "${FRAMES:-1000}" --seed 20261128 --out "$out"
+  --frames "${FRAMES:-1000}" --hydrogen-rule "${RULE:-bonded}" --seed 20261128 --out "$out"
 rc=$?
 echo "exit $rc after $(( $(date +%s) - start )) s (0 pass, 3 mean score below 0.95, 130 cut at BUDGET=$budget s: the"
 echo "figures reached are in $out/stability.json, frames_done)"
