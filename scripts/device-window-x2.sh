@@ -26,8 +26,8 @@ pack() {  # one file back (the transfer returns a limited count of files)
 }
 stability() {  # label model gpu cores budget_s
   if [[ -f scripts/organic-stability-run.sh ]]; then
-    CUDA_VISIBLE_DEVICES=$3 HERE=$b/g3 MODEL=$2 OUT=$out/stability-$1 BUDGET=$5 taskset -c "$4" \
-      bash scripts/organic-stability-run.sh > "$out/stability-$1.txt" 2>&1
+    CUDA_VISIBLE_DEVICES=$3 MODEL=$2 OUT=$out/stability-$1 BUDGET=$5 taskset -c "$4" \
+      bash $b/g3/organic-stability-run.sh > "$out/stability-$1.txt" 2>&1
     echo "stability $1 exit $?"; tail -8 "$out/stability-$1.txt"
   fi
 }
