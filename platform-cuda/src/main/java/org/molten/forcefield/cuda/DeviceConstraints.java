@@ -28,11 +28,12 @@ final class DeviceConstraints {
     /** Shared memory a block may take without opting in, bytes (tests set 0 to run the global-memory solve). */
     static int sharedLimitBytes = 48 * 1024;
     /**
-     * Tests set true: every replica's pairs one constraint group in their order, so the device runs the serial
-     * Gauss-Seidel over all pairs on one thread (the solve before the groups), the reference the grouped solve
-     * equals bit for bit.
+     * True: every replica's pairs one constraint group in their order, so the device runs the serial Gauss-Seidel over
+     * all pairs on one thread (the solve before the groups), the reference the grouped solve equals bit for bit. Tests
+     * set it; {@code -Dmolten.cuda.serialConstraints=true} (a measuring option) sets it for a run on a card
+     * (scripts/constraint-groups-check-run.sh).
      */
-    static boolean oneGroup = false;
+    static boolean oneGroup = Boolean.getBoolean("molten.cuda.serialConstraints");
     /** Pairs of one replica at most: the device's failure key (iteration x pairs + pair) is a 32-bit int. */
     static final int MAX_PAIRS_PER_REPLICA = 2_000_000;
     private final int[] pairAtoms;   // [P][2] global
