@@ -430,32 +430,35 @@ class CudaConstraintsTest {
 
     /**
      * A constraint that cannot be met (ethanol at 2,000 K, 12 fs) fails at the same step naming the same atoms with
-     * the groups solved in parallel as with the serial solve (the failing group's pair chosen as the serial solve
-     * would: its first non-finite x, else the worst pair after the cap).
+     * the groups solved in parallel as with the serial solve (the pair the serial solve names: the first non-finite x
+     * in (sweep, pair) order, else after the cap the worst pair), for three starts whose failing pair lies in each of
+     * ethanol's three groups (C0-H3 at step 2, C1-H7 at step 2, O2-H8 at step 1), so in each of three lanes.
      */
     @Test
     void unmetConstraintNamesTheSerialSolvesPair() {
-        Atoms hot = CudaDynamicsTest.thermalised(CudaDynamicsTest.ethanol(), 2000, 3);
-        ConstraintSet set = hBonds(hot);
-        ReplicaStart s = new ReplicaStart(hot, new DynamicsSpec.VelocityVerlet(12.0), 3, 27 - 3 - 6, set);
-        String[] message = new String[2];
-        try {
-            for (int serial = 0; serial < 2; serial++) {
-                DeviceConstraints.oneGroup = serial == 1;
-                try (CudaMdEngine md = new CudaMdEngine(weights(), List.of(s), CudaDynamicsTest.stages(2))) {
-                    message[serial] = assertThrows(DeviceConstraintFailureException.class, () -> {
-                        for (int l = 0; l < 50; l++) {
-                            md.advance(2);
-                        }
-                    }).getMessage();
+        for (long seed : new long[] {3, 4, 7}) {  // the failing pair in ethanol's CH3, CH2 and O-H group (lanes 0, 1, 2)
+            Atoms hot = CudaDynamicsTest.thermalised(CudaDynamicsTest.ethanol(), 2000, seed);
+            ConstraintSet set = hBonds(hot);
+            ReplicaStart s = new ReplicaStart(hot, new DynamicsSpec.VelocityVerlet(12.0), seed, 27 - 3 - 6, set);
+            String[] message = new String[2];
+            try {
+                for (int serial = 0; serial < 2; serial++) {
+                    DeviceConstraints.oneGroup = serial == 1;
+                    try (CudaMdEngine md = new CudaMdEngine(weights(), List.of(s), CudaDynamicsTest.stages(2))) {
+                        message[serial] = assertThrows(DeviceConstraintFailureException.class, () -> {
+                            for (int l = 0; l < 50; l++) {
+                                md.advance(2);
+                            }
+                        }).getMessage();
+                    }
                 }
+            } finally {
+                DeviceConstraints.oneGroup = false;
             }
-        } finally {
-            DeviceConstraints.oneGroup = false;
+            System.out.println("seed " + seed + " grouped: " + message[0]);
+            assertTrue(message[0].contains("constraint between atoms"), message[0]);
+            assertEquals(message[1], message[0], "grouped against serial failure");
         }
-        System.out.println("grouped: " + message[0]);
-        assertTrue(message[0].contains("constraint between atoms"), message[0]);
-        assertEquals(message[1], message[0], "grouped against serial failure");
     }
 
     static double kineticEnergy(Atoms a) {
