@@ -76,7 +76,8 @@ case "$phase" in
     # then data-parallel training on TRAIN_GPUS (default 0; one rank a GPU, pinned to TRAIN_CPUS) warm-started from
     # INIT (default: the organic preview), ending so that the figures (EVAL_BUDGET_S on the first training GPU) and
     # the export end by DEADLINE_S; a copy of the best weights so far in $out every minute (a lost machine
-    # keeps them); the weight file for the Java side (student-gfn2-v6.safetensors, with its domain) last.
+    # keeps them); the weight file for the Java side (student-gfn2-v6.safetensors, with its domain) right after the
+    # training (what the measurements that follow need first), then the figures.
     # Settings: BATCH (per rank, 256), LR (1e-3), LR_FINAL (1e-5), WARMUP (300), SYSTEM_WEIGHTS (" --system-weight
     # NAME=K ..."), DATA_OPTS (organic_data.py options), V5DATA (v1-v5's data folder, default forcefield/training/data:
     # elsewhere where a sparse checkout leaves it out, since each command's copy of the checkout resets tracked paths).
@@ -90,8 +91,19 @@ case "$phase" in
     gpus=${TRAIN_GPUS:-0}
     IFS=, read -r -a gpu_list <<< "$gpus"
     n=${#gpu_list[@]}
-    minutes=$(python3 -c "print(round(($deadline - $SECONDS - ${EVAL_BUDGET_S:-150} - 120) / 60, 2))")
     init=${INIT:-forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors}
+    # an active round on the student's own MD first, when ACTIVE_OPTS names its families (organic_active.py options,
+    # e.g. "--only-weighted --weight-category imine=3 ..."): MD on ACTIVE_GPU (default the first training GPU), labels
+    # on DATA_CPUS, cut at ACTIVE_BUDGET_S; its frames join the training data as organic-active-r<ACTIVE_ROUND>
+    active_data=
+    if [[ -n ${ACTIVE_OPTS:-} ]]; then
+      CUDA_VISIBLE_DEVICES=${ACTIVE_GPU:-${gpu_list[0]}} timeout "${ACTIVE_BUDGET_S:-240}" $(pin "${DATA_CPUS:-}") \
+        python3 $tr/organic_active.py --weights "$init" --out "$work/active" --round "${ACTIVE_ROUND:-1}" \
+        --workers "$workers" $ACTIVE_OPTS 2>&1 | tee "$out/active_stdout.txt" || echo "the active round ended with $?"
+      cp "$work"/active/organic-active-r*.json "$out/" 2>/dev/null || true
+      if ls "$work"/active/organic-active-r*.train.npz > /dev/null 2>&1; then active_data=$work/active; fi
+    fi
+    minutes=$(python3 -c "print(round(($deadline - $SECONDS - ${EVAL_BUDGET_S:-150} - 120) / 60, 2))")
     echo "training on GPUs $gpus ($n ranks) for $minutes min from $init"
     mkdir -p "$work/run"
     ( while sleep 60; do   # the best weights so far, where a later command finds them
@@ -101,7 +113,7 @@ case "$phase" in
     export MASTER_ADDR=127.0.0.1 MASTER_PORT=${MASTER_PORT:-29533} WORLD_SIZE=$n CUDA_VISIBLE_DEVICES=$gpus
     pids=()
     for ((r = n - 1; r >= 0; r--)); do
-      RANK=$r LOCAL_RANK=$r $(pin "${TRAIN_CPUS:-}") python3 $tr/train.py --data ${V5DATA:-$tr/data} "$work/data" \
+      RANK=$r LOCAL_RANK=$r $(pin "${TRAIN_CPUS:-}") python3 $tr/train.py --data ${V5DATA:-$tr/data} "$work/data" $active_data \
         --test forcefield/src/main/resources/org/molten/forcefield/student/testset --out "$work/run" --minutes "$minutes" \
         --batch "${BATCH:-256}" --lr "${LR:-1e-3}" --lr-final "${LR_FINAL:-1e-5}" --warmup "${WARMUP:-300}" \
         --val-every-s 45 --patience 1000 --seed 20261128 --init "$init" --checkpoint ${SYSTEM_WEIGHTS:-} \
@@ -112,10 +124,6 @@ case "$phase" in
     kill $saver 2>/dev/null || true
     cp "$work/run/state.npz" "$out/state_run.npz"
     cp "$work/run/train_log.json" "$out/train_log_run.json"
-    export CUDA_VISIBLE_DEVICES=${gpu_list[0]}
-    python3 $tr/organic_eval.py --weights "$work/run/state.npz" --test "$work/data/organic-test.npz" \
-      --starts $tr/organic/starts.test.xyz.gz --independent $tr/testset-independent --replicas 1 --ps 100 \
-      --budget-s "${EVAL_BUDGET_S:-150}" --out "$out/eval.json" 2>&1 | tee "$out/eval_stdout.txt"
     # the domain (docs/model.md): v5's data and the RDKit starts of the training molecules, named (as the preview's)
     python3 -c "
 import sys; sys.path.insert(0, '$tr'); import extxyz
@@ -127,6 +135,10 @@ extxyz.write('$work/organic-starts.train.xyz.gz', fr)"
       --weights "$out/student-gfn2-v6.safetensors" --torchscript "$work/v6.pt" --training-commit "${COMMIT:-unknown}" \
       --dataset "molten-gfn2-organic (forcefield/training/organic, organic_data.py)" \
       --domain-data ${V5DATA:-$tr/data} "$work/organic-starts.train.xyz.gz" 2>&1 | grep -v '^ "domain"' | tail -25 | tee "$out/export_stdout.txt"
+    export CUDA_VISIBLE_DEVICES=${gpu_list[0]}
+    python3 $tr/organic_eval.py --weights "$work/run/state.npz" --test "$work/data/organic-test.npz" \
+      --starts $tr/organic/starts.test.xyz.gz --independent $tr/testset-independent --replicas 1 --ps 100 \
+      --budget-s "${EVAL_BUDGET_S:-150}" --out "$out/eval.json" 2>&1 | tee "$out/eval_stdout.txt"
     wait
     touch "$out/DONE"
     ;;

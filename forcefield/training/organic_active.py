@@ -129,6 +129,11 @@ def family_weights(names, molecules, by_category, by_smarts):
     return out
 
 
+def only_weighted(starts, weights):
+    """The starts of molecules that matched a --weight-category or --weight-smarts (the families a round aims at)."""
+    return [st for st in starts if weights[st.info["name"]][1]]
+
+
 def plan_replicas(starts, temperatures, replicas, weights):
     """One dict a replica: start, temperature (K), replica index; ordered by start, temperature, replica."""
     plan = []
@@ -323,6 +328,8 @@ def run(args, log=print):
     starts = [st for st in all_starts if st.info["name"] in keep and int(st.info.get("conformer", 0)) < args.conformers]
     weights = family_weights(sorted(keep), molecules, parse_weights(args.weight_category, "--weight-category"),
                              parse_weights(args.weight_smarts, "--weight-smarts"))
+    if args.only_weighted:   # a round aimed at the families that fail (the model card's tail), not all molecules
+        starts = only_weighted(starts, weights)
     plan = plan_replicas(starts, args.temperatures, args.replicas, weights)
     log(f"{len(keep)} training molecules, {len(starts)} starts -> {len(plan)} replicas at {args.temperatures} K "
         f"on {device}", flush=True)
@@ -387,6 +394,7 @@ def run(args, log=print):
         friction_per_fs=FRICTION_PER_FS, temperatures_K=args.temperatures, ps=args.ps, equil_fs=args.equil_fs,
         every_fs=args.every_fs, replicas=args.replicas, conformers=args.conformers, limit=args.limit,
         weight_category=args.weight_category or [], weight_smarts=args.weight_smarts or [],
+        only_weighted=bool(args.only_weighted),
         weighted_molecules={n: w for n, w in sorted(weights.items()) if w[0] > 1},
         molecules=dict(train=len(keep - val_names), val=len(keep & val_names)),
         val_molecules=sorted(keep & val_names),
@@ -424,6 +432,8 @@ def parser():
                     help="K x the replicas of molecules of this category of the molecule list (repeatable)")
     ap.add_argument("--weight-smarts", action="append", metavar="SMARTS=K",
                     help="K x the replicas of molecules matching this SMARTS (RDKit; repeatable)")
+    ap.add_argument("--only-weighted", action="store_true",
+                    help="sample only the molecules matched by --weight-category / --weight-smarts")
     ap.add_argument("--group-atoms", type=int, default=40000,
                     help="atoms per MD batch (GPU memory: every pair within a molecule is an edge, ~19 an atom; "
                          "one force evaluation takes ~33 kB an edge, ~25 GB for 40,000 atoms)")

@@ -155,6 +155,15 @@ class StartsAndFamiliesTest(unittest.TestCase):
         with self.assertRaises(SystemExit):
             organic_active.family_weights(["ethanol"], MOLECULES, [("imines", 2)], [])
 
+    def test_only_weighted_keeps_the_starts_of_the_matched_families(self):
+        names = ["ethanimine", "ethanol", "hydrogen cyanide"]
+        w = organic_active.family_weights(names, MOLECULES, [("nitrile", 3)], [("[#6]=[#7]", 2)])
+        starts = [extxyz.Frame(np.array([1]), np.zeros((1, 3)), None, None) for _ in names]
+        for st, name in zip(starts, names):
+            st.info["name"] = name
+        kept = [st.info["name"] for st in organic_active.only_weighted(starts, w)]
+        self.assertEqual(kept, ["ethanimine", "hydrogen cyanide"])   # ethanol matched nothing
+
 
 class LabelFilterTest(unittest.TestCase):
     def test_a_frame_whose_bond_graph_changed_is_dropped_and_counted(self):

@@ -158,6 +158,8 @@ struct Net {
     double* cons_ref;       // [n][3] positions at the start of the drift, Å (saved by k_integrate1 / k_drift)
     double* cons_vec;       // [P][3] bond vectors, Å
     double* cons_lambda;    // [P] accumulated position corrections, amu
+    const int* cons_gpair;  // [P] constraint groups: replica r's local pair indices group after group, from cons_rpair[r]
+    const int* cons_gstart; // [P + R] replica r's group g starts at its slot cons_gstart[cons_rpair[r] + r + g] (g <= P_r)
 };
 
 #define FULLMASK 0xffffffffu

@@ -8,10 +8,11 @@
 //    the displacements / h. Then SETTLE for each rigid water (analytic), velocities likewise.
 //  - velocities, after the closing kick and after Langevin's O step: Gauss-Seidel over the pairs,
 //    x = -r_ij . v_ij / d^2 until every |x| <= tol; each rigid water by the exact 3 x 3 solve.
-// The pairs run serially on thread 0 of the block (the host's order, so the same iterates in float64; a
-// molecule holds at most a few hundred pairs), staged in shared memory when the replica fits (its atoms' state and
-// its pairs: shared-memory latency instead of L2's after every store), the waters one per thread (they share no
-// atom with the pairs).
+// The pairs run on warp 0 of the block, one constraint group per lane (ConstraintGroups: the connected components of
+// the pairs, e.g. a CH3 or an N-H with h-bonds; no atom in two groups), each group in the host's order, which gives
+// the serial solve's iterates in float64 bit for bit (rattle_view); staged in shared memory when the replica fits
+// (its atoms' state, its pairs and groups: shared-memory latency instead of L2's after every store), the waters one
+// per thread (they share no atom with the pairs).
 // State in float64 (Net.pos, Net.vel), so the host's tolerance (default 1e-10) applies unchanged; with
 // Net.fp32_state the result is rounded to float32 afterwards, as every other state update.
 // The solvers work on views (PairView, WaterView: where the positions, velocities, drift starts, masses and the
@@ -50,8 +51,12 @@ __device__ __forceinline__ void cons_disp(const Net& n, const double* r, int i, 
     min_image(n, d[0], d[1], d[2]);
 }
 
-// One replica's pairs as the serial solver sees them: in shared memory (the replica's atoms and pairs staged there,
-// local atom indices; latency of shared memory instead of L2 after each store) or in global memory (global indices).
+// One replica's pairs as the solver sees them: in shared memory (the replica's atoms and pairs staged there, local
+// atom indices; latency of shared memory instead of L2 after each store) or in global memory (global indices).
+// The pairs are in their original order (failure codes, vec and lambda by pair); gpair and gstart give the
+// constraint groups (DeviceConstraints / ConstraintGroups: connected components of the pairs, no atom in two groups):
+// group g holds the pairs gpair[gstart[g]] .. gpair[gstart[g + 1] - 1], in their original relative order, and the
+// groups end where gstart reaches P (g <= P: gstart has P + 1 entries).
 struct PairView {
     double* r;            // positions [.][3]
     double* v;            // velocities [.][3]
@@ -63,20 +68,30 @@ struct PairView {
     double* lambda;       // [P]
     int P;
     int code0;            // global index of the first pair (failure codes: code0 + k + 1)
+    const int* gpair;     // [P] pair indices group after group
+    const int* gstart;    // [P + 1] first slot of each group, then P
 };
 
-// SHAKE on the view's pairs (thread 0 only); perFs > 0: velocities += displacement * perFs. False on failure.
-__device__ bool rattle_positions(const Net& n, const PairView& w, double perFs, unsigned long long stepno) {
+// What a group's solve ends in: 0 met; 1 + iter * P + k: x of pair k not finite in sweep iter (the serial solve
+// stops at the first of these in (sweep, pair) order, so the smallest key names its pair); CAP_KEY: not met in
+// MOLTEN_CONS_MAXITER sweeps (larger than every non-finite key: the serial solve meets those first).
+__device__ __forceinline__ int cons_cap_key(int P) { return 1 + MOLTEN_CONS_MAXITER * P; }
+
+// SHAKE on the pairs of slots [s0, s1) of the view (one group; one thread): Gauss-Seidel in their order until every
+// |x| <= tol; then, perFs > 0, velocities += displacement * perFs. The group's own atoms and pairs only.
+__device__ int rattle_group_positions(const Net& n, const PairView& w, int s0, int s1, double perFs) {
     double* r = w.r;
     const double* ref = w.ref;
     const double tol = n.cons_tol;
-    for (int k = 0; k < w.P; ++k) {
+    for (int s = s0; s < s1; ++s) {
+        const int k = w.gpair[s];
         cons_disp(n, ref, w.pair[2 * k], w.pair[2 * k + 1], w.vec + 3 * k);
         w.lambda[k] = 0.0;
     }
     for (int iter = 0; iter < MOLTEN_CONS_MAXITER; ++iter) {
         bool converged = true;
-        for (int k = 0; k < w.P; ++k) {
+        for (int s = s0; s < s1; ++s) {
+            const int k = w.gpair[s];
             const int i = w.pair[2 * k], j = w.pair[2 * k + 1];
             const double sx = w.vec[3 * k], sy = w.vec[3 * k + 1], sz = w.vec[3 * k + 2];
             const double dx = sx + (r[3 * j] - ref[3 * j]) - (r[3 * i] - ref[3 * i]);
@@ -84,10 +99,7 @@ __device__ bool rattle_positions(const Net& n, const PairView& w, double perFs, 
             const double dz = sz + (r[3 * j + 2] - ref[3 * j + 2]) - (r[3 * i + 2] - ref[3 * i + 2]);
             const double x = 0.5 * (w.len2[k] - (dx * dx + dy * dy + dz * dz)) / (sx * dx + sy * dy + sz * dz);
             if (!(fabs(x) <= tol)) {
-                if (!isfinite(x)) {
-                    cons_fail(n, w.code0 + k + 1, MOLTEN_CONS_FAIL_POSITIONS, stepno);
-                    return false;
-                }
+                if (!isfinite(x)) return 1 + iter * w.P + k;
                 converged = false;
                 const double imi = w.im[i], imj = w.im[j];
                 const double m = 1.0 / (imi + imj);
@@ -100,7 +112,8 @@ __device__ bool rattle_positions(const Net& n, const PairView& w, double perFs, 
         if (converged) {
             if (perFs > 0) {
                 double* v = w.v;
-                for (int k = 0; k < w.P; ++k) {
+                for (int s = s0; s < s1; ++s) {
+                    const int k = w.gpair[s];
                     const int i = w.pair[2 * k], j = w.pair[2 * k + 1];
                     const double ci = w.lambda[k] * w.im[i] * perFs, cj = w.lambda[k] * w.im[j] * perFs;
                     for (int c = 0; c < 3; ++c) {
@@ -109,10 +122,48 @@ __device__ bool rattle_positions(const Net& n, const PairView& w, double perFs, 
                     }
                 }
             }
-            return true;
+            return 0;
         }
     }
-    // the worst pair names the failure, as the host's worstPositionPair
+    return cons_cap_key(w.P);
+}
+
+// The velocity half on the pairs of slots [s0, s1) (one group; one thread): r_ij . v_ij = 0.
+__device__ int rattle_group_velocities(const Net& n, const PairView& w, int s0, int s1) {
+    double* v = w.v;
+    const double tol = n.cons_tol;
+    for (int s = s0; s < s1; ++s) {
+        const int k = w.gpair[s];
+        cons_disp(n, w.r, w.pair[2 * k], w.pair[2 * k + 1], w.vec + 3 * k);
+    }
+    for (int iter = 0; iter < MOLTEN_CONS_MAXITER; ++iter) {
+        bool converged = true;
+        for (int s = s0; s < s1; ++s) {
+            const int k = w.gpair[s];
+            const int i = w.pair[2 * k], j = w.pair[2 * k + 1];
+            const double dx = w.vec[3 * k], dy = w.vec[3 * k + 1], dz = w.vec[3 * k + 2];
+            const double x = -(dx * (v[3 * j] - v[3 * i]) + dy * (v[3 * j + 1] - v[3 * i + 1])
+                               + dz * (v[3 * j + 2] - v[3 * i + 2])) / w.len2[k];
+            if (!(fabs(x) <= tol)) {
+                if (!isfinite(x)) return 1 + iter * w.P + k;
+                converged = false;
+                const double imi = w.im[i], imj = w.im[j];
+                const double m = 1.0 / (imi + imj);
+                const double ci = x * m * imi, cj = x * m * imj;
+                v[3 * j] += cj * dx; v[3 * j + 1] += cj * dy; v[3 * j + 2] += cj * dz;
+                v[3 * i] -= ci * dx; v[3 * i + 1] -= ci * dy; v[3 * i + 2] -= ci * dz;
+            }
+        }
+        if (converged) return 0;
+    }
+    return cons_cap_key(w.P);
+}
+
+// After MOLTEN_CONS_MAXITER sweeps without meeting the pairs: the worst pair (over all pairs in their order, the
+// state the serial solve ends in) names the failure, as the host's worstPositionPair.
+__device__ int rattle_worst_pair(const Net& n, const PairView& w) {
+    const double* r = w.r;
+    const double* ref = w.ref;
     int worst = 0;
     double err = -1.0;
     for (int k = 0; k < w.P; ++k) {
@@ -122,61 +173,51 @@ __device__ bool rattle_positions(const Net& n, const PairView& w, double perFs, 
         const double e = fabs(sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) - sqrt(w.len2[k]));
         if (!(e <= err)) { err = e; worst = k; }
     }
-    cons_fail(n, w.code0 + worst + 1, MOLTEN_CONS_FAIL_POSITIONS, stepno);
-    return false;
+    return worst;
 }
 
-// The velocity half on the view's pairs (thread 0 only): r_ij . v_ij = 0.
-__device__ bool rattle_velocities(const Net& n, const PairView& w, unsigned long long stepno) {
-    double* v = w.v;
-    const double tol = n.cons_tol;
-    for (int k = 0; k < w.P; ++k) cons_disp(n, w.r, w.pair[2 * k], w.pair[2 * k + 1], w.vec + 3 * k);
-    for (int iter = 0; iter < MOLTEN_CONS_MAXITER; ++iter) {
-        bool converged = true;
-        for (int k = 0; k < w.P; ++k) {
-            const int i = w.pair[2 * k], j = w.pair[2 * k + 1];
-            const double dx = w.vec[3 * k], dy = w.vec[3 * k + 1], dz = w.vec[3 * k + 2];
-            const double x = -(dx * (v[3 * j] - v[3 * i]) + dy * (v[3 * j + 1] - v[3 * i + 1])
-                               + dz * (v[3 * j + 2] - v[3 * i + 2])) / w.len2[k];
-            if (!(fabs(x) <= tol)) {
-                if (!isfinite(x)) {
-                    cons_fail(n, w.code0 + k + 1, MOLTEN_CONS_FAIL_VELOCITIES, stepno);
-                    return false;
-                }
-                converged = false;
-                const double imi = w.im[i], imj = w.im[j];
-                const double m = 1.0 / (imi + imj);
-                const double ci = x * m * imi, cj = x * m * imj;
-                v[3 * j] += cj * dx; v[3 * j + 1] += cj * dy; v[3 * j + 2] += cj * dz;
-                v[3 * i] -= ci * dx; v[3 * i + 1] -= ci * dy; v[3 * i + 2] -= ci * dz;
-            }
-        }
-        if (converged) return true;
+// The pair solve of a view, the velocity half or positions after a drift with perFs: called by the 32 lanes of warp 0
+// (every one of them; the other warps are free for SETTLE), each lane solving the groups lane, lane + 32, ... one after
+// another. Groups share no atom and no pair (ConstraintGroups), so no two lanes write the same position, velocity,
+// bond vector or lambda, and no scratch is shared but the per-pair arrays. The result is the serial Gauss-Seidel's
+// over all pairs bit for bit (each group's iterates are its own; a group met stays unchanged by further sweeps); on
+// a failure lane 0 flags the pair the serial solve names: the first non-finite x in (sweep, pair) order, else for
+// positions the worst pair after the cap, for velocities the first pair. A failed solve leaves the groups that met
+// their pairs solved (the serial solve stops at once): the run stops there anyway (CudaMdEngine keeps the launch's
+// start). False on failure (lane 0).
+__device__ bool rattle_view(const Net& n, const PairView& w, bool velocities, double perFs, unsigned long long stepno) {
+    const int lane = threadIdx.x & 31;
+    int key = 0x7fffffff;  // the smallest failure key of this lane's groups
+    for (int g = lane; g < w.P && w.gstart[g] < w.P; g += 32) {
+        const int s0 = w.gstart[g], s1 = w.gstart[g + 1];
+        const int k = velocities ? rattle_group_velocities(n, w, s0, s1) : rattle_group_positions(n, w, s0, s1, perFs);
+        if (k != 0) key = min(key, k);
     }
-    cons_fail(n, w.code0 + 1, MOLTEN_CONS_FAIL_VELOCITIES, stepno);
+    for (int m = 16; m > 0; m >>= 1) key = min(key, __shfl_sync(FULLMASK, key, lane ^ m));
+    __syncwarp();
+    if (key == 0x7fffffff) return true;
+    if (lane == 0) {
+        const int kind = velocities ? MOLTEN_CONS_FAIL_VELOCITIES : MOLTEN_CONS_FAIL_POSITIONS;
+        const int pair = key < cons_cap_key(w.P) ? (key - 1) % w.P : velocities ? 0 : rattle_worst_pair(n, w);
+        cons_fail(n, w.code0 + pair + 1, kind, stepno);
+    }
     return false;
 }
 
-// The pair solve of a view (thread 0 only): the velocity half, or positions after a drift with perFs.
-__device__ __forceinline__ bool rattle_view(const Net& n, const PairView& w, bool velocities, double perFs,
-                                            unsigned long long stepno) {
-    return velocities ? rattle_velocities(n, w, stepno) : rattle_positions(n, w, perFs, stepno);
-}
+// Doubles of shared memory that stage a replica of na atoms and P pairs (r, v, ref, 1/m; length^2, bond vector,
+// lambda; pair indices and the groups, 4P + 1 ints). DeviceConstraints.sharedBytes computes the same.
+#define MOLTEN_CONS_SMEM_DOUBLES(na, P) (10 * (na) + 7 * (P) + 1)
 
-// Doubles of shared memory that stage a replica of na atoms and P pairs (r, v, ref, 1/m; pair indices, length^2,
-// bond vector, lambda). DeviceConstraints.sharedBytes computes the same.
-#define MOLTEN_CONS_SMEM_DOUBLES(na, P) (10 * (na) + 6 * (P))
-
-// Runs the pair solve of replica r on thread 0, staged in shared memory when the host gave enough (staged != 0;
-// every thread of the block calls it). velocities: the velocity half; else positions with perFs.
+// Runs the pair solve of replica r on warp 0 (rattle_view), staged in shared memory when the host gave enough
+// (staged != 0; every thread of the block calls it). velocities: the velocity half; else positions with perFs.
 __device__ void rattle_replica(const Net& n, int r, int lo, int hi, bool velocities, double perFs,
                                unsigned long long stepno, bool staged, double* sm) {
     const int p0 = n.cons_rpair[r], p1 = n.cons_rpair[r + 1];
     if (p1 == p0) return;
     if (!staged) {
-        if (threadIdx.x == 0) {
+        if (threadIdx.x < 32) {
             PairView w{n.pos, n.vel, n.cons_ref, n.inv_mass, n.cons_pair + 2 * p0, n.cons_len2 + p0, n.cons_vec + 3 * p0,
-                       n.cons_lambda + p0, p1 - p0, p0};
+                       n.cons_lambda + p0, p1 - p0, p0, n.cons_gpair + p0, n.cons_gstart + p0 + r};
             rattle_view(n, w, velocities, perFs, stepno);
         }
         __syncthreads();
@@ -191,6 +232,8 @@ __device__ void rattle_replica(const Net& n, int r, int lo, int hi, bool velocit
     double* vec_ = len2_ + P;
     double* lam_ = vec_ + 3 * P;
     int* pair_ = reinterpret_cast<int*>(lam_ + P);
+    int* gpair_ = pair_ + 2 * P;
+    int* gstart_ = gpair_ + P;
     for (int e = threadIdx.x; e < 3 * na; e += MOLTEN_THREADS) {
         r_[e] = n.pos[3 * lo + e];
         v_[e] = n.vel[3 * lo + e];
@@ -201,10 +244,12 @@ __device__ void rattle_replica(const Net& n, int r, int lo, int hi, bool velocit
         len2_[k] = n.cons_len2[p0 + k];
         pair_[2 * k] = n.cons_pair[2 * (p0 + k)] - lo;
         pair_[2 * k + 1] = n.cons_pair[2 * (p0 + k) + 1] - lo;
+        gpair_[k] = n.cons_gpair[p0 + k];
     }
+    for (int g = threadIdx.x; g <= P; g += MOLTEN_THREADS) gstart_[g] = n.cons_gstart[p0 + r + g];
     __syncthreads();
-    if (threadIdx.x == 0) {
-        PairView w{r_, v_, ref_, im_, pair_, len2_, vec_, lam_, P, p0};
+    if (threadIdx.x < 32) {
+        PairView w{r_, v_, ref_, im_, pair_, len2_, vec_, lam_, P, p0, gpair_, gstart_};
         rattle_view(n, w, velocities, perFs, stepno);
     }
     __syncthreads();

@@ -42,7 +42,7 @@ struct SmallLayout {
     int mb, pos, vel, im, frc, spec, cnt, nb, k0, geo, fc, rbf, gacc, wf, bf, bias;
     int V, Q, PHI, UV, Z3, AA, S, S1, V1, Z5, GS, GV, GS1, GV1, GN, GZ3, GPHI, GQ, XL, WB, RB, eo, rbsize;
     int redp, red, tv;
-    int P, W, cstart, cpair, clen2, cvec, clam, cwat, cwlen;  // constraints (molten_small_constraints.cuh)
+    int P, W, cstart, cpair, clen2, cvec, clam, cgpair, cgstart, cwat, cwlen;  // constraints (molten_small_constraints.cuh)
     int total;
     // P, W: the constrained pairs and rigid waters of the MD step (small_cons_pairs, small_cons_waters), 0 without
     __device__ SmallLayout(int N, int F, int T, int nrbf, int kw, int P_, int W_) {
@@ -72,10 +72,11 @@ struct SmallLayout {
         red = take(2 * redp + 2);
         tv = take(2 * MOLTEN_RVAR);
         // constraints: the start of the drift (N x 3 doubles), the pairs (2 ints, length^2, bond vector and lambda:
-        // 5 doubles each) and waters (3 ints, 2 doubles each); nothing without constraints
+        // 5 doubles each), their groups (P + P + 1 ints) and waters (3 ints, 2 doubles each); nothing without constraints
         P = P_; W = W_;
         cstart = take(P + W > 0 ? 6 * N : 0);
         cpair = take(2 * P); clen2 = take(2 * P); cvec = take(6 * P); clam = take(2 * P);
+        cgpair = take(P); cgstart = take(P > 0 ? P + 1 : 0);
         cwat = take(3 * W); cwlen = take(4 * W);
         total = o;
     }
@@ -187,7 +188,7 @@ struct SmallNet {
                             CONS ? small_cons_waters(n_) : 0),
           N((int)n_.n), F((int)n_.F), T((int)n_.T), kw((int)n_.kw), rank(rank_),
           sc(n_, (int)n_.n, atd(L.pos), atd(L.vel), atd(L.im), atd(L.cstart), ati(L.cpair), atd(L.clen2), atd(L.cvec),
-             atd(L.clam), ati(L.cwat), atd(L.cwlen), L.P, L.W),
+             atd(L.clam), ati(L.cgpair), ati(L.cgstart), ati(L.cwat), atd(L.cwlen), L.P, L.W),
           th{n_, (int)n_.n, atd(L.vel), atd(L.pos), atd(L.im), atd(L.red), L.redp, atd(L.tv)} {}
 
     __device__ float* at(int off) const { return sm + off; }

@@ -1,8 +1,8 @@
 // Bond constraints inside the small-molecule cluster kernel (molten_small.cuh, issue 28): RATTLE for pairs and SETTLE
 // for rigid waters at the points of the step where the stage path runs them (k_constrain after each drift and after
 // the closing kick; the projection inside Langevin's O step, molten_thermostat.cuh langevin_o), with the functions of
-// molten_constraints.cuh on the block's shared-memory copy of the state: the same definitions, order (the pairs in
-// order on thread 0, one water per thread), tolerance, iteration cap, float32 rounding and failure flags
+// molten_constraints.cuh on the block's shared-memory copy of the state: the same definitions, order (the pairs'
+// constraint groups one per lane of warp 0, each in order; one water per thread), tolerance, iteration cap, float32 rounding and failure flags
 // (flags[MOLTEN_FLAG_CONSTRAINT], its kind and step; the host stops the run at the end of the launch).
 // Every block of the cluster runs them redundantly on its own copy of the state, as it runs the integrator and the
 // thermostats: the same inputs and the same serial order give every block the same bits, so nothing is exchanged;
@@ -26,7 +26,7 @@ __device__ __forceinline__ int small_cons_waters(const Net& n) {
 // (k_small_c16_cons), so that neither the kernel's objects nor its parameter block move to local memory for the call.
 __device__ __noinline__ void small_cons_solve(const Net& n, PairView p, WaterView w, int N, bool velocities, double perFs,
                                               unsigned long long stepno) {
-    if (threadIdx.x == 0 && p.P > 0) rattle_view(n, p, velocities, perFs, stepno);
+    if (threadIdx.x < 32 && p.P > 0) rattle_view(n, p, velocities, perFs, stepno);
     settle_view(n, w, velocities, perFs, stepno);
     __syncthreads();
     cons_round_view(n, p.r, p.v, N, !velocities);
@@ -38,6 +38,8 @@ struct SmallConstraints {
     int N;
     double* start;     // shared: [N][3] positions at the start of the drift, Å
     int* pair;         // shared: [P][2]
+    int* gpair;        // shared: [P] the pairs group after group (Net.cons_gpair)
+    int* gstart;       // shared: [P + 1] the groups' first slots (Net.cons_gstart)
     double* len2;      // shared: [P] Å^2
     int* water;        // shared: [W][3]
     double* wlen;      // shared: [W][2] Å
@@ -45,10 +47,11 @@ struct SmallConstraints {
     WaterView waters;
 
     __device__ SmallConstraints(const Net& n_, int N_, double* pos, double* vel, const double* im, double* start_,
-                                int* pair_, double* len2_, double* vec, double* lambda, int* water_, double* wlen_, int P,
-                                int W)
-        : n(n_), N(N_), start(start_), pair(pair_), len2(len2_), water(water_), wlen(wlen_),
-          pairs{pos, vel, start_, im, pair_, len2_, vec, lambda, P, 0}, waters{pos, vel, start_, im, water_, wlen_, W, 0} {}
+                                int* pair_, double* len2_, double* vec, double* lambda, int* gpair_, int* gstart_,
+                                int* water_, double* wlen_, int P, int W)
+        : n(n_), N(N_), start(start_), pair(pair_), gpair(gpair_), gstart(gstart_), len2(len2_), water(water_), wlen(wlen_),
+          pairs{pos, vel, start_, im, pair_, len2_, vec, lambda, P, 0, gpair_, gstart_},
+          waters{pos, vel, start_, im, water_, wlen_, W, 0} {}
 
     __device__ bool on() const { return pairs.P + waters.W > 0; }
 
@@ -58,7 +61,10 @@ struct SmallConstraints {
             pair[2 * k] = n.cons_pair[2 * k];
             pair[2 * k + 1] = n.cons_pair[2 * k + 1];
             len2[k] = n.cons_len2[k];
+            gpair[k] = n.cons_gpair[k];
         }
+        if (pairs.P > 0)
+            for (int g = threadIdx.x; g <= pairs.P; g += MOLTEN_THREADS) gstart[g] = n.cons_gstart[g];
         for (int k = threadIdx.x; k < waters.W; k += MOLTEN_THREADS) {
             for (int x = 0; x < 3; ++x) water[3 * k + x] = n.cons_water[3 * k + x];
             wlen[2 * k] = n.cons_wlen[2 * k];

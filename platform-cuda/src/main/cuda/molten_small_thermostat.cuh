@@ -86,14 +86,15 @@ struct SmallThermostat {
     __device__ void rescale(int stage, unsigned long long step) {
         const double K = kinetic0();
         if (threadIdx.x < 32) {
-            BussiAhead ahead{0.0, 0.0, 0.0};
-            if (n.thermostat == MOLTEN_TS_BUSSI) ahead = bussi_ahead(step, stage);
             double f = 1.0;
-            if (threadIdx.x == 0) {
+            if (n.thermostat == MOLTEN_TS_BUSSI) {
+                const BussiAhead ahead = bussi_ahead(step, stage);
+                if (threadIdx.x == 0)  // kT, dof, tau as below
+                    f = bussi_factor_at(K, 0.5 * n.dt, n.rpar[0], n.rpar[1], n.rpar[3], n.rseed[0], step, stage, tv,
+                                        ahead, true);
+            } else if (threadIdx.x == 0) {
                 const double kT = n.rpar[0], dof = n.rpar[1], tau = n.rpar[3], h = 0.5 * n.dt;
-                if (n.thermostat == MOLTEN_TS_BUSSI)
-                    f = bussi_factor_at(K, h, kT, dof, tau, n.rseed[0], step, stage, tv, ahead, true);
-                else if (n.thermostat == MOLTEN_TS_BERENDSEN) f = berendsen_factor_at(K, h, kT, dof, tau, tv);
+                if (n.thermostat == MOLTEN_TS_BERENDSEN) f = berendsen_factor_at(K, h, kT, dof, tau, tv);
                 else f = nhc_factor_at(n, K, h, kT, dof, tau, tv + 1, tv + 1 + MOLTEN_MAXCHAIN);
             }
             f = warp_lane(f, 0);

@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 @Command(name = "molten", mixinStandardHelpOptions = true, version = "molten 0.1.0",
         description = {"Molecular dynamics with a distilled machine-learned force field.",
                 "Units: Å, eV, eV/Å, amu, fs, K (the ASE conventions)."},
-        subcommands = {InfoCommand.class, RunCommand.class, MinimizeCommand.class, ServeCommand.class, ValidateCommand.class, AccuracyCommand.class, BenchCommand.class,
+        subcommands = {InfoCommand.class, RunCommand.class, MinimizeCommand.class, ServeCommand.class, ValidateCommand.class, StabilityCommand.class, AccuracyCommand.class, BenchCommand.class,
                 CommandLine.HelpCommand.class})
 public final class MoltenCli implements Runnable {
 

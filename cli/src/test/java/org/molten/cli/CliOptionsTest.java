@@ -21,7 +21,7 @@ class CliOptionsTest {
 
     @Test
     void deviceDefaultsToAutoOnEveryCommand() {
-        for (String command : List.of("run", "validate", "accuracy", "bench")) {
+        for (String command : List.of("run", "validate", "stability", "accuracy", "bench")) {
             assertEquals("auto", option(command, "--device").defaultValueString(), command);
         }
     }

@@ -12,7 +12,7 @@ import org.molten.core.dynamics.ReplicaStart;
 /**
  * The constraints of a batch of replicas on the device ({@code Net.cons_*}, molten_constraints.cuh): every
  * replica's RATTLE pairs and SETTLE waters with global atom indices, replica after replica, the
- * per-replica ranges, and the solver's scratch (the positions at the start of a drift, bond vectors,
+ * per-replica ranges, the pairs' constraint groups (ConstraintGroups: solved one per thread), and the solver's scratch (the positions at the start of a drift, bond vectors,
  * accumulated corrections). The replicas share one tolerance (the kernels read one).
  */
 final class DeviceConstraints {
@@ -21,12 +21,21 @@ final class DeviceConstraints {
     final double tolerance;
     /**
      * Bytes of shared memory that stage the largest replica's pair solve (MOLTEN_CONS_SMEM_DOUBLES: its atoms'
-     * positions, velocities, drift starts and inverse masses, its pairs), 0 where that leaves less than the default
+     * positions, velocities, drift starts and inverse masses, its pairs and their groups), 0 where that leaves less than the default
      * 48 KiB a block may take beside the thermostat's reduction (the solve then runs in global memory).
      */
     final int sharedBytes;
     /** Shared memory a block may take without opting in, bytes (tests set 0 to run the global-memory solve). */
     static int sharedLimitBytes = 48 * 1024;
+    /**
+     * True: every replica's pairs one constraint group in their order, so the device runs the serial Gauss-Seidel over
+     * all pairs on one thread (the solve before the groups), the reference the grouped solve equals bit for bit. Tests
+     * set it; {@code -Dmolten.cuda.serialConstraints=true} (a measuring option) sets it for a run on a card
+     * (scripts/constraint-groups-check-run.sh).
+     */
+    static boolean oneGroup = Boolean.getBoolean("molten.cuda.serialConstraints");
+    /** Pairs of one replica at most: the device's failure key (iteration x pairs + pair) is a 32-bit int. */
+    static final int MAX_PAIRS_PER_REPLICA = 2_000_000;
     private final int[] pairAtoms;   // [P][2] global
     private final int[] waterAtoms;  // [W][3] global
     private final int[] firstPair;   // [R + 1]
@@ -34,7 +43,7 @@ final class DeviceConstraints {
     private final String[] rule;     // per replica, for messages
     private final int[] replicaFirstAtom;
     private final List<ReplicaStart> starts;
-    private final DevicePointer pair, len2, rpair, water, wlen, rwater, ref, vec, lambda;
+    private final DevicePointer pair, len2, rpair, water, wlen, rwater, ref, vec, lambda, gpair, gstart;
 
     private DeviceConstraints(CudaContext cx, List<ReplicaStart> starts, int[] firstAtom) {
         this.starts = starts;
@@ -53,6 +62,10 @@ final class DeviceConstraints {
             if (starts.get(0).constraints().isEmpty() && !c.isEmpty()) {
                 tol = c.tolerance();
             }
+            if (c.pairCount() > MAX_PAIRS_PER_REPLICA) {
+                throw new IllegalArgumentException("replica " + k + " has " + c.pairCount() + " constrained pairs; the"
+                        + " GPU solves at most " + MAX_PAIRS_PER_REPLICA + " per replica");
+            }
             firstPair[k + 1] = firstPair[k] + c.pairCount();
             firstWater[k + 1] = firstWater[k] + c.waterCount();
             rule[k] = c.rule();
@@ -62,7 +75,7 @@ final class DeviceConstraints {
         for (int k = 0; k < r; k++) {
             int na = firstAtom[k + 1] - firstAtom[k];
             int p = firstPair[k + 1] - firstPair[k];
-            most = Math.max(most, p == 0 ? 0 : 8L * (10L * na + 6L * p));
+            most = Math.max(most, p == 0 ? 0 : 8L * (10L * na + 7L * p + 1));
         }
         this.sharedBytes = most + 8L * (DeviceSystem.THREADS + 2) <= sharedLimitBytes ? (int) most : 0;
         pairs = firstPair[r];
@@ -107,6 +120,14 @@ final class DeviceConstraints {
         ref = cx.alloc(24L * n);
         vec = cx.alloc(24L * Math.max(1, pairs));
         lambda = cx.alloc(8L * Math.max(1, pairs));
+        List<ConstraintSet> sets = starts.stream().map(ReplicaStart::constraints).toList();
+        int[][] groups = ConstraintGroups.deviceArrays(sets, oneGroup);
+        gpair = cx.alloc(4L * Math.max(1, pairs));
+        gstart = cx.alloc(4L * (pairs + r));
+        if (pairs > 0) {
+            cuMemcpyHtoD(gpair, Pointer.to(groups[0]), 4L * pairs);
+        }
+        cuMemcpyHtoD(gstart, Pointer.to(groups[1]), 4L * (pairs + r));
         if (pairs > 0) {
             cuMemcpyHtoD(pair, Pointer.to(pairAtoms), 8L * pairs);
             cuMemcpyHtoD(len2, Pointer.to(l2), 8L * pairs);
@@ -145,7 +166,7 @@ final class DeviceConstraints {
         b.set("cons_tol", tolerance).set("cons_smem", sharedBytes).set("cons_pair", pair.address()).set("cons_len2", len2.address())
                 .set("cons_rpair", rpair.address()).set("cons_water", water.address()).set("cons_wlen", wlen.address())
                 .set("cons_rwater", rwater.address()).set("cons_ref", ref.address()).set("cons_vec", vec.address())
-                .set("cons_lambda", lambda.address());
+                .set("cons_lambda", lambda.address()).set("cons_gpair", gpair.address()).set("cons_gstart", gstart.address());
     }
 
     /**
@@ -199,7 +220,8 @@ final class DeviceConstraints {
     }
 
     void free(CudaContext cx) {
-        for (DevicePointer p : new DevicePointer[] {pair, len2, rpair, water, wlen, rwater, ref, vec, lambda}) {
+        for (DevicePointer p : new DevicePointer[] {pair, len2, rpair, water, wlen, rwater, ref, vec, lambda, gpair,
+            gstart}) {
             cx.free(p);
         }
     }

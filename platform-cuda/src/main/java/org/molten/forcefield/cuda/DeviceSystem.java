@@ -574,8 +574,9 @@ final class DeviceSystem implements AutoCloseable {
         p = p < n ? 2 * p : p;
         words += ((2L * p + 2 + 3) & ~3) + ((2L * ReplicaBuffers.RVAR + 3) & ~3);
         // constraints (molten_small_constraints.cuh): the drift's start (N x 3 doubles); per pair 2 ints and 5 doubles
-        // (length^2, bond vector, lambda), per water 3 ints and 2 doubles
-        int[] cons = {pairs + waters > 0 ? 6 * n : 0, 2 * pairs, 2 * pairs, 6 * pairs, 2 * pairs, 3 * waters, 4 * waters};
+        // (length^2, bond vector, lambda), the groups (P + P + 1 ints), per water 3 ints and 2 doubles
+        int[] cons = {pairs + waters > 0 ? 6 * n : 0, 2 * pairs, 2 * pairs, 6 * pairs, 2 * pairs, pairs,
+            pairs > 0 ? pairs + 1 : 0, 3 * waters, 4 * waters};
         for (int w : cons) {
             words += (w + 3) & ~3;
         }

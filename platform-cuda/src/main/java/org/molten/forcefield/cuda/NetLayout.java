@@ -58,7 +58,7 @@ final class NetLayout {
         doubles(f, "cons_tol");
         longs(f, "cons_smem");
         longs(f, "cons_pair", "cons_len2", "cons_rpair", "cons_water", "cons_wlen", "cons_rwater", "cons_ref", "cons_vec",
-                "cons_lambda");
+                "cons_lambda", "cons_gpair", "cons_gstart");
         FIELDS = Collections.unmodifiableList(f);
         int off = 0;
         for (Field x : FIELDS) {

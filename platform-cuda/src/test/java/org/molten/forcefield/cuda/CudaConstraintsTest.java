@@ -14,6 +14,7 @@ import org.molten.core.Atoms;
 import org.molten.core.Observables;
 import org.molten.core.Units;
 import org.molten.core.dynamics.ConstraintSet;
+import org.molten.core.dynamics.DeviceConstraintFailureException;
 import org.molten.core.dynamics.DynamicsSpec;
 import org.molten.core.dynamics.ReplicaStart;
 import org.molten.forcefield.student.ReferenceStudent;
@@ -26,6 +27,7 @@ import org.molten.integrators.VelocityVerlet;
 import org.molten.integrators.constraints.ConstraintSolver;
 import org.molten.integrators.constraints.Constraints;
 import org.molten.integrators.thermostats.LangevinThermostat;
+import org.molten.structures.BuiltInMolecules;
 
 /**
  * Bond constraints on the cuda platform (RATTLE and SETTLE in the stage path's K-step graph,
@@ -380,6 +382,82 @@ class CudaConstraintsTest {
             System.out.println(e.getMessage());
             assertEquals(SimulationBlowUpException.Cause.CONSTRAINT_FAILED, e.blowUpCause(), e.getMessage());
             assertTrue(e.getMessage().contains("constraint between atoms"), e.getMessage());
+        }
+    }
+
+    /**
+     * The grouped pair solve (one constraint group per lane of warp 0, molten_constraints.cuh rattle_view) equals the
+     * serial Gauss-Seidel over all of a replica's pairs (DeviceConstraints.oneGroup: one group, solved by one lane)
+     * bit for bit: alanine dipeptide with h-bonds (12 pairs in 6 groups, the three CH3 needing more sweeps than the
+     * N-H and C-H), Langevin BAOAB at 2 fs (positions after both half drifts, velocities after O and the closing
+     * kick), 6 steps in two launches, the replica staged in shared memory and in global memory; lengths held.
+     */
+    @Test
+    void groupedSolveEqualsTheSerialOneBitForBit() {
+        Atoms ala = CudaDynamicsTest.thermalised(BuiltInMolecules.load("alanine-dipeptide"), T, 31);
+        ConstraintSet set = hBonds(ala);
+        assertEquals(6, ConstraintGroups.of(set, false).count());
+        DynamicsSpec d = new DynamicsSpec.Langevin(2.0, T, 0.05, true);
+        ReplicaStart s = new ReplicaStart(ala, d, 31, 3 * ala.size() - 3 - set.pairCount(), set);
+        int savedLimit = DeviceConstraints.sharedLimitBytes;
+        try {
+            for (int staged = 0; staged < 2; staged++) {
+                DeviceConstraints.sharedLimitBytes = staged == 1 ? savedLimit : 0;
+                Atoms[] out = new Atoms[2];
+                for (int serial = 0; serial < 2; serial++) {
+                    DeviceConstraints.oneGroup = serial == 1;
+                    try (CudaMdEngine md = new CudaMdEngine(weights(), List.of(s), CudaDynamicsTest.stages(3))) {
+                        md.advance(3);
+                        md.advance(3);
+                        out[serial] = ala.copy();
+                        md.read(0, out[serial], null);
+                    }
+                }
+                String what = staged == 1 ? "staged" : "global memory";
+                ConstraintSolver c = ConstraintSolver.of(set, out[0]);
+                assertTrue(c.maxRelativeLengthError(out[0]) <= 1e-9, what + ": " + c.maxRelativeLengthError(out[0]));
+                assertTrue(maxDifference(ala.positions(), out[0].positions()) > 1e-3, what + ": the atoms did not move");
+                org.junit.jupiter.api.Assertions.assertArrayEquals(out[1].positions(), out[0].positions(),
+                        what + ": grouped against serial positions");
+                org.junit.jupiter.api.Assertions.assertArrayEquals(out[1].velocities(), out[0].velocities(),
+                        what + ": grouped against serial velocities");
+            }
+        } finally {
+            DeviceConstraints.sharedLimitBytes = savedLimit;
+            DeviceConstraints.oneGroup = false;
+        }
+    }
+
+    /**
+     * A constraint that cannot be met (ethanol at 2,000 K, 12 fs) fails at the same step naming the same atoms with
+     * the groups solved in parallel as with the serial solve (the pair the serial solve names: the first non-finite x
+     * in (sweep, pair) order, else after the cap the worst pair), for three starts whose failing pair lies in each of
+     * ethanol's three groups (C0-H3 at step 2, C1-H7 at step 2, O2-H8 at step 1), so in each of three lanes.
+     */
+    @Test
+    void unmetConstraintNamesTheSerialSolvesPair() {
+        for (long seed : new long[] {3, 4, 7}) {  // the failing pair in ethanol's CH3, CH2 and O-H group (lanes 0, 1, 2)
+            Atoms hot = CudaDynamicsTest.thermalised(CudaDynamicsTest.ethanol(), 2000, seed);
+            ConstraintSet set = hBonds(hot);
+            ReplicaStart s = new ReplicaStart(hot, new DynamicsSpec.VelocityVerlet(12.0), seed, 27 - 3 - 6, set);
+            String[] message = new String[2];
+            try {
+                for (int serial = 0; serial < 2; serial++) {
+                    DeviceConstraints.oneGroup = serial == 1;
+                    try (CudaMdEngine md = new CudaMdEngine(weights(), List.of(s), CudaDynamicsTest.stages(2))) {
+                        message[serial] = assertThrows(DeviceConstraintFailureException.class, () -> {
+                            for (int l = 0; l < 50; l++) {
+                                md.advance(2);
+                            }
+                        }).getMessage();
+                    }
+                }
+            } finally {
+                DeviceConstraints.oneGroup = false;
+            }
+            System.out.println("seed " + seed + " grouped: " + message[0]);
+            assertTrue(message[0].contains("constraint between atoms"), message[0]);
+            assertEquals(message[1], message[0], "grouped against serial failure");
         }
     }
 

@@ -22,6 +22,7 @@ import org.molten.integrators.Simulation;
 import org.molten.integrators.VelocityVerlet;
 import org.molten.integrators.constraints.ConstraintSolver;
 import org.molten.integrators.constraints.Constraints;
+import org.molten.structures.BuiltInMolecules;
 
 /**
  * Bond constraints inside the small-molecule cluster kernel (molten_small_constraints.cuh: RATTLE and SETTLE of
@@ -256,6 +257,32 @@ class MoleculeConstraintsTest {
             }
             MoleculeThermostatTest.assertRestartsBitForBit(weights(), s, 4, 3, "ethanol h-bonds " + d.name()
                     + ", cluster kernel");
+        }
+    }
+
+    /**
+     * The cluster kernel's grouped pair solve (the constraint groups one per lane of warp 0) equals its serial solve
+     * (DeviceConstraints.oneGroup) bit for bit: alanine dipeptide with h-bonds (12 pairs in 6 groups), Langevin BAOAB at
+     * 2 fs, 6 steps in two launches, positions and velocities; lengths held.
+     */
+    @Test
+    void groupedSolveEqualsTheSerialOneInTheClusterKernel() {
+        try (Simulation host = cpu(BuiltInMolecules.load("alanine-dipeptide"), 2.0, 12)) {
+            ReplicaStart s = startOf(host, new DynamicsSpec.Langevin(2.0, T, 0.05, true), 12);
+            assertEquals(12, s.constraints().pairCount());
+            Run[] out = new Run[2];
+            try {
+                for (int serial = 0; serial < 2; serial++) {
+                    DeviceConstraints.oneGroup = serial == 1;
+                    out[serial] = run(s, MoleculeThermostatTest.molecule(3), 2, 3);
+                }
+            } finally {
+                DeviceConstraints.oneGroup = false;
+            }
+            assertEquals("molecule", out[0].mode);
+            assertHeld(out[0], s.constraints(), "alanine dipeptide Langevin 2 fs, cluster kernel");
+            assertArrayEquals(out[1].last().positions(), out[0].last().positions(), "grouped against serial positions");
+            assertArrayEquals(out[1].last().velocities(), out[0].last().velocities(), "grouped against serial velocities");
         }
     }
 

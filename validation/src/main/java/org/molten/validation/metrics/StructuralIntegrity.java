@@ -160,14 +160,10 @@ public final class StructuralIntegrity {
             }
         }
         // After the escape check, so that an atom flying off is reported as such, not as a far hydrogen.
-        for (int k = 0; k < hydrogens.length; k++) {
-            int h = hydrogens[k];
-            double own = atoms.distance(h, hydrogenPartner[k]);
-            if (own > MAX_HYDROGEN_DISTANCE_A && ok) {
-                ok = violate(IntegrityViolation.Kind.HYDROGEN_FAR, step, timeFs, h, String.format(
-                        "hydrogen %s is %.3f Å from its bonded %s (limit %.1f Å)",
-                        labels[h], own, labels[hydrogenPartner[k]], MAX_HYDROGEN_DISTANCE_A));
-            }
+        int far = farHydrogen(atoms);
+        if (far >= 0 && ok) {
+            int h = hydrogens[far];
+            ok = violate(IntegrityViolation.Kind.HYDROGEN_FAR, step, timeFs, h, farHydrogenText(atoms, far));
         }
         int n = atoms.size();
         for (int i = 0; i < n; i++) {
@@ -182,6 +178,34 @@ public final class StructuralIntegrity {
             }
         }
         return ok;
+    }
+
+    /**
+     * The MLIPAudit hydrogen rule alone: the first hydrogen (in atom order) of those bonded to a heavy atom at the
+     * start that is now farther than {@value #MAX_HYDROGEN_DISTANCE_A} Å from that atom, described as
+     * "hydrogen H5 is 2.731 Å from its bonded C0 (limit 2.5 Å)"; empty when none is. Whatever the other rules say,
+     * so that a protocol scoring on this rule (the stability protocol) sees its first frame even after a bond
+     * stretched or an atom escaped.
+     */
+    public java.util.Optional<String> detachedHydrogen(Atoms atoms) {
+        int far = farHydrogen(atoms);
+        return far < 0 ? java.util.Optional.empty() : java.util.Optional.of(farHydrogenText(atoms, far));
+    }
+
+    /** Index into {@code hydrogens} of the first one beyond the limit from its partner, or -1. */
+    private int farHydrogen(Atoms atoms) {
+        for (int k = 0; k < hydrogens.length; k++) {
+            if (atoms.distance(hydrogens[k], hydrogenPartner[k]) > MAX_HYDROGEN_DISTANCE_A) {
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    private String farHydrogenText(Atoms atoms, int k) {
+        return String.format(java.util.Locale.ROOT, "hydrogen %s is %.3f Å from its bonded %s (limit %.1f Å)",
+                labels[hydrogens[k]], atoms.distance(hydrogens[k], hydrogenPartner[k]), labels[hydrogenPartner[k]],
+                MAX_HYDROGEN_DISTANCE_A);
     }
 
     private boolean violate(IntegrityViolation.Kind kind, long step, double timeFs, int atom, String text) {
