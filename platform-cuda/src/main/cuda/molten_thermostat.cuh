@@ -51,20 +51,41 @@ __device__ void replica_scale(const Net& n, int lo, int hi, double f) {
         for (int k = 0; k < 3; ++k) n.vel[3 * a + k] = state_round(n, n.vel[3 * a + k] * f);
 }
 
+// Box-Muller: a standard normal from two uniforms in (0, 1), one of the pair.
+__device__ __forceinline__ double box_muller(double u1, double u2) {
+    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+// The draws a Bussi half step's common path takes first, in its order: the normal of draws 0-1 (r1), the normal of
+// draws 2-3 (the chi-squared's first normal) and the uniform of draw 4 (its acceptance test). The small-molecule
+// kernel computes them ahead in three lanes at once (molten_small_thermostat.cuh); the stage path draws them as they
+// come. The same draws and the same arithmetic: the same bits.
+struct BussiAhead {
+    double g0, g2, u4;
+};
+
 // A replica's own random numbers for the thermostat (Bussi): Philox4x32-10 keyed by the replica's
 // seed, counted by (draw, step, stage); the tag keeps them apart from the Langevin noise.
 struct ReplicaRandom {
     unsigned long long seed, step;
     unsigned int stage, draw;
+    BussiAhead ahead;    // draws 0-4 computed ahead (has_ahead)
+    bool has_ahead;
     __device__ double uniform() {  // in (0, 1), 53 bits
+        if (has_ahead && draw == 4) { ++draw; return ahead.u4; }
         unsigned int c[4] = {draw++, (unsigned int)step, (unsigned int)(step >> 32), 0x42550000u | stage};
         philox4x32(c, (unsigned int)seed, (unsigned int)(seed >> 32));
         const unsigned long long m = ((unsigned long long)(c[0] >> 5) << 26) | (c[1] >> 6);
         return ((double)m + 0.5) / 9007199254740992.0;
     }
     __device__ double gaussian() {  // Box-Muller, one of the pair
+        if (has_ahead && (draw == 0 || draw == 2)) {
+            const double g = draw == 0 ? ahead.g0 : ahead.g2;
+            draw += 2;
+            return g;
+        }
         const double u1 = uniform(), u2 = uniform();
-        return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+        return box_muller(u1, u2);
     }
     // Gamma(shape, 1): Marsaglia and Tsang (2000), the boost U^(1/a) below 1 (as ChiSquared.java)
     __device__ double gamma(double shape) {
@@ -96,10 +117,12 @@ struct ReplicaRandom {
 // Bussi for h: the new kinetic energy's scale factor; bath += K - K'. K == 0: no change (the host
 // refuses a system at rest before binding). Parameters explicit (kT eV, dof, tau fs, the replica's seed, the
 // step counter and stage of its random numbers), so that the small-molecule kernel calls the same definition.
+// ahead: its first draws computed ahead (BussiAhead), if has_ahead.
 __device__ double bussi_factor_at(double K, double h, double kT, double dof, double tau, unsigned long long seed,
-                                  unsigned long long step, int stage, double* bath) {
+                                  unsigned long long step, int stage, double* bath,
+                                  BussiAhead ahead = BussiAhead{0.0, 0.0, 0.0}, bool has_ahead = false) {
     if (!(K > 0.0)) return 1.0;
-    ReplicaRandom rng{seed, step, (unsigned int)stage, 0u};
+    ReplicaRandom rng{seed, step, (unsigned int)stage, 0u, ahead, has_ahead};
     const double target = 0.5 * dof * kT;
     const double c = exp(-h / tau);
     const double r1 = rng.gaussian();
@@ -133,32 +156,37 @@ __device__ double berendsen_factor(const Net& n, int r, double K, double h, doub
 // Qk = kT tau^2; returns the velocity scale factor. The bath energy of the chain is computed from
 // xi and v_xi when read (CudaMdEngine), so rvar[0] is not used.
 // xi, v_xi: the chain's variables wherever they are held (global rvar here, shared memory in the small-molecule kernel).
+// Each weight makes m exp()s and m divisions (it made 2m - 1 and 2m), with the same bits as the full propagation:
+//  - the outward sweep's factor exp(-qq v_xi[k+1]) is the inward sweep's (v_xi[k+1] is final for the weight before
+//    the inward sweep reaches k, and the outward sweep changes it only after k), so e[k] is kept;
+//  - the forces g at a weight's start are those the previous weight ended with (g[0] of the same K after the scaling,
+//    g[k+1] of the same v_xi[k] after the outward sweep; the last chain velocity, updated after them, enters no g),
+//    so they are computed once before the first weight.
 __device__ double nhc_factor_at(const Net& n, double K, double h_total, double kT, double dof, double tau, double* xi,
                                 double* vxi) {
     const int m = (int)n.nhc_m;
-    double q[MOLTEN_MAXCHAIN], g[MOLTEN_MAXCHAIN];
+    double q[MOLTEN_MAXCHAIN], g[MOLTEN_MAXCHAIN], e[MOLTEN_MAXCHAIN];
     q[0] = dof * kT * tau * tau;
     for (int k = 1; k < m; ++k) q[k] = kT * tau * tau;
+    g[0] = (2.0 * K - dof * kT) / q[0];
+    for (int k = 1; k < m; ++k) g[k] = (q[k - 1] * vxi[k - 1] * vxi[k - 1] - kT) / q[k];
     double scale = 1.0;
     for (int c = 0; c < (int)n.nhc_nc; ++c) {
         for (int w = 0; w < (int)n.nhc_nys; ++w) {
             const double h = n.sy_w[w] * h_total / (double)n.nhc_nc;
             const double qq = 0.25 * h;
-            g[0] = (2.0 * K - dof * kT) / q[0];
-            for (int k = 1; k < m; ++k) g[k] = (q[k - 1] * vxi[k - 1] * vxi[k - 1] - kT) / q[k];
             vxi[m - 1] += 0.5 * h * g[m - 1];
-            for (int k = m - 2; k >= 0; --k) {
-                const double e = exp(-qq * vxi[k + 1]);
-                vxi[k] = (vxi[k] * e + 0.5 * h * g[k]) * e;
+            for (int k = m - 2; k >= 0; --k) {  // inward
+                e[k] = exp(-qq * vxi[k + 1]);
+                vxi[k] = (vxi[k] * e[k] + 0.5 * h * g[k]) * e[k];
             }
             const double f = exp(-h * vxi[0]);
             scale *= f;
             K *= f * f;
             for (int k = 0; k < m; ++k) xi[k] += h * vxi[k];
             g[0] = (2.0 * K - dof * kT) / q[0];
-            for (int k = 0; k < m - 1; ++k) {
-                const double e = exp(-qq * vxi[k + 1]);
-                vxi[k] = (vxi[k] * e + 0.5 * h * g[k]) * e;
+            for (int k = 0; k < m - 1; ++k) {  // outward, with the inward sweep's factors
+                vxi[k] = (vxi[k] * e[k] + 0.5 * h * g[k]) * e[k];
                 g[k + 1] = (q[k] * vxi[k] * vxi[k] - kT) / q[k + 1];
             }
             vxi[m - 1] += 0.5 * h * g[m - 1];

@@ -155,6 +155,49 @@ class MoleculeThermostatTest {
     }
 
     /**
+     * The thermostats' sums over the atoms (molten_small_thermostat.cuh's tree: shuffles in warp 0) on the alanine
+     * dipeptide, 22 atoms: a tree of 32 leaves uses every shuffle level (ethanol's 16 leaves skip the widest), which
+     * also sums atoms 16-21 with atoms 0-5. Nosé–Hoover chain (one sum per half step) and Langevin with the drift
+     * removal (six sums per O step, the drift subtracted by warp 0) against the host's definitions in float64: a
+     * dropped or misplaced level leaves out or doubles atoms' terms and moves the velocities by 1e-3 Å/fs or more.
+     */
+    @Test
+    void thermostatSumsCoverThe32LeavesOfAlanineDipeptide() {
+        long seed = 36;
+        StudentWeights w = weights(seed);
+        int steps = 6;
+        Atoms molecule = org.molten.structures.BuiltInMolecules.load("alanine-dipeptide");
+        int dof = 3 * molecule.size() - 3;
+        assertEquals(22, molecule.size());
+        for (DynamicsSpec d : new DynamicsSpec[] {new DynamicsSpec.NoseHooverChain(0.5, T, 5, 3, 1, 3),
+            new DynamicsSpec.Langevin(0.5, T, 0.2, true)}) {
+            ReplicaStart s = new ReplicaStart(CudaDynamicsTest.thermalised(molecule, 150, seed), d, seed, dof);
+            Run mol = run(w, s, molecule(3), steps);
+            Atoms cpu = s.atoms().copy();
+            double hostBath;
+            if (d instanceof DynamicsSpec.Langevin) {
+                HostStochasticThermostats host = new HostStochasticThermostats(d, dof, s.seed());
+                host.run(new ReferenceStudent(w), cpu, steps);
+                hostBath = host.bathEv;
+            } else {
+                HostThermostats host = new HostThermostats(d, dof);
+                host.run(new ReferenceStudent(w), cpu, steps);
+                hostBath = host.bathEv;
+            }
+            double k0 = Observables.kineticEnergyEv(s.atoms());
+            String ctx = String.format(Locale.ROOT, "%s, alanine dipeptide (seed %d): max |v_gpu - v_cpu| %.2e Å/fs, |x| %.2e Å;"
+                    + " bath %.8f vs %.8f eV; kinetic energy %.5f -> %.5f eV (host %.5f)", d.name(), seed,
+                    maxDev(mol.atoms.velocities(), cpu.velocities()), maxDev(mol.atoms.positions(), cpu.positions()),
+                    mol.bathEv, hostBath, k0, Observables.kineticEnergyEv(mol.atoms), Observables.kineticEnergyEv(cpu));
+            assertEquals("molecule", mol.mode, ctx + ": the cluster kernel did not run");
+            assertTrue(Math.abs(hostBath) > 1e-3, ctx + ": the thermostat exchanged no energy");
+            assertTrue(maxDev(mol.atoms.velocities(), cpu.velocities()) < 1e-5, ctx);
+            assertTrue(maxDev(mol.atoms.positions(), cpu.positions()) < 1e-5, ctx);
+            assertEquals(hostBath, mol.bathEv, 1e-5, ctx);
+        }
+    }
+
+    /**
      * Bussi with tau far below dt in the cluster kernel draws the kinetic energy afresh from its canonical
      * distribution at every half step: 160 steps of one ethanol resolve the mean to ~2.5 %, so a thermostat aiming
      * at 27 degrees of freedom instead of 24 (+12 %) fails; the variance is canonical to 35 %.
