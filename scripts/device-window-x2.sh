@@ -51,16 +51,22 @@ case "$phase" in
     sleep 1
     ( stability preview "$preview" 1 4-7 ${STAB_BUDGET:-330} > "$out/stability-preview.summary" 2>&1 ) &
     export CUDA_VISIBLE_DEVICES=0
+    # GPU 0 is the training's from about 460 s (data ~260 s, active round <= 200 s): the timings first, by priority
+    OUT=$out/constraints BUDGET=${CONSTRAINTS_BUDGET:-110} taskset -c 0-3 bash $b/g3/constraints-figures-run.sh \
+      > "$out/constraints.txt" 2>&1
+    tail -13 "$out/constraints.txt"
     if [[ -f scripts/thermostat-overhead-run.sh ]]; then
       HERE=$b/g3 OUT=$out/thermostats BUDGET=${THERMO_BUDGET:-200} taskset -c 0-3 \
         bash $b/g3/thermostat-overhead-run.sh > "$out/thermostats.txt" 2>&1
       tail -22 "$out/thermostats.txt"
     fi
-    OUT=$out/constraints BUDGET=${CONSTRAINTS_BUDGET:-110} taskset -c 0-3 bash $b/g3/constraints-figures-run.sh \
-      > "$out/constraints.txt" 2>&1
-    tail -13 "$out/constraints.txt"
     OUT=$out/check HERE=$b/g3 taskset -c 0-3 bash $b/g3/cluster-constraints-check-run.sh > "$out/check.txt" 2>&1
     tail -12 "$out/check.txt"
+    if [[ -f scripts/constraint-groups-check-run.sh ]] && (( SECONDS < 400 )); then
+      OUT=$out/groups HERE=$b/g3 taskset -c 0-3 timeout $(( 470 - SECONDS )) bash $b/g3/constraint-groups-check-run.sh \
+        > "$out/groups.txt" 2>&1
+      tail -12 "$out/groups.txt"
+    fi
     wait
     cat "$out/stability-preview.summary"
     copy_pipeline
