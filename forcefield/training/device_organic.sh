@@ -101,7 +101,10 @@ case "$phase" in
         python3 $tr/organic_active.py --weights "$init" --out "$work/active" --round "${ACTIVE_ROUND:-1}" \
         --workers "$workers" $ACTIVE_OPTS 2>&1 | tee "$out/active_stdout.txt" || echo "the active round ended with $?"
       cp "$work"/active/organic-active-r*.json "$out/" 2>/dev/null || true
-      if ls "$work"/active/organic-active-r*.train.npz > /dev/null 2>&1; then active_data=$work/active; fi
+      if ls "$work"/active/organic-active-r*.train.npz > /dev/null 2>&1; then
+        active_data=$work/active   # its frames weighted as the round asks (default 2), only when there are some
+        SYSTEM_WEIGHTS="${SYSTEM_WEIGHTS:-} --system-weight organic-active-r${ACTIVE_ROUND:-1}=${ACTIVE_WEIGHT:-2}"
+      fi
     fi
     minutes=$(python3 -c "print(round(($deadline - $SECONDS - ${EVAL_BUDGET_S:-150} - 120) / 60, 2))")
     echo "training on GPUs $gpus ($n ranks) for $minutes min from $init"
