@@ -64,7 +64,9 @@ public record CudaOptions(Mode mode, boolean graphs, int stepsPerLaunch, int gra
             new String[] {"molten.cuda.largeSystemAtoms", "N > 0", "from N atoms on, the tiled dense layers and"
                     + " warp-per-row message passes (default " + DEFAULT_LARGE_SYSTEM_ATOMS + ", measured)"},
             new String[] {"molten.cuda.fp32State", "true|false", "round positions and velocities to float32 after"
-                    + " every update, only to measure what float64 state buys in energy conservation"});
+                    + " every update, only to measure what float64 state buys in energy conservation"},
+            new String[] {"molten.cuda.serialConstraints", "true|false", "solve RATTLE's pairs serially on one thread"
+                    + " instead of one constraint group per lane (the same bits), only to measure what the groups buy"});
 
     public CudaOptions {
         if (mode == null) {
