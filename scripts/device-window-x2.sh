@@ -12,6 +12,9 @@
 #   call3: once the exported weights exist: `molten stability` with them on GPU 1 and the organic validate survey on
 #          cores 0-23, while the pipeline's figures (organic_eval.py) run on GPU 0; everything back in one archive
 # Carry: .device/g3.tar.xz, .model-payload/xtblib.tar.xz and, with the sparse checkout, .device/data.tar.xz.
+# Its one use (2026-11-28): call1 timed issues 28 and 29 and ran molten stability; the training died at once (the active
+# round's --weight-smarts needs RDKit, absent there; categories only since, as here), and the organic round ran in
+# scripts/device-window-organic.sh on an x4 instead.
 set -uo pipefail
 phase=$1
 out=${OUT:-/tmp/window-out}
@@ -44,8 +47,8 @@ case "$phase" in
     V5DATA=$work/v5data DATA_CPUS=8-31 DATA_WORKERS=24 TRAIN_GPUS=0,1 TRAIN_CPUS=24-31 ACTIVE_GPU=1 \
       BATCH=${BATCH:-256} LR=${LR:-7e-4} EVAL_BUDGET_S=${EVAL_BUDGET_S:-120} COMMIT=${COMMIT:-unknown} \
       DATA_OPTS="--train-frames ${TRAIN_FRAMES:-16}" ACTIVE_BUDGET_S=${ACTIVE_BUDGET_S:-200} \
-      ACTIVE_OPTS="--only-weighted --ps 1.5 --equil-fs 300 --every-fs 100 --weight-category imine=3 --weight-category nitrile=3 --weight-category hydrazine=3 --weight-category oxime=2 --weight-smarts [#7]-[#7]=3 --weight-smarts [#7]=[#7]=3 --weight-smarts [#7]-[#8]=2" \
-      SYSTEM_WEIGHTS="--system-weight water=2 --system-weight ethanol=2 --system-weight benzene=2 --system-weight alanine-dipeptide=2 --system-weight ace-ala5-nme=3 --system-weight water-clusters=2 --system-weight organic-active-r1=2" \
+      ACTIVE_OPTS="--only-weighted --ps 1.5 --equil-fs 300 --every-fs 100 --weight-category imine=3 --weight-category nitrile=3 --weight-category hydrazine=3 --weight-category oxime=2 --weight-category nitro=2" \
+      SYSTEM_WEIGHTS="--system-weight water=2 --system-weight ethanol=2 --system-weight benzene=2 --system-weight alanine-dipeptide=2 --system-weight ace-ala5-nme=3 --system-weight water-clusters=2" \
       setsid nohup bash "$work/device_organic.sh" multi "$work" "$work/out" "${DEADLINE_S:-1390}" \
       > "$work/pipeline.log" 2>&1 < /dev/null &
     sleep 1
