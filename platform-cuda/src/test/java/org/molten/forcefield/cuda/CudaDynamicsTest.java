@@ -23,6 +23,11 @@ import org.molten.core.dynamics.ReplicaStart;
 import org.molten.forcefield.classical.LennardJones;
 import org.molten.forcefield.student.ReferenceStudent;
 import org.molten.forcefield.student.StudentWeights;
+import org.molten.integrators.Simulation;
+import org.molten.integrators.Thermostat;
+import org.molten.integrators.VelocityVerlet;
+import org.molten.integrators.thermostats.BerendsenThermostat;
+import org.molten.integrators.thermostats.NoseHooverChain;
 
 /**
  * The CUDA platform's MD stack (CudaMdEngine as DeviceDynamics) through the emulator: canonical
@@ -77,6 +82,31 @@ class CudaDynamicsTest {
             }
         }
         return x;
+    }
+
+    /** What the host's run of {@link #hostRun} ends with: the last potential energy and the bath energy, eV. */
+    record HostRun(double potentialEv, double bathEv) {
+    }
+
+    /**
+     * The oracle of the device's deterministic thermostats: the production host integration users run, a
+     * {@link Simulation} on the "reference" platform with {@link VelocityVerlet} and the {@link NoseHooverChain} or
+     * {@link BerendsenThermostat} that {@code d} names, in float64 with the reference student's forces, for
+     * {@code steps} steps of {@code atoms} (moved in place, their velocities kept). The simulation derives its degrees
+     * of freedom itself; they must be the {@code dof} the device was given.
+     */
+    static HostRun hostRun(StudentWeights w, Atoms atoms, DynamicsSpec d, int dof, int steps) {
+        Thermostat t = d instanceof DynamicsSpec.NoseHooverChain c
+                ? new NoseHooverChain(c.temperatureK(), c.tauFs(), c.chainLength(), c.multipleTimeSteps(),
+                        c.suzukiYoshidaWeights())
+                : new BerendsenThermostat(((DynamicsSpec.Berendsen) d).temperatureK(), ((DynamicsSpec.Berendsen) d).tauFs());
+        VelocityVerlet vv = new VelocityVerlet(d.timestepFs(), t);
+        assertEquals(d, vv.dynamicsSpec().orElseThrow(), "the host integrator is not the device's dynamics");
+        try (Simulation sim = Simulation.builder(atoms, new ReferenceStudent(w), vv).platform("reference").build()) {
+            assertEquals(dof, sim.degreesOfFreedom(), d.name() + ": degrees of freedom of the host run");
+            sim.step(steps);
+            return new HostRun(sim.potentialEnergyEv(), vv.bathEnergyEv(dof));
+        }
     }
 
     static CudaOptions stages(int k) {
@@ -210,8 +240,8 @@ class CudaDynamicsTest {
     /**
      * The deterministic thermostats (Nose-Hoover chain with multiple time steps and Suzuki-Yoshida
      * weights, Berendsen with its clamp) against the host's definitions step by step: the same
-     * equations in float64 on the CPU with the reference student's forces (NoseHooverChain.java and
-     * BerendsenThermostat.java transcribed, HostThermostats), from a start at 150 K, so that they act.
+     * equations in float64 on the CPU with the reference student's forces (the production Simulation with
+     * NoseHooverChain and BerendsenThermostat, {@link #hostRun}), from a start at 150 K, so that they act.
      * NHC's canonical sampling needs thousands of steps: scripts/gpu-replicas-run.sh checks it on the
      * GPU with 256 ethanols.
      */
@@ -233,19 +263,19 @@ class CudaDynamicsTest {
                 gpuBath = md.bathEnergyEv(0);
             }
             Atoms cpu = start.copy();
-            HostThermostats host = new HostThermostats(d, 24);
-            double cpuEp = host.run(new ReferenceStudent(w), cpu, steps);
+            HostRun host = hostRun(w, cpu, d, 24, steps);
+            double cpuEp = host.potentialEv();
             double dev = 0;
             for (int i = 0; i < cpu.velocities().length; i++) {
                 dev = Math.max(dev, Math.abs(cpu.velocities()[i] - gpu.velocities()[i]));
             }
             double k0 = Observables.kineticEnergyEv(start);
             String ctx = String.format(Locale.ROOT, "%s (seed %d): max |v_gpu - v_cpu| %.2e Å/fs; bath %.6f vs %.6f eV;"
-                    + " kinetic energy %.5f -> %.5f eV (host %.5f)", d.name(), seed, dev, gpuBath, host.bathEv, k0,
+                    + " kinetic energy %.5f -> %.5f eV (host %.5f)", d.name(), seed, dev, gpuBath, host.bathEv(), k0,
                     Observables.kineticEnergyEv(gpu), Observables.kineticEnergyEv(cpu));
             assertTrue(Math.abs(Observables.kineticEnergyEv(cpu) - k0) > 0.05 * k0, ctx + ": the thermostat did not act");
             assertTrue(dev < 1e-5, ctx);
-            assertEquals(host.bathEv, gpuBath, 1e-5, ctx);
+            assertEquals(host.bathEv(), gpuBath, 1e-5, ctx);
             assertEquals(cpuEp, ep, 1e-4, ctx);
             double hGpu = ep + Observables.kineticEnergyEv(gpu) + gpuBath;
             double h0 = new ReferenceStudent(w).energyAndForces(start.copy(), new double[3 * start.size()]) + k0;

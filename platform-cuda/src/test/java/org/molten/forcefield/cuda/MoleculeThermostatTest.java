@@ -127,7 +127,7 @@ class MoleculeThermostatTest {
 
     /**
      * Nosé–Hoover chain (multiple time steps, Suzuki–Yoshida weights) and Berendsen in the cluster kernel against
-     * the host's definitions in float64 (HostThermostats), from 150 K so that they act.
+     * the host's production integrators in float64 (CudaDynamicsTest.hostRun), from 150 K so that they act.
      */
     @Test
     void deterministicThermostatsFollowTheHostDefinitions() {
@@ -139,17 +139,17 @@ class MoleculeThermostatTest {
             ReplicaStart s = ethanol(d, 150, seed);
             Run mol = run(w, s, molecule(5), steps);
             Atoms cpu = s.atoms().copy();
-            HostThermostats host = new HostThermostats(d, 24);
-            double cpuEp = host.run(new ReferenceStudent(w), cpu, steps);
+            CudaDynamicsTest.HostRun host = CudaDynamicsTest.hostRun(w, cpu, d, 24, steps);
+            double cpuEp = host.potentialEv();
             double k0 = Observables.kineticEnergyEv(s.atoms());
             double dev = maxDev(cpu.velocities(), mol.atoms.velocities());
             String ctx = String.format(Locale.ROOT, "%s (seed %d): max |v_gpu - v_cpu| %.2e Å/fs; bath %.6f vs %.6f eV;"
-                    + " kinetic energy %.5f -> %.5f eV (host %.5f)", d.name(), seed, dev, mol.bathEv, host.bathEv, k0,
+                    + " kinetic energy %.5f -> %.5f eV (host %.5f)", d.name(), seed, dev, mol.bathEv, host.bathEv(), k0,
                     Observables.kineticEnergyEv(mol.atoms), Observables.kineticEnergyEv(cpu));
             assertEquals("molecule", mol.mode, ctx + ": the cluster kernel did not run");
             assertTrue(Math.abs(Observables.kineticEnergyEv(cpu) - k0) > 0.05 * k0, ctx + ": the thermostat did not act");
             assertTrue(dev < 1e-5, ctx);
-            assertEquals(host.bathEv, mol.bathEv, 1e-5, ctx);
+            assertEquals(host.bathEv(), mol.bathEv, 1e-5, ctx);
             assertTrue(Double.isFinite(cpuEp), ctx);
         }
     }
@@ -180,9 +180,7 @@ class MoleculeThermostatTest {
                 host.run(new ReferenceStudent(w), cpu, steps);
                 hostBath = host.bathEv;
             } else {
-                HostThermostats host = new HostThermostats(d, dof);
-                host.run(new ReferenceStudent(w), cpu, steps);
-                hostBath = host.bathEv;
+                hostBath = CudaDynamicsTest.hostRun(w, cpu, d, dof, steps).bathEv();
             }
             double k0 = Observables.kineticEnergyEv(s.atoms());
             String ctx = String.format(Locale.ROOT, "%s, alanine dipeptide (seed %d): max |v_gpu - v_cpu| %.2e Å/fs, |x| %.2e Å;"
