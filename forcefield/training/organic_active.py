@@ -329,7 +329,12 @@ def run(args, log=print):
     weights = family_weights(sorted(keep), molecules, parse_weights(args.weight_category, "--weight-category"),
                              parse_weights(args.weight_smarts, "--weight-smarts"))
     if args.only_weighted:   # a round aimed at the families that fail (the model card's tail), not all molecules
+        if not (args.weight_category or args.weight_smarts):
+            raise SystemExit("--only-weighted: name the families to sample with --weight-category or --weight-smarts")
         starts = only_weighted(starts, weights)
+        if not starts:
+            raise SystemExit("--only-weighted: no training molecule matches --weight-category / --weight-smarts"
+                             + (f" among the first {args.limit} (--limit)" if args.limit else ""))
     plan = plan_replicas(starts, args.temperatures, args.replicas, weights)
     log(f"{len(keep)} training molecules, {len(starts)} starts -> {len(plan)} replicas at {args.temperatures} K "
         f"on {device}", flush=True)

@@ -166,6 +166,18 @@ class StartsAndFamiliesTest(unittest.TestCase):
         kept = [st.info["name"] for st in organic_active.only_weighted(starts, w)]
         self.assertEqual(kept, ["ethanimine", "hydrogen cyanide"])   # ethanol matched nothing
 
+    def test_only_weighted_without_families_or_matches_is_refused(self):
+        out = tempfile.mkdtemp()
+        try:
+            for extra, says in ((["--only-weighted"], "name the families"),
+                                (["--only-weighted", "--limit", "1", "--weight-category", "nitrile=2"], "no training molecule")):
+                with self.assertRaises(SystemExit) as e:
+                    organic_active.main(["--weights", PREVIEW, "--out", out, "--device", "cpu"] + extra, log=lambda *a, **k: None)
+                self.assertIn(says, str(e.exception.code))
+            self.assertEqual(os.listdir(out), [])   # nothing written
+        finally:
+            shutil.rmtree(out)
+
 
 class LabelFilterTest(unittest.TestCase):
     def test_a_frame_whose_bond_graph_changed_is_dropped_and_counted(self):
