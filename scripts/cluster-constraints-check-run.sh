@@ -2,8 +2,9 @@
 # On the GPU machine (issue 28): the small-molecule cluster kernel with RATTLE/SETTLE (k_small_c16_cons) on a real
 # card, against the stage path (-Dmolten.cuda.mode=stages) of the same binary. The emulator runs a cluster's blocks
 # one after another, so a race between blocks or threads would not show there; here both paths run the same
-# Langevin and NVE trajectories of alanine dipeptide at 2 fs with h-bonds and their energy logs are compared line
-# by line (the emulator tests hold them equal bit for bit). NVE drift of the cluster kernel over 10 ps is reported
+# Langevin and NVE trajectories of alanine dipeptide at 2 fs with h-bonds and their energy logs are compared: on a
+# card the two kernels sum the forces in different orders, so they agree to float32 rounding (measured 2026-11-28:
+# 5e-7 eV at the start, Langevin <= 2e-5 eV over 10 ps), not bit for bit as on the emulator. NVE drift of the cluster kernel over 10 ps is reported
 # from the same log (eV per atom per ps, least-squares slope of Etot).
 # Bundle in $HERE (jre/, lib/) as scripts/constraints-figures-run.sh; log: $OUT/cluster-constraints-check.log.
 set -uo pipefail
@@ -34,10 +35,11 @@ for integ in ("verlet", "langevin"):
     if not (os.path.exists(a) and os.path.exists(b)):
         print(integ, "missing log"); continue
     ra, rb = rows(a), rows(b)
-    same = sum(1 for x, y in zip(ra, rb) if x == y)
-    first = next((i for i, (x, y) in enumerate(zip(ra, rb)) if x != y), None)
-    print(f"{integ}: {len(ra)} and {len(rb)} log lines, {same} identical" + ("" if first is None else
-          f"; first difference at line {first}:\n  cluster {' '.join(ra[first])}\n  stages  {' '.join(rb[first])}"))
+    # the two kernels sum the forces in different orders: equal to float32 rounding at the start, and NVE
+    # trajectories then part as chaos allows; the largest |dEtot| over the run and at the first rows say which
+    dE = [abs(float(x[1]) - float(y[1])) for x, y in zip(ra, rb)]
+    print(f"{integ}: {len(ra)} and {len(rb)} log lines; |Etot(cluster) - Etot(stages)| first {dE[0]:.2e} eV, "
+          f"max over the first 1 ps {max(dE[:21]):.2e} eV, over the run {max(dE):.2e} eV")
     if integ == "verlet" and ra:
         t = [float(r[0]) for r in ra]; e = [float(r[1]) for r in ra]
         n = len(t); mt = sum(t) / n; me = sum(e) / n
