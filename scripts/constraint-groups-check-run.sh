@@ -3,9 +3,12 @@
 # molten_constraints.cuh rattle_view) against the serial solve of the same binary (-Dmolten.cuda.serialConstraints=true:
 # all pairs one group, one lane), alanine dipeptide at 2 fs with h-bonds (12 pairs in 6 groups), Langevin, in the
 # cluster kernel (k_small_c16_cons) and on the stage path (-Dmolten.cuda.mode=stages). The emulator runs a block's
-# threads one after another, so a race between lanes would not show there; here the energy logs of grouped and
-# serial must be identical line by line (the emulator tests hold them equal bit for bit), and steps/s of each run
-# give the grouped solve's gain (the run's own summary; the JVM's start excluded).
+# threads one after another, so a race between lanes would not show there. Since the small groups are solved directly
+# (a CH3 or N-H as one system in registers, not by the sweeps) grouped and serial meet the constraints to the
+# tolerance, not bit for bit (the emulator tests: ~1e-10 A after 6 steps on the stage path); the energy logs are
+# compared as the cluster kernel's against the stage path's (scripts/cluster-constraints-check-run.sh): the first
+# rows, the first ps and the whole run, Langevin's noise keeping chaos in check. steps/s of each run give the grouped
+# solve's gain (the run's own summary; the JVM's start excluded).
 # Bundle in $HERE (jre/, lib/) as scripts/constraints-figures-run.sh; log: $OUT/constraint-groups-check.log.
 # Four runs of 10,000 steps, about 2 min in all.
 set -uo pipefail
@@ -37,8 +40,9 @@ for path in ("cluster", "stages"):
     if not (os.path.exists(a) and os.path.exists(b)):
         print(path, "missing log"); continue
     ra, rb = rows(a), rows(b)
-    same = sum(1 for x, y in zip(ra, rb) if x == y)
-    first = next((i for i, (x, y) in enumerate(zip(ra, rb)) if x != y), None)
-    print(f"{path}: grouped {len(ra)} and serial {len(rb)} log lines, {same} identical" + ("" if first is None else
-          f"; first difference at line {first}:\n  grouped {' '.join(ra[first])}\n  serial  {' '.join(rb[first])}"))
+    dE = [abs(float(x[1]) - float(y[1])) for x, y in zip(ra, rb)]
+    t = [float(x[0]) for x in ra]
+    first_ps = [d for d, tt in zip(dE, t) if tt <= 1.0]
+    print(f"{path}: grouped {len(ra)} and serial {len(rb)} log lines; |Etot(grouped) - Etot(serial)| first "
+          f"{dE[0]:.2e} eV, max over the first 1 ps {max(first_ps):.2e} eV, over the run {max(dE):.2e} eV")
 PY

@@ -18,7 +18,10 @@ mkdir -p "$out/raw"
 exec > >(tee "$out/constraints-figures.log") 2>&1
 res=${TREE:-$PWD}/forcefield/src/main/resources
 [[ -d $res ]] || { echo "no checkout resources at $res" >&2; exit 2; }
-java=("$here/jre/bin/java" -Xmx100g -Xss8m -XX:+UseParallelGC --enable-native-access=ALL-UNNAMED -cp "$here/lib/*:$res:${TREE:-$PWD}/platform-cuda/src/main/resources")
+# CP_PREFIX: a folder put first on the class path, e.g. another build's org/molten/forcefield/cuda/molten_kernels.fatbin
+# and .manifest, to time two kernel builds side by side in one call; RUNS: the labels to run (default: all six)
+java=("$here/jre/bin/java" -Xmx100g -Xss8m -XX:+UseParallelGC --enable-native-access=ALL-UNNAMED
+      -cp "${CP_PREFIX:+$CP_PREFIX:}$here/lib/*:$res:${TREE:-$PWD}/platform-cuda/src/main/resources")
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
 start=$(date +%s)
 el() { echo $(( $(date +%s) - start )); }
@@ -26,6 +29,7 @@ lim() { local l=$1 left=$(( ${BUDGET:-540} - $(el) )); (( left < l )) && l=$left
 md() {  # label, limit s, timestep fs, molten run arguments... (JVM options in JOPTS, report interval in RI, default 1000;
         # an argument list may not repeat --report-interval: picocli refuses a second match)
   local label=$1 l=$2 dt=$3; shift 3
+  [[ -z ${RUNS:-} || " $RUNS " == *" $label "* ]] || return 0
   timeout "$(lim "$l")" "${java[@]}" ${JOPTS:-} org.molten.cli.MoltenCli run --device cuda --integrator langevin --seed 1 \
     --timestep "$dt" --report-interval "${RI:-1000}" "$@" > "$out/raw/$label.txt" 2>&1
   local rc=$?

@@ -52,7 +52,8 @@ namespace cg = cooperative_groups;
 #define MOLTEN_FLAG_CONSTRAINT 5  // first constraint not met (molten_constraints.cuh): pair k + 1, rigid water -(w + 1)
 #define MOLTEN_FLAG_CONSKIND 6    // what failed: 1 RATTLE positions, 2 RATTLE velocities, 3 SETTLE
 #define MOLTEN_FLAG_CONSSTEP 7    // the step it failed in
-#define MOLTEN_NFLAGS 8
+#define MOLTEN_FLAG_CONSSWEEPS 8  // small constraint groups whose direct solve handed over to the sweeps (molten_constraints.cuh)
+#define MOLTEN_NFLAGS 9
 
 struct Net {
     // ---- sizes

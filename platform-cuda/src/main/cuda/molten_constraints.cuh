@@ -1,7 +1,8 @@
 // Holonomic distance constraints inside the stage path's MD step (issue 28): RATTLE (Andersen, J. Comput.
 // Phys. 52, 24 (1983)) for pairs, SETTLE (Miyamoto and Kollman, J. Comput. Chem. 13, 952 (1992)) for rigid
-// waters, per replica, one block per replica. The definitions, iteration order and tolerance are those of the
-// host's ConstraintSolver (integrators/.../constraints/ConstraintSolver.java), term for term:
+// waters, per replica, one block per replica. The definitions and tolerance are those of the host's ConstraintSolver
+// (integrators/.../constraints/ConstraintSolver.java), and groups of more than three pairs (all-bonds molecules) are
+// solved in its iteration order, term for term:
 //  - positions, after a drift of h fs from the positions saved in cons_ref (k_integrate1 / k_drift save them):
 //    Gauss-Seidel over the replica's pairs in order (ASE's FixBondLengths), along the bond vectors of the
 //    start of the drift, x = (d^2 - |r_ij|^2) / (2 s_ij . r_ij), until every |x| <= tol; the velocities get
@@ -9,8 +10,9 @@
 //  - velocities, after the closing kick and after Langevin's O step: Gauss-Seidel over the pairs,
 //    x = -r_ij . v_ij / d^2 until every |x| <= tol; each rigid water by the exact 3 x 3 solve.
 // The pairs run on warp 0 of the block, one constraint group per lane (ConstraintGroups: the connected components of
-// the pairs, e.g. a CH3 or an N-H with h-bonds; no atom in two groups), each group in the host's order, which gives
-// the serial solve's iterates in float64 bit for bit (rattle_view); staged in shared memory when the replica fits
+// the pairs, e.g. a CH3 or an N-H with h-bonds; no atom in two groups); a group of at most three pairs as one small
+// system in registers (the velocity half exactly, positions by Newton's method: rattle_group), larger ones by the
+// host's sweeps in its order, the serial solve's iterates in float64 bit for bit; staged in shared memory when the replica fits
 // (its atoms' state, its pairs and groups: shared-memory latency instead of L2's after every store), the waters one
 // per thread (they share no atom with the pairs).
 // State in float64 (Net.pos, Net.vel), so the host's tolerance (default 1e-10) applies unchanged; with
@@ -70,6 +72,7 @@ struct PairView {
     int code0;            // global index of the first pair (failure codes: code0 + k + 1)
     const int* gpair;     // [P] pair indices group after group
     const int* gstart;    // [P + 1] first slot of each group, then P
+    int* handovers;       // where a small group's direct solve handing over to the sweeps is counted; null: not counted
 };
 
 // What a group's solve ends in: 0 met; 1 + iter * P + k: x of pair k not finite in sweep iter (the serial solve
@@ -79,15 +82,13 @@ __device__ __forceinline__ int cons_cap_key(int P) { return 1 + MOLTEN_CONS_MAXI
 
 // SHAKE on the pairs of slots [s0, s1) of the view (one group; one thread): Gauss-Seidel in their order until every
 // |x| <= tol; then, perFs > 0, velocities += displacement * perFs. The group's own atoms and pairs only.
-__device__ int rattle_group_positions(const Net& n, const PairView& w, int s0, int s1, double perFs) {
+// The sweeps themselves start from the view's state with the group's bond vectors (vec) and multipliers (lambda) set:
+// rattle_group_positions sets them to the drift's start and 0; the Newton solve (rattle_group_positions_newton) hands
+// over its own when it gives up.
+__device__ int rattle_group_sweeps(const Net& n, const PairView& w, int s0, int s1, double perFs) {
     double* r = w.r;
     const double* ref = w.ref;
     const double tol = n.cons_tol;
-    for (int s = s0; s < s1; ++s) {
-        const int k = w.gpair[s];
-        cons_disp(n, ref, w.pair[2 * k], w.pair[2 * k + 1], w.vec + 3 * k);
-        w.lambda[k] = 0.0;
-    }
     for (int iter = 0; iter < MOLTEN_CONS_MAXITER; ++iter) {
         bool converged = true;
         for (int s = s0; s < s1; ++s) {
@@ -128,6 +129,15 @@ __device__ int rattle_group_positions(const Net& n, const PairView& w, int s0, i
     return cons_cap_key(w.P);
 }
 
+__device__ int rattle_group_positions(const Net& n, const PairView& w, int s0, int s1, double perFs) {
+    for (int s = s0; s < s1; ++s) {
+        const int k = w.gpair[s];
+        cons_disp(n, w.ref, w.pair[2 * k], w.pair[2 * k + 1], w.vec + 3 * k);
+        w.lambda[k] = 0.0;
+    }
+    return rattle_group_sweeps(n, w, s0, s1, perFs);
+}
+
 // The velocity half on the pairs of slots [s0, s1) (one group; one thread): r_ij . v_ij = 0.
 __device__ int rattle_group_velocities(const Net& n, const PairView& w, int s0, int s1) {
     double* v = w.v;
@@ -159,6 +169,220 @@ __device__ int rattle_group_velocities(const Net& n, const PairView& w, int s0, 
     return cons_cap_key(w.P);
 }
 
+// Small groups (at most 3 pairs: with h-bonds every group but a CH4 or NH4+, a heavy atom and its hydrogens) are solved
+// as one linear system in registers instead of by Gauss-Seidel sweeps through shared memory. Measured on an H200
+// (clock64 probes in the cluster kernel, alanine dipeptide at 2 fs): a CH3's sweeps took ~15,000 cycles for positions
+// and ~11,000 for velocities, a chain of dependent shared-memory round trips (~60 cycles each) and float64 divisions
+// (~110 cycles each) with every update stored and read back; here the group's state is read once, the solve runs in
+// registers and the result is written once. Both end at the sweeps' criterion (every |x| <= tol, x as the sweeps
+// compute it, compared without its division), so they meet the constraints to the same tolerance; they are not the
+// sweeps' iterates bit for bit (the host and DeviceConstraints.oneGroup solve by sweeps, within the tolerance).
+//  - velocities: RATTLE's velocity half is linear in the multipliers, A lambda = b with A_lk = (d_l . d_k) c_lk and
+//    b_l = -d_l . v_l (d: bond vectors, v_l: the pair's relative velocity, c_lk: how pair k's multiplier moves pair l's
+//    relative vector, ConsRows::coupling); one solve is exact to rounding.
+//  - positions: SHAKE's equations |D_l(lambda)|^2 = d_l^2, D_l(lambda) = D_l(0) + sum_k c_lk lambda_k s_k along the
+//    drift's start vectors s_k, by Newton's method (J_lk = 2 c_lk D_l . s_k): quadratic convergence, 3-4 iterations
+//    from a 2 fs drift.
+// Either writes nothing unless it ends finite and met, and then the sweeps solve the group from the same state (counted
+// in flags[MOLTEN_FLAG_CONSSWEEPS]; the host adds them up, CudaMdEngine.constraintHandovers): a constraint that cannot
+// be met fails exactly as with the sweeps.
+#define MOLTEN_CONS_NEWTON_MAX 12
+
+// a x = b for 3 x 3, b overwritten by x: Gaussian elimination without pivoting (the systems are diagonally dominant:
+// a pair's own coupling im_p + im_q against a shared atom's im).
+__device__ __forceinline__ void cons_solve3(double (&a)[3][3], double (&b)[3]) {
+    double inv[3];
+#pragma unroll
+    for (int c = 0; c < 3; ++c) {
+        inv[c] = 1.0 / a[c][c];
+#pragma unroll
+        for (int r = c + 1; r < 3; ++r) {
+            const double f = a[r][c] * inv[c];
+#pragma unroll
+            for (int k = c + 1; k < 3; ++k) a[r][k] -= f * a[c][k];
+            b[r] -= f * b[c];
+        }
+    }
+#pragma unroll
+    for (int c = 2; c >= 0; --c) {
+        double t = b[c];
+#pragma unroll
+        for (int k = c + 1; k < 3; ++k) t -= a[c][k] * b[k];
+        b[c] = t * inv[c];
+    }
+}
+
+// A small group's pairs, slots [s0, s0 + m), m <= 3, as the rows of a 3 x 3 system, with the inverse masses of their
+// atoms: rows past m repeat row 0's atoms (valid loads) and get a zero bond vector, an identity row and a zero
+// right-hand side, so that they move nothing. Every group of a warp's lanes then runs the same instructions.
+struct ConsRows {
+    int m;
+    int pk[3], pi[3], pj[3];
+    double imi[3], imj[3];  // 1/amu of pi, pj
+    __device__ __forceinline__ ConsRows(const PairView& w, int s0, int m_) : m(m_) {
+#pragma unroll
+        for (int l = 0; l < 3; ++l) {
+            pk[l] = w.gpair[s0 + (l < m ? l : 0)];
+            pi[l] = w.pair[2 * pk[l]];
+            pj[l] = w.pair[2 * pk[l] + 1];
+            imi[l] = w.im[pi[l]];
+            imj[l] = w.im[pj[l]];
+        }
+    }
+    // How a unit multiplier of pair k moves atom a: r_j += im_j s_k, r_i -= im_i s_k (the sweeps' update), 1/amu.
+    __device__ __forceinline__ double moves(int a, int k) const {
+        return (a == pj[k] ? imj[k] : 0.0) - (a == pi[k] ? imi[k] : 0.0);
+    }
+    // How pair k's multiplier moves pair l's relative vector r_q - r_p, 1/amu.
+    __device__ __forceinline__ double coupling(int l, int k) const { return moves(pj[l], k) - moves(pi[l], k); }
+};
+
+// The velocity half of a small group exactly (one thread); -1: not met, nothing written, for the sweeps.
+__device__ int rattle_group_velocities_direct(const Net& n, const PairView& w, const ConsRows& q) {
+    double* v = w.v;
+    double d[3][3], vi[3][3], vj[3][3], a[3][3], b[3];
+#pragma unroll
+    for (int l = 0; l < 3; ++l) {
+        cons_disp(n, w.r, q.pi[l], q.pj[l], d[l]);
+        if (l >= q.m) d[l][0] = d[l][1] = d[l][2] = 0.0;
+#pragma unroll
+        for (int c = 0; c < 3; ++c) {
+            vi[l][c] = v[3 * q.pi[l] + c];
+            vj[l][c] = v[3 * q.pj[l] + c];
+        }
+    }
+#pragma unroll
+    for (int l = 0; l < 3; ++l) {
+        b[l] = -(d[l][0] * (vj[l][0] - vi[l][0]) + d[l][1] * (vj[l][1] - vi[l][1]) + d[l][2] * (vj[l][2] - vi[l][2]));
+#pragma unroll
+        for (int k = 0; k < 3; ++k) a[l][k] = (d[l][0] * d[k][0] + d[l][1] * d[k][1] + d[l][2] * d[k][2]) * q.coupling(l, k);
+        if (l >= q.m) a[l][l] = 1.0;
+    }
+    cons_solve3(a, b);
+    // the rows' atoms after the solve (an atom in several rows gets the same bits in each: the same sum)
+#pragma unroll
+    for (int l = 0; l < 3; ++l)
+#pragma unroll
+        for (int k = 0; k < 3; ++k) {
+            const double ci = b[k] * q.moves(q.pi[l], k), cj = b[k] * q.moves(q.pj[l], k);
+#pragma unroll
+            for (int c = 0; c < 3; ++c) {
+                vi[l][c] += ci * d[k][c];
+                vj[l][c] += cj * d[k][c];
+            }
+        }
+    bool met = true;
+#pragma unroll
+    for (int l = 0; l < 3; ++l) {
+        const double dv = d[l][0] * (vj[l][0] - vi[l][0]) + d[l][1] * (vj[l][1] - vi[l][1]) + d[l][2] * (vj[l][2] - vi[l][2]);
+        met = met && (l >= q.m || fabs(dv) <= n.cons_tol * w.len2[q.pk[l]]);  // false for a non-finite one as well
+    }
+    if (!met) return -1;
+#pragma unroll
+    for (int l = 0; l < 3; ++l) {
+        if (l >= q.m) continue;
+#pragma unroll
+        for (int c = 0; c < 3; ++c) {
+            v[3 * q.pi[l] + c] = vi[l][c];
+            v[3 * q.pj[l] + c] = vj[l][c];
+        }
+    }
+    return 0;
+}
+
+// Positions after a drift for a small group by Newton's method (one thread); then, perFs > 0, velocities +=
+// displacement * perFs as the sweeps do. -1: not met, nothing written, for the sweeps.
+__device__ int rattle_group_positions_newton(const Net& n, const PairView& w, const ConsRows& q, double perFs) {
+    double* r = w.r;
+    const double* ref = w.ref;
+    const double tol = n.cons_tol;
+    double s[3][3], D0[3][3], c[3][3], len2[3], lam[3] = {0.0, 0.0, 0.0};
+#pragma unroll
+    for (int l = 0; l < 3; ++l) {
+        cons_disp(n, ref, q.pi[l], q.pj[l], s[l]);
+        if (l >= q.m) s[l][0] = s[l][1] = s[l][2] = 0.0;
+#pragma unroll
+        for (int x = 0; x < 3; ++x)
+            D0[l][x] = s[l][x] + (r[3 * q.pj[l] + x] - ref[3 * q.pj[l] + x]) - (r[3 * q.pi[l] + x] - ref[3 * q.pi[l] + x]);
+        len2[l] = w.len2[q.pk[l]];
+#pragma unroll
+        for (int k = 0; k < 3; ++k) c[l][k] = q.coupling(l, k);
+    }
+    bool met = false;
+    for (int iter = 0; iter < MOLTEN_CONS_NEWTON_MAX; ++iter) {
+        double D[3][3], g[3], a[3][3];
+        met = true;
+#pragma unroll
+        for (int l = 0; l < 3; ++l) {
+#pragma unroll
+            for (int x = 0; x < 3; ++x)
+                D[l][x] = D0[l][x] + c[l][0] * lam[0] * s[0][x] + c[l][1] * lam[1] * s[1][x] + c[l][2] * lam[2] * s[2][x];
+            g[l] = l < q.m ? len2[l] - (D[l][0] * D[l][0] + D[l][1] * D[l][1] + D[l][2] * D[l][2]) : 0.0;
+            const double sd = s[l][0] * D[l][0] + s[l][1] * D[l][1] + s[l][2] * D[l][2];
+            met = met && (l >= q.m || fabs(0.5 * g[l]) <= tol * fabs(sd));  // the sweeps' |x| <= tol; false if not finite
+        }
+        if (met) break;
+#pragma unroll
+        for (int l = 0; l < 3; ++l) {
+#pragma unroll
+            for (int k = 0; k < 3; ++k) a[l][k] = 2.0 * c[l][k] * (D[l][0] * s[k][0] + D[l][1] * s[k][1] + D[l][2] * s[k][2]);
+            if (l >= q.m) a[l][l] = 1.0;
+        }
+        cons_solve3(a, g);
+        if (!(isfinite(g[0]) && isfinite(g[1]) && isfinite(g[2]))) break;
+#pragma unroll
+        for (int k = 0; k < 3; ++k) lam[k] += g[k];
+    }
+    if (!met) return -1;
+    // the rows' atoms moved by the multipliers, all read before any is written (an atom in several rows gets the
+    // same bits in each: the same sum)
+    double* v = w.v;
+    double rn[3][2][3], vn[3][2][3];
+#pragma unroll
+    for (int l = 0; l < 3; ++l)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            const int a = e == 0 ? q.pi[l] : q.pj[l];
+            double dr[3] = {0.0, 0.0, 0.0};
+#pragma unroll
+            for (int k = 0; k < 3; ++k) {
+                const double f = lam[k] * q.moves(a, k);
+#pragma unroll
+                for (int x = 0; x < 3; ++x) dr[x] += f * s[k][x];
+            }
+#pragma unroll
+            for (int x = 0; x < 3; ++x) {
+                rn[l][e][x] = r[3 * a + x] + dr[x];
+                vn[l][e][x] = v[3 * a + x] + dr[x] * perFs;
+            }
+        }
+#pragma unroll
+    for (int l = 0; l < 3; ++l) {
+        if (l >= q.m) continue;
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            const int a = e == 0 ? q.pi[l] : q.pj[l];
+#pragma unroll
+            for (int x = 0; x < 3; ++x) {
+                r[3 * a + x] = rn[l][e][x];
+                if (perFs > 0) v[3 * a + x] = vn[l][e][x];
+            }
+        }
+    }
+    return 0;
+}
+
+// One group's solve: small groups directly (above), larger ones (all-bonds molecules, DeviceConstraints.oneGroup)
+// by the sweeps, and a small group whose direct solve did not end met by the sweeps after it (counted).
+__device__ int rattle_group(const Net& n, const PairView& w, int s0, int s1, bool velocities, double perFs) {
+    if (s1 - s0 > 3) return velocities ? rattle_group_velocities(n, w, s0, s1) : rattle_group_positions(n, w, s0, s1, perFs);
+    const ConsRows q(w, s0, s1 - s0);
+    const int k = velocities ? rattle_group_velocities_direct(n, w, q) : rattle_group_positions_newton(n, w, q, perFs);
+    if (k >= 0) return k;
+    if (w.handovers != nullptr) atomicAdd(w.handovers, 1);
+    return velocities ? rattle_group_velocities(n, w, s0, s1) : rattle_group_positions(n, w, s0, s1, perFs);
+}
+
 // After MOLTEN_CONS_MAXITER sweeps without meeting the pairs: the worst pair (over all pairs in their order, the
 // state the serial solve ends in) names the failure, as the host's worstPositionPair.
 __device__ int rattle_worst_pair(const Net& n, const PairView& w) {
@@ -179,10 +403,12 @@ __device__ int rattle_worst_pair(const Net& n, const PairView& w) {
 // The pair solve of a view, the velocity half or positions after a drift with perFs: called by the 32 lanes of warp 0
 // (every one of them; the other warps are free for SETTLE), each lane solving the groups lane, lane + 32, ... one after
 // another. Groups share no atom and no pair (ConstraintGroups), so no two lanes write the same position, velocity,
-// bond vector or lambda, and no scratch is shared but the per-pair arrays. The result is the serial Gauss-Seidel's
-// over all pairs bit for bit (each group's iterates are its own; a group met stays unchanged by further sweeps); on
-// a failure lane 0 flags the pair the serial solve names: the first non-finite x in (sweep, pair) order, else for
-// positions the worst pair after the cap, for velocities the first pair. A failed solve leaves the groups that met
+// bond vector or lambda, and no scratch is shared but the per-pair arrays. Groups solved by the sweeps give the serial
+// Gauss-Seidel's iterates over all pairs bit for bit (each group's iterates are its own; a group met stays unchanged
+// by further sweeps); small groups solved directly meet the same criterion. On a failure lane 0 flags the pair the
+// sweeps name: the first non-finite x in (sweep, pair) order, else for positions the worst pair after the cap, for
+// velocities the first pair (a group that Newton's method met and the serial sweeps did not is not among them, so the
+// pair named can differ from the serial solve's, never the step). A failed solve leaves the groups that met
 // their pairs solved (the serial solve stops at once): the run stops there anyway (CudaMdEngine keeps the launch's
 // start). False on failure (lane 0).
 __device__ bool rattle_view(const Net& n, const PairView& w, bool velocities, double perFs, unsigned long long stepno) {
@@ -190,7 +416,7 @@ __device__ bool rattle_view(const Net& n, const PairView& w, bool velocities, do
     int key = 0x7fffffff;  // the smallest failure key of this lane's groups
     for (int g = lane; g < w.P && w.gstart[g] < w.P; g += 32) {
         const int s0 = w.gstart[g], s1 = w.gstart[g + 1];
-        const int k = velocities ? rattle_group_velocities(n, w, s0, s1) : rattle_group_positions(n, w, s0, s1, perFs);
+        const int k = rattle_group(n, w, s0, s1, velocities, perFs);
         if (k != 0) key = min(key, k);
     }
     for (int m = 16; m > 0; m >>= 1) key = min(key, __shfl_sync(FULLMASK, key, lane ^ m));
@@ -217,7 +443,8 @@ __device__ void rattle_replica(const Net& n, int r, int lo, int hi, bool velocit
     if (!staged) {
         if (threadIdx.x < 32) {
             PairView w{n.pos, n.vel, n.cons_ref, n.inv_mass, n.cons_pair + 2 * p0, n.cons_len2 + p0, n.cons_vec + 3 * p0,
-                       n.cons_lambda + p0, p1 - p0, p0, n.cons_gpair + p0, n.cons_gstart + p0 + r};
+                       n.cons_lambda + p0, p1 - p0, p0, n.cons_gpair + p0, n.cons_gstart + p0 + r,
+                       n.flags + MOLTEN_FLAG_CONSSWEEPS};
             rattle_view(n, w, velocities, perFs, stepno);
         }
         __syncthreads();
@@ -249,7 +476,7 @@ __device__ void rattle_replica(const Net& n, int r, int lo, int hi, bool velocit
     for (int g = threadIdx.x; g <= P; g += MOLTEN_THREADS) gstart_[g] = n.cons_gstart[p0 + r + g];
     __syncthreads();
     if (threadIdx.x < 32) {
-        PairView w{r_, v_, ref_, im_, pair_, len2_, vec_, lam_, P, p0, gpair_, gstart_};
+        PairView w{r_, v_, ref_, im_, pair_, len2_, vec_, lam_, P, p0, gpair_, gstart_, n.flags + MOLTEN_FLAG_CONSSWEEPS};
         rattle_view(n, w, velocities, perFs, stepno);
     }
     __syncthreads();

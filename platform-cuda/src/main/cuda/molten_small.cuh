@@ -188,7 +188,8 @@ struct SmallNet {
                             CONS ? small_cons_waters(n_) : 0),
           N((int)n_.n), F((int)n_.F), T((int)n_.T), kw((int)n_.kw), rank(rank_),
           sc(n_, (int)n_.n, atd(L.pos), atd(L.vel), atd(L.im), atd(L.cstart), ati(L.cpair), atd(L.clen2), atd(L.cvec),
-             atd(L.clam), ati(L.cgpair), ati(L.cgstart), ati(L.cwat), atd(L.cwlen), L.P, L.W),
+             atd(L.clam), ati(L.cgpair), ati(L.cgstart), ati(L.cwat), atd(L.cwlen), L.P, L.W,
+             rank_ == 0 ? n_.flags + MOLTEN_FLAG_CONSSWEEPS : nullptr),  // counted once, not in all 16 blocks
           th{n_, (int)n_.n, atd(L.vel), atd(L.pos), atd(L.im), atd(L.red), L.redp, atd(L.tv)} {}
 
     __device__ float* at(int off) const { return sm + off; }

@@ -48,9 +48,9 @@ struct SmallConstraints {
 
     __device__ SmallConstraints(const Net& n_, int N_, double* pos, double* vel, const double* im, double* start_,
                                 int* pair_, double* len2_, double* vec, double* lambda, int* gpair_, int* gstart_,
-                                int* water_, double* wlen_, int P, int W)
+                                int* water_, double* wlen_, int P, int W, int* counter)
         : n(n_), N(N_), start(start_), pair(pair_), gpair(gpair_), gstart(gstart_), len2(len2_), water(water_), wlen(wlen_),
-          pairs{pos, vel, start_, im, pair_, len2_, vec, lambda, P, 0, gpair_, gstart_},
+          pairs{pos, vel, start_, im, pair_, len2_, vec, lambda, P, 0, gpair_, gstart_, counter},
           waters{pos, vel, start_, im, water_, wlen_, W, 0} {}
 
     __device__ bool on() const { return pairs.P + waters.W > 0; }

@@ -8,9 +8,11 @@ import org.molten.core.dynamics.ConstraintSet;
  * A replica's RATTLE pairs split into constraint groups, the connected components of the graph whose edges are the
  * pairs (with h-bonds a heavy atom and its hydrogens: CH3 is one group of 3 pairs, N-H one of 1; with all-bonds a
  * connected molecule is one group). Groups share no atom, so the device solves them at once, one thread each
- * (molten_constraints.cuh, rattle_view): each group a Gauss-Seidel over its pairs in their original relative order
- * until all of them are met, which gives the bits of the serial sweep over all pairs (a group's iterates depend only
- * on its own atoms, and a sweep that changes nothing leaves its state unchanged for every later sweep).
+ * (molten_constraints.cuh, rattle_view): a group of at most three pairs as one small system in registers (the
+ * velocity half exactly, positions by Newton's method), a larger one by Gauss-Seidel over its pairs in their original
+ * relative order until all of them are met, which gives the bits of the serial sweep over all pairs (a group's
+ * iterates depend only on its own atoms, and a sweep that changes nothing leaves its state unchanged for every later
+ * sweep).
  * <p>
  * {@link #pairs()} lists the replica's pair indices group after group (each group in the original order, the groups
  * by their first pair); group g holds {@code pairs()[starts()[g]]} .. {@code pairs()[starts()[g + 1] - 1]}. The pairs

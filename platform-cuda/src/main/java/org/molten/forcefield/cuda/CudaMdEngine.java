@@ -64,6 +64,7 @@ public final class CudaMdEngine implements DeviceDynamics {
     private DeviceSystem sys;
     private DeviceSystem.Snapshot snapshot;
     private long steps;
+    private long handovers;
     private boolean closed;
 
     /**
@@ -257,6 +258,15 @@ public final class CudaMdEngine implements DeviceDynamics {
         return steps;
     }
 
+    /**
+     * Constraint groups (of at most three pairs) whose direct solve did not end met and handed over to the Gauss-Seidel
+     * sweeps, over the launches so far (a launch redone after a neighbour overflow counts again): 0 in a healthy run,
+     * where every group of h-bonds is solved directly (molten_constraints.cuh).
+     */
+    public long constraintHandovers() {
+        return handovers;
+    }
+
     /** MD steps done so far (= {@link #stepCount()}). */
     public long stepsDone() {
         return steps;
@@ -291,6 +301,7 @@ public final class CudaMdEngine implements DeviceDynamics {
             launchSteps(n, k);
             model.cx.synchronize();
             int[] flags = sys.downloadFlags();
+            handovers += flags[DeviceSystem.FLAG_CONSSWEEPS];
             if (flags[DeviceSystem.FLAG_OVERFLOW] > 0) {
                 sys.restoreStateFrom(snapshot);
                 grow(flags[DeviceSystem.FLAG_MAXCOUNT]);

@@ -29,7 +29,8 @@ final class DeviceConstraints {
     static int sharedLimitBytes = 48 * 1024;
     /**
      * True: every replica's pairs one constraint group in their order, so the device runs the serial Gauss-Seidel over
-     * all pairs on one thread (the solve before the groups), the reference the grouped solve equals bit for bit. Tests
+     * all pairs on one thread (the solve before the groups, the host's), the reference the grouped solve meets within
+     * the tolerance (bit for bit where every group has more than three pairs, as with all-bonds). Tests
      * set it; {@code -Dmolten.cuda.serialConstraints=true} (a measuring option) sets it for a run on a card
      * (scripts/constraint-groups-check-run.sh).
      */

@@ -45,7 +45,7 @@ final class DeviceSystem implements AutoCloseable {
     static final int MG_SMALL = 4;
     static final int SU_SMALL = 2;
     static final int RBS = 16;
-    static final int NFLAGS = 8;
+    static final int NFLAGS = 9;
     static final int FLAG_OVERFLOW = 0;
     static final int FLAG_MAXCOUNT = 1;
     static final int FLAG_NONFINITE = 2;
@@ -57,6 +57,11 @@ final class DeviceSystem implements AutoCloseable {
     static final int FLAG_CONSKIND = 6;
     /** The step it failed in. */
     static final int FLAG_CONSSTEP = 7;
+    /**
+     * Small constraint groups whose direct solve (molten_constraints.cuh: the velocity half exactly, positions by
+     * Newton's method) did not end met and handed over to the Gauss-Seidel sweeps (MOLTEN_FLAG_CONSSWEEPS).
+     */
+    static final int FLAG_CONSSWEEPS = 8;
     /** k_constrain's stages (MOLTEN_CONS_*). */
     static final int CONS_FULL_DRIFT = 0;
     static final int CONS_FIRST_HALF = 1;

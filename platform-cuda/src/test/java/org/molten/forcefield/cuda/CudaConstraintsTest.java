@@ -386,14 +386,16 @@ class CudaConstraintsTest {
     }
 
     /**
-     * The grouped pair solve (one constraint group per lane of warp 0, molten_constraints.cuh rattle_view) equals the
-     * serial Gauss-Seidel over all of a replica's pairs (DeviceConstraints.oneGroup: one group, solved by one lane)
-     * bit for bit: alanine dipeptide with h-bonds (12 pairs in 6 groups, the three CH3 needing more sweeps than the
-     * N-H and C-H), Langevin BAOAB at 2 fs (positions after both half drifts, velocities after O and the closing
-     * kick), 6 steps in two launches, the replica staged in shared memory and in global memory; lengths held.
+     * The grouped pair solve (one constraint group per lane of warp 0, molten_constraints.cuh rattle_view; each group of
+     * at most three pairs solved directly: the velocity half exactly, positions by Newton's method) meets the
+     * constraints where the serial Gauss-Seidel over all of a replica's pairs (DeviceConstraints.oneGroup: one group,
+     * solved by one lane, the host's sweeps) does, to within the tolerance: alanine dipeptide with h-bonds (12 pairs in
+     * 6 groups: three CH3, three N-H or C-H), Langevin BAOAB at 2 fs (positions after both half drifts, velocities after
+     * O and the closing kick), 6 steps in two launches, the replica staged in shared memory and in global memory;
+     * lengths held; no direct solve handed over to the sweeps.
      */
     @Test
-    void groupedSolveEqualsTheSerialOneBitForBit() {
+    void groupedSolveMeetsTheSerialOne() {
         Atoms ala = CudaDynamicsTest.thermalised(BuiltInMolecules.load("alanine-dipeptide"), T, 31);
         ConstraintSet set = hBonds(ala);
         assertEquals(6, ConstraintGroups.of(set, false).count());
@@ -404,6 +406,7 @@ class CudaConstraintsTest {
             for (int staged = 0; staged < 2; staged++) {
                 DeviceConstraints.sharedLimitBytes = staged == 1 ? savedLimit : 0;
                 Atoms[] out = new Atoms[2];
+                long[] handovers = new long[2];
                 for (int serial = 0; serial < 2; serial++) {
                     DeviceConstraints.oneGroup = serial == 1;
                     try (CudaMdEngine md = new CudaMdEngine(weights(), List.of(s), CudaDynamicsTest.stages(3))) {
@@ -411,16 +414,19 @@ class CudaConstraintsTest {
                         md.advance(3);
                         out[serial] = ala.copy();
                         md.read(0, out[serial], null);
+                        handovers[serial] = md.constraintHandovers();
                     }
                 }
                 String what = staged == 1 ? "staged" : "global memory";
                 ConstraintSolver c = ConstraintSolver.of(set, out[0]);
                 assertTrue(c.maxRelativeLengthError(out[0]) <= 1e-9, what + ": " + c.maxRelativeLengthError(out[0]));
                 assertTrue(maxDifference(ala.positions(), out[0].positions()) > 1e-3, what + ": the atoms did not move");
-                org.junit.jupiter.api.Assertions.assertArrayEquals(out[1].positions(), out[0].positions(),
-                        what + ": grouped against serial positions");
-                org.junit.jupiter.api.Assertions.assertArrayEquals(out[1].velocities(), out[0].velocities(),
-                        what + ": grouped against serial velocities");
+                assertEquals(0, handovers[0], what + ": direct solves handed over to the sweeps");
+                double dr = maxDifference(out[1].positions(), out[0].positions());
+                double dv = maxDifference(out[1].velocities(), out[0].velocities());
+                System.out.printf("%s, grouped against serial: %.2e A, %.2e A/fs%n", what, dr, dv);
+                assertTrue(dr <= 1e-9, what + ": grouped against serial positions " + dr + " A");
+                assertTrue(dv <= 1e-9, what + ": grouped against serial velocities " + dv + " A/fs");
             }
         } finally {
             DeviceConstraints.sharedLimitBytes = savedLimit;
@@ -429,10 +435,12 @@ class CudaConstraintsTest {
     }
 
     /**
-     * A constraint that cannot be met (ethanol at 2,000 K, 12 fs) fails at the same step naming the same atoms with
-     * the groups solved in parallel as with the serial solve (the pair the serial solve names: the first non-finite x
-     * in (sweep, pair) order, else after the cap the worst pair), for three starts whose failing pair lies in each of
-     * ethanol's three groups (C0-H3 at step 2, C1-H7 at step 2, O2-H8 at step 1), so in each of three lanes.
+     * A constraint that cannot be met (ethanol at 2,000 K, 12 fs) stops the run at the same step with the groups solved
+     * in parallel (each directly, then by the sweeps where that did not meet them) as with the serial sweeps, for three
+     * starts whose serial failure lies in each of ethanol's three groups (C0-H3 at step 2, C1-H7 at step 2, O2-H8 at
+     * step 1), so in each of three lanes. The atoms named may differ: Newton's method meets some groups that the
+     * sweeps do not (seed 3: the CH3 that the serial sweeps name), and the grouped solve then names a pair of the group
+     * that neither met.
      */
     @Test
     void unmetConstraintNamesTheSerialSolvesPair() {
@@ -457,8 +465,15 @@ class CudaConstraintsTest {
             }
             System.out.println("seed " + seed + " grouped: " + message[0]);
             assertTrue(message[0].contains("constraint between atoms"), message[0]);
-            assertEquals(message[1], message[0], "grouped against serial failure");
+            assertEquals(stepOf(message[1]), stepOf(message[0]), "grouped against serial failure: " + message[0]);
         }
+    }
+
+    /** "... could not be met at step N ..." of a failure message. */
+    private static String stepOf(String message) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("at step (\\d+)").matcher(message);
+        assertTrue(m.find(), message);
+        return m.group(1);
     }
 
     static double kineticEnergy(Atoms a) {

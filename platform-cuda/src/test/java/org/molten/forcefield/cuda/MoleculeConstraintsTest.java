@@ -58,7 +58,7 @@ class MoleculeConstraintsTest {
     }
 
     /** One device run: the atoms after every launch of k steps (launches of 'launches'), and the mode it ran in. */
-    private record Run(List<Atoms> boundaries, double bathEv, String mode) {
+    private record Run(List<Atoms> boundaries, double bathEv, String mode, long handovers) {
         Atoms last() {
             return boundaries.get(boundaries.size() - 1);
         }
@@ -73,7 +73,7 @@ class MoleculeConstraintsTest {
                 md.read(0, a, null);
                 out.add(a);
             }
-            return new Run(out, md.bathEnergyEv(0), md.mode());
+            return new Run(out, md.bathEnergyEv(0), md.mode(), md.constraintHandovers());
         }
     }
 
@@ -261,12 +261,14 @@ class MoleculeConstraintsTest {
     }
 
     /**
-     * The cluster kernel's grouped pair solve (the constraint groups one per lane of warp 0) equals its serial solve
-     * (DeviceConstraints.oneGroup) bit for bit: alanine dipeptide with h-bonds (12 pairs in 6 groups), Langevin BAOAB at
-     * 2 fs, 6 steps in two launches, positions and velocities; lengths held.
+     * The cluster kernel's grouped pair solve (the constraint groups one per lane of warp 0, each of them solved
+     * directly: the velocity half exactly, positions by Newton's method) meets the constraints where its serial
+     * Gauss-Seidel solve (DeviceConstraints.oneGroup) does, to within the tolerance: alanine dipeptide with h-bonds (12
+     * pairs in 6 groups), Langevin BAOAB at 2 fs, 6 steps in two launches, positions and velocities; lengths held, and
+     * no group handed over to the sweeps (a wrong coupling in the direct solves hands every group over).
      */
     @Test
-    void groupedSolveEqualsTheSerialOneInTheClusterKernel() {
+    void groupedSolveMeetsTheSerialOneInTheClusterKernel() {
         try (Simulation host = cpu(BuiltInMolecules.load("alanine-dipeptide"), 2.0, 12)) {
             ReplicaStart s = startOf(host, new DynamicsSpec.Langevin(2.0, T, 0.05, true), 12);
             assertEquals(12, s.constraints().pairCount());
@@ -281,8 +283,14 @@ class MoleculeConstraintsTest {
             }
             assertEquals("molecule", out[0].mode);
             assertHeld(out[0], s.constraints(), "alanine dipeptide Langevin 2 fs, cluster kernel");
-            assertArrayEquals(out[1].last().positions(), out[0].last().positions(), "grouped against serial positions");
-            assertArrayEquals(out[1].last().velocities(), out[0].last().velocities(), "grouped against serial velocities");
+            assertEquals(0, out[0].handovers, "direct solves handed over to the sweeps");
+            double dr = maxDev(out[1].last().positions(), out[0].last().positions());
+            double dv = maxDev(out[1].last().velocities(), out[0].last().velocities());
+            System.out.printf("cluster kernel, grouped against serial: %.2e A, %.2e A/fs%n", dr, dv);
+            // the solves differ by ~1e-10 (both within the tolerance); the cluster kernel's float32 forces, rounded
+            // differently from there on, take that to ~1e-8 in 6 steps (the stage path's test: ~1e-10)
+            assertTrue(dr <= 1e-7, "grouped against serial positions: " + dr + " A");
+            assertTrue(dv <= 1e-7, "grouped against serial velocities: " + dv + " A/fs");
         }
     }
 
