@@ -78,6 +78,24 @@ record ConstraintGroups(int[] pairs, int[] starts) {
         return a;
     }
 
+    /**
+     * The same groups in reverse order (each group's pairs still in their order): another lane solves each group on the
+     * device, which must not change a bit when the groups share no atom (the tests' check of the device's group ranges).
+     */
+    ConstraintGroups reversed() {
+        int[] order = new int[pairs.length];
+        int[] s = new int[starts.length];
+        int at = 0;
+        for (int g = count() - 1, k = 0; g >= 0; g--, k++) {
+            s[k] = at;
+            for (int slot = starts[g]; slot < starts[g + 1]; slot++) {
+                order[at++] = pairs[slot];
+            }
+        }
+        s[count()] = at;
+        return new ConstraintGroups(order, s);
+    }
+
     /** Number of groups. */
     int count() {
         return starts.length - 1;
@@ -95,6 +113,11 @@ record ConstraintGroups(int[] pairs, int[] starts) {
      * then P_r up to the end of the replica's P_r + 1 entries, so that a thread reading group g ≤ P_r finds it empty).
      */
     static int[][] deviceArrays(List<ConstraintSet> sets, boolean oneGroup) {
+        return deviceArrays(sets, oneGroup, false);
+    }
+
+    /** As {@link #deviceArrays(List, boolean)}, the groups in reverse order where {@code reversed}. */
+    static int[][] deviceArrays(List<ConstraintSet> sets, boolean oneGroup, boolean reversed) {
         int total = 0;
         for (ConstraintSet c : sets) {
             total += c.pairCount();
@@ -105,7 +128,7 @@ record ConstraintGroups(int[] pairs, int[] starts) {
         for (int r = 0; r < sets.size(); r++) {
             ConstraintSet c = sets.get(r);
             int p = c.pairCount();
-            ConstraintGroups g = of(c, oneGroup);
+            ConstraintGroups g = reversed ? of(c, oneGroup).reversed() : of(c, oneGroup);
             System.arraycopy(g.pairs, 0, gpair, p0, p);
             for (int k = 0; k <= p; k++) {
                 gstart[p0 + r + k] = k < g.starts.length ? g.starts[k] : p;

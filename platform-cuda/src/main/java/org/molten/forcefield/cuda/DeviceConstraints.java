@@ -35,6 +35,8 @@ final class DeviceConstraints {
      * (scripts/constraint-groups-check-run.sh).
      */
     static boolean oneGroup = Boolean.getBoolean("molten.cuda.serialConstraints");
+    /** True: the groups in reverse order, each then solved by another lane (tests only: the result must not change). */
+    static boolean reversedGroups;
     /** Pairs of one replica at most: the device's failure key (iteration x pairs + pair) is a 32-bit int. */
     static final int MAX_PAIRS_PER_REPLICA = 2_000_000;
     private final int[] pairAtoms;   // [P][2] global
@@ -122,7 +124,7 @@ final class DeviceConstraints {
         vec = cx.alloc(24L * Math.max(1, pairs));
         lambda = cx.alloc(8L * Math.max(1, pairs));
         List<ConstraintSet> sets = starts.stream().map(ReplicaStart::constraints).toList();
-        int[][] groups = ConstraintGroups.deviceArrays(sets, oneGroup);
+        int[][] groups = ConstraintGroups.deviceArrays(sets, oneGroup, reversedGroups);
         gpair = cx.alloc(4L * Math.max(1, pairs));
         gstart = cx.alloc(4L * (pairs + r));
         if (pairs > 0) {

@@ -96,6 +96,19 @@ class ConstraintGroupsTest {
         }
     }
 
+    /** Reversed: the same groups, last first, each group's pairs in their order (the tests' lane permutation). */
+    @Test
+    void reversedKeepsEachGroupAndReversesTheirOrder() {
+        ConstraintSet c = hBonds(BuiltInMolecules.load("alanine-dipeptide"));
+        ConstraintGroups g = ConstraintGroups.of(c, false);
+        ConstraintGroups r = g.reversed();
+        assertPartition(c, r);
+        assertEquals(g.count(), r.count());
+        for (int k = 0; k < g.count(); k++) {
+            assertArrayEquals(g.group(g.count() - 1 - k), r.group(k), "group " + k);
+        }
+    }
+
     /** All-bonds on a molecule (connected): one group, the pairs in their order; oneGroup likewise with h-bonds. */
     @Test
     void allBondsIsOneGroup() {

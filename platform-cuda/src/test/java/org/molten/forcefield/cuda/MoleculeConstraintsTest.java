@@ -295,6 +295,31 @@ class MoleculeConstraintsTest {
     }
 
     /**
+     * In the cluster kernel too, which lane solves which constraint group does not change a bit: alanine dipeptide with
+     * h-bonds, Langevin at 2 fs, 6 steps in two launches, the groups in their order and reversed
+     * (DeviceConstraints.reversedGroups).
+     */
+    @Test
+    void groupedSolveDoesNotDependOnTheLanesInTheClusterKernel() {
+        try (Simulation host = cpu(BuiltInMolecules.load("alanine-dipeptide"), 2.0, 13)) {
+            ReplicaStart s = startOf(host, new DynamicsSpec.Langevin(2.0, T, 0.05, true), 13);
+            Run[] out = new Run[2];
+            try {
+                for (int reversed = 0; reversed < 2; reversed++) {
+                    DeviceConstraints.reversedGroups = reversed == 1;
+                    out[reversed] = run(s, MoleculeThermostatTest.molecule(3), 2, 3);
+                }
+            } finally {
+                DeviceConstraints.reversedGroups = false;
+            }
+            assertEquals("molecule", out[0].mode);
+            assertHeld(out[0], s.constraints(), "alanine dipeptide Langevin 2 fs, cluster kernel");
+            assertArrayEquals(out[0].last().positions(), out[1].last().positions(), "groups reversed, positions");
+            assertArrayEquals(out[0].last().velocities(), out[1].last().velocities(), "groups reversed, velocities");
+        }
+    }
+
+    /**
      * A constraint that cannot be met in the cluster kernel (ethanol at 2,000 K, 12 fs steps) stops the run with the
      * stage path's failure: the flag, its atoms, the step, the state of the launch's start kept.
      */
