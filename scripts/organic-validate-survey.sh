@@ -170,5 +170,7 @@ echo "== all runs ended after $(elapsed) s; $not_started of ${#tasks[@]} tasks n
 if [[ ${KEEP:-0} != 1 ]]; then
   find "$runs" \( -name '*.csv' -o -name '*.png' -o -name 'md-*.xyz' \) -delete
 fi
-tar -C "$out" -czf "$out/runs.tar.gz" runs xyz preflight.log && rm -rf "$runs" "$pre"
+# the split starts and the preflight's log go into the archive too and leave $OUT: a device call returns only a few
+# files (2026-11-29: the 144 starts beside the reports kept the reports from coming back)
+tar -C "$out" -czf "$out/runs.tar.gz" runs xyz preflight.log && rm -rf "$runs" "$pre" "$out/xyz" "$out/preflight.log"
 echo "== wrote $out/organic-validate-survey.{json,md} and runs.tar.gz after $(elapsed) s"
