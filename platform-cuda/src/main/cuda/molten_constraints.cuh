@@ -82,13 +82,15 @@ __device__ __forceinline__ int cons_cap_key(int P) { return 1 + MOLTEN_CONS_MAXI
 
 // SHAKE on the pairs of slots [s0, s1) of the view (one group; one thread): Gauss-Seidel in their order until every
 // |x| <= tol; then, perFs > 0, velocities += displacement * perFs. The group's own atoms and pairs only.
-// The sweeps themselves start from the view's state with the group's bond vectors (vec) and multipliers (lambda) set:
-// rattle_group_positions sets them to the drift's start and 0; the Newton solve (rattle_group_positions_newton) hands
-// over its own when it gives up.
-__device__ int rattle_group_sweeps(const Net& n, const PairView& w, int s0, int s1, double perFs) {
+__device__ int rattle_group_positions(const Net& n, const PairView& w, int s0, int s1, double perFs) {
     double* r = w.r;
     const double* ref = w.ref;
     const double tol = n.cons_tol;
+    for (int s = s0; s < s1; ++s) {
+        const int k = w.gpair[s];
+        cons_disp(n, ref, w.pair[2 * k], w.pair[2 * k + 1], w.vec + 3 * k);
+        w.lambda[k] = 0.0;
+    }
     for (int iter = 0; iter < MOLTEN_CONS_MAXITER; ++iter) {
         bool converged = true;
         for (int s = s0; s < s1; ++s) {
@@ -127,15 +129,6 @@ __device__ int rattle_group_sweeps(const Net& n, const PairView& w, int s0, int 
         }
     }
     return cons_cap_key(w.P);
-}
-
-__device__ int rattle_group_positions(const Net& n, const PairView& w, int s0, int s1, double perFs) {
-    for (int s = s0; s < s1; ++s) {
-        const int k = w.gpair[s];
-        cons_disp(n, w.ref, w.pair[2 * k], w.pair[2 * k + 1], w.vec + 3 * k);
-        w.lambda[k] = 0.0;
-    }
-    return rattle_group_sweeps(n, w, s0, s1, perFs);
 }
 
 // The velocity half on the pairs of slots [s0, s1) (one group; one thread): r_ij . v_ij = 0.
@@ -384,7 +377,8 @@ __device__ int rattle_group(const Net& n, const PairView& w, int s0, int s1, boo
 }
 
 // After MOLTEN_CONS_MAXITER sweeps without meeting the pairs: the worst pair (over all pairs in their order, the
-// state the serial solve ends in) names the failure, as the host's worstPositionPair.
+// state the serial solve ends in) names the failure, as the host's worstPositionPair. The drift's start vectors are
+// taken again from the start positions: a group solved directly leaves no bond vectors in vec.
 __device__ int rattle_worst_pair(const Net& n, const PairView& w) {
     const double* r = w.r;
     const double* ref = w.ref;
@@ -393,7 +387,8 @@ __device__ int rattle_worst_pair(const Net& n, const PairView& w) {
     for (int k = 0; k < w.P; ++k) {
         const int i = w.pair[2 * k], j = w.pair[2 * k + 1];
         double d[3];
-        for (int c = 0; c < 3; ++c) d[c] = w.vec[3 * k + c] + (r[3 * j + c] - ref[3 * j + c]) - (r[3 * i + c] - ref[3 * i + c]);
+        cons_disp(n, ref, i, j, d);
+        for (int c = 0; c < 3; ++c) d[c] += (r[3 * j + c] - ref[3 * j + c]) - (r[3 * i + c] - ref[3 * i + c]);
         const double e = fabs(sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) - sqrt(w.len2[k]));
         if (!(e <= err)) { err = e; worst = k; }
     }
@@ -407,8 +402,8 @@ __device__ int rattle_worst_pair(const Net& n, const PairView& w) {
 // Gauss-Seidel's iterates over all pairs bit for bit (each group's iterates are its own; a group met stays unchanged
 // by further sweeps); small groups solved directly meet the same criterion. On a failure lane 0 flags the pair the
 // sweeps name: the first non-finite x in (sweep, pair) order, else for positions the worst pair after the cap, for
-// velocities the first pair (a group that Newton's method met and the serial sweeps did not is not among them, so the
-// pair named can differ from the serial solve's, never the step). A failed solve leaves the groups that met
+// velocities the first pair (the worst pair measured from the drift's start positions, so that groups solved directly
+// compare as the serial solve's would). A failed solve leaves the groups that met
 // their pairs solved (the serial solve stops at once): the run stops there anyway (CudaMdEngine keeps the launch's
 // start). False on failure (lane 0).
 __device__ bool rattle_view(const Net& n, const PairView& w, bool velocities, double perFs, unsigned long long stepno) {
