@@ -25,25 +25,9 @@ for integ in verlet langevin; do
   one "$integ-cluster" $integ 5000
   one "$integ-stages" $integ 5000 -Dmolten.cuda.mode=stages
 done
-python3 - "$out" <<'PY'
-import sys, os
-out = sys.argv[1]
-def rows(p):   # the energy log: a "#" comment, the CSV header Time[ps],Etot[eV],..., then rows
-    return [l.strip().split(",") for l in open(p) if l.strip() and not l.startswith("#") and not l.startswith("Time")]
-for integ in ("verlet", "langevin"):
-    a, b = os.path.join(out, f"{integ}-cluster.log"), os.path.join(out, f"{integ}-stages.log")
-    if not (os.path.exists(a) and os.path.exists(b)):
-        print(integ, "missing log"); continue
-    ra, rb = rows(a), rows(b)
-    # the two kernels sum the forces in different orders: equal to float32 rounding at the start, and NVE
-    # trajectories then part as chaos allows; the largest |dEtot| over the run and at the first rows say which
-    dE = [abs(float(x[1]) - float(y[1])) for x, y in zip(ra, rb)]
-    print(f"{integ}: {len(ra)} and {len(rb)} log lines; |Etot(cluster) - Etot(stages)| first {dE[0]:.2e} eV, "
-          f"max over the first 1 ps {max(dE[:21]):.2e} eV, over the run {max(dE):.2e} eV")
-    if integ == "verlet" and ra:
-        t = [float(r[0]) for r in ra]; e = [float(r[1]) for r in ra]
-        n = len(t); mt = sum(t) / n; me = sum(e) / n
-        slope = sum((x - mt) * (y - me) for x, y in zip(t, e)) / sum((x - mt) ** 2 for x in t)
-        print(f"  NVE (cluster kernel): Etot slope {slope:.3e} eV/ps = {slope / 22 * 1e3:.4f} meV/atom/ps; "
-              f"span {max(e) - min(e):.3e} eV over {t[-1] - t[0]:.1f} ps")
-PY
+# the two kernels sum the forces in different orders: equal to float32 rounding at the start, and NVE trajectories
+# then part as chaos allows; the first rows, the first ps and the whole run say which (scripts/energy_logs.py)
+for integ in verlet langevin; do
+  python3 "$PWD/scripts/energy_logs.py" compare "$integ" cluster "$out/$integ-cluster.log" stages "$out/$integ-stages.log"
+done
+python3 "$PWD/scripts/energy_logs.py" drift "  NVE (cluster kernel)" "$out/verlet-cluster.log" 22

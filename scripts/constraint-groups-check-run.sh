@@ -30,19 +30,6 @@ for path in cluster stages; do
   one "$path-grouped" "${mode[@]}"
   one "$path-serial" "${mode[@]}" -Dmolten.cuda.serialConstraints=true
 done
-python3 - "$out" <<'PY'
-import sys, os
-out = sys.argv[1]
-def rows(p):   # the energy log: a "#" comment, the CSV header Time[ps],Etot[eV],..., then rows
-    return [l.strip().split(",") for l in open(p) if l.strip() and not l.startswith("#") and not l.startswith("Time")]
-for path in ("cluster", "stages"):
-    a, b = os.path.join(out, f"{path}-grouped.log"), os.path.join(out, f"{path}-serial.log")
-    if not (os.path.exists(a) and os.path.exists(b)):
-        print(path, "missing log"); continue
-    ra, rb = rows(a), rows(b)
-    dE = [abs(float(x[1]) - float(y[1])) for x, y in zip(ra, rb)]
-    t = [float(x[0]) for x in ra]
-    first_ps = [d for d, tt in zip(dE, t) if tt <= 1.0]
-    print(f"{path}: grouped {len(ra)} and serial {len(rb)} log lines; |Etot(grouped) - Etot(serial)| first "
-          f"{dE[0]:.2e} eV, max over the first 1 ps {max(first_ps):.2e} eV, over the run {max(dE):.2e} eV")
-PY
+for path in cluster stages; do
+  python3 "$PWD/scripts/energy_logs.py" compare "$path" grouped "$out/$path-grouped.log" serial "$out/$path-serial.log"
+done

@@ -12,6 +12,11 @@
 # Bundle as scripts/gpu-figures-run.sh's (GPUCHECK_REF=0 scripts/gpu-bundle.sh DIR/fig, this script copied into
 # DIR/fig); log: $OUT/constraints-figures.log; every run is cut to what is left of BUDGET (default 540 s).
 set -uo pipefail
+labels="ala-0.5fs ala-0.5fs-stages ala-2fs-hbonds eth1024-0.5fs eth1024-2fs-hbonds ala-2fs-hbonds-stages"
+for l in ${RUNS:-}; do   # a misspelt label would run nothing and cost a device call
+  [[ " $labels " == *" $l "* ]] || { echo "constraints-figures-run.sh: RUNS names '$l', not one of: $labels" >&2; exit 2; }
+done
+[[ -z ${CP_PREFIX:-} || -d $CP_PREFIX ]] || { echo "constraints-figures-run.sh: CP_PREFIX=$CP_PREFIX is not a folder" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-/tmp/constraints-figures-out}
 mkdir -p "$out/raw"

@@ -8,10 +8,12 @@ import os
 import re
 import stat
 import subprocess
+import sys
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 
 # A stand-in for the bundle's jre/bin/java: records its arguments, writes the energy log that --log names and prints
 # the summary lines of `molten run` in their real form (taken from an H200 run of 2026-11-28). With
@@ -53,9 +55,24 @@ def bundle(tmp):
         f.write(FAKE_JAVA)
     os.chmod(java, os.stat(java).st_mode | stat.S_IEXEC)
     tree = os.path.join(tmp, "tree")
-    for d in ("forcefield/src/main/resources", "platform-cuda/src/main/resources"):
+    for d in ("forcefield/src/main/resources", "platform-cuda/src/main/resources", "scripts"):
         os.makedirs(os.path.join(tree, d))
+    with open(os.path.join(HERE, "energy_logs.py")) as src, open(os.path.join(tree, "scripts", "energy_logs.py"), "w") as dst:
+        dst.write(src.read())
     return b, tree
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+def installed(b, name):
+    """scripts/NAME copied into the bundle folder b, as the device windows do (the script finds jre/ and lib/ there)."""
+    script = os.path.join(b, name)
+    with open(os.path.join(HERE, name)) as src, open(script, "w") as dst:
+        dst.write(src.read())
+    return script
 
 
 def run(script, cwd, env, timeout=60):
@@ -78,40 +95,50 @@ class ConstraintsFiguresRunTest(unittest.TestCase):
     def test_selected_runs_with_the_prefixed_kernels_and_their_ns_per_day(self):
         with tempfile.TemporaryDirectory() as tmp:
             b, tree = bundle(tmp)
-            script = os.path.join(b, "constraints-figures-run.sh")
-            with open(os.path.join(HERE, "constraints-figures-run.sh")) as src, open(script, "w") as dst:
-                dst.write(src.read())
+            script = installed(b, "constraints-figures-run.sh")
             out = os.path.join(tmp, "out")
+            kernels = os.path.join(tmp, "other-kernels")
+            os.makedirs(kernels)
             r = run(script, tree, {"OUT": out, "TREE": tree, "RUNS": "ala-2fs-hbonds eth1024-2fs-hbonds",
-                                   "CP_PREFIX": "/opt/other-kernels", "BUDGET": "60"})
-            log = open(os.path.join(out, "constraints-figures.log")).read()
+                                   "CP_PREFIX": kernels, "BUDGET": "60"})
+            log = read(os.path.join(out, "constraints-figures.log"))
             # 4,873 steps/s x 2 fs x 86,400 s/day / 1e6 fs/ns; 333,589 replica-steps/s likewise
             self.assertIn("ala-2fs-hbonds: on cuda: 4873 steps/s = 842.05 ns/day (exit 0)", log, r.stderr)
             self.assertIn("eth1024-2fs-hbonds: 1024 replicas on cuda: 333589 replica-steps/s = 57644.2 replica-ns/day",
                           log)
             self.assertEqual(2, len(re.findall(r"^\S+: .*(steps/s|no summary)", log, re.M)), log)
             self.assertNotIn("ala-0.5fs", log)
-            calls = open(os.path.join(b, "args.log")).read().splitlines()
+            calls = read(os.path.join(b, "args.log")).splitlines()
             self.assertEqual(2, len(calls))
             for c in calls:
-                self.assertRegex(c, r"-cp /opt/other-kernels:" + re.escape(b) + r"/lib/\*:")
+                self.assertRegex(c, r"-cp " + re.escape(kernels) + ":" + re.escape(b) + r"/lib/\*:")
                 self.assertIn("--constraints h-bonds", c)
                 self.assertIn("--timestep 2", c)
             self.assertTrue(os.path.isfile(os.path.join(out, "raw.tar.gz")))
 
+    def test_an_unknown_run_or_a_missing_kernel_folder_is_refused_before_any_run(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            b, tree = bundle(tmp)
+            script = installed(b, "constraints-figures-run.sh")
+            r = run(script, tree, {"OUT": os.path.join(tmp, "out"), "TREE": tree, "RUNS": "ala-2fs-hbond"})
+            self.assertEqual(2, r.returncode)
+            self.assertIn("RUNS names 'ala-2fs-hbond', not one of: ala-0.5fs", r.stderr)
+            r = run(script, tree, {"OUT": os.path.join(tmp, "out"), "TREE": tree, "CP_PREFIX": os.path.join(tmp, "none")})
+            self.assertEqual(2, r.returncode)
+            self.assertIn("CP_PREFIX=" + os.path.join(tmp, "none") + " is not a folder", r.stderr)
+            self.assertFalse(os.path.exists(os.path.join(b, "args.log")), "nothing may run")
+
     def test_every_run_without_a_selection(self):
         with tempfile.TemporaryDirectory() as tmp:
             b, tree = bundle(tmp)
-            script = os.path.join(b, "constraints-figures-run.sh")
-            with open(os.path.join(HERE, "constraints-figures-run.sh")) as src, open(script, "w") as dst:
-                dst.write(src.read())
+            script = installed(b, "constraints-figures-run.sh")
             out = os.path.join(tmp, "out")
             run(script, tree, {"OUT": out, "TREE": tree, "BUDGET": "60"})
-            log = open(os.path.join(out, "constraints-figures.log")).read()
+            log = read(os.path.join(out, "constraints-figures.log"))
             labels = re.findall(r"^([\w.-]+): (?:on |\d+ replicas|no summary)", log, re.M)
             self.assertEqual(["ala-0.5fs", "ala-0.5fs-stages", "ala-2fs-hbonds", "eth1024-0.5fs", "eth1024-2fs-hbonds",
                               "ala-2fs-hbonds-stages"], labels, log)
-            for c in open(os.path.join(b, "args.log")).read().splitlines():
+            for c in read(os.path.join(b, "args.log")).splitlines():
                 self.assertRegex(c, r"-cp " + re.escape(b) + r"/lib/\*:")
 
 
@@ -122,15 +149,55 @@ class ConstraintGroupsCheckRunTest(unittest.TestCase):
             b, tree = bundle(tmp)
             out = os.path.join(tmp, "out")
             r = run(os.path.join(HERE, "constraint-groups-check-run.sh"), tree, {"OUT": out, "HERE": b})
-            text = open(os.path.join(out, "constraint-groups-check.log")).read()
+            text = read(os.path.join(out, "constraint-groups-check.log"))
             self.assertIn("cluster-grouped: exit 0 4873 steps/s", text, r.stderr)
             self.assertIn("stages-serial: exit 0 4873 steps/s", text)
             for path in ("cluster", "stages"):
                 self.assertIn(f"{path}: grouped 3 and serial 3 log lines; |Etot(grouped) - Etot(serial)| first "
                               f"0.00e+00 eV, max over the first 1 ps 1.00e-06 eV, over the run 3.00e-06 eV", text)
-            calls = open(os.path.join(b, "args.log")).read().splitlines()
+            calls = read(os.path.join(b, "args.log")).splitlines()
             self.assertEqual(2, sum("-Dmolten.cuda.serialConstraints=true" in c for c in calls))
             self.assertEqual(2, sum("-Dmolten.cuda.mode=stages" in c for c in calls))
+
+
+class ClusterConstraintsCheckRunTest(unittest.TestCase):
+
+    def test_cluster_kernel_against_the_stage_path_and_its_drift(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            b, tree = bundle(tmp)
+            out = os.path.join(tmp, "out")
+            r = run(installed(b, "cluster-constraints-check-run.sh"), tree, {"OUT": out})
+            text = read(os.path.join(out, "cluster-constraints-check.log"))
+            for integ in ("verlet", "langevin"):
+                self.assertIn(f"{integ}: cluster 3 and stages 3 log lines; |Etot(cluster) - Etot(stages)| first "
+                              f"0.00e+00 eV, max over the first 1 ps 0.00e+00 eV, over the run 0.00e+00 eV", text, r.stderr)
+            # Etot = -896.5 - 0.01 t: -0.01 eV/ps over 22 atoms
+            self.assertIn("NVE (cluster kernel): Etot slope -1.000e-02 eV/ps = -0.4545 meV/atom/ps; span 2.000e-02 eV "
+                          "over 2.0 ps", text)
+            calls = read(os.path.join(b, "args.log")).splitlines()
+            self.assertEqual(2, sum("-Dmolten.cuda.mode=stages" in c for c in calls))
+
+
+class EnergyLogsTest(unittest.TestCase):
+
+    def log(self, tmp, name, rows):
+        p = os.path.join(tmp, name)
+        with open(p, "w") as f:
+            f.write("# dof\nTime[ps],Etot[eV],Epot[eV],Ekin[eV],T[K]\n")
+            for t, e in rows:
+                f.write(f"{t:.6f},{e:.8f},0,0,0\n")
+        return p
+
+    def test_the_first_ps_by_the_logs_own_times(self):
+        import energy_logs
+        with tempfile.TemporaryDirectory() as tmp:
+            # rows every 0.1 ps: the first ps is 11 rows, not 21 (a 2 fs run reported every 50 steps)
+            a = self.log(tmp, "a.log", [(0.1 * k, -1.0) for k in range(31)])
+            b = self.log(tmp, "b.log", [(0.1 * k, -1.0 + (2e-6 if k == 15 else 1e-6 if k == 10 else 0.0))
+                                        for k in range(31)])
+            self.assertEqual("x: a 31 and b 31 log lines; |Etot(a) - Etot(b)| first 0.00e+00 eV, max over the first 1 ps "
+                             "1.00e-06 eV, over the run 2.00e-06 eV", energy_logs.compare("x", "a", a, "b", b))
+            self.assertEqual("x: missing log", energy_logs.compare("x", "a", a, "b", os.path.join(tmp, "none.log")))
 
 
 if __name__ == "__main__":
