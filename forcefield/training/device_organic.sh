@@ -5,6 +5,7 @@
 #   device_organic.sh data-and-train WORK OUT DEADLINE_S   sample + label (15 processes), then training run A
 #   device_organic.sh train-and-eval WORK OUT DEADLINE_S   training run B warm-started from A, then the figures
 #   device_organic.sh all|multi WORK OUT DEADLINE_S        everything, detached (see the phases below)
+#   device_organic.sh weighting WORK OUT DEADLINE_S        the force loss per atom against per structure, one GPU
 # Each phase ends its training so that the whole command ends by DEADLINE_S seconds after it started.
 #
 # WORK is a git-ignored folder that outlives one command while the machine stays up; if it was lost
@@ -143,6 +144,43 @@ extxyz.write('$work/organic-starts.train.xyz.gz', fr)"
       --starts $tr/organic/starts.test.xyz.gz --independent $tr/testset-independent --replicas 1 --ps 100 \
       --budget-s "${EVAL_BUDGET_S:-150}" --out "$out/eval.json" 2>&1 | tee "$out/eval_stdout.txt"
     wait
+    touch "$out/DONE"
+    ;;
+  weighting)
+    # One GPU, detached across several commands: does weighing every frame alike (train.py --force-weighting
+    # structure) take the tail of small molecules down? Data on DATA_CPUS (DATA_WORKERS processes), then two
+    # fine-tunings from INIT (default the organic preview) side by side on the one GPU, the same in everything but
+    # the force term's weighting (atom / structure): same data, seed, batch, learning rates, system weights and
+    # wall-clock budget, ending by DEADLINE_S. Their best weights so far are copied to $out every minute; the
+    # figures are taken elsewhere (organic_eval.py on the same test frames, both beside INIT in one run).
+    pin() { if [[ -n ${1:-} ]]; then echo "taskset -c $1"; fi; }
+    workers=${DATA_WORKERS:-$(( cores > 1 ? cores - 1 : 1 ))}
+    [[ -e $work/data/organic.train.npz ]] || $(pin "${DATA_CPUS:-}") python3 $tr/organic_data.py --starts $tr/organic \
+      --out "$work/data" ${DATA_OPTS:-} --workers "$workers" 2>&1 | tee "$out/organic_data_stdout.txt"
+    cp "$work/data/organic-data.json" "$out/"
+    init=${INIT:-forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors}
+    minutes=$(python3 -c "print(round(($deadline - $SECONDS - 45) / 60, 2))")
+    echo "two trainings on one GPU for $minutes min from $init"
+    ( while sleep 60; do
+        for w in atom structure; do cp "$work/run-$w/checkpoint.npz" "$out/checkpoint-$w.npz" 2>/dev/null || true; done
+      done ) &
+    saver=$!
+    pids=()
+    for w in atom structure; do
+      mkdir -p "$work/run-$w"
+      $(pin "${TRAIN_CPUS:-}") python3 $tr/train.py --data ${V5DATA:-$tr/data} "$work/data" \
+        --test forcefield/src/main/resources/org/molten/forcefield/student/testset --out "$work/run-$w" --minutes "$minutes" \
+        --batch "${BATCH:-256}" --lr "${LR:-3e-4}" --lr-final "${LR_FINAL:-1e-5}" --warmup "${WARMUP:-300}" \
+        --val-every-s 45 --patience 1000 --seed 20261128 --init "$init" --checkpoint --force-weighting $w \
+        ${SYSTEM_WEIGHTS:-} > "$out/train_$w.txt" 2>&1 &
+      pids+=($!)
+    done
+    for p in "${pids[@]}"; do wait "$p" || echo "a training ended with $?"; done
+    kill $saver 2>/dev/null || true
+    for w in atom structure; do
+      cp "$work/run-$w/state.npz" "$out/state_$w.npz"
+      cp "$work/run-$w/train_log.json" "$out/train_log_$w.json"
+    done
     touch "$out/DONE"
     ;;
   *) echo "unknown phase $phase"; exit 2 ;;

@@ -1,0 +1,38 @@
+"""The force term of train.py's loss under both weightings, and the validation metric that selects with it."""
+import os
+import sys
+import unittest
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from train import force_loss  # noqa: E402
+
+
+class ForceLossTest(unittest.TestCase):
+    def setUp(self):
+        # two frames: 2 atoms with squared errors 1 per component, 6 atoms with 4 per component
+        self.counts = torch.tensor([2, 6])
+        self.batch = torch.repeat_interleave(torch.arange(2), self.counts)
+        self.f_ref = torch.zeros(8, 3)
+        self.f = torch.cat([torch.ones(2, 3), torch.full((6, 3), 2.0)])
+
+    def test_atom_weighting_is_the_mean_over_atoms(self):
+        loss = force_loss(self.f, self.f_ref, self.batch, self.counts, "atom")
+        self.assertAlmostEqual(float(loss), (2 * 1.0 + 6 * 4.0) / 8, places=6)   # 3.25: the large frame dominates
+
+    def test_structure_weighting_weighs_each_frame_alike(self):
+        loss = force_loss(self.f, self.f_ref, self.batch, self.counts, "structure")
+        self.assertAlmostEqual(float(loss), (1.0 + 4.0) / 2, places=6)           # 2.5
+
+    def test_structure_weighting_of_equal_frames_is_the_atom_mean(self):
+        counts = torch.tensor([4, 4])
+        batch = torch.repeat_interleave(torch.arange(2), counts)
+        f = torch.randn(8, 3, generator=torch.Generator().manual_seed(3))
+        a = force_loss(f, torch.zeros(8, 3), batch, counts, "atom")
+        s = force_loss(f, torch.zeros(8, 3), batch, counts, "structure")
+        self.assertAlmostEqual(float(a), float(s), places=6)
+
+
+if __name__ == "__main__":
+    unittest.main()
