@@ -9,8 +9,8 @@
 #   call2: waits while the trainings run, copies their best weights so far
 #   call3: waits for the pipeline's DONE (or CALL_S), copies the final weights and logs
 # Every call leaves ONE archive in $OUT (a call returns only a few files): window-<call>.tar.gz.
-# Carry: .device/g3.tar.xz (scripts/device-window-x4.sh bundle, without the sweep's jars), .device/kab.tar.xz (kA/
-# and kB/, each org/molten/forcefield/cuda/molten_kernels.{fatbin,manifest}), .device/data.tar.xz (v1-v5's data,
+# Carry: .device/g3.tar.xz (scripts/device-window-x4.sh bundle, without the sweep's jars), .device/kab.tar.xz (kB/
+# org/molten/forcefield/cuda/molten_kernels.{fatbin,manifest}: the other build; kA is main's, the checkout's own), .device/data.tar.xz (v1-v5's data,
 # where the sparse checkout leaves forcefield/training/data out), .model-payload/xtblib.tar.xz.
 set -uo pipefail
 phase=$1
@@ -30,7 +30,7 @@ pack() {
 case "$phase" in
   call1)
     nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv
-    mkdir -p $b && XZ_OPT=-T0 tar -C $b -xJf .device/g3.tar.xz && tar -C $b -xJf .device/kab.tar.xz
+    mkdir -p $b && XZ_OPT=-T0 tar -C $b -xJf .device/g3.tar.xz && tar -C $b -xJf .device/kab.tar.xz && mkdir -p $b/kA   # kA: empty, main's image from the checkout
     if [[ -f .device/data.tar.xz ]]; then
       mkdir -p "$work/v5data" && XZ_OPT=-T0 tar -C "$work/v5data" -xJf .device/data.tar.xz
       ls "$work"/v5data/*.xyz | xargs -P 16 -n 1 gzip -1
