@@ -132,6 +132,7 @@ case "$phase" in
     python3 -c "
 import sys; sys.path.insert(0, '$tr'); import extxyz
 fr = list(extxyz.read('$tr/organic/starts.train.xyz.gz'))
+if '--small' in '${DATA_OPTS:-}'.split(): fr += list(extxyz.read('$tr/organic/starts.small.xyz.gz'))   # trained on too
 import numpy as np
 for f in fr: f.info['system'] = f.info['name']; f.energy = 0.0; f.forces = np.zeros_like(f.positions)   # unlabelled: the domain reads geometry only
 extxyz.write('$work/organic-starts.train.xyz.gz', fr)"

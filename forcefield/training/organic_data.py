@@ -202,6 +202,11 @@ def main():
     ap.add_argument("--equil", type=int, default=200, help="MD steps before the first frame")
     ap.add_argument("--limit", type=int, default=0, help="only the first N starts of each split (a smoke test)")
     ap.add_argument("--val-fraction", type=float, default=0.05, help="training molecules held out for validation")
+    ap.add_argument("--small", action="store_true",
+                    help="also the exhaustive pool of small molecules (STARTS/starts.small.xyz.gz of "
+                         "organic/enumerate_small.py): training frames in organic-small.train.npz (system "
+                         "organic-small, for train.py's --system-weight), never held out for validation; the "
+                         "list's tasks, seeds and validation draw stay as they are without it")
     args = ap.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     os.makedirs(os.path.join(args.out, "testset"), exist_ok=True)
@@ -217,6 +222,13 @@ def main():
                       args.seed, 0)
     tasks += tasks_for(test_starts, "test", [(300, 600)], args.test_frames, args.every, args.equil, False,
                        args.seed + 1, 100000)
+    small_starts = []
+    if args.small:   # own seeds (start ids from 200000): the list's tasks keep theirs
+        small_starts = read_starts(os.path.join(args.starts, "starts.small.xyz.gz"))
+        if args.limit:
+            small_starts = small_starts[:args.limit]
+        tasks += tasks_for(small_starts, "small", train_temps, args.train_frames, args.every, args.equil, True,
+                           args.seed, 200000)
     print(f"{len(train_starts)} training starts, {len(test_starts)} test starts -> {len(tasks)} tasks on "
           f"{args.workers} workers", flush=True)
 
@@ -230,7 +242,7 @@ def main():
     wall = time.time() - t0
 
     drops = {}
-    rows = {"train": [], "test": []}
+    rows = {"train": [], "test": [], "small": []}
     md_cpu = label_cpu = 0.0
     labelled = 0
     for t in tasks:
@@ -252,6 +264,8 @@ def main():
     save_npz(os.path.join(args.out, "organic.train.npz"), train_rows)
     save_npz(os.path.join(args.out, "organic.val.npz"), val_rows)
     save_npz(os.path.join(args.out, "organic-test.npz"), rows["test"])
+    if args.small:
+        save_npz(os.path.join(args.out, "organic-small.train.npz"), rows["small"])
     by_file = {}
     for name, temp, numbers, x, f, e in rows["test"]:
         by_file.setdefault(f"{file_stem(name)}_{int(temp)}K", []).append(
@@ -262,11 +276,11 @@ def main():
         teacher="GFN2-xTB (libxtb 6.5.1 in-process), sampling GFN-FF Langevin MD", seed=args.seed,
         dt_fs=DT_FS, friction_per_fs=FRICTION_PER_FS, every_steps=args.every, equil_steps=args.equil,
         train_temperatures_K=train_temps, test_temperatures_K=[300, 600], jitter_A=JITTER_A,
-        starts=dict(train=len(train_starts), test=len(test_starts)), tasks=len(tasks),
-        frames=dict(train=len(train_rows), val=len(val_rows), test=len(rows["test"])),
+        starts=dict(train=len(train_starts), test=len(test_starts), small=len(small_starts)), tasks=len(tasks),
+        frames=dict(train=len(train_rows), val=len(val_rows), test=len(rows["test"]), small=len(rows["small"])),
         atoms=dict(train=int(sum(len(r[2]) for r in train_rows)), test=int(sum(len(r[2]) for r in rows["test"]))),
         molecules=dict(train=len(names) - len(val_names), val=len(val_names),
-                       test=len({r[0] for r in rows["test"]})),
+                       test=len({r[0] for r in rows["test"]}), small=len({r[0] for r in rows["small"]})),
         val_molecules=sorted(val_names), dropped=drops, labelled_frames=labelled, workers=args.workers,
         wall_s=round(wall, 1), md_cpu_s=round(md_cpu, 1), teacher_cpu_s=round(label_cpu, 1),
         teacher_frames_per_s_per_core=round(labelled / max(label_cpu, 1e-9), 1),

@@ -128,6 +128,63 @@ class OrganicMoleculesTest(unittest.TestCase):
 
 
 @unittest.skipUnless(HAVE_RDKIT, "python3-rdkit not installed")
+class SmallPoolTest(unittest.TestCase):
+    """organic/small.csv: the exhaustive pool of molecules of <= 4 heavy atoms, all for training."""
+    @classmethod
+    def setUpClass(cls):
+        RDLogger.DisableLog("rdApp.*")
+        cls.rows = read_rows(os.path.join(ORGANIC, "small.csv"))
+        cls.listed = read_rows(os.path.join(ORGANIC, "molecules.csv"))
+
+    def test_every_smiles_parses_is_canonical_small_hcno_and_unique(self):
+        self.assertEqual(list(self.rows[0].keys()), ["name", "smiles", "category"])
+        self.assertGreater(len(self.rows), 100)
+        seen = set()
+        for r in self.rows:
+            m = Chem.MolFromSmiles(r["smiles"])
+            self.assertIsNotNone(m, r["smiles"])
+            self.assertEqual(canon(r["smiles"]), r["smiles"])
+            self.assertNotIn(r["smiles"], seen)
+            seen.add(r["smiles"])
+            self.assertLessEqual(m.GetNumAtoms(), 4, r["smiles"])
+            self.assertLessEqual({a.GetSymbol() for a in m.GetAtoms()}, {"C", "N", "O"}, r["smiles"])
+            self.assertTrue(all(a.GetFormalCharge() == 0 and a.GetNumRadicalElectrons() == 0 for a in m.GetAtoms()))
+            self.assertEqual(len(Chem.GetMolFrags(m)), 1, r["smiles"])
+            self.assertFalse(m.HasSubstructMatch(Chem.MolFromSmarts("[#8]~[#8]")), r["smiles"])   # no peroxide
+
+    def test_disjoint_from_the_list_and_from_test_scaffolds(self):
+        listed = {canon(r["smiles"]) for r in self.listed}
+        test_scaffolds = {MurckoScaffold.MurckoScaffoldSmiles(smiles=r["smiles"], includeChirality=False)
+                          for r in self.listed if r["split"] == "test"} - {""}
+        for r in self.rows:
+            self.assertNotIn(canon(r["smiles"]), listed, r["name"])
+            self.assertNotIn(MurckoScaffold.MurckoScaffoldSmiles(smiles=r["smiles"], includeChirality=False),
+                             test_scaffolds, r["name"])
+
+    def test_it_reaches_the_test_tails_relatives(self):
+        """Neighbours of the small test molecules the preview missed (methanimine, cyanamide, hydroxylamine,
+        formamidine): an enumeration that lost them (e.g. a filter dropping every imine) fails here."""
+        smiles = {r["smiles"] for r in self.rows}
+        for s in ("C=NCC", "C=NN", "N#CNN", "CCNO", "CN=CN", "N"):
+            self.assertIn(canon(s), smiles)
+
+    def test_the_csv_is_the_enumerations_output(self):
+        import enumerate_small
+        self.assertEqual([(r["name"], r["smiles"], r["category"]) for r in enumerate_small.build()],
+                         [(r["name"], r["smiles"], r["category"]) for r in self.rows])
+
+    def test_small_starts_hold_every_small_molecule_with_its_own_seeds(self):
+        import extxyz
+        import make_starts
+        frames = extxyz.read(os.path.join(ORGANIC, "starts.small.xyz.gz"))
+        self.assertEqual(len(frames), 3 * len(self.rows))
+        for k, fr in enumerate(frames):
+            r = self.rows[k // 3]
+            self.assertEqual((fr.info["name"], fr.info["split"], int(fr.info["index"]), int(fr.info["conformer"])),
+                             (r["name"], "small", make_starts.SMALL_INDEX + k // 3, k % 3))
+
+
+@unittest.skipUnless(HAVE_RDKIT, "python3-rdkit not installed")
 class OrganicStartsTest(unittest.TestCase):
     def test_test_starts_hold_every_test_molecule_with_its_atoms(self):
         import extxyz

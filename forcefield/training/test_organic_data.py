@@ -88,5 +88,31 @@ class SamplingTest(unittest.TestCase):
         self.assertIn((2, 8), g)
 
 
+class SmallPoolDataTest(unittest.TestCase):
+    def run_data(self, out, *extra):
+        import subprocess
+        import sys
+        here = os.path.dirname(os.path.abspath(__file__))
+        cmd = [sys.executable, os.path.join(here, "organic_data.py"), "--out", out, "--limit", "4", "--workers", "1",
+               "--train-frames", "2", "--test-frames", "1", "--every", "5", "--equil", "5", *extra]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=dict(os.environ, OMP_NUM_THREADS="1"))
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+
+    def test_the_small_pool_leaves_the_lists_frames_alone_and_goes_to_its_own_system(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            a, b = os.path.join(d, "a"), os.path.join(d, "b")
+            self.run_data(a)
+            self.run_data(b, "--small")
+            for f in ("organic.train.npz", "organic.val.npz", "organic-test.npz"):
+                x, y = np.load(os.path.join(a, f)), np.load(os.path.join(b, f))
+                for k in ("z", "pos", "forces", "energy"):
+                    np.testing.assert_array_equal(x[k], y[k], f"{f}: {k}")
+            self.assertFalse(os.path.exists(os.path.join(a, "organic-small.train.npz")))
+            small = np.load(os.path.join(b, "organic-small.train.npz"))
+            self.assertEqual([str(m) for m in small["molecules"]], ["small C#CC=N", "small C#CCN"])   # small.csv: first rows
+            self.assertGreater(len(small["energy"]), 0)
+
+
 if __name__ == "__main__":
     unittest.main()

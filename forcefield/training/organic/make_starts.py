@@ -13,6 +13,7 @@ rule of conformers.bonds) from its SMILES is re-embedded with the next seed; a m
 error naming it.
 """
 import argparse
+import contextlib
 import csv
 import os
 import sys
@@ -29,6 +30,7 @@ import extxyz  # noqa: E402
 MASTER_SEED = 20261128
 COVALENT_RADIUS_A = {1: 0.31, 6: 0.76, 7: 0.71, 8: 0.66}   # Cordero et al. 2008, as conformers.py
 MAX_RETRIES = 5
+SMALL_INDEX = 100000   # the small-molecule pool's rows are indexed (and seeded) from here, apart from the list's
 
 
 def seed_for(index, master=MASTER_SEED, attempt=0):
@@ -101,25 +103,32 @@ def main(argv=None):
     ap.add_argument("--conformers", type=int, default=3, help="conformers per molecule (default 3)")
     ap.add_argument("--seed", type=int, default=MASTER_SEED, help="master seed")
     ap.add_argument("--out-dir", default=HERE, help="where starts.train.xyz.gz and starts.test.xyz.gz go")
+    ap.add_argument("--small", action="store_true",
+                    help="the small-molecule pool instead: small.csv (enumerate_small.py; every row a training "
+                         "molecule) -> starts.small.xyz.gz, rows indexed from SMALL_INDEX (their own seeds)")
     a = ap.parse_args(argv)
     RDLogger.DisableLog("rdApp.*")
-    with open(a.molecules, newline="") as f:
+    molecules = os.path.join(HERE, "small.csv") if a.small and a.molecules == ap.get_default("molecules") else a.molecules
+    with open(molecules, newline="") as f:
         rows = list(csv.DictReader(f))
     t0 = time.time()
-    paths = {s: os.path.join(a.out_dir, f"starts.{s}.xyz.gz") for s in ("train", "test")}
+    splits = ("small",) if a.small else ("train", "test")
+    first = SMALL_INDEX if a.small else 0
+    paths = {s: os.path.join(a.out_dir, f"starts.{s}.xyz.gz") for s in splits}
     counts = {s: [0, 0] for s in paths}
     uff = 0
-    with extxyz._open(paths["train"], "w") as ftrain, extxyz._open(paths["test"], "w") as ftest:
-        files = {"train": ftrain, "test": ftest}
+    with contextlib.ExitStack() as stack:
+        files = {s: stack.enter_context(extxyz._open(paths[s], "w")) for s in splits}
         for i, r in enumerate(rows):
-            if r["split"] not in files:
-                raise ValueError(f"{a.molecules}: row {i + 2}: split must be train or test, not {r['split']!r}")
-            mol, confs, ff = conformers(r["smiles"], a.conformers, seed_for(i, a.seed))
+            split = "small" if a.small else r["split"]
+            if split not in files:
+                raise ValueError(f"{molecules}: row {i + 2}: split must be train or test, not {split!r}")
+            mol, confs, ff = conformers(r["smiles"], a.conformers, seed_for(first + i, a.seed))
             uff += ff == "UFF"
-            write_frames(files[r["split"]], mol, confs,
-                         dict(name=r["name"], smiles=r["smiles"], split=r["split"], index=i, ff=ff))
-            counts[r["split"]][0] += 1
-            counts[r["split"]][1] += len(confs)
+            write_frames(files[split], mol, confs,
+                         dict(name=r["name"], smiles=r["smiles"], split=split, index=first + i, ff=ff))
+            counts[split][0] += 1
+            counts[split][1] += len(confs)
     dt = time.time() - t0
     for s, (nm, nf) in counts.items():
         print(f"{s}: {nm} molecules, {nf} conformers -> {paths[s]}")
