@@ -8,6 +8,8 @@
 #          h-bonds constraints, three rounds alternating kA, kB; then 1,024 ethanols at both timesteps with each
 #   call2: waits while the trainings run, copies their best weights so far
 #   call3: waits for the pipeline's DONE (or CALL_S), copies the final weights and logs
+#   round1 (instead of call1): issue 27's next round alone, the small-molecule pool in its data (device_organic.sh
+#          multi on the one GPU and 15 cores); call2 and call3 then wait for it as above
 # Every call leaves ONE archive in $OUT (a call returns only a few files): window-<call>.tar.gz.
 # Carry: .device/g3.tar.xz (scripts/device-window-x4.sh bundle, without the sweep's jars), .device/kab.tar.xz (kB/
 # org/molten/forcefield/cuda/molten_kernels.{fatbin,manifest}: the other build; kA is main's, the checkout's own), .device/data.tar.xz (v1-v5's data,
@@ -60,11 +62,32 @@ case "$phase" in
     while [[ ! -f $work/out/DONE ]] && (( left > 20 )); do sleep 10; left=$(( ${CALL_S:-570} - SECONDS )); done
     pack
     ;;
+  round1)
+    # issue 27's next round (forcefield/training/README.md, "The small-molecule pool in the next round"): data with the
+    # small-molecule pool on 15 cores, then training on the GPU from the preview, the v6 weight file with its domain,
+    # the figures; detached, DEADLINE_S (default 1500) after this call's start; call2/call3 wait and copy.
+    mkdir -p $b
+    if [[ -f .device/data.tar.xz ]]; then
+      mkdir -p "$work/v5data" && XZ_OPT=-T0 tar -C "$work/v5data" -xJf .device/data.tar.xz
+      ls "$work"/v5data/*.xyz | xargs -P 16 -n 1 gzip -1
+      export V5DATA=$work/v5data
+    fi
+    mkdir -p "$work/out"
+    cp forcefield/training/device_organic.sh "$work/device_organic.sh"
+    DATA_CPUS=0-15 DATA_WORKERS=15 TRAIN_GPUS=0 BATCH=256 LR=${LR:-5e-4} LR_FINAL=1e-5 DATA_OPTS="--small" \
+      EVAL_BUDGET_S=120 COMMIT=${COMMIT:-unknown} \
+      SYSTEM_WEIGHTS="--system-weight water=2 --system-weight ethanol=2 --system-weight benzene=2 --system-weight alanine-dipeptide=2 --system-weight ace-ala5-nme=3 --system-weight water-clusters=2 --system-weight organic-small=${SMALL_WEIGHT:-3}" \
+      setsid nohup bash "$work/device_organic.sh" multi "$work" "$work/out" "${DEADLINE_S:-1500}" \
+      > "$work/pipeline.log" 2>&1 < /dev/null &
+    left=$(( ${CALL_S:-570} - SECONDS ))
+    while [[ ! -f $work/out/DONE ]] && (( left > 20 )); do sleep 10; left=$(( ${CALL_S:-570} - SECONDS )); done
+    pack
+    ;;
   call2|call3)
     left=$(( ${CALL_S:-570} - SECONDS ))
     while [[ ! -f $work/out/DONE ]] && (( left > 20 )); do sleep 10; left=$(( ${CALL_S:-570} - SECONDS )); done
     grep -h "epoch\|stopped" "$work"/out/train_*.txt 2>/dev/null | tail -6
     pack
     ;;
-  *) echo "unknown phase $phase (call1|call2|call3)" >&2; exit 2 ;;
+  *) echo "unknown phase $phase (call1|round1|call2|call3)" >&2; exit 2 ;;
 esac
