@@ -79,7 +79,7 @@ case "$phase" in
     # the export end by DEADLINE_S; a copy of the best weights so far in $out every minute (a lost machine
     # keeps them); the weight file for the Java side (student-gfn2-v6.safetensors, with its domain) right after the
     # training (what the measurements that follow need first), then the figures.
-    # Settings: BATCH (per rank, 256), LR (1e-3), LR_FINAL (1e-5), WARMUP (300), SYSTEM_WEIGHTS (" --system-weight
+    # Settings: HIDDEN (F, 128; 256 with INIT from widen.py), BATCH (per rank, 256), LR (1e-3), LR_FINAL (1e-5), WARMUP (300), SYSTEM_WEIGHTS (" --system-weight
     # NAME=K ..."), DATA_OPTS (organic_data.py options), V5DATA (v1-v5's data folder, default forcefield/training/data:
     # elsewhere where a sparse checkout leaves it out, since each command's copy of the checkout resets tracked paths).
     # Data already generated in WORK (an earlier, failed start) are used as they are.
@@ -119,7 +119,7 @@ case "$phase" in
     for ((r = n - 1; r >= 0; r--)); do
       RANK=$r LOCAL_RANK=$r $(pin "${TRAIN_CPUS:-}") python3 $tr/train.py --data ${V5DATA:-$tr/data} "$work/data" $active_data \
         --test forcefield/src/main/resources/org/molten/forcefield/student/testset --out "$work/run" --minutes "$minutes" \
-        --batch "${BATCH:-256}" --lr "${LR:-1e-3}" --lr-final "${LR_FINAL:-1e-5}" --warmup "${WARMUP:-300}" \
+        --hidden "${HIDDEN:-128}" --batch "${BATCH:-256}" --lr "${LR:-1e-3}" --lr-final "${LR_FINAL:-1e-5}" --warmup "${WARMUP:-300}" \
         --val-every-s 45 --patience 1000 --seed 20261128 --init "$init" --checkpoint ${SYSTEM_WEIGHTS:-} \
         > "$out/train_rank$r.txt" 2>&1 &
       pids+=($!)
