@@ -6,7 +6,9 @@ import unittest
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from train import force_loss  # noqa: E402
+import extxyz  # noqa: E402
+from dataset import FrameSet  # noqa: E402
+from train import evaluate, force_loss  # noqa: E402
 
 
 class ForceLossTest(unittest.TestCase):
@@ -32,6 +34,28 @@ class ForceLossTest(unittest.TestCase):
         a = force_loss(f, torch.zeros(8, 3), batch, counts, "atom")
         s = force_loss(f, torch.zeros(8, 3), batch, counts, "structure")
         self.assertAlmostEqual(float(a), float(s), places=6)
+
+
+class ZeroForces:
+    """A stand-in model: zero energies and forces, so that evaluate's errors are the reference labels themselves."""
+    def eval(self):
+        return self
+
+    def train(self):
+        return self
+
+    def __call__(self, z, pos, batch, n, pairs=None):
+        return torch.zeros(n, dtype=torch.float64), torch.zeros_like(pos)
+
+
+class ValidationMetricTest(unittest.TestCase):
+    def test_the_per_structure_metric_that_selects_is_the_mean_of_each_frames_mean(self):
+        # a 2-atom frame with squared force errors 1 per component, a 6-atom frame with 4: per structure (1 + 4) / 2
+        frames = [extxyz.Frame([1, 1], [[0, 0, 0], [0.7, 0, 0]], 0.0, [[1, 1, 1], [-1, -1, -1]], dict(system="a")),
+                  extxyz.Frame([6] * 6, [[1.5 * k, 0, 0] for k in range(6)], 0.0, [[2, -2, 2]] * 6, dict(system="a"))]
+        m = evaluate(ZeroForces(), FrameSet(frames, ["a"]), "cpu")["all"]
+        self.assertAlmostEqual(m["force_mse_per_structure"], 2.5, places=12)
+        self.assertAlmostEqual(m["force_mse"], (2 * 1 + 6 * 4) / 8, places=12)
 
 
 if __name__ == "__main__":
