@@ -28,16 +28,26 @@ pack() {
   tail -4 "$work/pipeline.log" 2>/dev/null
   tar -C "$stage" -czf "$out/window-$phase.tar.gz" . && ls -la "$out"
 }
+# v1-v5's six-molecule data, where the sparse checkout leaves forcefield/training/data out: unpacked into the
+# ignored WORK (each command's copy of the checkout resets tracked paths), gzipped as the loaders read them
+v5data() {
+  if [[ -f .device/data.tar.xz ]]; then
+    mkdir -p "$work/v5data" && XZ_OPT=-T0 tar -C "$work/v5data" -xJf .device/data.tar.xz
+    ls "$work"/v5data/*.xyz | xargs -P 16 -n 1 gzip -1
+    export V5DATA=$work/v5data
+  fi
+}
+# until the pipeline's DONE, or 20 s before this call's CALL_S (default 570 s) ends
+wait_done() {
+  local left=$(( ${CALL_S:-570} - SECONDS ))
+  while [[ ! -f $work/out/DONE ]] && (( left > 20 )); do sleep 10; left=$(( ${CALL_S:-570} - SECONDS )); done
+}
 
 case "$phase" in
   call1)
     nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv
     mkdir -p $b && XZ_OPT=-T0 tar -C $b -xJf .device/g3.tar.xz && tar -C $b -xJf .device/kab.tar.xz && mkdir -p $b/kA   # kA: empty, main's image from the checkout
-    if [[ -f .device/data.tar.xz ]]; then
-      mkdir -p "$work/v5data" && XZ_OPT=-T0 tar -C "$work/v5data" -xJf .device/data.tar.xz
-      ls "$work"/v5data/*.xyz | xargs -P 16 -n 1 gzip -1
-      export V5DATA=$work/v5data
-    fi
+    v5data
     mkdir -p "$work/out"
     # bash reads a script as it runs: the pipeline runs a copy that the next command's copy of the checkout cannot touch
     cp forcefield/training/device_organic.sh "$work/device_organic.sh"
@@ -58,20 +68,14 @@ case "$phase" in
         bash $b/g3/constraints-figures-run.sh > /dev/null 2>&1
       grep -E "^eth" "$stage/cons/eth-$k/constraints-figures.log" | sed "s/^/$k /"
     done
-    left=$(( ${CALL_S:-570} - SECONDS ))
-    while [[ ! -f $work/out/DONE ]] && (( left > 20 )); do sleep 10; left=$(( ${CALL_S:-570} - SECONDS )); done
+    wait_done
     pack
     ;;
   round1)
     # issue 27's next round (forcefield/training/README.md, "The small-molecule pool in the next round"): data with the
     # small-molecule pool on 15 cores, then training on the GPU from the preview, the v6 weight file with its domain,
     # the figures; detached, DEADLINE_S (default 1500) after this call's start; call2/call3 wait and copy.
-    mkdir -p $b
-    if [[ -f .device/data.tar.xz ]]; then
-      mkdir -p "$work/v5data" && XZ_OPT=-T0 tar -C "$work/v5data" -xJf .device/data.tar.xz
-      ls "$work"/v5data/*.xyz | xargs -P 16 -n 1 gzip -1
-      export V5DATA=$work/v5data
-    fi
+    v5data
     mkdir -p "$work/out"
     cp forcefield/training/device_organic.sh "$work/device_organic.sh"
     DATA_CPUS=0-15 DATA_WORKERS=15 TRAIN_GPUS=0 BATCH=256 LR=${LR:-5e-4} LR_FINAL=1e-5 DATA_OPTS="--small" \
@@ -79,13 +83,11 @@ case "$phase" in
       SYSTEM_WEIGHTS="--system-weight water=2 --system-weight ethanol=2 --system-weight benzene=2 --system-weight alanine-dipeptide=2 --system-weight ace-ala5-nme=3 --system-weight water-clusters=2 --system-weight organic-small=${SMALL_WEIGHT:-3}" \
       setsid nohup bash "$work/device_organic.sh" multi "$work" "$work/out" "${DEADLINE_S:-1500}" \
       > "$work/pipeline.log" 2>&1 < /dev/null &
-    left=$(( ${CALL_S:-570} - SECONDS ))
-    while [[ ! -f $work/out/DONE ]] && (( left > 20 )); do sleep 10; left=$(( ${CALL_S:-570} - SECONDS )); done
+    wait_done
     pack
     ;;
   call2|call3)
-    left=$(( ${CALL_S:-570} - SECONDS ))
-    while [[ ! -f $work/out/DONE ]] && (( left > 20 )); do sleep 10; left=$(( ${CALL_S:-570} - SECONDS )); done
+    wait_done
     grep -h "epoch\|stopped" "$work"/out/train_*.txt 2>/dev/null | tail -6
     pack
     ;;
