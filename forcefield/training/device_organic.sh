@@ -6,6 +6,7 @@
 #   device_organic.sh train-and-eval WORK OUT DEADLINE_S   training run B warm-started from A, then the figures
 #   device_organic.sh all|multi WORK OUT DEADLINE_S        everything, detached (see the phases below)
 #   device_organic.sh weighting WORK OUT DEADLINE_S        the force loss per atom against per structure, one GPU
+#   device_organic.sh widths WORK OUT DEADLINE_S           F = 128 against the widened F = 256, with the pool, one GPU
 # Each phase ends its training so that the whole command ends by DEADLINE_S seconds after it started.
 #
 # WORK is a git-ignored folder that outlives one command while the machine stays up; if it was lost
@@ -38,6 +39,59 @@ train_run() {   # NAME MINUTES [INIT] [LR] [LR_FINAL]
     --seed 20261128 --init "$init" --checkpoint 2>&1 | tee "$out/train_${name}_stdout.txt"
   cp "$work/$name/state.npz" "$out/state_${name}.npz"
   cp "$work/$name/train_log.json" "$out/train_log_${name}.json"
+}
+
+# The weight file for the Java side with its domain (docs/model.md): v5's data and the RDKit starts of the training
+# molecules (and of the small-molecule pool when DATA_OPTS has --small), named as the preview's.   RUN WEIGHTS TS
+export_v6() {
+  local run=$1 weights=$2 ts=$3
+  python3 -c "
+import sys; sys.path.insert(0, '$tr'); import extxyz
+fr = list(extxyz.read('$tr/organic/starts.train.xyz.gz'))
+if '--small' in '${DATA_OPTS:-}'.split(): fr += list(extxyz.read('$tr/organic/starts.small.xyz.gz'))   # trained on too
+import numpy as np
+for f in fr: f.info['system'] = f.info['name']; f.energy = 0.0; f.forces = np.zeros_like(f.positions)   # unlabelled: the domain reads geometry only
+extxyz.write('$work/organic-starts.train.xyz.gz', fr)"
+  timeout 300 python3 $tr/export.py --state "$run/state.npz" --log "$run/train_log.json" \
+    --weights "$weights" --torchscript "$ts" --training-commit "${COMMIT:-unknown}" \
+    --dataset "molten-gfn2-organic (forcefield/training/organic, organic_data.py)" \
+    --domain-data ${V5DATA:-$tr/data} "$work/organic-starts.train.xyz.gz" 2>&1 | grep -v '^ "domain"' | tail -25
+}
+
+pin() { if [[ -n ${1:-} ]]; then echo "taskset -c $1"; fi; }
+
+# The data of the organic list (and DATA_OPTS' additions) on DATA_CPUS, unless WORK has them from an earlier start
+data_once() {
+  local workers=${DATA_WORKERS:-$(( cores > 1 ? cores - 1 : 1 ))}
+  [[ -e $work/data/organic.train.npz ]] || $(pin "${DATA_CPUS:-}") python3 $tr/organic_data.py --starts $tr/organic \
+    --out "$work/data" ${DATA_OPTS:-} --workers "$workers" 2>&1 | tee "$out/organic_data_stdout.txt"
+  cp "$work/data/organic-data.json" "$out/"
+}
+
+# Two fine-tunings side by side on the one GPU, the same in everything (data, seed, batch, learning rates, system
+# weights, wall-clock budget) but their own train.py options; best weights so far copied to $out every minute.
+#   side_by_side MINUTES NAME1 "OPTIONS1" NAME2 "OPTIONS2"
+side_by_side() {
+  local minutes=$1 names=("$2" "$4") opts=("$3" "$5") pids=() i
+  ( while sleep 60; do
+      for n in "${names[@]}"; do cp "$work/run-$n/checkpoint.npz" "$out/checkpoint-$n.npz" 2>/dev/null || true; done
+    done ) &
+  local saver=$!
+  for i in 0 1; do
+    mkdir -p "$work/run-${names[$i]}"
+    $(pin "${TRAIN_CPUS:-}") python3 $tr/train.py --data ${V5DATA:-$tr/data} "$work/data" \
+      --test forcefield/src/main/resources/org/molten/forcefield/student/testset --out "$work/run-${names[$i]}" \
+      --minutes "$minutes" --batch "${BATCH:-256}" --lr "${LR:-3e-4}" --lr-final "${LR_FINAL:-1e-5}" \
+      --warmup "${WARMUP:-300}" --val-every-s 45 --patience 1000 --seed 20261128 --checkpoint ${opts[$i]} \
+      ${SYSTEM_WEIGHTS:-} > "$out/train_${names[$i]}.txt" 2>&1 &
+    pids+=($!)
+  done
+  for i in 0 1; do wait "${pids[$i]}" || echo "training ${names[$i]} ended with $?"; done
+  kill $saver 2>/dev/null || true
+  for n in "${names[@]}"; do
+    cp "$work/run-$n/state.npz" "$out/state_$n.npz"
+    cp "$work/run-$n/train_log.json" "$out/train_log_$n.json"
+  done
 }
 
 case "$phase" in
@@ -83,11 +137,8 @@ case "$phase" in
     # NAME=K ..."), DATA_OPTS (organic_data.py options), V5DATA (v1-v5's data folder, default forcefield/training/data:
     # elsewhere where a sparse checkout leaves it out, since each command's copy of the checkout resets tracked paths).
     # Data already generated in WORK (an earlier, failed start) are used as they are.
-    pin() { if [[ -n ${1:-} ]]; then echo "taskset -c $1"; fi; }
     workers=${DATA_WORKERS:-$(( cores > 1 ? cores - 1 : 1 ))}
-    [[ -e $work/data/organic.train.npz ]] || $(pin "${DATA_CPUS:-}") python3 $tr/organic_data.py --starts $tr/organic \
-      --out "$work/data" ${DATA_OPTS:-} --workers "$workers" 2>&1 | tee "$out/organic_data_stdout.txt"
-    cp "$work/data/organic-data.json" "$out/"
+    data_once
     (cd "$work/data" && tar -cJf "$out/testset-organic.tar.xz" testset) &
     gpus=${TRAIN_GPUS:-0}
     IFS=, read -r -a gpu_list <<< "$gpus"
@@ -128,18 +179,7 @@ case "$phase" in
     kill $saver 2>/dev/null || true
     cp "$work/run/state.npz" "$out/state_run.npz"
     cp "$work/run/train_log.json" "$out/train_log_run.json"
-    # the domain (docs/model.md): v5's data and the RDKit starts of the training molecules, named (as the preview's)
-    python3 -c "
-import sys; sys.path.insert(0, '$tr'); import extxyz
-fr = list(extxyz.read('$tr/organic/starts.train.xyz.gz'))
-if '--small' in '${DATA_OPTS:-}'.split(): fr += list(extxyz.read('$tr/organic/starts.small.xyz.gz'))   # trained on too
-import numpy as np
-for f in fr: f.info['system'] = f.info['name']; f.energy = 0.0; f.forces = np.zeros_like(f.positions)   # unlabelled: the domain reads geometry only
-extxyz.write('$work/organic-starts.train.xyz.gz', fr)"
-    timeout 300 python3 $tr/export.py --state "$work/run/state.npz" --log "$work/run/train_log.json" \
-      --weights "$out/student-gfn2-v6.safetensors" --torchscript "$work/v6.pt" --training-commit "${COMMIT:-unknown}" \
-      --dataset "molten-gfn2-organic (forcefield/training/organic, organic_data.py)" \
-      --domain-data ${V5DATA:-$tr/data} "$work/organic-starts.train.xyz.gz" 2>&1 | grep -v '^ "domain"' | tail -25 | tee "$out/export_stdout.txt"
+    export_v6 "$work/run" "$out/student-gfn2-v6.safetensors" "$work/v6.pt"
     export CUDA_VISIBLE_DEVICES=${gpu_list[0]}
     python3 $tr/organic_eval.py --weights "$work/run/state.npz" --test "$work/data/organic-test.npz" \
       --starts $tr/organic/starts.test.xyz.gz --independent $tr/testset-independent --replicas 1 --ps 100 \
@@ -150,38 +190,37 @@ extxyz.write('$work/organic-starts.train.xyz.gz', fr)"
   weighting)
     # One GPU, detached across several commands: does weighing every frame alike (train.py --force-weighting
     # structure) take the tail of small molecules down? Data on DATA_CPUS (DATA_WORKERS processes), then two
-    # fine-tunings from INIT (default the organic preview) side by side on the one GPU, the same in everything but
-    # the force term's weighting (atom / structure): same data, seed, batch, learning rates, system weights and
-    # wall-clock budget, ending by DEADLINE_S. Their best weights so far are copied to $out every minute; the
-    # figures are taken elsewhere (organic_eval.py on the same test frames, both beside INIT in one run).
-    pin() { if [[ -n ${1:-} ]]; then echo "taskset -c $1"; fi; }
-    workers=${DATA_WORKERS:-$(( cores > 1 ? cores - 1 : 1 ))}
-    [[ -e $work/data/organic.train.npz ]] || $(pin "${DATA_CPUS:-}") python3 $tr/organic_data.py --starts $tr/organic \
-      --out "$work/data" ${DATA_OPTS:-} --workers "$workers" 2>&1 | tee "$out/organic_data_stdout.txt"
-    cp "$work/data/organic-data.json" "$out/"
+    # fine-tunings from INIT (default the organic preview) side by side, ending by DEADLINE_S; the figures are taken
+    # elsewhere (organic_eval.py on the same test frames, both beside INIT in one run).
+    data_once
     init=${INIT:-forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors}
     minutes=$(python3 -c "print(round(($deadline - $SECONDS - 45) / 60, 2))")
     echo "two trainings on one GPU for $minutes min from $init"
-    ( while sleep 60; do
-        for w in atom structure; do cp "$work/run-$w/checkpoint.npz" "$out/checkpoint-$w.npz" 2>/dev/null || true; done
-      done ) &
-    saver=$!
-    pids=()
-    for w in atom structure; do
-      mkdir -p "$work/run-$w"
-      $(pin "${TRAIN_CPUS:-}") python3 $tr/train.py --data ${V5DATA:-$tr/data} "$work/data" \
-        --test forcefield/src/main/resources/org/molten/forcefield/student/testset --out "$work/run-$w" --minutes "$minutes" \
-        --batch "${BATCH:-256}" --lr "${LR:-3e-4}" --lr-final "${LR_FINAL:-1e-5}" --warmup "${WARMUP:-300}" \
-        --val-every-s 45 --patience 1000 --seed 20261128 --init "$init" --checkpoint --force-weighting $w \
-        ${SYSTEM_WEIGHTS:-} > "$out/train_$w.txt" 2>&1 &
-      pids+=($!)
+    side_by_side "$minutes" atom "--init $init --force-weighting atom" structure "--init $init --force-weighting structure"
+    touch "$out/DONE"
+    ;;
+  widths)
+    # One GPU, detached across several commands: does a wider student (F = 256, widen.py's function-preserving copy
+    # of INIT) fit the organic frames better than INIT's F = 128 given the same data and wall-clock budget? Data with
+    # DATA_OPTS (the small-molecule pool: --small) on DATA_CPUS; the two fine-tunings side by side on the GPU
+    # (f128 from INIT, f256 from its widened copy); each exported with its domain (student-gfn2-v6-f128/-f256
+    # .safetensors) and their accuracy on the test frames (organic_eval.py without the stability run, which
+    # `molten stability` does for a model worth it) by DEADLINE_S; then DONE.
+    data_once
+    (cd "$work/data" && tar -cJf "$out/testset-organic.tar.xz" testset) &
+    init=${INIT:-forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors}
+    python3 $tr/widen.py --weights "$init" --out "$work/wide.npz" --noise 0.01 --seed 1
+    minutes=$(python3 -c "print(round(($deadline - $SECONDS - 240) / 60, 2))")   # 2 exports and 2 evaluations after
+    echo "two trainings on one GPU for $minutes min: F = 128 from $init, F = 256 from its widened copy"
+    side_by_side "$minutes" f128 "--init $init --hidden 128" f256 "--init $work/wide.npz --hidden 256"
+    for n in f128 f256; do
+      export_v6 "$work/run-$n" "$out/student-gfn2-v6-$n.safetensors" "$work/v6-$n.pt" > "$out/export_$n.txt"
     done
-    for p in "${pids[@]}"; do wait "$p" || echo "a training ended with $?"; done
-    kill $saver 2>/dev/null || true
-    for w in atom structure; do
-      cp "$work/run-$w/state.npz" "$out/state_$w.npz"
-      cp "$work/run-$w/train_log.json" "$out/train_log_$w.json"
+    for n in f128 f256; do
+      python3 $tr/organic_eval.py --weights "$work/run-$n/state.npz" --test "$work/data/organic-test.npz" \
+        --independent $tr/testset-independent --out "$out/eval_$n.json" > "$out/eval_$n.txt" 2>&1 || echo "eval $n: $?"
     done
+    wait
     touch "$out/DONE"
     ;;
   *) echo "unknown phase $phase"; exit 2 ;;
