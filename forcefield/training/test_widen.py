@@ -1,12 +1,15 @@
 """widen.py: the widened student computes the original's energies and forces; noise breaks the copies' symmetry."""
 import os
 import sys
+import tempfile
 import unittest
 
+import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from model import PaiNN  # noqa: E402
+from model import PaiNN, spec_state  # noqa: E402
+from student_md import load_student  # noqa: E402
 from widen import perturb, widen  # noqa: E402
 
 
@@ -48,6 +51,23 @@ class WidenTest(unittest.TestCase):
         self.assertLess(float((f1 - f0).abs().max()), 0.05 * float(f0.abs().max()))
         w = wide.interactions[0].phi[0].weight
         self.assertGreater(float((w[:16] - w[16:]).abs().max()), 0.0)
+
+    def test_a_widened_state_loads_at_its_own_width(self):
+        # organic_eval.py and the MD helpers load students through load_student; a state written as widen.py writes it
+        # must come back at its width, computing what it computed
+        torch.manual_seed(4)
+        narrow = PaiNN([1, 6, 7, 8], hidden=8).double()   # the loaders' layers, radial basis and cutoff
+        wide = widen(narrow).float()
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "wide.npz")
+            np.savez(path, **{k: v.detach().cpu().float().numpy() for k, v in spec_state(wide)})
+            loaded = load_student(path, torch.device("cpu"))
+        self.assertEqual(loaded.hidden, 16)
+        z, pos, batch = molecules(8)
+        pos = pos.float()
+        e0, f0 = wide(z, pos.clone(), batch, 2)
+        e1, f1 = loaded(z, pos.clone(), batch, 2)
+        torch.testing.assert_close(f1, f0, rtol=0, atol=1e-6)
 
 
 if __name__ == "__main__":

@@ -47,13 +47,23 @@ from model import PaiNN, spec_state  # noqa: E402
 SPECIES = [1, 6, 7, 8]
 
 
-def load_weights(model, path):
-    """Copies every spec tensor of a state.npz (train.py) or a .safetensors weight file into model."""
+def read_state(path):
+    """Every spec tensor of a state.npz (train.py) or a .safetensors weight file, by name."""
     if path.endswith(".safetensors"):
         import safetensors_io
         state, _ = safetensors_io.read(path)
-    else:
-        state = dict(np.load(path))
+        return state
+    return dict(np.load(path))
+
+
+def state_width(state):
+    """F, the channel count of a student's state: the readout's first layer reads the F scalar features."""
+    return int(np.shape(state["readout.0.weight"])[1])
+
+
+def load_weights(model, path):
+    """Copies every spec tensor of a state.npz (train.py) or a .safetensors weight file into model."""
+    state = read_state(path)
     sd = {k: torch.from_numpy(np.asarray(v, dtype=np.float32)) for k, v in state.items()}
     model.load_state_dict(sd, strict=True)
     return model
