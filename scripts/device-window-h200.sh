@@ -8,7 +8,7 @@
 #   call3: waits for the pipeline's DONE (or CALL_S), copies the final weights and logs
 #   round1 (instead of widths): issue 27's round at F = 128 alone, the small-molecule pool in its data (device_organic.sh
 #          multi on the one GPU and 15 cores); call2 and call3 then wait for it as above
-# Every call leaves ONE archive in $OUT (a call returns only a few files): window-<call>.tar.gz.
+# Every call leaves ONE archive in $OUT (a call returns only a few files): window-<call>.tar.gz, in parts (pack).
 # Carry: .device/data.tar.xz (v1-v5's data, where the sparse checkout leaves forcefield/training/data out),
 # .model-payload/xtblib.tar.xz. (Issue 28's call1, main's constraint kernels beside branch cons-v2's while the
 # weighting round ran, is in git history.)
@@ -19,11 +19,16 @@ mkdir -p "$out"
 export PYTHONUNBUFFERED=1
 work=.organic-run            # git-ignored, outlives one command while the machine stays warm
 stage=$(mktemp -d)           # what this call returns, packed into one archive at the end
+# A file comes back only under 16 MiB (at most 8 of them): the archive is cut into 15 MiB parts
+# (window-PHASE.tar.gz.0, .1, ...; `cat window-PHASE.tar.gz.* | tar -xz` joins them); once the pipeline is DONE
+# its minute-by-minute checkpoints (the final states are there) and the test frames' tar (regenerated bit for bit
+# by organic_data.py anywhere) stay behind.
 pack() {
   mkdir -p "$stage/organic" && cp -r "$work/out/." "$stage/organic/" 2>/dev/null
+  [[ -f $stage/organic/DONE ]] && rm -f "$stage"/organic/checkpoint*.npz "$stage/organic/testset-organic.tar.xz"
   cp "$work/pipeline.log" "$stage/" 2>/dev/null
   tail -4 "$work/pipeline.log" 2>/dev/null
-  tar -C "$stage" -czf "$out/window-$phase.tar.gz" . && ls -la "$out"
+  tar -C "$stage" -czf - . | split -b 15M -d -a 1 - "$out/window-$phase.tar.gz." && ls -la "$out"
 }
 # v1-v5's six-molecule data, where the sparse checkout leaves forcefield/training/data out: unpacked into the
 # ignored WORK (each command's copy of the checkout resets tracked paths), gzipped as the loaders read them
