@@ -1,0 +1,861 @@
+// Probe (issue 29 section 3, "replica groups on chip"): can a channel-parallel group kernel compute the student
+// model's energies AND exact forces for a batch of small molecules faster than the present stage engine?
+// Yardsticks (H200, engine of today): 1,024 ethanols at 443,547 replica-steps/s (2.31 ms a step, forces included),
+// 256 alanine dipeptides at 136,713 (1.87 ms a step); the targets 700,000 / 200,000 replica-steps/s leave 1.46 ms /
+// 1.28 ms a step for everything, the force evaluation well under that.
+//
+// What is measured: one launch of group_force<N, G, RT, H> computes, for R replicas of one N-atom molecule (positions
+// differ per replica), every replica's energy (eV) and forces (eV/Å): the PaiNN forward pass of
+// /work/shared/design/student-model.md (F = 128, T = 3, n_rbf = 20) and its exact analytic backward pass (the
+// spec's appendix), in float32. CUDA-event time per evaluation over 200 back-to-back launches after 20 warm-ups;
+// attribution timings of the same binary (mode argument, results then not checked): forward only, without the
+// message pair loops, both.
+//
+// Organisation (docs/performance-notes.md, "Design note: replica groups on chip"):
+// - a block of 128 H threads owns G molecules (M = G N rows); thread f (mod 128) owns channel f in the
+//   channel-separable parts (message pair loops, vector norms, residual updates): no exchange there. H = 2: two
+//   threads per channel, the halves take alternate row tiles of the dense layers, alternate rows of the per-channel
+//   passes and alternate pairs of the pair loops (accumulated with shared-memory atomics, or for N > 12 into a
+//   private copy X of the second half, summed after the loop);
+// - dense layers (dense() below): each thread owns C output columns (f, f + 128, f + 256: for the 3F outputs these
+//   are exactly channel f of the three split parts, so the epilogues stay channel-local); weights are read from
+//   global memory / L2 with __ldg (consecutive threads, consecutive columns: one coalesced read per warp) through a
+//   register pipeline D groups of 4 k deep (Tune<N, H>), the rows' inputs from shared memory as float4 broadcasts;
+//   RT rows at a time in registers. Forward products read the transposed weights [in][out], backward products the
+//   PyTorch layout [out][in] (both in weights.bin);
+// - all unordered pairs i < j of a molecule (N <= 24) with their geometry (d, fcut, fcut', u, 20 radial basis
+//   values: GEO = 28 floats) in shared memory; each pair serves both directed edges (the filter W(d) is symmetric);
+//   the filter and its d-derivative are recomputed per pair and channel from the channel's 3 x 20 filter weights
+//   held in registers;
+// - shared memory per row: S [F], V [3F], A [3F], B [3F] (s / g_s, v / g_v and two work buffers), plus the pair
+//   geometry and the per-pair gradient sums (g_d, g_u) that become forces at the end: 50.7 KB a block for one
+//   ethanol, 142 KB for one alanine dipeptide (210 KB with H = 2's private copy);
+// - the activations the backward pass needs (per layer and atom: z1, phi, v before the message, Uv, Vv, z3, a =
+//   17 F floats, 26 KB an atom) go to a per-block slice of global scratch (channel f written and read back by
+//   thread f: coalesced; 240 MB for 1,024 ethanols);
+// - per-pair dE/dd and dE/du are summed over channels with 6 warp shuffles + a shared-memory atomicAdd per warp.
+//
+// Build and run (GPU):
+//   nvcc -O3 -arch=sm_90 -cudart static -o .device/gfp/group_force_probe scripts/probes/group_force_probe.cu
+//   OMP_NUM_THREADS=1 /usr/bin/python3 scripts/probes/group_force_probe.py write .device/gfp 1024 256
+//   bash .device/gfp/run.sh       # one line per (molecule, R, G, RT, threads): µs per evaluation, replica-evals/s,
+//                                 # max |dF| and |dE| against the float64 reference of every replica, attribution
+//   .device/gfp/group_force_probe WEIGHTS POS REF|- OUT|- G [RT] [THREADS] [REPS]     (one configuration)
+// Build and check on the CPU (the repository's CUDA emulator header, platform-cuda/src/test/cuda-emu/emu_cuda.h, with
+// the minimal coroutine runner below: one block at a time, block and warp barriers; GFP_EMU_REVERSE=1 runs the
+// threads in the other order, so that a missing barrier shows):
+//   g++ -std=c++17 -O2 -DGROUP_PROBE_HOST -I/work/main/platform-cuda/src/test/cuda-emu -x c++ \
+//       -o .device/gfp/emu/gfp_host scripts/probes/group_force_probe.cu
+//   OMP_NUM_THREADS=1 /usr/bin/python3 scripts/probes/group_force_probe.py write .device/gfp/emu 4 2
+//   .device/gfp/emu/gfp_host .device/gfp/weights.bin .device/gfp/emu/eth_pos.bin .device/gfp/emu/eth_ref.bin OUT G [RT] [THREADS]
+//   OMP_NUM_THREADS=1 /usr/bin/python3 scripts/probes/group_force_probe.py check .device/gfp/emu/eth_ref.bin OUT
+// File formats: see scripts/probes/group_force_probe.py.
+//
+// Measured (one NVIDIA H200, driver 580.159.04, 2026-11-29; this source before the PRIV change, which is not yet
+// measured): 1,024 ethanols, G = 1, 128 threads, 128 registers (minb 4, 4 blocks a multiprocessor): 1,618 µs a
+// force evaluation (632,743 replica-evals/s; forward only 713 µs, without the pair loops 1,334 µs); 256 alanine
+// dipeptides, G = 1, 128 threads: 2,088 µs (122,623 replica-evals/s; without the pair loops 1,444 µs), 256 threads
+// with atomics 2,174 µs. Max |dF| 1.3e-5 / 2.0e-5 eV/Å, max |dE| 2.5e-6 / 4.7e-6 eV against float64, every replica.
+#ifdef GROUP_PROBE_HOST
+#include "emu_cuda.h"
+#include <ucontext.h>
+#include <functional>
+#else
+#include <cuda_runtime.h>
+#endif
+#include <math.h>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+// Tuning (measured on an H200, 2026-11-29, see the report of the probe): per molecule size and block width, the
+// weight pipeline depth in groups of 4 k (pd1: products with one column a thread, pd: two or three columns) and the
+// minimum blocks per multiprocessor given to __launch_bounds__ (caps the registers at 65536 / (threads x minb)).
+// -DGFP_MINB= / -DGFP_PD1= / -DGFP_PD= override them for every instance.
+template <int N, int H>
+struct Tune {
+    static constexpr int minb = N <= 12 ? (H == 1 ? 4 : 2) : 1;
+    static constexpr int pd1 = N <= 12 || H == 2 ? 4 : 8;
+    static constexpr int pd = N <= 12 || H == 2 ? 2 : 4;
+};
+#ifdef GFP_MINB
+#define GFP_TUNE_MINB GFP_MINB
+#else
+#define GFP_TUNE_MINB (Tune<N, H>::minb)
+#endif
+#ifdef GFP_PD1
+#define GFP_TUNE_PD1 GFP_PD1
+#else
+#define GFP_TUNE_PD1 (Tune<N, H>::pd1)
+#endif
+#ifdef GFP_PD
+#define GFP_TUNE_PD GFP_PD
+#else
+#define GFP_TUNE_PD (Tune<N, H>::pd)
+#endif
+
+constexpr int F = 128, F2 = 256, F3 = 384, NR = 20, T = 3, FH = 64;
+constexpr int NFLD = 17;                                                          // scratch floats per row and layer, in units of F
+enum { FZ1 = 0, FPHI = 1, FVM = 4, FUV = 7, FVV = 10, FZ3 = 13, FA = 14 };          // field offsets (units of F)
+constexpr int GEO = 28;   // per pair: d, fcut, fcut', valid, ux, uy, uz, 0, rbf[20]
+
+// One layer's weights (floats, offsets from the layer's start; the layers follow each other in weights.bin).
+namespace LO {
+constexpr int phi0T = 0, phi0 = phi0T + F * F, bphi0 = phi0 + F * F, phi2T = bphi0 + F, phi2 = phi2T + F * F3,
+              bphi2 = phi2 + F3 * F, filt = bphi2 + F3, bfilt = filt + F3 * NR, UVT = bfilt + F3, UV = UVT + F * F2,
+              mlp0T = UV + F2 * F, mlp0 = mlp0T + F2 * F, bmlp0 = mlp0 + F * F2, mlp2T = bmlp0 + F, mlp2 = mlp2T + F * F3,
+              bmlp2 = mlp2 + F3 * F, size = bmlp2 + F3;
+}
+struct Weights {
+    const float *emb, *atomref, *layers;   // layers: T blocks of LO::size floats
+    float cutoff, gamma, scale, b6;
+    const float *W5T, *W5, *b5, *W6;
+};
+
+__device__ __forceinline__ float silu(float z) { return z / (1.0f + expf(-z)); }
+__device__ __forceinline__ float dsilu(float z) {
+    const float s = 1.0f / (1.0f + expf(-z));
+    return s * (1.0f + z * (1.0f - s));
+}
+
+// out[m][j] = sum_k in[m][k] A[k][j] (+ bias[j]) for rows m < rows, J columns; thread owns j = tid + 128 c (c < C).
+// The input is NSEG segments of K columns each (segment s: rows of in_s with stride ld_s, matrix rows s K ..).
+// epi(m, v0, v1, v2) gets the row's C results (unused ones 0). rows must be a multiple of RT; K a multiple of 4.
+template <int RT, int C, int NSEG, int H, int PD1, int PD, class Epi>
+__device__ __forceinline__ void dense(int rows, const float* in0, int ld0, const float* in1, int ld1, int K,
+                                      const float* __restrict__ A, int J, const float* __restrict__ bias, Epi epi) {
+    constexpr int D = C == 1 ? PD1 : PD;
+    const int j0 = threadIdx.x & 127;
+    if (j0 >= J) return;   // J = 64 (readout): threads 64..127 idle
+    for (int r0 = (threadIdx.x >> 7) * RT; r0 < rows; r0 += H * RT) {   // H = 2: the two halves take alternate tiles
+        float acc[RT][C];
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+            const float b = bias ? __ldg(bias + j0 + 128 * c) : 0.0f;
+#pragma unroll
+            for (int r = 0; r < RT; ++r) acc[r][c] = b;
+        }
+#pragma unroll
+        for (int s = 0; s < NSEG; ++s) {
+            const float* in = s ? in1 : in0;
+            const int ld = s ? ld1 : ld0;
+            const float* As = A + (size_t)s * K * J + j0;
+            // weights of the next D groups of 4 k in registers (a software pipeline: the L2 latency of a group is
+            // hidden behind the products of the D - 1 groups before it); K / 4 must be a multiple of D
+            float wb[D][4][C];
+#pragma unroll
+            for (int st = 0; st < D; ++st)
+#pragma unroll
+                for (int kk = 0; kk < 4; ++kk)
+#pragma unroll
+                    for (int c = 0; c < C; ++c) wb[st][kk][c] = __ldg(As + (size_t)(4 * st + kk) * J + 128 * c);
+#pragma unroll 1
+            for (int kb = 0; kb < K; kb += 4 * D) {
+#pragma unroll
+                for (int st = 0; st < D; ++st) {
+                    const int k = kb + 4 * st, kn = k + 4 * D;
+                    float w[4][C];
+#pragma unroll
+                    for (int kk = 0; kk < 4; ++kk)
+#pragma unroll
+                        for (int c = 0; c < C; ++c) w[kk][c] = wb[st][kk][c];
+                    if (kn < K) {
+#pragma unroll
+                        for (int kk = 0; kk < 4; ++kk)
+#pragma unroll
+                            for (int c = 0; c < C; ++c) wb[st][kk][c] = __ldg(As + (size_t)(kn + kk) * J + 128 * c);
+                    }
+#pragma unroll
+                    for (int r = 0; r < RT; ++r) {
+                        const float4 x = *reinterpret_cast<const float4*>(in + (size_t)(r0 + r) * ld + k);
+#pragma unroll
+                        for (int c = 0; c < C; ++c) {
+                            acc[r][c] = fmaf(x.x, w[0][c], acc[r][c]);
+                            acc[r][c] = fmaf(x.y, w[1][c], acc[r][c]);
+                            acc[r][c] = fmaf(x.z, w[2][c], acc[r][c]);
+                            acc[r][c] = fmaf(x.w, w[3][c], acc[r][c]);
+                        }
+                    }
+                }
+            }
+        }
+#pragma unroll
+        for (int r = 0; r < RT; ++r) epi(r0 + r, acc[r][0], C > 1 ? acc[r][C > 1 ? 1 : 0] : 0.0f, C > 2 ? acc[r][C > 2 ? 2 : 0] : 0.0f);
+    }
+}
+
+// Shared-memory accumulation: plain with one thread per channel, atomic when two halves share the rows (H = 2).
+template <int H>
+__device__ __forceinline__ void radd(float* p, float v) {
+    if (H == 1) *p += v;
+    else atomicAdd(p, v);
+}
+
+// n accumulations to distinct addresses: all loads first, then all stores (the compiler cannot know that the
+// addresses differ, so separate read-modify-writes would be serialised); atomics when H = 2.
+template <int H, int NA>
+__device__ __forceinline__ void radd_n(float* const* dst, const float* add) {
+    if (H == 1) {
+        float v[NA];
+#pragma unroll
+        for (int q = 0; q < NA; ++q) v[q] = *dst[q];
+#pragma unroll
+        for (int q = 0; q < NA; ++q) *dst[q] = v[q] + add[q];
+    } else {
+#pragma unroll
+        for (int q = 0; q < NA; ++q) atomicAdd(dst[q], add[q]);
+    }
+}
+
+// Sums 4 values over a warp (6 shuffles) and adds them to dst[0..3] (shared memory, one atomic per value and warp).
+__device__ __forceinline__ void warp_add4(float a0, float a1, float a2, float a3, float* dst) {
+    const int lane = threadIdx.x & 31;
+    const bool hi = lane & 16, h8 = lane & 8;
+    float k0 = hi ? a2 : a0, k1 = hi ? a3 : a1;
+    const float s0 = hi ? a0 : a2, s1 = hi ? a1 : a3;
+    k0 += __shfl_xor_sync(0xffffffffu, s0, 16);
+    k1 += __shfl_xor_sync(0xffffffffu, s1, 16);
+    float k = h8 ? k1 : k0;
+    const float s = h8 ? k0 : k1;
+    k += __shfl_xor_sync(0xffffffffu, s, 8);
+    k += __shfl_xor_sync(0xffffffffu, k, 4);
+    k += __shfl_xor_sync(0xffffffffu, k, 2);
+    k += __shfl_xor_sync(0xffffffffu, k, 1);
+    if ((lane & 7) == 0) atomicAdd(dst + (lane >> 3), k);   // lanes 0, 8, 16, 24 hold values 0, 1, 2, 3
+}
+
+// PRIV (two threads per channel, larger molecules): the second half accumulates the pair loops into its own rows X
+// [M][6F] (summed after the loop) instead of using shared-memory atomics on the first half's rows.
+template <int N, int G, int H>
+struct Smem {
+    static constexpr int M = G * N, P = N * (N - 1) / 2;
+    static constexpr bool PRIV = H == 2 && N > 12;
+    static constexpr int S = 0, V = S + M * F, A = V + M * F3, B = A + M * F3, GEOM = B + M * F3,
+                         GP = GEOM + G * P * GEO, ESH = GP + G * P * 4, X = ESH + 4 * ((G + 3) / 4),
+                         TOTAL = X + (PRIV ? M * 6 * F : 0);
+    static constexpr size_t bytes = (size_t)TOTAL * 4;
+};
+
+// One launch: energies and forces of R = gridDim.x * G replicas. pos [R][N][3] Å; zidx [N] species rows;
+// scratch: gridDim.x * T * M * NFLD * F floats; energy [R] eV (float64: the atomref sum is added in double);
+// force [R][N][3] eV/Å.
+template <int N, int G, int RT, int H>
+__global__ void __launch_bounds__(128 * H, GFP_TUNE_MINB) group_force(const Weights w, const float* __restrict__ pos,
+                                                  const int* __restrict__ zidx, float* __restrict__ scratch,
+                                                  double* __restrict__ energy, float* __restrict__ force, int mode) {
+    using L = Smem<N, G, H>;
+    constexpr int M = L::M, P = L::P;
+    static_assert(M % RT == 0, "RT must divide G N");
+#ifdef GROUP_PROBE_HOST
+    float* sm = emu_smem();
+#else
+    extern __shared__ float4 gfp_smem4[];
+    float* sm = reinterpret_cast<float*>(gfp_smem4);
+#endif
+    float* S = sm + L::S;        // [M][F]   s, later g_s
+    float* V = sm + L::V;        // [M][3F]  v (x, y, z rows of F), later g_v
+    float* A = sm + L::A;        // [M][3F]  work
+    float* B = sm + L::B;        // [M][3F]  work
+    float* geo = sm + L::GEOM;   // [G][P][GEO]
+    float* gp = sm + L::GP;      // [G][P][4]  dE/dd, dE/du (x, y, z) of pair (i < j), r = r_j - r_i
+    float* esh = sm + L::ESH;    // [G] sum of scale * (W6 . silu(z5)) over the molecule's atoms
+    float* X = sm + L::X;        // [M][6F] second half's pair-loop sums (PRIV only)
+    constexpr bool PRIV = L::PRIV;
+    constexpr int F6 = 6 * F;
+    constexpr int HA = H == 2 && !PRIV ? 2 : 1;   // accumulate with atomics?
+    constexpr int NT = 128 * H;                        // threads; H = 2: two threads per channel (halves)
+    const int f = threadIdx.x & 127, half = threadIdx.x >> 7, tid = threadIdx.x;
+    const bool mine = PRIV && half == 1;          // this thread accumulates into X
+    const int mol0 = blockIdx.x * G;
+    const float rc = w.cutoff, gamma = w.gamma;
+    const float kpi = 3.14159265358979f / rc;
+    float* scr = scratch + (size_t)blockIdx.x * T * M * NFLD * F + f;
+    auto SC = [&](int t, int m, int fld) -> float* { return scr + ((size_t)(t * M + m) * NFLD + fld) * F; };
+
+    // ---- geometry of every unordered pair (i < j) of every molecule, thread per pair
+    for (int q = tid; q < G * P; q += NT) {
+        const int g = q / P;
+        int rem = q - g * P, i = 0;
+        while (rem >= N - 1 - i) { rem -= N - 1 - i; ++i; }
+        const int j = i + 1 + rem;
+        const float* pm = pos + (size_t)(mol0 + g) * N * 3;
+        const float rx = pm[3 * j] - pm[3 * i], ry = pm[3 * j + 1] - pm[3 * i + 1], rz = pm[3 * j + 2] - pm[3 * i + 2];
+        const float d = sqrtf(rx * rx + ry * ry + rz * rz);
+        float* e = geo + (size_t)q * GEO;
+        const float inv = 1.0f / d;
+        e[0] = d;
+        e[1] = d < rc ? 0.5f * (cosf(kpi * d) + 1.0f) : 0.0f;      // fcut
+        e[2] = d < rc ? -0.5f * kpi * sinf(kpi * d) : 0.0f;        // dfcut/dd (1/Å)
+        e[3] = d < rc ? 1.0f : 0.0f;
+        e[4] = rx * inv; e[5] = ry * inv; e[6] = rz * inv; e[7] = 0.0f;
+        for (int k = 0; k < NR; ++k) {
+            const float t = d - rc * (float)k / (float)(NR - 1);
+            e[8 + k] = expf(-gamma * t * t);
+        }
+        gp[4 * q] = gp[4 * q + 1] = gp[4 * q + 2] = gp[4 * q + 3] = 0.0f;
+    }
+    if (tid < G) esh[tid] = 0.0f;
+    // ---- embedding: s = Emb[Z], v = 0
+    for (int m = half; m < M; m += H) {
+        S[m * F + f] = __ldg(w.emb + zidx[m % N] * F + f);
+        V[m * F3 + f] = V[m * F3 + F + f] = V[m * F3 + F2 + f] = 0.0f;
+    }
+    __syncthreads();
+
+    // ======================= forward =======================
+    for (int t = 0; t < T; ++t) {
+        const float* Ly = w.layers + (size_t)t * LO::size;
+        // -- message: phi(s) = phi2 SiLU(phi0 s)
+        dense<RT, 1, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD>(M, S, F, nullptr, 0, F, Ly + LO::phi0T, F, Ly + LO::bphi0, [&](int m, float z, float, float) {
+            *SC(t, m, FZ1) = z;
+            B[m * F3 + f] = silu(z);
+        });
+        __syncthreads();
+        dense<RT, 3, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD>(M, B, F3, nullptr, 0, F, Ly + LO::phi2T, F3, Ly + LO::bphi2, [&](int m, float p0, float p1, float p2) {
+            float* a = A + m * F3 + f;
+            a[0] = p0; a[F] = p1; a[F2] = p2;                    // [x_vv | x_s | x_vs] parts of phi, channel f
+            *SC(t, m, FPHI) = p0; *SC(t, m, FPHI + 1) = p1; *SC(t, m, FPHI + 2) = p2;
+        });
+        __syncthreads();
+        // -- message pair loop (channel f only): S += ds, B = dv, v before the message saved
+        float wf[3][NR], bf[3];
+#pragma unroll
+        for (int c = 0; c < 3; ++c) {
+            bf[c] = __ldg(Ly + LO::bfilt + c * F + f);
+#pragma unroll
+            for (int k = 0; k < NR; ++k) wf[c][k] = __ldg(Ly + LO::filt + (c * F + f) * NR + k);
+        }
+        for (int m = half; m < M; m += H) {
+#pragma unroll
+            for (int a = 0; a < 3; ++a) {
+                *SC(t, m, FVM + a) = V[m * F3 + a * F + f];
+                B[m * F3 + a * F + f] = 0.0f;
+            }
+            if (PRIV)
+#pragma unroll
+                for (int q = 0; q < 4; ++q) X[m * F6 + q * F + f] = 0.0f;
+        }
+        if (H > 1) __syncthreads();
+        for (int g = 0; g < ((mode & 2) ? 0 : G); ++g) {
+            const float* ge = geo + (size_t)g * P * GEO;
+            int p = 0;
+            for (int i = 0; i < N; ++i) {
+                for (int j = i + 1; j < N; ++j, ++p) {
+                    const float* e = ge + p * GEO;
+                    if (e[3] == 0.0f || (H > 1 && (p & 1) != half)) continue;
+                    const float fc = e[1], ux = e[4], uy = e[5], uz = e[6];
+                    float ha[3] = {bf[0], bf[1], bf[2]}, hb[3] = {0.0f, 0.0f, 0.0f};   // two chains each (latency)
+#pragma unroll
+                    for (int k = 0; k < NR; k += 4) {
+                        const float4 rb = *reinterpret_cast<const float4*>(e + 8 + k);
+#pragma unroll
+                        for (int c = 0; c < 3; ++c) {
+                            ha[c] = fmaf(wf[c][k], rb.x, ha[c]); hb[c] = fmaf(wf[c][k + 1], rb.y, hb[c]);
+                            ha[c] = fmaf(wf[c][k + 2], rb.z, ha[c]); hb[c] = fmaf(wf[c][k + 3], rb.w, hb[c]);
+                        }
+                    }
+                    const float w0 = (ha[0] + hb[0]) * fc, w1 = (ha[1] + hb[1]) * fc, w2 = (ha[2] + hb[2]) * fc;   // filter W(d), cutoff after the filter
+                    const int mi = g * N + i, mj = g * N + j;
+                    const float* Ai = A + mi * F3 + f;
+                    const float* Aj = A + mj * F3 + f;
+                    const float* Vi = V + mi * F3 + f;
+                    const float* Vj = V + mj * F3 + f;
+                    float* Bi = mine ? X + mi * F6 + F + f : B + mi * F3 + f;   // dv (x, y, z at +0, +F, +2F)
+                    float* Bj = mine ? X + mj * F6 + F + f : B + mj * F3 + f;
+                    float* Si = mine ? X + mi * F6 + f : S + mi * F + f;          // ds
+                    float* Sj = mine ? X + mj * F6 + f : S + mj * F + f;
+                    // edge i <- j (u = u_ij) and edge j <- i (u_ji = -u_ij)
+                    const float xvv_ij = Aj[0] * w0, xs_ij = Aj[F] * w1, xvs_ij = Aj[F2] * w2;
+                    const float xvv_ji = Ai[0] * w0, xs_ji = Ai[F] * w1, xvs_ji = Ai[F2] * w2;
+                    const float vjx = Vj[0], vjy = Vj[F], vjz = Vj[F2], vix = Vi[0], viy = Vi[F], viz = Vi[F2];
+                    float* dst[8] = {Si, Sj, Bi, Bi + F, Bi + F2, Bj, Bj + F, Bj + F2};
+                    const float add[8] = {xs_ij, xs_ji,
+                                          xvv_ij * vjx + ux * xvs_ij, xvv_ij * vjy + uy * xvs_ij, xvv_ij * vjz + uz * xvs_ij,
+                                          xvv_ji * vix - ux * xvs_ji, xvv_ji * viy - uy * xvs_ji, xvv_ji * viz - uz * xvs_ji};
+                    radd_n<HA, 8>(dst, add);
+                }
+            }
+        }
+        if (H > 1) __syncthreads();
+        for (int m = half; m < M; m += H) {
+#pragma unroll
+            for (int a = 0; a < 3; ++a) V[m * F3 + a * F + f] += B[m * F3 + a * F + f] + (PRIV ? X[m * F6 + F + a * F + f] : 0.0f);
+            if (PRIV) S[m * F + f] += X[m * F6 + f];
+        }
+        __syncthreads();
+        // -- update: Uv (-> A), Vv (-> B) over the 3M Cartesian rows of v
+        dense<RT, 2, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD>(3 * M, V, F, nullptr, 0, F, Ly + LO::UVT, F2, nullptr, [&](int r, float u, float vv, float) {
+            A[r * F + f] = u;
+            B[r * F + f] = vv;
+            const int m = r / 3, a = r - 3 * m;
+            *SC(t, m, FUV + a) = u;
+            *SC(t, m, FVV + a) = vv;
+        });
+        // n and sp (channel f): n -> B[m][0], sp -> B[m][1] (over this channel's Vv x, y)
+        if (H > 1) __syncthreads();
+        for (int m = half; m < M; m += H) {
+            const float* a = A + m * F3 + f;
+            float* b = B + m * F3 + f;
+            const float vx = b[0], vy = b[F], vz = b[F2];
+            const float n = sqrtf(vx * vx + vy * vy + vz * vz + 1e-8f);
+            const float sp = a[0] * vx + a[F] * vy + a[F2] * vz;
+            b[0] = n;
+            b[F] = sp;
+        }
+        __syncthreads();
+        dense<RT, 1, 2, H, GFP_TUNE_PD1, GFP_TUNE_PD>(M, S, F, B, F3, F, Ly + LO::mlp0T, F, Ly + LO::bmlp0, [&](int m, float z, float, float) {
+            *SC(t, m, FZ3) = z;
+            B[m * F3 + F2 + f] = silu(z);
+        });
+        __syncthreads();
+        dense<RT, 3, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD>(M, B + F2, F3, nullptr, 0, F, Ly + LO::mlp2T, F3, Ly + LO::bmlp2, [&](int m, float avv, float asv, float ass) {
+            *SC(t, m, FA) = avv; *SC(t, m, FA + 1) = asv; *SC(t, m, FA + 2) = ass;
+            float* v = V + m * F3 + f;
+            const float* u = A + m * F3 + f;
+            v[0] += avv * u[0]; v[F] += avv * u[F]; v[F2] += avv * u[F2];
+            S[m * F + f] += ass + asv * B[m * F3 + F + f];
+        });
+        __syncthreads();
+    }
+    // -- readout: z5 = W5 s + b5 (64 columns); E += scale W6 . silu(z5); g_z5 = scale W6 o silu'(z5) -> B[m][0..63]
+    {
+        const float w6 = f < FH ? __ldg(w.W6 + f) : 0.0f, sc = w.scale;
+        dense<RT, 1, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD>(M, S, F, nullptr, 0, F, w.W5T, FH, w.b5, [&](int m, float z, float, float) {
+            atomicAdd(esh + m / N, sc * w6 * silu(z));
+            B[m * F3 + f] = sc * w6 * dsilu(z);
+        });
+        __syncthreads();
+        if (mode & 1) {   // forward only (timing attribution): energies, no forces
+            if (tid < G) {
+                double e = (double)esh[tid] + (double)N * (double)w.scale * (double)w.b6;
+                for (int k = 0; k < N; ++k) e += (double)w.atomref[zidx[k]];
+                energy[mol0 + tid] = e;
+            }
+            return;
+        }
+        // ======================= backward =======================
+        // g_s = W5^T g_z5 (-> S), g_v = 0 (-> V)
+        dense<RT, 1, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD>(M, B, F3, nullptr, 0, FH, w.W5, F, nullptr, [&](int m, float gs, float, float) {
+            S[m * F + f] = gs;
+            V[m * F3 + f] = V[m * F3 + F + f] = V[m * F3 + F2 + f] = 0.0f;
+        });
+        __syncthreads();
+    }
+    for (int t = T - 1; t >= 0; --t) {
+        const float* Ly = w.layers + (size_t)t * LO::size;
+        // -- update backward. pass 1 (channel f): g_a -> A, g_sp -> B[m][1]
+        for (int m = half; m < M; m += H) {
+            const float gs = S[m * F + f];
+            const float* gv = V + m * F3 + f;
+            const float ux = *SC(t, m, FUV), uy = *SC(t, m, FUV + 1), uz = *SC(t, m, FUV + 2);
+            const float vx = *SC(t, m, FVV), vy = *SC(t, m, FVV + 1), vz = *SC(t, m, FVV + 2);
+            const float asv = *SC(t, m, FA + 1);
+            float* a = A + m * F3 + f;
+            a[0] = gv[0] * ux + gv[F] * uy + gv[F2] * uz;    // g_a_vv
+            a[F] = gs * (ux * vx + uy * vy + uz * vz);       // g_a_sv = g_s' sp
+            a[F2] = gs;                                      // g_a_ss
+            B[m * F3 + F + f] = gs * asv;                    // g_sp
+        }
+        __syncthreads();
+        // g_z3 = (mlp2^T g_a) o silu'(z3) -> B[m][0]
+        dense<RT, 1, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD>(M, A, F3, nullptr, 0, F3, Ly + LO::mlp2, F, nullptr, [&](int m, float gh, float, float) {
+            B[m * F3 + f] = gh * dsilu(*SC(t, m, FZ3));
+        });
+        __syncthreads();
+        // [g_s | g_n] = mlp0^T g_z3: g_s added to S, g_n -> B[m][2]
+        dense<RT, 2, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD>(M, B, F3, nullptr, 0, F, Ly + LO::mlp0, F2, nullptr, [&](int m, float gs, float gn, float) {
+            S[m * F + f] += gs;
+            B[m * F3 + F2 + f] = gn;
+        });
+        __syncthreads();
+        // pass 2 (channel f): g_Uv -> A (rows 3m + a of F), g_Vv -> B
+        for (int m = half; m < M; m += H) {
+            const float gsp = B[m * F3 + F + f], gn = B[m * F3 + F2 + f];
+            const float avv = *SC(t, m, FA);
+            float u[3], v[3];
+#pragma unroll
+            for (int a = 0; a < 3; ++a) { u[a] = *SC(t, m, FUV + a); v[a] = *SC(t, m, FVV + a); }
+            const float n = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + 1e-8f);
+            const float gnn = gn / n;
+#pragma unroll
+            for (int a = 0; a < 3; ++a) {
+                const float gv = V[m * F3 + a * F + f];
+                A[m * F3 + a * F + f] = gv * avv + gsp * v[a];
+                B[m * F3 + a * F + f] = gsp * u[a] + gnn * v[a];
+            }
+        }
+        __syncthreads();
+        // g_v += U^T g_Uv + V^T g_Vv over the 3M Cartesian rows
+        dense<RT, 1, 2, H, GFP_TUNE_PD1, GFP_TUNE_PD>(3 * M, A, F, B, F, F, Ly + LO::UV, F, nullptr, [&](int r, float gv, float, float) { V[r * F + f] += gv; });
+        __syncthreads();
+        // -- message backward: pair loop (channel f): g_phi -> A, g_v(senders) -> B, pair sums of g_d, g_u -> gp
+        float wf[3][NR], bf[3];
+#pragma unroll
+        for (int c = 0; c < 3; ++c) {
+            bf[c] = __ldg(Ly + LO::bfilt + c * F + f);
+#pragma unroll
+            for (int k = 0; k < NR; ++k) wf[c][k] = __ldg(Ly + LO::filt + (c * F + f) * NR + k);
+        }
+        for (int m = half; m < M; m += H) {
+#pragma unroll
+            for (int a = 0; a < 3; ++a) A[m * F3 + a * F + f] = B[m * F3 + a * F + f] = 0.0f;
+            if (PRIV)
+#pragma unroll
+                for (int q = 0; q < 6; ++q) X[m * F6 + q * F + f] = 0.0f;
+        }
+        if (H > 1) __syncthreads();
+        for (int g = 0; g < ((mode & 2) ? 0 : G); ++g) {
+            const float* ge = geo + (size_t)g * P * GEO;
+            int p = 0;
+            for (int i = 0; i < N; ++i) {
+                const int mi = g * N + i;
+                const float phi0 = *SC(t, mi, FPHI), phi1 = *SC(t, mi, FPHI + 1), phi2 = *SC(t, mi, FPHI + 2);
+                const float vix = *SC(t, mi, FVM), viy = *SC(t, mi, FVM + 1), viz = *SC(t, mi, FVM + 2);
+                for (int j = i + 1; j < N; ++j, ++p) {
+                    const float* e = ge + p * GEO;
+                    if (e[3] == 0.0f || (H > 1 && (p & 1) != half)) continue;
+                    const float d = e[0], fc = e[1], dfc = e[2], ux = e[4], uy = e[5], uz = e[6];
+                    float ha[3] = {bf[0], bf[1], bf[2]}, hb[3] = {0.0f, 0.0f, 0.0f};   // two chains each (latency)
+                    float qa[3] = {0.0f, 0.0f, 0.0f}, qb[3] = {0.0f, 0.0f, 0.0f};
+#pragma unroll
+                    for (int k = 0; k < NR; k += 2) {
+                        const float2 rb = *reinterpret_cast<const float2*>(e + 8 + k);
+                        const float da = -2.0f * gamma * (d - rc * (float)k / (float)(NR - 1)) * rb.x;         // d rbf_k / dd
+                        const float db = -2.0f * gamma * (d - rc * (float)(k + 1) / (float)(NR - 1)) * rb.y;
+#pragma unroll
+                        for (int c = 0; c < 3; ++c) {
+                            ha[c] = fmaf(wf[c][k], rb.x, ha[c]); hb[c] = fmaf(wf[c][k + 1], rb.y, hb[c]);
+                            qa[c] = fmaf(wf[c][k], da, qa[c]); qb[c] = fmaf(wf[c][k + 1], db, qb[c]);
+                        }
+                    }
+                    const float h0 = ha[0] + hb[0], h1 = ha[1] + hb[1], h2 = ha[2] + hb[2];
+                    const float q0 = qa[0] + qb[0], q1 = qa[1] + qb[1], q2 = qa[2] + qb[2];
+                    const float w0 = h0 * fc, w1 = h1 * fc, w2 = h2 * fc;
+                    const float dw0 = q0 * fc + h0 * dfc, dw1 = q1 * fc + h1 * dfc, dw2 = q2 * fc + h2 * dfc;   // dW/dd
+                    const int mj = g * N + j;
+                    const float pj0 = *SC(t, mj, FPHI), pj1 = *SC(t, mj, FPHI + 1), pj2 = *SC(t, mj, FPHI + 2);
+                    const float vjx = *SC(t, mj, FVM), vjy = *SC(t, mj, FVM + 1), vjz = *SC(t, mj, FVM + 2);
+                    const float gsi = S[mi * F + f], gsj = S[mj * F + f];
+                    const float* Gi = V + mi * F3 + f;
+                    const float* Gj = V + mj * F3 + f;
+                    const float gix = Gi[0], giy = Gi[F], giz = Gi[F2], gjx = Gj[0], gjy = Gj[F], gjz = Gj[F2];
+                    // edge i <- j
+                    const float a_vv = gix * vjx + giy * vjy + giz * vjz, a_vs = gix * ux + giy * uy + giz * uz;
+                    // edge j <- i (u_ji = -u)
+                    const float b_vv = gjx * vix + gjy * viy + gjz * viz, b_vs = -(gjx * ux + gjy * uy + gjz * uz);
+                    float* Pj = mine ? X + mj * F6 + f : A + mj * F3 + f;        // g_phi (at +0, +F, +2F)
+                    float* Pi = mine ? X + mi * F6 + f : A + mi * F3 + f;
+
+                    const float gd = a_vv * pj0 * dw0 + gsi * pj1 * dw1 + a_vs * pj2 * dw2 +
+                                     b_vv * phi0 * dw0 + gsj * phi1 * dw1 + b_vs * phi2 * dw2;
+                    float* Bj = mine ? X + mj * F6 + F3 + f : B + mj * F3 + f;   // g_v of the senders
+                    float* Bi = mine ? X + mi * F6 + F3 + f : B + mi * F3 + f;
+                    const float cj = pj0 * w0, ci = phi0 * w0;
+                    {
+                        float* dst[12] = {Pj, Pj + F, Pj + F2, Pi, Pi + F, Pi + F2, Bj, Bj + F, Bj + F2, Bi, Bi + F, Bi + F2};
+                        const float add[12] = {a_vv * w0, gsi * w1, a_vs * w2, b_vv * w0, gsj * w1, b_vs * w2,
+                                               gix * cj, giy * cj, giz * cj, gjx * ci, gjy * ci, gjz * ci};
+                        radd_n<HA, 12>(dst, add);
+                    }
+                    const float ej = pj2 * w2, ei = phi2 * w2;   // g_u (w.r.t. u_ij) = G_i x_vs_ij - G_j x_vs_ji
+                    warp_add4(gd, gix * ej - gjx * ei, giy * ej - gjy * ei, giz * ej - gjz * ei, gp + ((size_t)g * P + p) * 4);
+                }
+            }
+        }
+        if (H > 1) __syncthreads();
+        for (int m = half; m < M; m += H)
+#pragma unroll
+            for (int a = 0; a < 3; ++a) {
+                V[m * F3 + a * F + f] += B[m * F3 + a * F + f] + (PRIV ? X[m * F6 + F3 + a * F + f] : 0.0f);
+                if (PRIV) A[m * F3 + a * F + f] += X[m * F6 + a * F + f];
+            }
+        __syncthreads();
+        // g_z1 = (phi2^T g_phi) o silu'(z1) -> B[m][0]
+        dense<RT, 1, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD>(M, A, F3, nullptr, 0, F3, Ly + LO::phi2, F, nullptr, [&](int m, float gh, float, float) {
+            B[m * F3 + f] = gh * dsilu(*SC(t, m, FZ1));
+        });
+        __syncthreads();
+        // g_s += phi0^T g_z1
+        dense<RT, 1, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD>(M, B, F3, nullptr, 0, F, Ly + LO::phi0, F, nullptr, [&](int m, float gs, float, float) { S[m * F + f] += gs; });
+        __syncthreads();
+    }
+    // ---- pair gradients to forces: g_r = g_d u + (g_u - (u . g_u) u) / d (in place), then F_i = sum_{j<i} g_r - sum_{j>i} g_r
+    for (int q = tid; q < G * P; q += NT) {
+        const float* e = geo + (size_t)q * GEO;
+        float* h = gp + (size_t)q * 4;
+        const float d = e[0], ux = e[4], uy = e[5], uz = e[6];
+        const float gd = h[0], gx = h[1], gy = h[2], gz = h[3];
+        const float ug = ux * gx + uy * gy + uz * gz, id = e[3] != 0.0f ? 1.0f / d : 0.0f;
+        h[0] = gd * ux + (gx - ug * ux) * id;
+        h[1] = gd * uy + (gy - ug * uy) * id;
+        h[2] = gd * uz + (gz - ug * uz) * id;
+    }
+    __syncthreads();
+    for (int q = tid; q < M * 3; q += NT) {
+        const int m = q / 3, a = q - 3 * m, g = m / N, k = m - g * N;
+        const float* h = gp + (size_t)g * P * 4;
+        float acc = 0.0f;   // dE/dr_k[a]
+        int p = 0;
+        for (int i = 0; i < N; ++i)
+            for (int j = i + 1; j < N; ++j, ++p) {
+                if (j == k) acc += h[4 * p + a];
+                else if (i == k) acc -= h[4 * p + a];
+            }
+        force[((size_t)(mol0 + g) * N + k) * 3 + a] = -acc;
+    }
+    if (tid < G) {
+        double e = (double)esh[tid] + (double)N * (double)w.scale * (double)w.b6;
+        for (int k = 0; k < N; ++k) e += (double)w.atomref[zidx[k]];
+        energy[mol0 + tid] = e;
+    }
+}
+
+// ================================ host ================================
+static std::vector<char> slurp(const char* path) {
+    FILE* fh = std::fopen(path, "rb");
+    if (!fh) { std::fprintf(stderr, "cannot open %s\n", path); std::exit(1); }
+    std::fseek(fh, 0, SEEK_END);
+    const long n = std::ftell(fh);
+    std::fseek(fh, 0, SEEK_SET);
+    std::vector<char> b(n);
+    if (std::fread(b.data(), 1, n, fh) != (size_t)n) { std::fprintf(stderr, "short read %s\n", path); std::exit(1); }
+    std::fclose(fh);
+    return b;
+}
+
+// Weight pointers into a float array laid out as group_force_probe.py writes it (base: host or device copy).
+static Weights layout(const float* base, const std::vector<float>& h, int S) {
+    Weights w;
+    size_t o = 0;
+    auto take = [&](size_t n) { const float* p = base + o; o += n; return p; };
+    w.cutoff = h[0]; w.gamma = h[1]; w.scale = h[2];
+    take(4);
+    w.emb = take((size_t)S * F);
+    w.atomref = take(4 * ((S + 3) / 4));
+    w.layers = take((size_t)T * LO::size);
+    w.W5T = take(F * FH); w.W5 = take(FH * F); w.b5 = take(FH); w.W6 = take(FH);
+    w.b6 = h[o];
+    take(4);
+    if (o != h.size()) { std::fprintf(stderr, "weights.bin: %zu floats expected, %zu found\n", o, h.size()); std::exit(1); }
+    return w;
+}
+
+#ifdef GROUP_PROBE_HOST
+// ---- minimal CPU runner for the emulator header: one block at a time, 128 coroutines, __syncthreads = a round
+EmuThreadState* emu_cur = nullptr;
+namespace hemu {
+// Barriers: a block barrier releases when every live thread of the block waits at one; a warp barrier (the
+// shuffles) when the warp's 32 lanes wait at one. Threads run one at a time up to their next barrier.
+struct Th { ucontext_t uc; std::vector<char> stack; EmuThreadState st; bool done = false; int wait = 0; };   // wait: 0 runnable, 1 block, 2 warp
+static ucontext_t sched;
+static std::vector<Th> th(256);
+static int nth = 128, cur = 0, blockArrived = 0, warpArrived[8];
+static std::function<void()> body;
+static unsigned long long xch[256];
+static void entry() { body(); th[cur].done = true; swapcontext(&th[cur].uc, &sched); }
+static void block_barrier() {
+    th[cur].wait = 1;
+    int live = 0;
+    for (int t = 0; t < nth; ++t) live += th[t].done ? 0 : 1;
+    if (++blockArrived == live) {
+        for (int t = 0; t < nth; ++t) if (th[t].wait == 1) th[t].wait = 0;
+        blockArrived = 0;
+    }
+    swapcontext(&th[cur].uc, &sched);
+}
+static void warp_barrier() {
+    const int w = cur >> 5;
+    th[cur].wait = 2;
+    if (++warpArrived[w] == 32) {
+        for (int t = 32 * w; t < 32 * w + 32; ++t) th[t].wait = 0;
+        warpArrived[w] = 0;
+    }
+    swapcontext(&th[cur].uc, &sched);
+}
+static void run_block(int b, int nblocks, int nthreads, std::vector<float>& smem, const std::function<void()>& fn) {
+    body = fn;
+    nth = nthreads;
+    blockArrived = 0;
+    const bool reverse = std::getenv("GFP_EMU_REVERSE") && std::atoi(std::getenv("GFP_EMU_REVERSE"));
+    for (int& x : warpArrived) x = 0;
+    for (int t = 0; t < nth; ++t) {
+        Th& x = th[t];
+        x.stack.resize(1 << 20);
+        x.done = false;
+        x.wait = 0;
+        x.st.tid = {(unsigned)t, 0, 0}; x.st.bid = {(unsigned)b, 0, 0}; x.st.bdim = {(unsigned)nth, 1, 1}; x.st.gdim = {(unsigned)nblocks, 1, 1};
+        x.st.cluster_rank = 0; x.st.smem = smem.data();
+        getcontext(&x.uc);
+        x.uc.uc_stack.ss_sp = x.stack.data(); x.uc.uc_stack.ss_size = x.stack.size(); x.uc.uc_link = nullptr;
+        makecontext(&x.uc, entry, 0);
+    }
+    for (;;) {
+        bool ran = false, undone = false;
+        for (int tt = 0; tt < nth; ++tt) {
+            const int t = reverse ? nth - 1 - tt : tt;   // GFP_EMU_REVERSE=1: the other order (missing barriers show)
+            if (th[t].done) continue;
+            undone = true;
+            if (th[t].wait) continue;
+            cur = t; emu_cur = &th[t].st;
+            swapcontext(&sched, &th[t].uc);
+            ran = true;
+        }
+        if (!undone) break;
+        if (!ran) { std::fprintf(stderr, "emu: deadlock (threads wait at barriers that cannot complete)\n"); std::exit(1); }
+    }
+}
+}  // namespace hemu
+void __syncthreads() { hemu::block_barrier(); }
+unsigned long long emu_warp_exchange(unsigned long long v, int src) {   // the warp's lanes meet twice: write, read
+    const int t = hemu::cur;
+    hemu::xch[t] = v;
+    hemu::warp_barrier();
+    const unsigned long long r = hemu::xch[(t & ~31) + (src & 31)];
+    hemu::warp_barrier();
+    return r;
+}
+#endif
+
+template <int N, int G, int RT, int H>
+static int run(const char* wpath, const char* ppath, const char* rpath, const char* opath, int reps) {
+    using L = Smem<N, G, H>;
+    constexpr int M = L::M;
+    std::vector<char> wb = slurp(wpath), pb = slurp(ppath);
+    const int* wh = reinterpret_cast<const int*>(wb.data());
+    if (wh[0] != 0x50464747 || wh[1] != F || wh[2] != T || wh[3] != NR) { std::fprintf(stderr, "weights.bin: bad header\n"); return 1; }
+    const int S = wh[4];
+    std::vector<float> hw(wh[5]);
+    std::memcpy(hw.data(), wb.data() + 32, hw.size() * 4);
+    const int R = reinterpret_cast<const int*>(pb.data())[0], n = reinterpret_cast<const int*>(pb.data())[1];
+    if (n != N || R % G != 0) { std::fprintf(stderr, "positions: N %d (want %d), R %d (G %d)\n", n, N, R, G); return 1; }
+    std::vector<int> hz(N);
+    std::memcpy(hz.data(), pb.data() + 8, N * 4);
+    std::vector<float> hp((size_t)R * N * 3);
+    std::memcpy(hp.data(), pb.data() + 8 + 4 * N, hp.size() * 4);
+    const int blocks = R / G;
+    const size_t scratchFloats = (size_t)blocks * T * M * NFLD * F;
+    std::vector<double> he(R);
+    std::vector<float> hf((size_t)R * N * 3);
+    double us = 0.0, usMode[4] = {0, 0, 0, 0};
+    int regs = -1, local = -1, perSM = -1;
+#ifdef GROUP_PROBE_HOST
+    (void)reps;
+    const Weights w = layout(hw.data(), hw, S);
+    std::vector<float> scratch(scratchFloats, std::nanf(""));
+    for (int b = 0; b < blocks; ++b) {
+        std::vector<float> smem(L::TOTAL, std::nanf(""));   // poisoned: a read before a write shows
+        hemu::run_block(b, blocks, 128 * H, smem, [&]() {
+            group_force<N, G, RT, H>(w, hp.data(), hz.data(), scratch.data(), he.data(), hf.data(), 0);
+        });
+    }
+#else
+#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
+    std::fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); std::exit(1); } } while (0)
+    float *dw, *dp, *ds, *df;
+    int* dz;
+    double* de;
+    CK(cudaMalloc(&dw, hw.size() * 4));
+    CK(cudaMalloc(&dp, hp.size() * 4));
+    CK(cudaMalloc(&dz, N * 4));
+    CK(cudaMalloc(&ds, scratchFloats * 4));
+    CK(cudaMalloc(&df, hf.size() * 4));
+    CK(cudaMalloc(&de, he.size() * 8));
+    CK(cudaMemcpy(dw, hw.data(), hw.size() * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dp, hp.data(), hp.size() * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dz, hz.data(), N * 4, cudaMemcpyHostToDevice));
+    const Weights w = layout(dw, hw, S);
+    auto kern = group_force<N, G, RT, H>;
+    int maxOptin = 0;
+    CK(cudaDeviceGetAttribute(&maxOptin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+    if (L::bytes > (size_t)maxOptin) {
+        std::printf("N %2d  R %5d  G %d  RT %2d  threads %3d  skipped: %zu bytes of shared memory > %d\n", N, R, G, RT, 128 * H, L::bytes, maxOptin);
+        return 0;
+    }
+    CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L::bytes));
+    cudaFuncAttributes attr;
+    CK(cudaFuncGetAttributes(&attr, kern));
+    regs = attr.numRegs;
+    local = (int)attr.localSizeBytes;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSM, kern, 128 * H, L::bytes));
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    auto timeit = [&](int mode) {   // µs per launch: 20 warm-ups, then reps back to back
+        for (int i = 0; i < 20; ++i) kern<<<blocks, 128 * H, L::bytes>>>(w, dp, dz, ds, de, df, mode);
+        CK(cudaGetLastError());
+        CK(cudaDeviceSynchronize());
+        CK(cudaEventRecord(e0));
+        for (int i = 0; i < reps; ++i) kern<<<blocks, 128 * H, L::bytes>>>(w, dp, dz, ds, de, df, mode);
+        CK(cudaEventRecord(e1));
+        CK(cudaEventSynchronize(e1));
+        CK(cudaGetLastError());
+        float ms = 0.0f;
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        return 1000.0 * ms / reps;
+    };
+    // attribution first (modes 1: forward only, 2: no message pair loops, 3: both), the full evaluation last
+    if (!std::getenv("GFP_NO_ATTRIB"))
+        for (int mode = 1; mode <= 3; ++mode) usMode[mode] = timeit(mode);
+    us = timeit(0);
+    CK(cudaMemcpy(he.data(), de, he.size() * 8, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(hf.data(), df, hf.size() * 4, cudaMemcpyDeviceToHost));
+#endif
+    // compare against the float64 reference (its first R_ref replicas)
+    double dF = -1.0, dE = -1.0;
+    int nref = 0;
+    if (rpath && std::strcmp(rpath, "-") != 0) {
+        std::vector<char> rb = slurp(rpath);
+        const int Rr = reinterpret_cast<const int*>(rb.data())[0];
+        nref = Rr < R ? Rr : R;
+        const double* Er = reinterpret_cast<const double*>(rb.data() + 8);
+        const double* Fr = Er + Rr;
+        dF = dE = 0.0;
+        for (int r = 0; r < nref; ++r) {
+            dE = std::fmax(dE, std::fabs(he[r] - Er[r]));
+            for (int k = 0; k < N * 3; ++k) dF = std::fmax(dF, std::fabs((double)hf[(size_t)r * N * 3 + k] - Fr[(size_t)r * N * 3 + k]));
+        }
+    }
+    if (opath && std::strcmp(opath, "-") != 0) {
+        FILE* fh = std::fopen(opath, "wb");
+        const int hdr[2] = {R, N};
+        std::fwrite(hdr, 4, 2, fh);
+        std::fwrite(he.data(), 8, he.size(), fh);
+        std::fwrite(hf.data(), 4, hf.size(), fh);
+        std::fclose(fh);
+    }
+    const char* mol = N == 9 ? "ethanol" : N == 22 ? "alanine-dipeptide" : "molecule";
+    std::printf("%-17s N %2d  R %5d  G %d  RT %2d  threads %3d  smem %6zu B  regs %3d  local %3d B  blocks/SM %d  %8.1f us/eval  "
+                "%10.0f replica-evals/s  max|dF| %.2e eV/A  max|dE| %.2e eV (%d ref)  | fwd-only %.1f us, no-pair-loops %.1f us, "
+                "fwd no-pairs %.1f us\n",
+                mol, N, R, G, RT, 128 * H, L::bytes, regs, local, perSM, us, us > 0 ? R / us * 1e6 : 0.0, dF, dE, nref,
+                usMode[1], usMode[2], usMode[3]);
+    return 0;
+}
+
+int main(int argc, char** argv) {
+    if (argc < 6) {
+        std::fprintf(stderr, "usage: %s WEIGHTS POS REF|- OUT|- G [RT] [THREADS] [REPS]\n", argv[0]);
+        return 2;
+    }
+    std::vector<char> pb = slurp(argv[2]);
+    const int N = reinterpret_cast<const int*>(pb.data())[1];
+    const int G = std::atoi(argv[5]);
+    const int RT = argc > 6 ? std::atoi(argv[6]) : 0;
+    const int H = argc > 7 ? std::atoi(argv[7]) / 128 : 1;
+    const int reps = argc > 8 ? std::atoi(argv[8]) : 200;
+#define CASE(n, g, rt, h) \
+    if (N == n && G == g && (RT == 0 || RT == rt) && H == h) return run<n, g, rt, h>(argv[1], argv[2], argv[3], argv[4], reps)
+    CASE(9, 1, 9, 1);
+    CASE(9, 2, 9, 1);
+    CASE(9, 2, 9, 2);
+    CASE(9, 4, 9, 1);
+    CASE(9, 4, 9, 2);
+    CASE(22, 1, 11, 1);
+    CASE(22, 1, 11, 2);
+    CASE(22, 2, 11, 2);
+#undef CASE
+    std::fprintf(stderr, "no instance for N %d G %d RT %d\n", N, G, RT);
+    return 2;
+}
