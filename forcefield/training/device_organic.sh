@@ -179,7 +179,7 @@ case "$phase" in
     kill $saver 2>/dev/null || true
     cp "$work/run/state.npz" "$out/state_run.npz"
     cp "$work/run/train_log.json" "$out/train_log_run.json"
-    export_v6 "$work/run" "$out/student-gfn2-v6.safetensors" "$work/v6.pt"
+    export_v6 "$work/run" "$out/student-gfn2-v6.safetensors" "$work/v6.pt" | tee "$out/export_stdout.txt"
     export CUDA_VISIBLE_DEVICES=${gpu_list[0]}
     python3 $tr/organic_eval.py --weights "$work/run/state.npz" --test "$work/data/organic-test.npz" \
       --starts $tr/organic/starts.test.xyz.gz --independent $tr/testset-independent --replicas 1 --ps 100 \
