@@ -4,7 +4,7 @@
 # kernels of today) and PyTorch's batched baseline (torch_replica_bench.py: eager, CUDA graph, torch.compile + graph;
 # TF32 off), 1,024 ethanols and 256 alanine dipeptides, all in the same call on the same card.
 # Carry: .device/g3.tar.xz (scripts/device-window-x4.sh bundle, without the sweep's jars, 20.8 MB) and .device/gfp
-# (the probe binary, its inputs and run.sh, ~8 MB, built here: see group_force_probe.cu) with the sparse checkout of
+# (the probe binary and its inputs, ~8 MB, made here: see group-force-probe-run.sh) with the sparse checkout of
 # the training README (`git sparse-checkout set --no-cone '/*' '!/forcefield/training/data/' ...`, 14.6 MB): the whole
 # tree beside them is over the 64 MiB a call carries. Everything in $OUT/gfw.log; BUDGET seconds (default 300).
 set -uo pipefail
@@ -24,7 +24,7 @@ java=("$b/g3/jre/bin/java" -Xmx60g -Xss8m -XX:+UseParallelGC --enable-native-acc
       -cp "$b/g3/lib/*:$res:$PWD/platform-cuda/src/main/resources")
 
 echo "== group force probe ($(el) s)"
-timeout "$(lim 90)" bash .device/gfp/run.sh
+timeout "$(lim 90)" bash scripts/probes/group-force-probe-run.sh
 for spec in 9:1024:ethanol 22:256:alanine-dipeptide; do
   IFS=: read -r size r m <<< "$spec"
   echo "== molten bench $m x $r ($(el) s)"

@@ -38,16 +38,16 @@
 // Build and run (GPU):
 //   nvcc -O3 -arch=sm_90 -cudart static -o .device/gfp/group_force_probe scripts/probes/group_force_probe.cu
 //   OMP_NUM_THREADS=1 /usr/bin/python3 scripts/probes/group_force_probe.py write .device/gfp 1024 256
-//   bash .device/gfp/run.sh       # one line per (molecule, R, G, RT, threads): µs per evaluation, replica-evals/s,
+//   bash scripts/probes/group-force-probe-run.sh   # one line per (molecule, R, G, RT, threads): µs per evaluation, replica-evals/s,
 //                                 # max |dF| and |dE| against the float64 reference of every replica, attribution
-//   .device/gfp/group_force_probe WEIGHTS POS REF|- OUT|- G [RT] [THREADS] [REPS]     (one configuration)
+//   .device/gfp/group_force_probe WEIGHTS POS REF|- OUT|- G [RT] [THREADS] [REPS] [VAR]    (one configuration)
 // Build and check on the CPU (the repository's CUDA emulator header, platform-cuda/src/test/cuda-emu/emu_cuda.h, with
 // the minimal coroutine runner below: one block at a time, block and warp barriers; GFP_EMU_REVERSE=1 runs the
 // threads in the other order, so that a missing barrier shows):
 //   g++ -std=c++17 -O2 -DGROUP_PROBE_HOST -I/work/main/platform-cuda/src/test/cuda-emu -x c++ \
 //       -o .device/gfp/emu/gfp_host scripts/probes/group_force_probe.cu
 //   OMP_NUM_THREADS=1 /usr/bin/python3 scripts/probes/group_force_probe.py write .device/gfp/emu 4 2
-//   .device/gfp/emu/gfp_host .device/gfp/weights.bin .device/gfp/emu/eth_pos.bin .device/gfp/emu/eth_ref.bin OUT G [RT] [THREADS]
+//   .device/gfp/emu/gfp_host .device/gfp/weights.bin .device/gfp/emu/eth_pos.bin .device/gfp/emu/eth_ref.bin OUT G [RT] [THREADS] [REPS] [VAR]
 //   OMP_NUM_THREADS=1 /usr/bin/python3 scripts/probes/group_force_probe.py check .device/gfp/emu/eth_ref.bin OUT
 // File formats: see scripts/probes/group_force_probe.py.
 //
@@ -56,6 +56,44 @@
 // force evaluation (632,743 replica-evals/s; forward only 713 µs, without the pair loops 1,334 µs); 256 alanine
 // dipeptides, G = 1, 128 threads: 2,088 µs (122,623 replica-evals/s; without the pair loops 1,444 µs), 256 threads
 // with atomics 2,174 µs. Max |dF| 1.3e-5 / 2.0e-5 eV/Å, max |dE| 2.5e-6 / 4.7e-6 eV against float64, every replica.
+//
+// Variants (template parameter VAR of group_force and run<>, the binary's 9th argument VAR, default 0 = the measured
+// configurations above, unchanged; built and checked on the emulator within 5.5e-6 eV/Å of float64 (ethanol R = 4,
+// dipeptide R = 2, both thread orders), NOT yet measured on the GPU; scripts/probes/group-force-probe-run.sh runs each after the
+// baseline lines, named by its trailing VAR argument). Occupancy per SM from 228 KB of shared memory (1 KB of it
+// reserved per block, at most 227 KB a block), 65,536 registers (allocated per warp in units of 256, i.e. a
+// thread's count rounded up to a multiple of 8), 2,048 threads:
+// - VGX = 1 (alanine dipeptide, G = 1, 128 threads; var 1): the pair geometry (G P GEO floats) and the pair
+//   gradient sums (G P 4) move from shared memory to the block's slice of global scratch, after its activations
+//   (L::SCRB floats a block). They are the rarely touched buffers: written once, read only by the pair loops and
+//   the force assembly, at warp-uniform addresses (one L1 transaction a warp), and gp takes warp_add4's atomics
+//   (now reductions in L2), while S, V, A, B stay in shared memory (every dense k step reads them). Shared memory
+//   142,224 -> 112,656 B: 2 x (112,656 + 1,024) = 227,360 <= 233,472, registers 254 (-> 256) x 128 x 2 = 65,536:
+//   2 blocks (8 warps) a multiprocessor instead of 1 (4 warps), and 256 dipeptides fit one wave of 264 slots
+//   instead of two (132 + 124). __launch_bounds__ (128, 2) (caps at 255 registers, as before); the launch asks
+//   for the maximum shared-memory carveout. (Keeping gp in shared memory would need 116,352 B, 640 B over the
+//   115,712 B a block that two blocks allow.)
+// - VMOLH = 2 (ethanol, G = 2, 256 threads; var 2): the two halves already take one molecule's row tile each in
+//   the dense layers (RT = 9); here they also split the pair loops by molecule (half h: molecules h, h + 2, ..),
+//   every pair of a molecule with plain shared adds instead of shared atomics on alternate pairs. The two halves
+//   stream the same weights at the same time (L1 can serve the second), so a multiprocessor's 4 resident ethanols
+//   (2 blocks x 101,392 B, 128 registers, 16 warps) draw each weight from L2 twice instead of four times.
+// - VRACC = 4 / VRACCB = 8 (forward / backward pair loop; var 4, 12 on ethanol G = 1; 6, 14 with VMOLH; 13 with
+//   VGX on the dipeptide): for the loop order i < j, atom i's sums (forward ds, dv: 4; backward g_phi, sender g_v:
+//   6) stay in registers over j and reach shared memory once per i, and i's A, V (forward) or g_s, g_v (backward)
+//   rows are read once per i: a pair then costs 4 (6) shared read-modify-writes instead of 8 (12).
+// nvcc 13.0 --resource-usage, sm_90 (registers; spill stores / loads in bytes; shared memory a block; blocks and
+// warps a multiprocessor by the arithmetic above):
+//   ethanol  G 1 128 t var  0: 128 reg,  48 / 132 B, 50,704 B -> 4 blocks (registers and shared memory), 16 warps
+//   ethanol  G 1 128 t var  4: 128 reg,  48 / 132 B, 50,704 B -> 4, 16 warps;  var 12: 128 reg, 100 / 176 B, same
+//   ethanol  G 2 256 t var  0: 128 reg,  84 /  40 B, 101,392 B -> 2 (2 x 102,416 <= 233,472; 2 x 32,768 regs), 16
+//   ethanol  G 2 256 t var  2: 128 reg,  36 /  16 B, 101,392 B -> 2, 16 warps;  var 6: the same;  var 14: 112 / 64 B
+//   dipep.   G 1 128 t var  0: 254 reg,   0 /   0 B, 142,224 B -> 1 (shared memory), 4 warps
+//   dipep.   G 1 128 t var  1: 254 reg,   0 /   0 B, 112,656 B -> 2, 8 warps;  var 13: the same
+// Not built, by the arithmetic: ethanol at 5 blocks a multiprocessor (<= 96 registers; VGX would bring shared memory
+// to 45,536 B): 1,024 blocks take two waves at 4 (528 slots) and at 5 (660), and the baseline already spills at 128
+// registers; one wave needs 8 ethanols resident a multiprocessor, i.e. 1,024 threads at <= 64 registers - not with a
+// thread per channel.
 #ifdef GROUP_PROBE_HOST
 #include "emu_cuda.h"
 #include <ucontext.h>
@@ -74,16 +112,22 @@
 // weight pipeline depth in groups of 4 k (pd1: products with one column a thread, pd: two or three columns) and the
 // minimum blocks per multiprocessor given to __launch_bounds__ (caps the registers at 65536 / (threads x minb)).
 // -DGFP_MINB= / -DGFP_PD1= / -DGFP_PD= override them for every instance.
-template <int N, int H>
+// Variant bits (template parameter VAR of group_force, the binary's 9th argument; 0 = the measured baseline):
+//   VGX   1: pair geometry and pair gradient sums in the block's global scratch slice instead of shared memory
+//   VMOLH 2: H = 2 with an even G: half h runs the pair loops of molecules h, h + 2, .. (no shared atomics)
+//   VRACC 4: the forward pair loop accumulates atom i's sums in registers over j, one shared add per i
+//   VRACCB 8: the same in the backward pair loop
+enum { VGX = 1, VMOLH = 2, VRACC = 4, VRACCB = 8 };
+template <int N, int H, int VAR = 0>
 struct Tune {
-    static constexpr int minb = N <= 12 ? (H == 1 ? 4 : 2) : 1;
+    static constexpr int minb = N <= 12 ? (H == 1 ? 4 : 2) : ((VAR & VGX) && H == 1 ? 2 : 1);
     static constexpr int pd1 = N <= 12 || H == 2 ? 4 : 8;
     static constexpr int pd = N <= 12 || H == 2 ? 2 : 4;
 };
 #ifdef GFP_MINB
 #define GFP_TUNE_MINB GFP_MINB
 #else
-#define GFP_TUNE_MINB (Tune<N, H>::minb)
+#define GFP_TUNE_MINB (Tune<N, H, VAR>::minb)
 #endif
 #ifdef GFP_PD1
 #define GFP_TUNE_PD1 GFP_PD1
@@ -228,25 +272,32 @@ __device__ __forceinline__ void warp_add4(float a0, float a1, float a2, float a3
 
 // PRIV (two threads per channel, larger molecules): the second half accumulates the pair loops into its own rows X
 // [M][6F] (summed after the loop) instead of using shared-memory atomics on the first half's rows.
-template <int N, int G, int H>
+// VGX: the geometry [G][P][GEO] and the pair sums [G][P][4] follow the activations in the block's scratch slice
+// (SCRB floats a block); MOLH: see VMOLH above (then no PRIV).
+template <int N, int G, int H, int VAR = 0>
 struct Smem {
     static constexpr int M = G * N, P = N * (N - 1) / 2;
-    static constexpr bool PRIV = H == 2 && N > 12;
+    static constexpr bool GX = (VAR & VGX) != 0, MOLH = (VAR & VMOLH) != 0, RACC = (VAR & VRACC) != 0, RACCB = (VAR & VRACCB) != 0;
+    static_assert(!MOLH || (H == 2 && G % 2 == 0), "VMOLH needs two halves and an even G");
+    static constexpr bool PRIV = H == 2 && N > 12 && !MOLH;
     static constexpr int S = 0, V = S + M * F, A = V + M * F3, B = A + M * F3, GEOM = B + M * F3,
-                         GP = GEOM + G * P * GEO, ESH = GP + G * P * 4, X = ESH + 4 * ((G + 3) / 4),
+                         GP = GEOM + (GX ? 0 : G * P * GEO), ESH = GP + (GX ? 0 : G * P * 4), X = ESH + 4 * ((G + 3) / 4),
                          TOTAL = X + (PRIV ? M * 6 * F : 0);
     static constexpr size_t bytes = (size_t)TOTAL * 4;
+    static constexpr size_t SCRA = (size_t)T * M * NFLD * F;                                 // activations
+    static constexpr size_t SCRB = SCRA + (GX ? (size_t)(G * P * (GEO + 4) + 3) / 4 * 4 : 0);
 };
 
 // One launch: energies and forces of R = gridDim.x * G replicas. pos [R][N][3] Å; zidx [N] species rows;
 // scratch: gridDim.x * T * M * NFLD * F floats; energy [R] eV (float64: the atomref sum is added in double);
 // force [R][N][3] eV/Å.
-template <int N, int G, int RT, int H>
+template <int N, int G, int RT, int H, int VAR>
 __global__ void __launch_bounds__(128 * H, GFP_TUNE_MINB) group_force(const Weights w, const float* __restrict__ pos,
                                                   const int* __restrict__ zidx, float* __restrict__ scratch,
                                                   double* __restrict__ energy, float* __restrict__ force, int mode) {
-    using L = Smem<N, G, H>;
+    using L = Smem<N, G, H, VAR>;
     constexpr int M = L::M, P = L::P;
+    constexpr bool MOLH = L::MOLH, RACC = L::RACC, RACCB = L::RACCB;
     static_assert(M % RT == 0, "RT must divide G N");
 #ifdef GROUP_PROBE_HOST
     float* sm = emu_smem();
@@ -258,20 +309,21 @@ __global__ void __launch_bounds__(128 * H, GFP_TUNE_MINB) group_force(const Weig
     float* V = sm + L::V;        // [M][3F]  v (x, y, z rows of F), later g_v
     float* A = sm + L::A;        // [M][3F]  work
     float* B = sm + L::B;        // [M][3F]  work
-    float* geo = sm + L::GEOM;   // [G][P][GEO]
-    float* gp = sm + L::GP;      // [G][P][4]  dE/dd, dE/du (x, y, z) of pair (i < j), r = r_j - r_i
+    float* const scrb = scratch + (size_t)blockIdx.x * L::SCRB;   // this block's scratch slice
+    float* geo = L::GX ? scrb + L::SCRA : sm + L::GEOM;            // [G][P][GEO]
+    float* gp = L::GX ? scrb + L::SCRA + (size_t)G * P * GEO : sm + L::GP;   // [G][P][4]  dE/dd, dE/du (x, y, z) of pair (i < j), r = r_j - r_i
     float* esh = sm + L::ESH;    // [G] sum of scale * (W6 . silu(z5)) over the molecule's atoms
     float* X = sm + L::X;        // [M][6F] second half's pair-loop sums (PRIV only)
     constexpr bool PRIV = L::PRIV;
     constexpr int F6 = 6 * F;
-    constexpr int HA = H == 2 && !PRIV ? 2 : 1;   // accumulate with atomics?
+    constexpr int HA = H == 2 && !PRIV && !MOLH ? 2 : 1;   // accumulate with atomics?
     constexpr int NT = 128 * H;                        // threads; H = 2: two threads per channel (halves)
     const int f = threadIdx.x & 127, half = threadIdx.x >> 7, tid = threadIdx.x;
     const bool mine = PRIV && half == 1;          // this thread accumulates into X
     const int mol0 = blockIdx.x * G;
     const float rc = w.cutoff, gamma = w.gamma;
     const float kpi = 3.14159265358979f / rc;
-    float* scr = scratch + (size_t)blockIdx.x * T * M * NFLD * F + f;
+    float* scr = scrb + f;
     auto SC = [&](int t, int m, int fld) -> float* { return scr + ((size_t)(t * M + m) * NFLD + fld) * F; };
 
     // ---- geometry of every unordered pair (i < j) of every molecule, thread per pair
@@ -338,13 +390,20 @@ __global__ void __launch_bounds__(128 * H, GFP_TUNE_MINB) group_force(const Weig
                 for (int q = 0; q < 4; ++q) X[m * F6 + q * F + f] = 0.0f;
         }
         if (H > 1) __syncthreads();
-        for (int g = 0; g < ((mode & 2) ? 0 : G); ++g) {
+        for (int g = MOLH ? half : 0; g < ((mode & 2) ? 0 : G); g += MOLH ? 2 : 1) {
             const float* ge = geo + (size_t)g * P * GEO;
             int p = 0;
             for (int i = 0; i < N; ++i) {
+                // RACC: atom i's sums (ds, dv x, y, z) in registers over j, its A and V rows read once
+                float ri[4] = {0.0f, 0.0f, 0.0f, 0.0f}, ai[3], vi[3];
+                if (RACC) {
+                    const int mi = g * N + i;
+#pragma unroll
+                    for (int a = 0; a < 3; ++a) { ai[a] = A[mi * F3 + a * F + f]; vi[a] = V[mi * F3 + a * F + f]; }
+                }
                 for (int j = i + 1; j < N; ++j, ++p) {
                     const float* e = ge + p * GEO;
-                    if (e[3] == 0.0f || (H > 1 && (p & 1) != half)) continue;
+                    if (e[3] == 0.0f || (H > 1 && !MOLH && (p & 1) != half)) continue;
                     const float fc = e[1], ux = e[4], uy = e[5], uz = e[6];
                     float ha[3] = {bf[0], bf[1], bf[2]}, hb[3] = {0.0f, 0.0f, 0.0f};   // two chains each (latency)
 #pragma unroll
@@ -358,6 +417,22 @@ __global__ void __launch_bounds__(128 * H, GFP_TUNE_MINB) group_force(const Weig
                     }
                     const float w0 = (ha[0] + hb[0]) * fc, w1 = (ha[1] + hb[1]) * fc, w2 = (ha[2] + hb[2]) * fc;   // filter W(d), cutoff after the filter
                     const int mi = g * N + i, mj = g * N + j;
+                    if (RACC) {
+                        const float* Aj = A + mj * F3 + f;
+                        const float* Vj = V + mj * F3 + f;
+                        float* Bj = mine ? X + mj * F6 + F + f : B + mj * F3 + f;
+                        float* Sj = mine ? X + mj * F6 + f : S + mj * F + f;
+                        const float xvv_ij = Aj[0] * w0, xs_ij = Aj[F] * w1, xvs_ij = Aj[F2] * w2;
+                        const float xvv_ji = ai[0] * w0, xs_ji = ai[1] * w1, xvs_ji = ai[2] * w2;
+                        ri[0] += xs_ij;
+                        ri[1] += xvv_ij * Vj[0] + ux * xvs_ij;
+                        ri[2] += xvv_ij * Vj[F] + uy * xvs_ij;
+                        ri[3] += xvv_ij * Vj[F2] + uz * xvs_ij;
+                        float* dst[4] = {Sj, Bj, Bj + F, Bj + F2};
+                        const float add[4] = {xs_ji, xvv_ji * vi[0] - ux * xvs_ji, xvv_ji * vi[1] - uy * xvs_ji, xvv_ji * vi[2] - uz * xvs_ji};
+                        radd_n<HA, 4>(dst, add);
+                        continue;
+                    }
                     const float* Ai = A + mi * F3 + f;
                     const float* Aj = A + mj * F3 + f;
                     const float* Vi = V + mi * F3 + f;
@@ -375,6 +450,12 @@ __global__ void __launch_bounds__(128 * H, GFP_TUNE_MINB) group_force(const Weig
                                           xvv_ij * vjx + ux * xvs_ij, xvv_ij * vjy + uy * xvs_ij, xvv_ij * vjz + uz * xvs_ij,
                                           xvv_ji * vix - ux * xvs_ji, xvv_ji * viy - uy * xvs_ji, xvv_ji * viz - uz * xvs_ji};
                     radd_n<HA, 8>(dst, add);
+                }
+                if (RACC && i < N - 1) {
+                    const int mi = g * N + i;
+                    float* Bi = mine ? X + mi * F6 + F + f : B + mi * F3 + f;
+                    float* dst[4] = {mine ? X + mi * F6 + f : S + mi * F + f, Bi, Bi + F, Bi + F2};
+                    radd_n<HA, 4>(dst, ri);
                 }
             }
         }
@@ -506,16 +587,23 @@ __global__ void __launch_bounds__(128 * H, GFP_TUNE_MINB) group_force(const Weig
                 for (int q = 0; q < 6; ++q) X[m * F6 + q * F + f] = 0.0f;
         }
         if (H > 1) __syncthreads();
-        for (int g = 0; g < ((mode & 2) ? 0 : G); ++g) {
+        for (int g = MOLH ? half : 0; g < ((mode & 2) ? 0 : G); g += MOLH ? 2 : 1) {
             const float* ge = geo + (size_t)g * P * GEO;
             int p = 0;
             for (int i = 0; i < N; ++i) {
                 const int mi = g * N + i;
                 const float phi0 = *SC(t, mi, FPHI), phi1 = *SC(t, mi, FPHI + 1), phi2 = *SC(t, mi, FPHI + 2);
                 const float vix = *SC(t, mi, FVM), viy = *SC(t, mi, FVM + 1), viz = *SC(t, mi, FVM + 2);
+                // RACCB (VRACCB): atom i's g_phi (3) and sender g_v (3) in registers over j, its g_s and g_v read once
+                float ri[6] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f}, gi[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+                if (RACCB) {
+                    gi[0] = S[mi * F + f];
+#pragma unroll
+                    for (int a = 0; a < 3; ++a) gi[1 + a] = V[mi * F3 + a * F + f];
+                }
                 for (int j = i + 1; j < N; ++j, ++p) {
                     const float* e = ge + p * GEO;
-                    if (e[3] == 0.0f || (H > 1 && (p & 1) != half)) continue;
+                    if (e[3] == 0.0f || (H > 1 && !MOLH && (p & 1) != half)) continue;
                     const float d = e[0], fc = e[1], dfc = e[2], ux = e[4], uy = e[5], uz = e[6];
                     float ha[3] = {bf[0], bf[1], bf[2]}, hb[3] = {0.0f, 0.0f, 0.0f};   // two chains each (latency)
                     float qa[3] = {0.0f, 0.0f, 0.0f}, qb[3] = {0.0f, 0.0f, 0.0f};
@@ -537,10 +625,11 @@ __global__ void __launch_bounds__(128 * H, GFP_TUNE_MINB) group_force(const Weig
                     const int mj = g * N + j;
                     const float pj0 = *SC(t, mj, FPHI), pj1 = *SC(t, mj, FPHI + 1), pj2 = *SC(t, mj, FPHI + 2);
                     const float vjx = *SC(t, mj, FVM), vjy = *SC(t, mj, FVM + 1), vjz = *SC(t, mj, FVM + 2);
-                    const float gsi = S[mi * F + f], gsj = S[mj * F + f];
+                    const float gsi = RACCB ? gi[0] : S[mi * F + f], gsj = S[mj * F + f];
                     const float* Gi = V + mi * F3 + f;
                     const float* Gj = V + mj * F3 + f;
-                    const float gix = Gi[0], giy = Gi[F], giz = Gi[F2], gjx = Gj[0], gjy = Gj[F], gjz = Gj[F2];
+                    const float gix = RACCB ? gi[1] : Gi[0], giy = RACCB ? gi[2] : Gi[F], giz = RACCB ? gi[3] : Gi[F2];
+                    const float gjx = Gj[0], gjy = Gj[F], gjz = Gj[F2];
                     // edge i <- j
                     const float a_vv = gix * vjx + giy * vjy + giz * vjz, a_vs = gix * ux + giy * uy + giz * uz;
                     // edge j <- i (u_ji = -u)
@@ -553,7 +642,13 @@ __global__ void __launch_bounds__(128 * H, GFP_TUNE_MINB) group_force(const Weig
                     float* Bj = mine ? X + mj * F6 + F3 + f : B + mj * F3 + f;   // g_v of the senders
                     float* Bi = mine ? X + mi * F6 + F3 + f : B + mi * F3 + f;
                     const float cj = pj0 * w0, ci = phi0 * w0;
-                    {
+                    if (RACCB) {
+                        ri[0] += b_vv * w0; ri[1] += gsj * w1; ri[2] += b_vs * w2;
+                        ri[3] += gjx * ci; ri[4] += gjy * ci; ri[5] += gjz * ci;
+                        float* dst[6] = {Pj, Pj + F, Pj + F2, Bj, Bj + F, Bj + F2};
+                        const float add[6] = {a_vv * w0, gsi * w1, a_vs * w2, gix * cj, giy * cj, giz * cj};
+                        radd_n<HA, 6>(dst, add);
+                    } else {
                         float* dst[12] = {Pj, Pj + F, Pj + F2, Pi, Pi + F, Pi + F2, Bj, Bj + F, Bj + F2, Bi, Bi + F, Bi + F2};
                         const float add[12] = {a_vv * w0, gsi * w1, a_vs * w2, b_vv * w0, gsj * w1, b_vs * w2,
                                                gix * cj, giy * cj, giz * cj, gjx * ci, gjy * ci, gjz * ci};
@@ -561,6 +656,12 @@ __global__ void __launch_bounds__(128 * H, GFP_TUNE_MINB) group_force(const Weig
                     }
                     const float ej = pj2 * w2, ei = phi2 * w2;   // g_u (w.r.t. u_ij) = G_i x_vs_ij - G_j x_vs_ji
                     warp_add4(gd, gix * ej - gjx * ei, giy * ej - gjy * ei, giz * ej - gjz * ei, gp + ((size_t)g * P + p) * 4);
+                }
+                if (RACCB && i < N - 1) {
+                    float* Pi = mine ? X + mi * F6 + f : A + mi * F3 + f;
+                    float* Bi = mine ? X + mi * F6 + F3 + f : B + mi * F3 + f;
+                    float* dst[6] = {Pi, Pi + F, Pi + F2, Bi, Bi + F, Bi + F2};
+                    radd_n<HA, 6>(dst, ri);
                 }
             }
         }
@@ -718,9 +819,9 @@ unsigned long long emu_warp_exchange(unsigned long long v, int src) {   // the w
 }
 #endif
 
-template <int N, int G, int RT, int H>
+template <int N, int G, int RT, int H, int VAR>
 static int run(const char* wpath, const char* ppath, const char* rpath, const char* opath, int reps) {
-    using L = Smem<N, G, H>;
+    using L = Smem<N, G, H, VAR>;
     constexpr int M = L::M;
     std::vector<char> wb = slurp(wpath), pb = slurp(ppath);
     const int* wh = reinterpret_cast<const int*>(wb.data());
@@ -735,7 +836,8 @@ static int run(const char* wpath, const char* ppath, const char* rpath, const ch
     std::vector<float> hp((size_t)R * N * 3);
     std::memcpy(hp.data(), pb.data() + 8 + 4 * N, hp.size() * 4);
     const int blocks = R / G;
-    const size_t scratchFloats = (size_t)blocks * T * M * NFLD * F;
+    const size_t scratchFloats = (size_t)blocks * L::SCRB;
+    (void)M;
     std::vector<double> he(R);
     std::vector<float> hf((size_t)R * N * 3);
     double us = 0.0, usMode[4] = {0, 0, 0, 0};
@@ -747,7 +849,7 @@ static int run(const char* wpath, const char* ppath, const char* rpath, const ch
     for (int b = 0; b < blocks; ++b) {
         std::vector<float> smem(L::TOTAL, std::nanf(""));   // poisoned: a read before a write shows
         hemu::run_block(b, blocks, 128 * H, smem, [&]() {
-            group_force<N, G, RT, H>(w, hp.data(), hz.data(), scratch.data(), he.data(), hf.data(), 0);
+            group_force<N, G, RT, H, VAR>(w, hp.data(), hz.data(), scratch.data(), he.data(), hf.data(), 0);
         });
     }
 #else
@@ -766,7 +868,7 @@ static int run(const char* wpath, const char* ppath, const char* rpath, const ch
     CK(cudaMemcpy(dp, hp.data(), hp.size() * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dz, hz.data(), N * 4, cudaMemcpyHostToDevice));
     const Weights w = layout(dw, hw, S);
-    auto kern = group_force<N, G, RT, H>;
+    auto kern = group_force<N, G, RT, H, VAR>;
     int maxOptin = 0;
     CK(cudaDeviceGetAttribute(&maxOptin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
     if (L::bytes > (size_t)maxOptin) {
@@ -774,6 +876,7 @@ static int run(const char* wpath, const char* ppath, const char* rpath, const ch
         return 0;
     }
     CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L::bytes));
+    if (VAR) CK(cudaFuncSetAttribute(kern, cudaFuncAttributePreferredSharedMemoryCarveout, 100));   // variants: all shared
     cudaFuncAttributes attr;
     CK(cudaFuncGetAttributes(&attr, kern));
     regs = attr.numRegs;
@@ -826,17 +929,17 @@ static int run(const char* wpath, const char* ppath, const char* rpath, const ch
         std::fclose(fh);
     }
     const char* mol = N == 9 ? "ethanol" : N == 22 ? "alanine-dipeptide" : "molecule";
-    std::printf("%-17s N %2d  R %5d  G %d  RT %2d  threads %3d  smem %6zu B  regs %3d  local %3d B  blocks/SM %d  %8.1f us/eval  "
+    std::printf("%-17s N %2d  R %5d  G %d  RT %2d  threads %3d  var %d  smem %6zu B  regs %3d  local %3d B  blocks/SM %d  %8.1f us/eval  "
                 "%10.0f replica-evals/s  max|dF| %.2e eV/A  max|dE| %.2e eV (%d ref)  | fwd-only %.1f us, no-pair-loops %.1f us, "
                 "fwd no-pairs %.1f us\n",
-                mol, N, R, G, RT, 128 * H, L::bytes, regs, local, perSM, us, us > 0 ? R / us * 1e6 : 0.0, dF, dE, nref,
+                mol, N, R, G, RT, 128 * H, VAR, L::bytes, regs, local, perSM, us, us > 0 ? R / us * 1e6 : 0.0, dF, dE, nref,
                 usMode[1], usMode[2], usMode[3]);
     return 0;
 }
 
 int main(int argc, char** argv) {
     if (argc < 6) {
-        std::fprintf(stderr, "usage: %s WEIGHTS POS REF|- OUT|- G [RT] [THREADS] [REPS]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s WEIGHTS POS REF|- OUT|- G [RT] [THREADS] [REPS] [VAR]\n", argv[0]);
         return 2;
     }
     std::vector<char> pb = slurp(argv[2]);
@@ -845,17 +948,26 @@ int main(int argc, char** argv) {
     const int RT = argc > 6 ? std::atoi(argv[6]) : 0;
     const int H = argc > 7 ? std::atoi(argv[7]) / 128 : 1;
     const int reps = argc > 8 ? std::atoi(argv[8]) : 200;
-#define CASE(n, g, rt, h) \
-    if (N == n && G == g && (RT == 0 || RT == rt) && H == h) return run<n, g, rt, h>(argv[1], argv[2], argv[3], argv[4], reps)
-    CASE(9, 1, 9, 1);
-    CASE(9, 2, 9, 1);
-    CASE(9, 2, 9, 2);
-    CASE(9, 4, 9, 1);
-    CASE(9, 4, 9, 2);
-    CASE(22, 1, 11, 1);
-    CASE(22, 1, 11, 2);
-    CASE(22, 2, 11, 2);
+    const int var = argc > 9 ? std::atoi(argv[9]) : 0;   // variant bits (VGX 1, VMOLH 2, VRACC 4, VRACCB 8); 0: baseline
+#define CASE(n, g, rt, h, v) \
+    if (N == n && G == g && (RT == 0 || RT == rt) && H == h && var == v) return run<n, g, rt, h, v>(argv[1], argv[2], argv[3], argv[4], reps)
+    CASE(9, 1, 9, 1, 0);
+    CASE(9, 2, 9, 1, 0);
+    CASE(9, 2, 9, 2, 0);
+    CASE(9, 4, 9, 1, 0);
+    CASE(9, 4, 9, 2, 0);
+    CASE(22, 1, 11, 1, 0);
+    CASE(22, 1, 11, 2, 0);
+    CASE(22, 2, 11, 2, 0);
+    // variants (not yet measured)
+    CASE(9, 1, 9, 1, VRACC);
+    CASE(9, 1, 9, 1, VRACC | VRACCB);
+    CASE(9, 2, 9, 2, VMOLH);
+    CASE(9, 2, 9, 2, VMOLH | VRACC);
+    CASE(9, 2, 9, 2, VMOLH | VRACC | VRACCB);
+    CASE(22, 1, 11, 1, VGX);
+    CASE(22, 1, 11, 1, VGX | VRACC | VRACCB);
 #undef CASE
-    std::fprintf(stderr, "no instance for N %d G %d RT %d\n", N, G, RT);
+    std::fprintf(stderr, "no instance for N %d G %d RT %d threads %d var %d\n", N, G, RT, 128 * H, var);
     return 2;
 }
