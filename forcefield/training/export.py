@@ -77,6 +77,16 @@ def build(state, settings):
     return model
 
 
+def training_description(settings, given=None):
+    """The metadata's training line: GIVEN where the weights come from elsewhere (e.g. interpolate.py), else the
+    train.py run of the log's settings."""
+    if given:
+        return given
+    return (f"train.py: {settings['steps']} steps, batch {settings['batch']}, lr {settings['lr']} -> "
+            f"{settings['lr_final']}, w_forces {settings['w_forces']}, w_energy {settings['w_energy']}, "
+            f"EMA {settings['ema']}, seed {settings['seed']}, torch {settings['torch']} on {settings['device_name']}")
+
+
 def domain_data(given, settings):
     """The folders or files the domain is read from: --domain-data, else the train log's data setting (a path or
     a list of paths, relative to the repository when not absolute)."""
@@ -99,6 +109,9 @@ def main():
     ap.add_argument("--testset", default=TESTSET)
     ap.add_argument("--dataset", default=None, help="dataset description for the metadata (default: the v1 data set)")
     ap.add_argument("--training-commit", default=None, help="commit of the training code and data (default: HEAD)")
+    ap.add_argument("--training", default=None,
+                    help="the metadata's training line (default: train.py's run from the log; say so where the weights "
+                         "come from elsewhere, e.g. interpolate.py)")
     ap.add_argument("--domain-data", nargs="+", default=None, metavar="DIR",
                     help="training data whose atom environments become the `domain` metadata entry (domain.py; default: "
                          "the data folder(s) the train log names, settings.data)")
@@ -123,9 +136,7 @@ def main():
         "training_commit": commit,
         "created": datetime.date.today().isoformat(),
         "units": "positions Å, energy eV, forces eV/Å",
-        "training": (f"train.py: {settings['steps']} steps, batch {settings['batch']}, lr {settings['lr']} -> "
-                     f"{settings['lr_final']}, w_forces {settings['w_forces']}, w_energy {settings['w_energy']}, "
-                     f"EMA {settings['ema']}, seed {settings['seed']}, torch {settings['torch']} on {settings['device_name']}"),
+        "training": training_description(settings, args.training),
     }
     try:
         dom = domain.of_files(domain_data(args.domain_data, settings)).to_json()

@@ -8,6 +8,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from export import training_description  # noqa: E402
 from interpolate import interpolate  # noqa: E402
 from model import PaiNN, spec_state  # noqa: E402
 from student_md import load_student  # noqa: E402
@@ -45,6 +46,14 @@ class InterpolateTest(unittest.TestCase):
     def test_students_of_different_widths_are_refused(self):
         with self.assertRaises(SystemExit):
             interpolate(state_of(1, 8), state_of(2, 16), 0.5)
+
+    def test_an_interpolated_student_says_so_in_its_metadata(self):
+        # export.py --training: the weight file of an average must not claim the child's train.py run as its own
+        settings = dict(steps=10, batch=4, lr=1e-3, lr_final=1e-5, w_forces=1.0, w_energy=10.0, ema=0.999, seed=1,
+                        torch="2", device_name="cpu")
+        self.assertTrue(training_description(settings).startswith("train.py: 10 steps, batch 4"))
+        self.assertEqual(training_description(settings, "interpolate.py: 0.5 x A + 0.5 x B"),
+                         "interpolate.py: 0.5 x A + 0.5 x B")
 
 
 if __name__ == "__main__":
