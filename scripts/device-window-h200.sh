@@ -8,6 +8,7 @@
 #   call3: waits for the pipeline's DONE (or CALL_S), copies the final weights and logs
 #   round1 (instead of widths): issue 27's round at F = 128 alone, the small-molecule pool in its data (device_organic.sh
 #          multi on the one GPU and 15 cores); call2 and call3 then wait for it as above
+#   stability, survey: a candidate weight file's GPU checks before it may replace the shipped preview (see below)
 # Every call leaves ONE archive in $OUT (a call returns only a few files): window-<call>.tar.gz, in parts (pack).
 # Carry: .device/data.tar.xz (v1-v5's data, where the sparse checkout leaves forcefield/training/data out),
 # .model-payload/xtblib.tar.xz. (Issue 28's call1, main's constraint kernels beside branch cons-v2's while the
@@ -74,10 +75,27 @@ case "$phase" in
     wait_done
     pack
     ;;
+  stability|survey)
+    # a candidate weight file (CANDIDATE, carried; e.g. .model-payload/organic-candidate-halfway-2026-11-29.safetensors)
+    # before it may replace the shipped preview: MLIPAudit's stability protocol over the 144 independent molecules as
+    # one GPU batch (stability, ~200 s), or the validate survey over them (survey, ~420 s on 16 cores and the card).
+    # Carry: .device/g3.tar.xz (the Java bundle), CANDIDATE, and for survey .model-payload/xtblib.tar.xz.
+    [[ -f ${CANDIDATE:-} ]] || { echo "CANDIDATE (a .safetensors file, carried) is not there: '${CANDIDATE:-}'" >&2; exit 2; }
+    mkdir -p /tmp/b && XZ_OPT=-T0 tar -C /tmp/b -xJf .device/g3.tar.xz
+    if [[ $phase == stability ]]; then
+      cp scripts/organic-stability-run.sh /tmp/b/g3/   # it finds the JRE and jars beside itself
+      MODEL=$PWD/$CANDIDATE BUDGET=${BUDGET:-420} OUT=$stage/stability bash /tmp/b/g3/organic-stability-run.sh | tail -25
+    else
+      mkdir -p "$work" && tar -C "$work" -xJf .model-payload/xtblib.tar.xz
+      MOLTEN=/tmp/b/g3 MODEL=$PWD/$CANDIDATE DEVICE=cuda LIBXTB_DIR=$PWD/$work/lib PARALLEL=16 BUDGET=${BUDGET:-460} \
+        STABILITY=0 OUT=$stage/survey bash scripts/organic-validate-survey.sh | tail -25
+    fi
+    tar -C "$stage" -czf - . | split -b 15M -d -a 1 - "$out/window-$phase.tar.gz." && ls -la "$out"
+    ;;
   call2|call3)
     wait_done
     grep -h "epoch\|stopped" "$work"/out/train_*.txt 2>/dev/null | tail -8
     pack
     ;;
-  *) echo "unknown phase $phase (widths|round1|call2|call3)" >&2; exit 2 ;;
+  *) echo "unknown phase $phase (widths|round1|call2|call3|stability|survey)" >&2; exit 2 ;;
 esac

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One call on an nvidia-h200 machine (issue 29 §3): the channel-parallel group kernel's force evaluation
-# (group_force_probe.cu, .device/gfp/run.sh) beside Molten's replica engine (`molten bench --replicas`, the stage
+# (group_force_probe.cu, group-force-probe-run.sh) beside Molten's replica engine (`molten bench --replicas`, the stage
 # kernels of today) and PyTorch's batched baseline (torch_replica_bench.py: eager, CUDA graph, torch.compile + graph;
 # TF32 off), 1,024 ethanols and 256 alanine dipeptides, all in the same call on the same card.
 # Carry: .device/g3.tar.xz (scripts/device-window-x4.sh bundle, without the sweep's jars, 20.8 MB) and .device/gfp
