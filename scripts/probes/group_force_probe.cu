@@ -164,6 +164,17 @@ __device__ __forceinline__ float dsilu(float z) {
     return s * (1.0f + z * (1.0f - s));
 }
 
+// Channel f's filter weights (3 x n_rbf) and biases of one layer into registers: the pair loops, forward and
+// backward, evaluate W(d) and W'(d) per pair from them.
+__device__ __forceinline__ void load_filter(const float* __restrict__ Ly, int f, float (&wf)[3][NR], float (&bf)[3]) {
+#pragma unroll
+    for (int c = 0; c < 3; ++c) {
+        bf[c] = __ldg(Ly + LO::bfilt + c * F + f);
+#pragma unroll
+        for (int k = 0; k < NR; ++k) wf[c][k] = __ldg(Ly + LO::filt + (c * F + f) * NR + k);
+    }
+}
+
 // out[m][j] = sum_k in[m][k] A[k][j] (+ bias[j]) for rows m < rows, J columns; thread owns j = tid + 128 c (c < C).
 // The input is NSEG segments of K columns each (segment s: rows of in_s with stride ld_s, matrix rows s K ..).
 // epi(m, v0, v1, v2) gets the row's C results (unused ones 0). rows must be a multiple of RT; K a multiple of 4.
@@ -373,12 +384,7 @@ __global__ void __launch_bounds__(128 * H, GFP_TUNE_MINB) group_force(const Weig
         __syncthreads();
         // -- message pair loop (channel f only): S += ds, B = dv, v before the message saved
         float wf[3][NR], bf[3];
-#pragma unroll
-        for (int c = 0; c < 3; ++c) {
-            bf[c] = __ldg(Ly + LO::bfilt + c * F + f);
-#pragma unroll
-            for (int k = 0; k < NR; ++k) wf[c][k] = __ldg(Ly + LO::filt + (c * F + f) * NR + k);
-        }
+        load_filter(Ly, f, wf, bf);
         for (int m = half; m < M; m += H) {
 #pragma unroll
             for (int a = 0; a < 3; ++a) {
@@ -573,12 +579,7 @@ __global__ void __launch_bounds__(128 * H, GFP_TUNE_MINB) group_force(const Weig
         __syncthreads();
         // -- message backward: pair loop (channel f): g_phi -> A, g_v(senders) -> B, pair sums of g_d, g_u -> gp
         float wf[3][NR], bf[3];
-#pragma unroll
-        for (int c = 0; c < 3; ++c) {
-            bf[c] = __ldg(Ly + LO::bfilt + c * F + f);
-#pragma unroll
-            for (int k = 0; k < NR; ++k) wf[c][k] = __ldg(Ly + LO::filt + (c * F + f) * NR + k);
-        }
+        load_filter(Ly, f, wf, bf);
         for (int m = half; m < M; m += H) {
 #pragma unroll
             for (int a = 0; a < 3; ++a) A[m * F3 + a * F + f] = B[m * F3 + a * F + f] = 0.0f;

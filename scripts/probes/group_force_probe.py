@@ -122,25 +122,18 @@ def write_ref(path, E, Fo):
         fh.write(Fo.astype("<f8").tobytes())
 
 
-def read_ref(path):
+def read_result(path, force_dtype):
+    """Energies (float64) and forces of a ref.bin (float64 forces) or an out.bin (float32 forces)."""
     raw = open(path, "rb").read()
     R, N = struct.unpack("<2i", raw[:8])
     E = np.frombuffer(raw, "<f8", R, 8)
-    Fo = np.frombuffer(raw, "<f8", R * N * 3, 8 + 8 * R).reshape(R, N, 3)
-    return E, Fo
-
-
-def read_out(path):
-    raw = open(path, "rb").read()
-    R, N = struct.unpack("<2i", raw[:8])
-    E = np.frombuffer(raw, "<f8", R, 8)
-    Fo = np.frombuffer(raw, "<f4", R * N * 3, 8 + 8 * R).reshape(R, N, 3)
+    Fo = np.frombuffer(raw, force_dtype, R * N * 3, 8 + 8 * R).reshape(R, N, 3)
     return E, Fo
 
 
 def check(ref, out):
-    Er, Fr = read_ref(ref)
-    Eo, Fo = read_out(out)
+    Er, Fr = read_result(ref, "<f8")
+    Eo, Fo = read_result(out, "<f4")
     n = min(len(Er), len(Eo))
     de = np.abs(Eo[:n] - Er[:n])
     df = np.abs(Fo[:n].astype(np.float64) - Fr[:n])
