@@ -42,6 +42,9 @@ def main():
     args = ap.parse_args()
     if not 0.0 <= args.alpha <= 1.0:
         raise SystemExit(f"interpolate.py: --alpha {args.alpha} is outside 0..1")
+    for opt, path in (("--a", args.a), ("--b", args.b)):
+        if not os.path.isfile(path):
+            raise SystemExit(f"interpolate.py: {opt} {path}: no such file (a state.npz or .safetensors weight file)")
     np.savez(args.out, **interpolate(read_state(args.a), read_state(args.b), args.alpha))
     print(f"{args.out}: {1 - args.alpha:g} x {args.a} + {args.alpha:g} x {args.b}")
 
