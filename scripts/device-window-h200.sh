@@ -62,12 +62,12 @@ case "$phase" in
     ;;
   round1)
     # issue 27's next round (forcefield/training/README.md, "The small-molecule pool in the next round"): data with the
-    # small-molecule pool on 15 cores, then training on the GPU from the preview, the v6 weight file with its domain,
+    # small-molecule pool on 15 cores (DATA_CPUS, DATA_WORKERS: fewer where a probe shares the machine), then training on the GPU from the preview, the v6 weight file with its domain,
     # the figures; detached, DEADLINE_S (default 1500) after this call's start; call2/call3 wait and copy.
     v5data
     mkdir -p "$work/out"
     cp forcefield/training/device_organic.sh "$work/device_organic.sh"   # see widths
-    DATA_CPUS=0-15 DATA_WORKERS=15 TRAIN_GPUS=0 BATCH=256 LR=${LR:-3e-4} LR_FINAL=1e-5 DATA_OPTS="--small" \
+    DATA_CPUS=${DATA_CPUS:-0-15} DATA_WORKERS=${DATA_WORKERS:-15} TRAIN_GPUS=0 BATCH=256 LR=${LR:-3e-4} LR_FINAL=1e-5 DATA_OPTS="--small" \
       EVAL_BUDGET_S=120 COMMIT=${COMMIT:-unknown} \
       SYSTEM_WEIGHTS="--system-weight water=2 --system-weight ethanol=2 --system-weight benzene=2 --system-weight alanine-dipeptide=2 --system-weight ace-ala5-nme=3 --system-weight water-clusters=2 --system-weight organic-small=${SMALL_WEIGHT:-3}" \
       setsid nohup bash "$work/device_organic.sh" multi "$work" "$work/out" "${DEADLINE_S:-1500}" \
