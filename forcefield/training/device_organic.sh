@@ -37,7 +37,7 @@ train_run() {   # NAME MINUTES [INIT] [LR] [LR_FINAL]
   python3 $tr/train.py --data $tr/data "$work/data" --test forcefield/src/main/resources/org/molten/forcefield/student/testset \
     --out "$work/$name" --minutes "$mins" --batch 128 --lr "$lr" --lr-final "$lrf" --warmup 300 --patience 1000 \
     --seed 20261128 --init "$init" --checkpoint 2>&1 | tee "$out/train_${name}_stdout.txt"
-  cp "$work/$name/state.npz" "$out/state_${name}.npz"
+  cp "$work/$name/state.npz" "$out/state_${name}.npz"; cp "$work/$name/state_last.npz" "$out/state_${name}_last.npz" 2>/dev/null || true
   cp "$work/$name/train_log.json" "$out/train_log_${name}.json"
 }
 
@@ -89,7 +89,7 @@ side_by_side() {
   for i in 0 1; do wait "${pids[$i]}" || echo "training ${names[$i]} ended with $?"; done
   kill $saver 2>/dev/null || true
   for n in "${names[@]}"; do
-    cp "$work/run-$n/state.npz" "$out/state_$n.npz"
+    cp "$work/run-$n/state.npz" "$out/state_$n.npz"; cp "$work/run-$n/state_last.npz" "$out/state_${n}_last.npz" 2>/dev/null || true
     cp "$work/run-$n/train_log.json" "$out/train_log_$n.json"
   done
 }
@@ -177,7 +177,7 @@ case "$phase" in
     done
     for p in "${pids[@]}"; do wait "$p" || echo "a training rank ended with $?"; done
     kill $saver 2>/dev/null || true
-    cp "$work/run/state.npz" "$out/state_run.npz"
+    cp "$work/run/state.npz" "$out/state_run.npz"; cp "$work/run/state_last.npz" "$out/state_run_last.npz" 2>/dev/null || true
     cp "$work/run/train_log.json" "$out/train_log_run.json"
     export_v6 "$work/run" "$out/student-gfn2-v6.safetensors" "$work/v6.pt" | tee "$out/export_stdout.txt"
     export CUDA_VISIBLE_DEVICES=${gpu_list[0]}

@@ -44,6 +44,10 @@ class DataParallelTest(unittest.TestCase):
             self.assertEqual(6, settings["steps"])
             self.assertEqual(2, settings["ranks"])
             self.assertIs(True, settings["ranks_agree"], outs[1][-2000:])
+            # the run's end is kept beside the selected state (train.py --select)
+            self.assertTrue(os.path.isfile(os.path.join(out, "state_last.npz")))
+            self.assertEqual("forces", settings["select"])
+            self.assertIn(settings["best_epoch"], range(1, settings["epochs"] + 1))
 
 
 if __name__ == "__main__":

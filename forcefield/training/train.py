@@ -69,6 +69,13 @@ def load_weights(model, path):
     return model
 
 
+def selection_score(metrics, select, w_forces, w_energy, force_weighting="atom"):
+    """What a validation is judged by (lower is better): the force MSE ((eV/Å)², per atom or per structure as the
+    force term is weighted) for select == "forces", the training loss w_forces F + w_energy E for "loss"."""
+    f = metrics["force_mse" if force_weighting == "atom" else "force_mse_per_structure"]
+    return f if select == "forces" else w_forces * f + w_energy * metrics["energy_mse"]
+
+
 def evaluate(model, data, device, batch_frames=256):
     """Per-system and overall metrics: energy MAE (meV/atom), force MAE and RMSE (eV/Å), loss terms."""
     model.eval()
@@ -165,6 +172,12 @@ def main():
     ap.add_argument("--val-every-s", type=float, default=0.0,
                     help="validate at the end of an epoch only when this many seconds have passed since the last "
                          "validation (0: every epoch)")
+    ap.add_argument("--select", choices=["forces", "loss"], default="forces",
+                    help="which validation keeps a state: the lowest force MSE (forces, the default: what MD and the "
+                         "accuracy targets use) or the lowest training loss (loss: w_forces F + w_energy E). In a "
+                         "fine-tuning on new molecules the validation energy error can rise while the forces improve "
+                         "for the whole run, and loss then keeps the first validation's state; the last EMA state is "
+                         "always written too (state_last.npz)")
     ap.add_argument("--checkpoint", action="store_true",
                     help="write the best EMA state to OUT/checkpoint.npz at every validation improvement, so a run "
                          "killed at a hard wall-clock limit still leaves usable weights")
@@ -247,7 +260,7 @@ def main():
     gen.manual_seed(args.seed)
     budget = args.minutes * 60.0
     planned = args.steps
-    step, epoch, best, best_state, since_best = 0, 0, float("inf"), None, 0
+    step, epoch, best, best_state, since_best, best_epoch = 0, 0, float("inf"), None, 0, 0
     history = []
     t_train = time.time()
     stop_reason = "budget"
@@ -326,11 +339,12 @@ def main():
         m = evaluate(ema, val, device)["all"]
         fkey = "force_mse" if args.force_weighting == "atom" else "force_mse_per_structure"
         vloss = args.w_forces * m[fkey] + args.w_energy * m["energy_mse"]
+        score = selection_score(m, args.select, args.w_forces, args.w_energy, args.force_weighting)
         history.append(dict(epoch=epoch, step=step, lr=lr, seconds=round(time.time() - t_train, 1),
-                            val_loss=vloss, val_force_mae=m["force_mae_ev_per_a"],
+                            val_loss=vloss, val_force_mse=m[fkey], val_force_mae=m["force_mae_ev_per_a"],
                             val_energy_mae_mev_per_atom=m["energy_mae_mev_per_atom"]))
-        if vloss < best:
-            best, since_best = vloss, 0
+        if score < best:
+            best, since_best, best_epoch = score, 0, epoch
             best_state = {k: v.detach().clone() for k, v in ema.state_dict().items()}
             if args.checkpoint:
                 os.makedirs(args.out, exist_ok=True)
@@ -367,6 +381,9 @@ def main():
     if rank != 0:
         return
 
+    os.makedirs(args.out, exist_ok=True)
+    np.savez(os.path.join(args.out, "state_last.npz"),   # the run's end, whatever the selection kept
+             **{k: v.detach().cpu().float().numpy() for k, v in spec_state(ema)})
     ema.load_state_dict(best_state)
     final = dict(val=evaluate(ema, val, device))
     if test:
@@ -376,14 +393,15 @@ def main():
              **{k: v.detach().cpu().float().numpy() for k, v in spec_state(ema)})
     settings = dict(vars(args), species=SPECIES, atomref=list(map(float, atomref)), scale=scale,
                     trainable_parameters=n_params, train_frames=len(train), val_frames=len(val),
-                    steps=step, planned_steps=planned, epochs=epoch, stop_reason=stop_reason,
+                    steps=step, planned_steps=planned, epochs=epoch, stop_reason=stop_reason, best_epoch=best_epoch,
                     ranks=world, ranks_agree=ranks_agree,
                     torch=torch.__version__, device_name=torch.cuda.get_device_name(0) if device.type == "cuda" else "cpu",
                     train_seconds=round(time.time() - t_train, 1), total_seconds=round(time.time() - t0, 1))
     with open(os.path.join(args.out, "train_log.json"), "w") as f:
         json.dump(dict(settings=settings, final=final, history=history), f, indent=1)
     text = [f"stopped: {stop_reason}; {step} steps, {epoch} epochs, {time.time() - t_train:.0f} s training, "
-            f"best val loss {best:.5f}", table("validation (EMA weights, best epoch)", final["val"])]
+            f"kept epoch {best_epoch} (--select {args.select}: {best:.5f})",
+            table(f"validation (EMA weights of epoch {best_epoch})", final["val"])]
     if test:
         text.append(table("test (independent 300 K GFN2-xTB MD)", final["test"]))
     with open(os.path.join(args.out, "summary.txt"), "w") as f:
