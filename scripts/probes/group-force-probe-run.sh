@@ -20,7 +20,7 @@ for cfg in "1 11 128" "1 11 256" "2 11 256"; do
   set -- $cfg
   "$d/group_force_probe" "$d/weights.bin" "$d/dip_pos.bin" "$d/dip_ref.bin" "$o/out_dip_G$1_T$3.bin" "$1" "$2" "$3" "$reps"
 done
-# Variants (9th argument VAR: VGX 1, VMOLH 2, VRACC 4, VRACCB 8; see the .cu header), not yet measured:
+# Variants (9th argument VAR: VGX 1, VMOLH 2, VRACC 4, VRACCB 8, VTC 16, VTCA 32; see the .cu header), not yet measured:
 "$d/group_force_probe" "$d/weights.bin" "$d/dip_pos.bin" "$d/dip_ref.bin" "$o/out_dip_G1_T128_v1.bin" 1 11 128 "$reps" 1
 "$d/group_force_probe" "$d/weights.bin" "$d/dip_pos.bin" "$d/dip_ref.bin" "$o/out_dip_G1_T128_v13.bin" 1 11 128 "$reps" 13
 "$d/group_force_probe" "$d/weights.bin" "$d/eth_pos.bin" "$d/eth_ref.bin" "$o/out_eth_G2_T256_v2.bin" 2 9 256 "$reps" 2
@@ -28,3 +28,14 @@ done
 "$d/group_force_probe" "$d/weights.bin" "$d/eth_pos.bin" "$d/eth_ref.bin" "$o/out_eth_G2_T256_v14.bin" 2 9 256 "$reps" 14
 "$d/group_force_probe" "$d/weights.bin" "$d/eth_pos.bin" "$d/eth_ref.bin" "$o/out_eth_G1_T128_v4.bin" 1 9 128 "$reps" 4
 "$d/group_force_probe" "$d/weights.bin" "$d/eth_pos.bin" "$d/eth_ref.bin" "$o/out_eth_G1_T128_v12.bin" 1 9 128 "$reps" 12
+# VTC (16: dense products on the tensor cores, 3xTF32; 32 = VTCA: small terms in their own accumulators), checked on
+# the CPU emulator only, not yet measured; ethanol G 2 / G 4 draw each weight from L2 once for 2 / 4 molecules:
+"$d/group_force_probe" "$d/weights.bin" "$d/eth_pos.bin" "$d/eth_ref.bin" "$o/out_eth_G1_T128_v20.bin" 1 9 128 "$reps" 20
+"$d/group_force_probe" "$d/weights.bin" "$d/eth_pos.bin" "$d/eth_ref.bin" "$o/out_eth_G2_T128_v20.bin" 2 9 128 "$reps" 20
+"$d/group_force_probe" "$d/weights.bin" "$d/eth_pos.bin" "$d/eth_ref.bin" "$o/out_eth_G2_T128_v52.bin" 2 9 128 "$reps" 52
+"$d/group_force_probe" "$d/weights.bin" "$d/eth_pos.bin" "$d/eth_ref.bin" "$o/out_eth_G4_T256_v22.bin" 4 9 256 "$reps" 22
+"$d/group_force_probe" "$d/weights.bin" "$d/eth_pos.bin" "$d/eth_ref.bin" "$o/out_eth_G4_T256_v54.bin" 4 9 256 "$reps" 54
+"$d/group_force_probe" "$d/weights.bin" "$d/dip_pos.bin" "$d/dip_ref.bin" "$o/out_dip_G1_T128_v29.bin" 1 11 128 "$reps" 29
+"$d/group_force_probe" "$d/weights.bin" "$d/dip_pos.bin" "$d/dip_ref.bin" "$o/out_dip_G1_T128_v61.bin" 1 11 128 "$reps" 61
+"$d/group_force_probe" "$d/weights.bin" "$d/dip_pos.bin" "$d/dip_ref.bin" "$o/out_dip_G1_T128_v17.bin" 1 11 128 "$reps" 17
+"$d/group_force_probe" "$d/weights.bin" "$d/dip_pos.bin" "$d/dip_ref.bin" "$o/out_dip_G1_T256_v16.bin" 1 11 256 "$reps" 16

@@ -90,6 +90,68 @@
 //   ethanol  G 2 256 t var  2: 128 reg,  36 /  16 B, 101,392 B -> 2, 16 warps;  var 6: the same;  var 14: 112 / 64 B
 //   dipep.   G 1 128 t var  0: 254 reg,   0 /   0 B, 142,224 B -> 1 (shared memory), 4 warps
 //   dipep.   G 1 128 t var  1: 254 reg,   0 /   0 B, 112,656 B -> 2, 8 warps;  var 13: the same
+// - VTC = 16 (tensor cores; VTCA = 32 with it; NOT yet measured, checked on the emulator only): every dense product
+//   (forward phi0, phi2, U|V, mlp0, mlp2, readout W5; backward W5, mlp2, mlp0, U|V, phi2, phi0: all 12 call sites)
+//   runs as dense_tc(): out^T = A^T in^T on mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32, 3xTF32 (x = big +
+//   small, big = cvt.rna.tf32(x), small = cvt.rna.tf32(x - big); per k step mma(a_s, b_b), mma(a_b, b_s), then
+//   mma(a_b, b_b), FP32 accumulation; a_s b_s, 2^-22 relative, dropped). Tiling: the output columns j on the mma's M
+//   side (tiles of 16: 128, 256, 384 and the readout's 64 are multiples), the rows on its N side (tiles of 8, zero
+//   padded: ethanol M = 9 -> 16, 3M = 27 -> 32; G 2: 18 -> 24, 54 -> 56; G 4: 36 -> 40, 108 -> 112; dipeptide
+//   22 -> 24, 66 -> 72), so that padding is paid on the short side only and in units of 8, not 16. A warp owns a unit
+//   of 16 channels and its C column tiles (ch, ch + 128, ch + 256): after the k loop a lane holds all C values of its
+//   (row, channel) pairs, so the epilogues (bias, SiLU, scratch stores, channel-local updates) run straight from the
+//   accumulators, no staging buffer and no extra shared memory (every configuration keeps its footprint, hence its
+//   occupancy by shared memory). The price: the epilogue of (m, ch) runs on the lane holding it, not on thread ch,
+//   so the epilogue lambdas take the channel as an argument (also under VAR 0, where it is the thread's own: the
+//   baseline instances compile to the same registers and spills) and the one channel-local pass that followed a
+//   product without a barrier (n and sp after U|V) gets a __syncthreads() under VTC. Units go round robin over the
+//   block's 4 H warps (8 units for J = 128 C, 4 for the readout). B operand (rows, shared memory): one float4 a lane
+//   per 16 k (the k order inside each block of 16 is permuted, kappa = q <-> k0 + 4q + 2s, q + 4 <-> k0 + 4q + 2s + 1,
+//   the same map for A); with row strides of 128 / 384 floats the 8 rows of a warp sit on the same banks, so the
+//   float4 load is 2-way conflicted (8 wavefronts for 512 B; scalar fragment loads would be 8-way). A operand
+//   (weights [K][J], the same arrays as dense()): __ldg from L2 / L1, a lane 4 k rows x 2 columns a C tile per 16 k
+//   (a warp request: 4 rows x 8 consecutive floats, whole 32 B sectors), a register pipeline tcpf blocks of 16 k
+//   deep (C = 1; C = 2 half; C = 3 one). Row tiles go in chunks of at most maxt / C (accumulators 4 maxt registers;
+//   a second chunk re-reads the weights from L1 / L2). No cp.async staging of the weights: each k slice of a product
+//   is used by exactly one warp of the block, so shared memory would add a copy without reuse, and shared memory is
+//   what bounds the blocks a multiprocessor. VTCA: the two small-term products go to a second accumulator set (two
+//   independent mma chains a tile instead of one chain of 3), added before the epilogue; maxt 9 / 3.
+//   TcTune: under VTC minb is capped by what shared memory admits, so ethanol G 2 with 128 threads (2 blocks by
+//   shared memory) is built for 255 registers instead of 128; maxt / tcpf: 6 / 2 at 128 registers (spills 32 / 12 B;
+//   8 / 4 gave 184 / 232 B, 6 / 4 108 / 168, 8 / 2 84 / 64), 18 / 4 (ethanol) or 12 / 4 (dipeptide) at 255.
+//   nvcc 13.0 -Xptxas -v, sm_90 (registers, spill stores / loads, shared memory a block -> blocks and warps a
+//   multiprocessor; waves of the 1,024 ethanol / 256 dipeptide blocks over 132 multiprocessors):
+//     ethanol  G 1 128 t var 16, 20: 128 reg, 32 / 12 B, 50,704 B -> 4 blocks, 16 warps; 1,024 blocks: 2 waves (528)
+//     ethanol  G 2 128 t var 20: 255 reg, 0 / 0 B; var 52: 248 reg, 0 / 0; 101,392 B -> 2 (2 x 102,416 B; 2 x 32,768
+//              registers), 8 warps; 512 blocks: 2 waves (264)
+//     ethanol  G 4 256 t var 22 (VTC | VMOLH | VRACC): 247 reg, 0 / 0; var 54: 255 reg, 36 / 36 B; 202,768 B -> 1, 8
+//              warps; 256 blocks: 2 waves (132 + 124)
+//     dipep.   G 1 128 t var 17 (VTC | VGX), 29 (+ VRACC | VRACCB): 233 reg, 0 / 0; var 61 (+ VTCA): 255, 0 / 0;
+//              112,656 B -> 2, 8 warps; 256 blocks: one wave (264 slots)
+//     dipep.   G 1 256 t var 16: 241 reg, 0 / 0 B, 209,808 B -> 1, 8 warps; 2 waves
+//   Emulator (ethanol R = 4, dipeptide R = 2, max |dF| eV/Å / max |dE| eV against float64, thread order forward /
+//   reversed): ethanol var 16 4.9e-6 / 9.2e-7, 4.4e-6 / 1.3e-6; var 20 (G 1 and G 2) and 22 (G 4) 4.9e-6 / 9.6e-7 (G 4:
+//   9.8e-7), 4.9e-6 / 1.6e-6 (G 4: 1.9e-6); var 52, 54 (VTCA) 4.6e-6 / <= 1.0e-6, 4.6e-6 / 1.5e-6; dipeptide var 17
+//   4.7e-6 / 2.0e-6, 5.0e-6 / 4.1e-7; var 29 4.7e-6 / 1.6e-6, 5.2e-6 / 3.0e-7; var 61 5.0e-6 / 1.3e-6, 5.0e-6 / 4.8e-7;
+//   var 16 (256 t) 4.5e-6 / 1.7e-6, 4.5e-6 / 1.5e-6 (VAR 0: 5.1e-6, unchanged). The host mma (emu_mma_tf32 below)
+//   deposits the 32 lanes' fragments at a warp barrier and computes each lane's d elements by the PTX ISA layout,
+//   operands cut to tf32; cvt.rna is emulated bit-exactly. Mutations, both caught: dropping the a_s b_b mma -> 3.3e-4
+//   eV/Å (ethanol), 4.0e-4 (dipeptide); a1 <-> a2 swapped in the A fragment -> 8.9 / 8.3 eV/Å. (The host mma sums the 8
+//   exact products in double and rounds once; the tensor core's own accumulation rounding differs, at the float32
+//   level.)
+//   Expected time (FLOP count, NOT measured): padded MACs a molecule and layer and direction: 9 F^2 (phi0, phi2, mlp0,
+//   mlp2) x padded M + 2 F^2 (U|V) x padded 3M; x 6 (3 layers, 2 directions), x 3 passes: 1,024 ethanols 125.6 GFLOP of
+//   TF32 an evaluation at G 1 (G 2: 99, G 4: 88), 256 dipeptides 54.4 GFLOP. At ~330 TFLOP/s (2/3 of the H200's 495
+//   dense TF32; mma.sync does not reach the wgmma peak): 0.38 / 0.30 / 0.27 ms and 0.16 ms, against ~1.3 ms of SIMT
+//   dense products today. But the weights stream from L2 once a block and product (4.3 MB a block and evaluation, 4.7
+//   MB with ethanol G 1's second U|V chunk): 4.8 GB for 1,024 ethanols at G 1, 2.3 GB at G 2, 1.2 GB at G 4 and for 256
+//   dipeptides - at an assumed 5 to 6 TB/s of L2 bandwidth (not measured here) ~0.8 ms at ethanol G 1 (L2-bound unless
+//   L1 serves the 4 co-resident blocks), ~0.4 ms at G 2, ~0.2 ms at G 4 and for the dipeptide. With today's non-dense
+//   remainder (ethanol ~0.3 ms, mostly the pair loops; dipeptide ~0.65 ms at 128 threads): ethanol G 2 / G 4 ~0.7 ms an
+//   evaluation (~1.4M replica-evals/s), G 1 ~1.1 ms; dipeptide ~0.9 ms. The cost of cvt.rna.tf32 (8 a k step and C tile
+//   for A, 4 a k step and row tile for B) is not known here (no cuobjdump on this machine to read the SASS).
+//   (Also fixed with VTC: main()'s CASE compared var == v unparenthesised, so "var == VRACC | VRACCB" was always
+//   true: var 14 ran the var 6 instance. Now var == (v); var 14 itself, reversed order: 5.3e-6 eV/Å.)
 // Not built, by the arithmetic: ethanol at 5 blocks a multiprocessor (<= 96 registers; VGX would bring shared memory
 // to 45,536 B): 1,024 blocks take two waves at 4 (528 slots) and at 5 (660), and the baseline already spills at 128
 // registers; one wave needs 8 ethanols resident a multiprocessor, i.e. 1,024 threads at <= 64 registers - not with a
@@ -117,17 +179,29 @@
 //   VMOLH 2: H = 2 with an even G: half h runs the pair loops of molecules h, h + 2, .. (no shared atomics)
 //   VRACC 4: the forward pair loop accumulates atom i's sums in registers over j, one shared add per i
 //   VRACCB 8: the same in the backward pair loop
-enum { VGX = 1, VMOLH = 2, VRACC = 4, VRACCB = 8 };
+//   VTC 16: the dense products on the tensor cores (mma.sync m16n8k8 tf32, 3xTF32: float32-level accuracy)
+//   VTCA 32 (with VTC): the two small-term products in their own accumulators (two mma chains a tile instead of one)
+enum { VGX = 1, VMOLH = 2, VRACC = 4, VRACCB = 8, VTC = 16, VTCA = 32 };
 template <int N, int H, int VAR = 0>
 struct Tune {
     static constexpr int minb = N <= 12 ? (H == 1 ? 4 : 2) : ((VAR & VGX) && H == 1 ? 2 : 1);
     static constexpr int pd1 = N <= 12 || H == 2 ? 4 : 8;
     static constexpr int pd = N <= 12 || H == 2 ? 2 : 4;
 };
+#ifdef GFP_MAXT
+#define GFP_TUNE_MAXT GFP_MAXT
+#else
+#define GFP_TUNE_MAXT (TcTune<N, G, H, VAR>::maxt)
+#endif
+#ifdef GFP_TCPF
+#define GFP_TUNE_TCPF GFP_TCPF
+#else
+#define GFP_TUNE_TCPF (TcTune<N, G, H, VAR>::tcpf)
+#endif
 #ifdef GFP_MINB
 #define GFP_TUNE_MINB GFP_MINB
 #else
-#define GFP_TUNE_MINB (Tune<N, H, VAR>::minb)
+#define GFP_TUNE_MINB (TcTune<N, G, H, VAR>::minb)
 #endif
 #ifdef GFP_PD1
 #define GFP_TUNE_PD1 GFP_PD1
@@ -177,7 +251,8 @@ __device__ __forceinline__ void load_filter(const float* __restrict__ Ly, int f,
 
 // out[m][j] = sum_k in[m][k] A[k][j] (+ bias[j]) for rows m < rows, J columns; thread owns j = tid + 128 c (c < C).
 // The input is NSEG segments of K columns each (segment s: rows of in_s with stride ld_s, matrix rows s K ..).
-// epi(m, v0, v1, v2) gets the row's C results (unused ones 0). rows must be a multiple of RT; K a multiple of 4.
+// epi(m, ch, v0, v1, v2) gets row m's C results of channel ch (columns ch + 128 c; unused ones 0); here ch is the
+// thread's own channel. rows must be a multiple of RT; K a multiple of 4.
 template <int RT, int C, int NSEG, int H, int PD1, int PD, class Epi>
 __device__ __forceinline__ void dense(int rows, const float* in0, int ld0, const float* in1, int ld1, int K,
                                       const float* __restrict__ A, int J, const float* __restrict__ bias, Epi epi) {
@@ -237,8 +312,173 @@ __device__ __forceinline__ void dense(int rows, const float* in0, int ld0, const
             }
         }
 #pragma unroll
-        for (int r = 0; r < RT; ++r) epi(r0 + r, acc[r][0], C > 1 ? acc[r][C > 1 ? 1 : 0] : 0.0f, C > 2 ? acc[r][C > 2 ? 2 : 0] : 0.0f);
+        for (int r = 0; r < RT; ++r) epi(r0 + r, j0, acc[r][0], C > 1 ? acc[r][C > 1 ? 1 : 0] : 0.0f, C > 2 ? acc[r][C > 2 ? 2 : 0] : 0.0f);
     }
+}
+
+// ---- VTC: the same products on the tensor cores, 3xTF32 ----
+// tf32 split of a float32 x: big = rna(x), small = rna(x - big) (cvt.rna.tf32.f32: round to nearest, ties away from
+// zero, on the 13 dropped mantissa bits); a b ~ a_s b_b + a_b b_s + a_b b_b (a_s b_s dropped: 2^-22 relative).
+#ifdef GROUP_PROBE_HOST
+void emu_mma_tf32(float* d, const unsigned* a, const unsigned* b);
+inline float u2f(unsigned u) { float x; std::memcpy(&x, &u, 4); return x; }
+inline unsigned tf32_rna(float x) {
+    unsigned u;
+    std::memcpy(&u, &x, 4);
+    return (u + 0x1000u) & 0xffffe000u;   // add half an ulp of tf32 to the magnitude, drop 13 bits: ties away from zero
+}
+#else
+__device__ __forceinline__ float u2f(unsigned u) { return __uint_as_float(u); }
+__device__ __forceinline__ unsigned tf32_rna(float x) {
+    unsigned r;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+    return r;
+}
+#endif
+__device__ __forceinline__ void split_tf32(float x, unsigned& big, unsigned& small) {
+    big = tf32_rna(x);
+    small = tf32_rna(x - u2f(big));
+}
+// d += a b, one warp: a 16 x 8 (row), b 8 x 8 (col), d 16 x 8 float32. Fragments (PTX ISA, mma.m16n8k8 .tf32;
+// g = lane >> 2, q = lane % 4): a0 (g, q), a1 (g + 8, q), a2 (g, q + 4), a3 (g + 8, q + 4); b0 (q, g), b1 (q + 4, g);
+// d0 (g, 2q), d1 (g, 2q + 1), d2 (g + 8, 2q), d3 (g + 8, 2q + 1).
+__device__ __forceinline__ void mma_tf32(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
+#ifdef GROUP_PROBE_HOST
+    emu_mma_tf32(d, a, b);
+#else
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#endif
+}
+
+// dense() on the tensor cores: out^T = A^T in^T, the output columns j on the mma's M side (tiles of 16), the rows m
+// on its N side (tiles of 8, padded with zero rows: 9 -> 16, 22 -> 24, 27 -> 32, 66 -> 72), k in steps of 8.
+// A warp owns a unit of 16 channels u16 .. u16 + 15 and its C column tiles (j = ch + 128 c, so that the epilogue
+// gets channel ch's C values together, as in dense()), units u = warp, warp + NW, ..; for it the row tiles in
+// chunks of NTC (4 C NTC accumulators). The k order inside a block of 16 is permuted so that a lane's B operand is
+// one float4 of its row in shared memory: lane (g, q) loads in[m][k0 + 4q .. 4q + 3]; mma step s (0, 1) takes
+// kappa = q <-> k0 + 4q + 2s, kappa = q + 4 <-> k0 + 4q + 2s + 1, and the A fragments (weights, __ldg from L2/L1,
+// rows k of A [K][J]: 8 consecutive columns a row, full 32 B sectors) use the same map. Weights run through a
+// register pipeline PF blocks of 16 k deep. The epilogue is called by the lane that holds (m, ch):
+// epi(m, ch, v0, v1, v2), every (m < ROWS, ch < J / C) exactly once, not by thread ch: callers synchronise before
+// channel-local passes. K (times NSEG) must be a multiple of 16 PF.
+template <int ROWS, int C, int NSEG, int NW, int MAXT, int PF1, bool ACC2, class Epi>
+__device__ __forceinline__ void dense_tc(const float* in0, int ld0, const float* in1, int ld1, int K,
+                                         const float* __restrict__ A, int J, const float* __restrict__ bias, Epi epi) {
+    constexpr int NT = (ROWS + 7) / 8;                    // row tiles of 8
+    constexpr int NCH = (NT * C + MAXT - 1) / MAXT;       // chunks of row tiles
+    constexpr int NTC = (NT + NCH - 1) / NCH;             // row tiles a chunk
+    constexpr int PF = C == 1 ? PF1 : C == 2 && PF1 > 1 ? PF1 / 2 : 1;   // weight pipeline depth (blocks of 16 k)
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, q = lane & 3;
+    const int UJ = (C == 1 ? J : 128) / 16;
+    const int KT = NSEG * K;
+    for (int u = warp; u < UJ; u += NW) {
+        const float* Au = A + 16 * u + g;
+#pragma unroll 1
+        for (int cc = 0; cc < NCH; ++cc) {
+            const int t0 = cc * NTC;
+            float acc[C][NTC][4], acl[ACC2 ? C : 1][ACC2 ? NTC : 1][4];   // ACC2: small terms in acl
+#pragma unroll
+            for (int c = 0; c < C; ++c)
+#pragma unroll
+                for (int i = 0; i < NTC; ++i)
+#pragma unroll
+                    for (int r = 0; r < 4; ++r) {
+                        acc[c][i][r] = 0.0f;
+                        if (ACC2) acl[ACC2 ? c : 0][ACC2 ? i : 0][r] = 0.0f;
+                    }
+            // raw weights of a block of 16 k: w[c][2 kk + h] = A[k0 + 4q + kk][16 u + g + 8 h + 128 c]
+            float wb[PF][C][8];
+            auto ldw = [&](float (&w)[C][8], int k0) {
+                const float* p = Au + (size_t)(k0 + 4 * q) * J;
+#pragma unroll
+                for (int kk = 0; kk < 4; ++kk)
+#pragma unroll
+                    for (int c = 0; c < C; ++c)
+#pragma unroll
+                        for (int h = 0; h < 2; ++h) w[c][2 * kk + h] = __ldg(p + (size_t)kk * J + 128 * c + 8 * h);
+            };
+#pragma unroll
+            for (int st = 0; st < PF; ++st) ldw(wb[st], 16 * st);
+#pragma unroll 1
+            for (int kb0 = 0; kb0 < KT; kb0 += 16 * PF) {
+#pragma unroll
+                for (int st = 0; st < PF; ++st) {
+                    const int kb = kb0 + 16 * st;
+                    float w[C][8];
+#pragma unroll
+                    for (int c = 0; c < C; ++c)
+#pragma unroll
+                        for (int e = 0; e < 8; ++e) w[c][e] = wb[st][c][e];
+                    if (kb + 16 * PF < KT) ldw(wb[st], kb + 16 * PF);
+                    const bool s1 = NSEG == 2 && kb >= K;
+                    const float* in = s1 ? in1 : in0;
+                    const int ld = s1 ? ld1 : ld0, k = s1 ? kb - K : kb;
+                    float4 x[NTC];
+#pragma unroll
+                    for (int i = 0; i < NTC; ++i) {
+                        const int m = 8 * (t0 + i) + g;
+                        x[i] = t0 + i < NT && m < ROWS ? *reinterpret_cast<const float4*>(in + (size_t)m * ld + k + 4 * q)
+                                                       : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+                    }
+#pragma unroll
+                    for (int s = 0; s < 2; ++s) {
+                        unsigned bb[NTC][2], bs[NTC][2];
+#pragma unroll
+                        for (int i = 0; i < NTC; ++i) {
+                            split_tf32(s ? x[i].z : x[i].x, bb[i][0], bs[i][0]);   // kappa = q:     k0 + 4q + 2s
+                            split_tf32(s ? x[i].w : x[i].y, bb[i][1], bs[i][1]);   // kappa = q + 4: k0 + 4q + 2s + 1
+                        }
+#pragma unroll
+                        for (int c = 0; c < C; ++c) {
+                            unsigned ab[4], as[4];
+                            split_tf32(w[c][4 * s], ab[0], as[0]);       // a0: (ch g,     kappa q)
+                            split_tf32(w[c][4 * s + 1], ab[1], as[1]);   // a1: (ch g + 8, kappa q)
+                            split_tf32(w[c][4 * s + 2], ab[2], as[2]);   // a2: (ch g,     kappa q + 4)
+                            split_tf32(w[c][4 * s + 3], ab[3], as[3]);   // a3: (ch g + 8, kappa q + 4)
+#pragma unroll
+                            for (int i = 0; i < NTC; ++i)
+                                if (t0 + i < NT) {   // small terms first
+                                    float (&al)[4] = ACC2 ? acl[ACC2 ? c : 0][ACC2 ? i : 0] : acc[c][i];
+                                    mma_tf32(al, as, bb[i]);
+                                    mma_tf32(al, ab, bs[i]);
+                                    mma_tf32(acc[c][i], ab, bb[i]);
+                                }
+                        }
+                    }
+                }
+            }
+            float bv[C][2];
+#pragma unroll
+            for (int c = 0; c < C; ++c) {
+#pragma unroll
+                for (int h = 0; h < 2; ++h) bv[c][h] = bias ? __ldg(bias + 16 * u + g + 8 * h + 128 * c) : 0.0f;
+                if (ACC2)
+#pragma unroll
+                    for (int i = 0; i < NTC; ++i)
+#pragma unroll
+                        for (int r = 0; r < 4; ++r) acc[c][i][r] += acl[ACC2 ? c : 0][ACC2 ? i : 0][r];
+            }
+#pragma unroll
+            for (int i = 0; i < NTC; ++i)
+#pragma unroll
+                for (int r = 0; r < 4; ++r) {
+                    const int m = 8 * (t0 + i) + 2 * q + (r & 1), h = r >> 1;
+                    if (t0 + i < NT && m < ROWS)
+                        epi(m, 16 * u + g + 8 * h, acc[0][i][r] + bv[0][h], C > 1 ? acc[C > 1 ? 1 : 0][i][r] + bv[C > 1 ? 1 : 0][h] : 0.0f,
+                            C > 2 ? acc[C > 2 ? 2 : 0][i][r] + bv[C > 2 ? 2 : 0][h] : 0.0f);
+                }
+        }
+    }
+}
+
+// dense() (TC 0) or dense_tc() (TC 1: VTC; 2: VTC | VTCA) for ROWS rows
+template <int TC, int ROWS, int RT, int C, int NSEG, int H, int PD1, int PD, int MAXT, int TCPF, class Epi>
+__device__ __forceinline__ void dense2(const float* in0, int ld0, const float* in1, int ld1, int K, const float* __restrict__ A,
+                                       int J, const float* __restrict__ bias, Epi epi) {
+    if constexpr (TC != 0) dense_tc<ROWS, C, NSEG, 4 * H, MAXT, TCPF, TC == 2>(in0, ld0, in1, ld1, K, A, J, bias, epi);
+    else dense<RT, C, NSEG, H, PD1, PD>(ROWS, in0, ld0, in1, ld1, K, A, J, bias, epi);
 }
 
 // Shared-memory accumulation: plain with one thread per channel, atomic when two halves share the rows (H = 2).
@@ -299,6 +539,20 @@ struct Smem {
     static constexpr size_t SCRB = SCRA + (GX ? (size_t)(G * P * (GEO + 4) + 3) / 4 * 4 : 0);
 };
 
+// minb for __launch_bounds__ and the VTC tiling: without VTC, Tune's (the measured baseline, unchanged). VTC: no
+// more blocks than shared memory admits (233,472 B a multiprocessor, 1 KB reserved a block), so that e.g. ethanol
+// G = 2 with 128 threads (2 blocks by shared memory) gets 255 registers instead of 128; then maxt (accumulator
+// tiles: 4 maxt registers) and tcpf (weight pipeline depth) by the register cap: 128 -> 6 and 2 (fewest spills
+// of the settings tried, see the VTC paragraph of the header), 255 -> 18 (ethanol) or 12 (dipeptide) and 4;
+// VTCA (two accumulator sets): maxt 9 (255) or 3 (128).
+template <int N, int G, int H, int VAR>
+struct TcTune {
+    static constexpr int smb = (int)(233472 / (Smem<N, G, H, VAR>::bytes + 1024));
+    static constexpr int minb = (VAR & VTC) && smb < Tune<N, H, VAR>::minb ? (smb < 1 ? 1 : smb) : Tune<N, H, VAR>::minb;
+    static constexpr bool big = 65536 / (128 * H * minb) >= 200;
+    static constexpr int maxt = (VAR & VTCA) ? (big ? 9 : 3) : big ? (N <= 12 ? 18 : 12) : 6, tcpf = big ? 4 : 2;
+};
+
 // One launch: energies and forces of R = gridDim.x * G replicas. pos [R][N][3] Å; zidx [N] species rows;
 // scratch: gridDim.x * T * M * NFLD * F floats; energy [R] eV (float64: the atomref sum is added in double);
 // force [R][N][3] eV/Å.
@@ -309,6 +563,9 @@ __global__ void __launch_bounds__(128 * H, GFP_TUNE_MINB) group_force(const Weig
     using L = Smem<N, G, H, VAR>;
     constexpr int M = L::M, P = L::P;
     constexpr bool MOLH = L::MOLH, RACC = L::RACC, RACCB = L::RACCB;
+    constexpr int TC = (VAR & VTC) ? ((VAR & VTCA) ? 2 : 1) : 0;   // dense products on the tensor cores (2: VTCA)
+    static_assert(!(VAR & VTCA) || (VAR & VTC), "VTCA needs VTC");
+    constexpr int MAXT = GFP_TUNE_MAXT, TCPF = GFP_TUNE_TCPF;
     static_assert(M % RT == 0, "RT must divide G N");
 #ifdef GROUP_PROBE_HOST
     float* sm = emu_smem();
@@ -336,6 +593,8 @@ __global__ void __launch_bounds__(128 * H, GFP_TUNE_MINB) group_force(const Weig
     const float kpi = 3.14159265358979f / rc;
     float* scr = scrb + f;
     auto SC = [&](int t, int m, int fld) -> float* { return scr + ((size_t)(t * M + m) * NFLD + fld) * F; };
+    // the same for channel ch (dense epilogues: under VTC the thread that finishes row m, channel ch is not thread ch)
+    auto SCc = [&](int t, int m, int fld, int ch) -> float* { return scrb + ch + ((size_t)(t * M + m) * NFLD + fld) * F; };
 
     // ---- geometry of every unordered pair (i < j) of every molecule, thread per pair
     for (int q = tid; q < G * P; q += NT) {
@@ -371,15 +630,15 @@ __global__ void __launch_bounds__(128 * H, GFP_TUNE_MINB) group_force(const Weig
     for (int t = 0; t < T; ++t) {
         const float* Ly = w.layers + (size_t)t * LO::size;
         // -- message: phi(s) = phi2 SiLU(phi0 s)
-        dense<RT, 1, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD>(M, S, F, nullptr, 0, F, Ly + LO::phi0T, F, Ly + LO::bphi0, [&](int m, float z, float, float) {
-            *SC(t, m, FZ1) = z;
-            B[m * F3 + f] = silu(z);
+        dense2<TC, M, RT, 1, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD, MAXT, TCPF>(S, F, nullptr, 0, F, Ly + LO::phi0T, F, Ly + LO::bphi0, [&](int m, int ch, float z, float, float) {
+            *SCc(t, m, FZ1, ch) = z;
+            B[m * F3 + ch] = silu(z);
         });
         __syncthreads();
-        dense<RT, 3, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD>(M, B, F3, nullptr, 0, F, Ly + LO::phi2T, F3, Ly + LO::bphi2, [&](int m, float p0, float p1, float p2) {
-            float* a = A + m * F3 + f;
+        dense2<TC, M, RT, 3, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD, MAXT, TCPF>(B, F3, nullptr, 0, F, Ly + LO::phi2T, F3, Ly + LO::bphi2, [&](int m, int ch, float p0, float p1, float p2) {
+            float* a = A + m * F3 + ch;
             a[0] = p0; a[F] = p1; a[F2] = p2;                    // [x_vv | x_s | x_vs] parts of phi, channel f
-            *SC(t, m, FPHI) = p0; *SC(t, m, FPHI + 1) = p1; *SC(t, m, FPHI + 2) = p2;
+            *SCc(t, m, FPHI, ch) = p0; *SCc(t, m, FPHI + 1, ch) = p1; *SCc(t, m, FPHI + 2, ch) = p2;
         });
         __syncthreads();
         // -- message pair loop (channel f only): S += ds, B = dv, v before the message saved
@@ -473,15 +732,15 @@ __global__ void __launch_bounds__(128 * H, GFP_TUNE_MINB) group_force(const Weig
         }
         __syncthreads();
         // -- update: Uv (-> A), Vv (-> B) over the 3M Cartesian rows of v
-        dense<RT, 2, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD>(3 * M, V, F, nullptr, 0, F, Ly + LO::UVT, F2, nullptr, [&](int r, float u, float vv, float) {
-            A[r * F + f] = u;
-            B[r * F + f] = vv;
+        dense2<TC, 3 * M, RT, 2, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD, MAXT, TCPF>(V, F, nullptr, 0, F, Ly + LO::UVT, F2, nullptr, [&](int r, int ch, float u, float vv, float) {
+            A[r * F + ch] = u;
+            B[r * F + ch] = vv;
             const int m = r / 3, a = r - 3 * m;
-            *SC(t, m, FUV + a) = u;
-            *SC(t, m, FVV + a) = vv;
+            *SCc(t, m, FUV + a, ch) = u;
+            *SCc(t, m, FVV + a, ch) = vv;
         });
         // n and sp (channel f): n -> B[m][0], sp -> B[m][1] (over this channel's Vv x, y)
-        if (H > 1) __syncthreads();
+        if (H > 1 || TC) __syncthreads();
         for (int m = half; m < M; m += H) {
             const float* a = A + m * F3 + f;
             float* b = B + m * F3 + f;
@@ -492,26 +751,27 @@ __global__ void __launch_bounds__(128 * H, GFP_TUNE_MINB) group_force(const Weig
             b[F] = sp;
         }
         __syncthreads();
-        dense<RT, 1, 2, H, GFP_TUNE_PD1, GFP_TUNE_PD>(M, S, F, B, F3, F, Ly + LO::mlp0T, F, Ly + LO::bmlp0, [&](int m, float z, float, float) {
-            *SC(t, m, FZ3) = z;
-            B[m * F3 + F2 + f] = silu(z);
+        dense2<TC, M, RT, 1, 2, H, GFP_TUNE_PD1, GFP_TUNE_PD, MAXT, TCPF>(S, F, B, F3, F, Ly + LO::mlp0T, F, Ly + LO::bmlp0, [&](int m, int ch, float z, float, float) {
+            *SCc(t, m, FZ3, ch) = z;
+            B[m * F3 + F2 + ch] = silu(z);
         });
         __syncthreads();
-        dense<RT, 3, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD>(M, B + F2, F3, nullptr, 0, F, Ly + LO::mlp2T, F3, Ly + LO::bmlp2, [&](int m, float avv, float asv, float ass) {
-            *SC(t, m, FA) = avv; *SC(t, m, FA + 1) = asv; *SC(t, m, FA + 2) = ass;
-            float* v = V + m * F3 + f;
-            const float* u = A + m * F3 + f;
+        dense2<TC, M, RT, 3, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD, MAXT, TCPF>(B + F2, F3, nullptr, 0, F, Ly + LO::mlp2T, F3, Ly + LO::bmlp2, [&](int m, int ch, float avv, float asv, float ass) {
+            *SCc(t, m, FA, ch) = avv; *SCc(t, m, FA + 1, ch) = asv; *SCc(t, m, FA + 2, ch) = ass;
+            float* v = V + m * F3 + ch;
+            const float* u = A + m * F3 + ch;
             v[0] += avv * u[0]; v[F] += avv * u[F]; v[F2] += avv * u[F2];
-            S[m * F + f] += ass + asv * B[m * F3 + F + f];
+            S[m * F + ch] += ass + asv * B[m * F3 + F + ch];
         });
         __syncthreads();
     }
     // -- readout: z5 = W5 s + b5 (64 columns); E += scale W6 . silu(z5); g_z5 = scale W6 o silu'(z5) -> B[m][0..63]
     {
         const float w6 = f < FH ? __ldg(w.W6 + f) : 0.0f, sc = w.scale;
-        dense<RT, 1, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD>(M, S, F, nullptr, 0, F, w.W5T, FH, w.b5, [&](int m, float z, float, float) {
-            atomicAdd(esh + m / N, sc * w6 * silu(z));
-            B[m * F3 + f] = sc * w6 * dsilu(z);
+        dense2<TC, M, RT, 1, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD, MAXT, TCPF>(S, F, nullptr, 0, F, w.W5T, FH, w.b5, [&](int m, int ch, float z, float, float) {
+            const float w6c = TC ? __ldg(w.W6 + ch) : w6;   // VTC: the channel's owner is not thread ch
+            atomicAdd(esh + m / N, sc * w6c * silu(z));
+            B[m * F3 + ch] = sc * w6c * dsilu(z);
         });
         __syncthreads();
         if (mode & 1) {   // forward only (timing attribution): energies, no forces
@@ -524,9 +784,9 @@ __global__ void __launch_bounds__(128 * H, GFP_TUNE_MINB) group_force(const Weig
         }
         // ======================= backward =======================
         // g_s = W5^T g_z5 (-> S), g_v = 0 (-> V)
-        dense<RT, 1, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD>(M, B, F3, nullptr, 0, FH, w.W5, F, nullptr, [&](int m, float gs, float, float) {
-            S[m * F + f] = gs;
-            V[m * F3 + f] = V[m * F3 + F + f] = V[m * F3 + F2 + f] = 0.0f;
+        dense2<TC, M, RT, 1, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD, MAXT, TCPF>(B, F3, nullptr, 0, FH, w.W5, F, nullptr, [&](int m, int ch, float gs, float, float) {
+            S[m * F + ch] = gs;
+            V[m * F3 + ch] = V[m * F3 + F + ch] = V[m * F3 + F2 + ch] = 0.0f;
         });
         __syncthreads();
     }
@@ -547,14 +807,14 @@ __global__ void __launch_bounds__(128 * H, GFP_TUNE_MINB) group_force(const Weig
         }
         __syncthreads();
         // g_z3 = (mlp2^T g_a) o silu'(z3) -> B[m][0]
-        dense<RT, 1, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD>(M, A, F3, nullptr, 0, F3, Ly + LO::mlp2, F, nullptr, [&](int m, float gh, float, float) {
-            B[m * F3 + f] = gh * dsilu(*SC(t, m, FZ3));
+        dense2<TC, M, RT, 1, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD, MAXT, TCPF>(A, F3, nullptr, 0, F3, Ly + LO::mlp2, F, nullptr, [&](int m, int ch, float gh, float, float) {
+            B[m * F3 + ch] = gh * dsilu(*SCc(t, m, FZ3, ch));
         });
         __syncthreads();
         // [g_s | g_n] = mlp0^T g_z3: g_s added to S, g_n -> B[m][2]
-        dense<RT, 2, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD>(M, B, F3, nullptr, 0, F, Ly + LO::mlp0, F2, nullptr, [&](int m, float gs, float gn, float) {
-            S[m * F + f] += gs;
-            B[m * F3 + F2 + f] = gn;
+        dense2<TC, M, RT, 2, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD, MAXT, TCPF>(B, F3, nullptr, 0, F, Ly + LO::mlp0, F2, nullptr, [&](int m, int ch, float gs, float gn, float) {
+            S[m * F + ch] += gs;
+            B[m * F3 + F2 + ch] = gn;
         });
         __syncthreads();
         // pass 2 (channel f): g_Uv -> A (rows 3m + a of F), g_Vv -> B
@@ -575,7 +835,7 @@ __global__ void __launch_bounds__(128 * H, GFP_TUNE_MINB) group_force(const Weig
         }
         __syncthreads();
         // g_v += U^T g_Uv + V^T g_Vv over the 3M Cartesian rows
-        dense<RT, 1, 2, H, GFP_TUNE_PD1, GFP_TUNE_PD>(3 * M, A, F, B, F, F, Ly + LO::UV, F, nullptr, [&](int r, float gv, float, float) { V[r * F + f] += gv; });
+        dense2<TC, 3 * M, RT, 1, 2, H, GFP_TUNE_PD1, GFP_TUNE_PD, MAXT, TCPF>(A, F, B, F, F, Ly + LO::UV, F, nullptr, [&](int r, int ch, float gv, float, float) { V[r * F + ch] += gv; });
         __syncthreads();
         // -- message backward: pair loop (channel f): g_phi -> A, g_v(senders) -> B, pair sums of g_d, g_u -> gp
         float wf[3][NR], bf[3];
@@ -675,12 +935,12 @@ __global__ void __launch_bounds__(128 * H, GFP_TUNE_MINB) group_force(const Weig
             }
         __syncthreads();
         // g_z1 = (phi2^T g_phi) o silu'(z1) -> B[m][0]
-        dense<RT, 1, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD>(M, A, F3, nullptr, 0, F3, Ly + LO::phi2, F, nullptr, [&](int m, float gh, float, float) {
-            B[m * F3 + f] = gh * dsilu(*SC(t, m, FZ1));
+        dense2<TC, M, RT, 1, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD, MAXT, TCPF>(A, F3, nullptr, 0, F3, Ly + LO::phi2, F, nullptr, [&](int m, int ch, float gh, float, float) {
+            B[m * F3 + ch] = gh * dsilu(*SCc(t, m, FZ1, ch));
         });
         __syncthreads();
         // g_s += phi0^T g_z1
-        dense<RT, 1, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD>(M, B, F3, nullptr, 0, F, Ly + LO::phi0, F, nullptr, [&](int m, float gs, float, float) { S[m * F + f] += gs; });
+        dense2<TC, M, RT, 1, 1, H, GFP_TUNE_PD1, GFP_TUNE_PD, MAXT, TCPF>(B, F3, nullptr, 0, F, Ly + LO::phi0, F, nullptr, [&](int m, int ch, float gs, float, float) { S[m * F + ch] += gs; });
         __syncthreads();
     }
     // ---- pair gradients to forces: g_r = g_d u + (g_u - (u . g_u) u) / d (in place), then F_i = sum_{j<i} g_r - sum_{j>i} g_r
@@ -756,6 +1016,9 @@ static std::vector<Th> th(256);
 static int nth = 128, cur = 0, blockArrived = 0, warpArrived[8];
 static std::function<void()> body;
 static unsigned long long xch[256];
+static unsigned mA[2][256][4], mB[2][256][2];   // emu_mma_tf32's deposits (below)
+static float mC[2][256][4];
+static int mPar[256];
 static void entry() { body(); th[cur].done = true; swapcontext(&th[cur].uc, &sched); }
 static void block_barrier() {
     th[cur].wait = 1;
@@ -782,6 +1045,7 @@ static void run_block(int b, int nblocks, int nthreads, std::vector<float>& smem
     blockArrived = 0;
     const bool reverse = std::getenv("GFP_EMU_REVERSE") && std::atoi(std::getenv("GFP_EMU_REVERSE"));
     for (int& x : warpArrived) x = 0;
+    for (int& x : mPar) x = 0;
     for (int t = 0; t < nth; ++t) {
         Th& x = th[t];
         x.stack.resize(1 << 20);
@@ -810,6 +1074,28 @@ static void run_block(int b, int nblocks, int nthreads, std::vector<float>& smem
 }
 }  // namespace hemu
 void __syncthreads() { hemu::block_barrier(); }
+// mma.sync m16n8k8 tf32 within the warp: every lane deposits its fragments (the operands cut to their 19 tf32 bits,
+// as the tensor core reads them), one warp barrier, then each lane computes its own 4 elements of d from the
+// deposited fragments by the PTX ISA layout (exact products, summed in double, rounded once to float32). Two
+// deposit buffers alternate: a lane can be at most one mma ahead of the slowest lane of its warp.
+void emu_mma_tf32(float* d, const unsigned* a, const unsigned* b) {
+    const int t = hemu::cur, w0 = t & ~31, lane = t & 31, par = hemu::mPar[t];
+    hemu::mPar[t] ^= 1;
+    for (int r = 0; r < 4; ++r) { hemu::mA[par][t][r] = a[r] & 0xffffe000u; hemu::mC[par][t][r] = d[r]; }
+    for (int r = 0; r < 2; ++r) hemu::mB[par][t][r] = b[r] & 0xffffe000u;
+    hemu::warp_barrier();
+    const int g = lane >> 2, q = lane & 3;
+    for (int r = 0; r < 4; ++r) {
+        const int row = g + 8 * (r >> 1), col = 2 * q + (r & 1);
+        double s = hemu::mC[par][t][r];
+        for (int kap = 0; kap < 8; ++kap) {
+            const unsigned av = hemu::mA[par][w0 + 4 * (row & 7) + (kap & 3)][(row >> 3) + 2 * (kap >> 2)];
+            const unsigned bv = hemu::mB[par][w0 + 4 * col + (kap & 3)][kap >> 2];
+            s += (double)u2f(av) * (double)u2f(bv);
+        }
+        d[r] = (float)s;
+    }
+}
 unsigned long long emu_warp_exchange(unsigned long long v, int src) {   // the warp's lanes meet twice: write, read
     const int t = hemu::cur;
     hemu::xch[t] = v;
@@ -949,9 +1235,9 @@ int main(int argc, char** argv) {
     const int RT = argc > 6 ? std::atoi(argv[6]) : 0;
     const int H = argc > 7 ? std::atoi(argv[7]) / 128 : 1;
     const int reps = argc > 8 ? std::atoi(argv[8]) : 200;
-    const int var = argc > 9 ? std::atoi(argv[9]) : 0;   // variant bits (VGX 1, VMOLH 2, VRACC 4, VRACCB 8); 0: baseline
+    const int var = argc > 9 ? std::atoi(argv[9]) : 0;   // variant bits (VGX 1, VMOLH 2, VRACC 4, VRACCB 8, VTC 16, VTCA 32); 0: baseline
 #define CASE(n, g, rt, h, v) \
-    if (N == n && G == g && (RT == 0 || RT == rt) && H == h && var == v) return run<n, g, rt, h, v>(argv[1], argv[2], argv[3], argv[4], reps)
+    if (N == n && G == g && (RT == 0 || RT == rt) && H == h && var == (v)) return run<n, g, rt, h, v>(argv[1], argv[2], argv[3], argv[4], reps)
     CASE(9, 1, 9, 1, 0);
     CASE(9, 2, 9, 1, 0);
     CASE(9, 2, 9, 2, 0);
@@ -968,6 +1254,17 @@ int main(int argc, char** argv) {
     CASE(9, 2, 9, 2, VMOLH | VRACC | VRACCB);
     CASE(22, 1, 11, 1, VGX);
     CASE(22, 1, 11, 1, VGX | VRACC | VRACCB);
+    // VTC (tensor cores, not yet measured)
+    CASE(9, 1, 9, 1, VTC);
+    CASE(9, 1, 9, 1, VTC | VRACC);
+    CASE(9, 2, 9, 1, VTC | VRACC);
+    CASE(9, 2, 9, 1, VTC | VTCA | VRACC);
+    CASE(9, 4, 9, 2, VTC | VMOLH | VRACC);
+    CASE(9, 4, 9, 2, VTC | VTCA | VMOLH | VRACC);
+    CASE(22, 1, 11, 1, VTC | VGX);
+    CASE(22, 1, 11, 1, VTC | VGX | VRACC | VRACCB);
+    CASE(22, 1, 11, 1, VTC | VTCA | VGX | VRACC | VRACCB);
+    CASE(22, 1, 11, 2, VTC);
 #undef CASE
     std::fprintf(stderr, "no instance for N %d G %d RT %d threads %d var %d\n", N, G, RT, 128 * H, var);
     return 2;
