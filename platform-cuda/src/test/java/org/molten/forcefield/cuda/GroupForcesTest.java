@@ -24,7 +24,7 @@ import org.molten.structures.BuiltInMolecules;
  * through the emulator: each replica's energy and forces against the float64 reference student with GpuCheck's
  * bounds (relative force error <= 1e-5, energy error <= 1e-6 of the summed per-atom magnitudes), for ethanol (9 atoms,
  * k_group_n12) and alanine dipeptide (22, k_group_n24) with different perturbed positions per replica; and a short
- * Langevin run on the group path against the same run on the stage kernels (float32 rounding apart).
+ * Langevin and a Bussi run on the group path against the same runs on the stage kernels (float32 rounding apart).
  * The student's shape (F 128, T 3, n_rbf 20): the bundled model, random weights of that shape in a build without it.
  */
 class GroupForcesTest {
@@ -143,21 +143,31 @@ class GroupForcesTest {
         }
     }
 
-    /** Langevin steps of two ethanols: the group path equals the stage kernels to float32 rounding. */
+    /**
+     * 20 Langevin steps of two ethanols (the O step in its own stage) and 10 Bussi steps of two dipeptides (the
+     * thermostat around the step), in captured graphs of 5 steps: the group path equals the stage kernels to float32
+     * rounding.
+     */
     @Test
-    void langevinOnTheGroupPathEqualsTheStageKernels() {
+    void mdOnTheGroupPathEqualsTheStageKernels() {
         StudentWeights w = weights();
-        int steps = 20;
-        DynamicsSpec d = new DynamicsSpec.Langevin(0.5, 300, 0.02, true);
-        List<ReplicaStart> starts = replicas("ethanol", 2, d, 41);
-        List<Atoms> group = run(w, starts, steps, "group (k_group_n12)");
+        compareMd(w, replicas("ethanol", 2, new DynamicsSpec.Langevin(0.5, 300, 0.02, true), 41), 20, "k_group_n12");
+        compareMd(w, replicas("alanine-dipeptide", 2, new DynamicsSpec.Bussi(0.5, 300, 20), 43), 10, "k_group_n24");
+    }
+
+    private static void compareMd(StudentWeights w, List<ReplicaStart> starts, int steps, String kernel) {
+        System.clearProperty(KernelChoices.REPLICA_FORCES_PROPERTY);
+        long captures = GpuStatus.snapshot().captures();
+        List<Atoms> group = run(w, starts, steps, "group (" + kernel + ")");
+        assertTrue(GpuStatus.snapshot().captures() > captures, "the group path's steps were captured into a graph");
         System.setProperty(KernelChoices.REPLICA_FORCES_PROPERTY, "stages");
         List<Atoms> stage = run(w, starts, steps, "stages (" + KernelChoices.REPLICA_FORCES_PROPERTY + "=stages)");
+        System.clearProperty(KernelChoices.REPLICA_FORCES_PROPERTY);
         for (int r = 0; r < starts.size(); r++) {
             double dx = MoleculeThermostatTest.maxDev(group.get(r).positions(), stage.get(r).positions());
             double dv = MoleculeThermostatTest.maxDev(group.get(r).velocities(), stage.get(r).velocities());
-            String what = String.format(Locale.ROOT, "replica %d after %d Langevin steps: group vs stages max |dx| %.2e A,"
-                    + " max |dv| %.2e A/fs", r, steps, dx, dv);
+            String what = String.format(Locale.ROOT, "%s replica %d after %d %s steps: group vs stages max |dx| %.2e A,"
+                    + " max |dv| %.2e A/fs", kernel, r, steps, starts.get(r).dynamics().name(), dx, dv);
             System.out.println("GroupForcesTest " + what);
             assertTrue(dx < 1e-5 && dv < 1e-5, what);
         }
