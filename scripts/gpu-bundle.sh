@@ -46,7 +46,7 @@ cp ~/.m2/repository/info/picocli/picocli/4.7.6/picocli-4.7.6.jar "$dest/lib/"  #
 # the CLI's progress bar (picocli resolves its types when the commands are built) and what it needs
 for j in progressbar jline-terminal jline-native slf4j-api slf4j-simple; do cp "$deps/$j"-[0-9]*.jar "$dest/lib/"; done
 cp "$root/scripts/gpu-check.sh" "$root/scripts/gpu-replicas-run.sh" "$root/scripts/gpu-startup-run.sh" \
-  "$root/scripts/gpu-profile-run.sh" "$root/scripts/torch_painn_bench.py" "$root/scripts/torch_replica_bench.py" "$dest/"
+  "$root/scripts/gpu-profile-run.sh" "$root/scripts/group-engine-run.sh" "$root/scripts/torch_painn_bench.py" "$root/scripts/torch_replica_bench.py" "$dest/"
 # the PyTorch replica baseline's molecules (gpu-profile-run.sh takes the bundled model out of the forcefield jar)
 mkdir -p "$dest/molecules"
 cp "$root/structures/src/main/resources/org/molten/structures/molecules/"{ethanol,alanine-dipeptide}.xyz "$dest/molecules/"

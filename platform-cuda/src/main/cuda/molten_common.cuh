@@ -161,6 +161,13 @@ struct Net {
     double* cons_lambda;    // [P] accumulated position corrections, amu
     const int* cons_gpair;  // [P] constraint groups: replica r's local pair indices group after group, from cons_rpair[r]
     const int* cons_gstart; // [P + R] replica r's group g starts at its slot cons_gstart[cons_rpair[r] + r + g] (g <= P_r)
+    // ---- replica groups on chip (molten_group.cuh, k_group_n12 / k_group_n24): a block per replica computes its
+    // energy and forces; null group_w: the stage kernels compute the forces
+    const float* group_w;   // the weights in the group kernel's order (GroupWeights.java), float32
+    long long group_ar, group_lay, group_ro;  // offsets (floats) of atomref, layer 0 and the readout in group_w
+    float* group_scr;       // [R][T][group_n][17][F] backward activations, a slice per block
+    long long group_n;      // atoms per replica the scratch and shared memory were sized for (every replica: <= it)
+    long long group_smem;   // bytes of dynamic shared memory of the launch (the kernel checks its layout against it)
 };
 
 #define FULLMASK 0xffffffffu

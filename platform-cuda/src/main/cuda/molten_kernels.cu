@@ -11,6 +11,7 @@
 #include "molten_small.cuh"
 #include "molten_msg_rows.cuh"
 #include "molten_thermostat.cuh"
+#include "molten_group.cuh"
 
 #define KERNEL extern "C" __global__ void __launch_bounds__(MOLTEN_THREADS)
 #ifdef MOLTEN_EMU
@@ -44,6 +45,18 @@ KERNEL k_thermostat(const Net n, int stage) { stage_entry(); SMEM_DECL; st_therm
 KERNEL k_constrain(const Net n, int what) { stage_entry(); SMEM_DECL; st_constrain(n, what, n.cons_smem != 0, blockIdx.x, gridDim.x, reinterpret_cast<double*>(sm)); }
 KERNEL k_drift(const Net n) { stage_entry(); st_drift(n, blockIdx.x, gridDim.x); }
 KERNEL k_energy_rep(const Net n) { stage_entry(); SMEM_DECL; st_energy_rep(n, blockIdx.x, gridDim.x, sm); }
+
+// Replica groups on chip (molten_group.cuh): the force evaluation of uniform replica batches of small molecules,
+// a block per replica (grid R), a thread per channel; the host picks the entry by the replicas' atom count
+// (DeviceSystem.groupKernel). N <= 12: 128 threads, at most 128 registers (4 blocks a multiprocessor, as the probe
+// measured); N <= 24: 256 threads, two per channel (the shared memory of one dipeptide, ~210 KB, allows one block).
+// __grid_constant__: the body takes the Net by reference and must not copy the parameter block to local memory.
+extern "C" __global__ void __launch_bounds__(128, 4) k_group_n12(const __grid_constant__ Net n) {
+    stage_entry(); SMEM_DECL; grp::group_force<12, 9, 1, true, 4, 2>(n, sm);
+}
+extern "C" __global__ void __launch_bounds__(256, 1) k_group_n24(const __grid_constant__ Net n) {
+    stage_entry(); SMEM_DECL; grp::group_force<24, 11, 2, false, 4, 2>(n, sm);
+}
 
 // Dense stages, warp variant (_w), tiled variant (_t) and narrow tiles (_n, see molten_layers.cuh); at most 128 registers, so that two
 // blocks (16 warps) share a multiprocessor and hide each other's memory latency. s: K splits of the tiled

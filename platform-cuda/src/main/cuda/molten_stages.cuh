@@ -602,6 +602,23 @@ __device__ float4 slot_sums(const Net& n, size_t slot, int G) {
     return acc;
 }
 
+// Atom a's force is known: stored, a non-finite one flagged (with the step), and the closing B of the MD step
+// (v += dt/2 a(t+dt)). Shared by st_forces and the group kernel (molten_group.cuh), so both close the step alike.
+__device__ __forceinline__ void force_close(const Net& n, int a, float fx, float fy, float fz) {
+    n.force[3 * a] = fx;
+    n.force[3 * a + 1] = fy;
+    n.force[3 * a + 2] = fz;
+    if (!(isfinite(fx) && isfinite(fy) && isfinite(fz))) {
+        if (atomicCAS(n.flags + MOLTEN_FLAG_NONFINITE, 0, a + 1) == 0)
+            n.flags[MOLTEN_FLAG_BADSTEP] = (int)*(volatile unsigned long long*)n.step;
+    }
+    if (n.integrator != MOLTEN_INT_NONE) {
+        const double half = 0.5 * n.dt * n.accel * n.inv_mass[a];
+        const float f[3] = {fx, fy, fz};
+        for (int k = 0; k < 3; ++k) n.vel[3 * a + k] = state_round(n, ldad(n.vel + 3 * a + k) + half * (double)f[k]);
+    }
+}
+
 template <bool PAIRED = false>
 __device__ void st_forces(const Net& n, int wi, int wn) {
     const int warp = warp_id(), lane = lane_id();
@@ -635,20 +652,7 @@ __device__ void st_forces(const Net& n, int wi, int wn) {
         fx = warp_sum(fx);
         fy = warp_sum(fy);
         fz = warp_sum(fz);
-        if (lane == 0) {
-            n.force[3 * a] = fx;
-            n.force[3 * a + 1] = fy;
-            n.force[3 * a + 2] = fz;
-            if (!(isfinite(fx) && isfinite(fy) && isfinite(fz))) {
-                if (atomicCAS(n.flags + MOLTEN_FLAG_NONFINITE, 0, a + 1) == 0)
-                    n.flags[MOLTEN_FLAG_BADSTEP] = (int)*(volatile unsigned long long*)n.step;
-            }
-            if (n.integrator != MOLTEN_INT_NONE) {
-                const double half = 0.5 * n.dt * n.accel * n.inv_mass[a];
-                const float f[3] = {fx, fy, fz};
-                for (int k = 0; k < 3; ++k) n.vel[3 * a + k] = state_round(n, ldad(n.vel + 3 * a + k) + half * (double)f[k]);
-            }
-        }
+        if (lane == 0) force_close(n, a, fx, fy, fz);
     }
     if (n.integrator != MOLTEN_INT_NONE && wi == 0 && threadIdx.x == 0) *n.step += 1ull;
 }

@@ -85,7 +85,7 @@ public final class DeviceReplicaBench {
             double flop = md.flopsPerStep();
             int r = starts.size();
             Row row = new Row(name, starts.get(0).atoms().size(), r, med, r * 1e6 / med, flop,
-                    flop / (med * 1e-6) / md.fp32PeakFlops(), md.mode());
+                    flop / (med * 1e-6) / md.fp32PeakFlops(), md.mode() + ", forces " + md.replicaForces());
             out.println(row.line());
             return row;
         }

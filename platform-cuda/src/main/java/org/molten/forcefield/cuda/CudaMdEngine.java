@@ -225,13 +225,24 @@ public final class CudaMdEngine implements DeviceDynamics {
 
     @Override
     public String description() {
-        return String.format(Locale.ROOT, "%s, %s, %d replica(s), %d atoms, %s", deviceName(), mode(), replicas(),
-                sys.n, dynamics.name());
+        return String.format(Locale.ROOT, "%s, %s, forces %s, %d replica(s), %d atoms, %s", deviceName(), mode(),
+                replicaForces(), replicas(), sys.n, dynamics.name());
     }
 
     /** The execution mode ("cluster", "stages", "molecule", ...). */
     public String mode() {
         return sys.mode.name().toLowerCase(Locale.ROOT) + (sys.large ? " (tiled)" : "");
+    }
+
+    /**
+     * What evaluates the replicas' forces on the stage path: "group (k_group_n12)" / "group (k_group_n24)" (a block per
+     * replica, GroupPath), else "stages (why not the group kernel)"; "molecule" for the small-molecule kernel.
+     */
+    public String replicaForces() {
+        if (sys.megaKernel() != null) {
+            return "molecule";
+        }
+        return sys.groupKernel != null ? "group (" + sys.groupKernel + ")" : "stages (" + sys.groupWhyNot + ")";
     }
 
     /** The kernel running whole MD steps (k_small_c16, or k_small_c16_cons with constraints), or "stages". */

@@ -27,6 +27,8 @@ final class CudaModel implements AutoCloseable {
     final CudaContext cx;
     final CudaGraphCache graphs;
     private final DevicePointer weightBuffer;
+    private GroupWeights groupWeights;            // the group kernel's order, made and uploaded once, on first need
+    private DevicePointer groupWeightBuffer;
     private boolean moleculeFailed;
 
     CudaModel(StudentWeights weights, CudaOptions options) {
@@ -116,8 +118,17 @@ final class CudaModel implements AutoCloseable {
         }
         DeviceConstraints c = replicas == null ? null : replicas.constraints;
         CudaOptions.Mode resolved = mode != null ? mode : resolve(atoms, c == null ? 0 : c.pairs, c == null ? 0 : c.waters);
-        return new DeviceSystem(cx, dw, weightBuffer, atoms, cell, capacityFor(max), resolved, options,
-                replicas);
+        if (groupWeights == null && replicas != null && GroupWeights.supports(dw)) {
+            groupWeights = new GroupWeights(weights);
+            groupWeightBuffer = cx.alloc(groupWeights.bytes());
+            cuMemcpyHtoD(groupWeightBuffer, Pointer.to(groupWeights.data), groupWeights.bytes());
+        }
+        DeviceSystem sys = new DeviceSystem(cx, dw, weightBuffer, atoms, cell, capacityFor(max), resolved, options,
+                replicas, groupWeights, groupWeightBuffer);
+        if (resolved == CudaOptions.Mode.STAGES) {
+            GpuStatus.replicaForces(sys.groupKernel != null);
+        }
+        return sys;
     }
 
     /** Largest neighbour count of any atom, from a CPU cell-list search. */

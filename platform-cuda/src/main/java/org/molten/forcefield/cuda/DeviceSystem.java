@@ -32,7 +32,9 @@ import org.molten.core.Cell;
  * The device buffers of one system (a size, a cell, a neighbour capacity) and the launch
  * sequences that evaluate forces or advance MD steps on them: in {@link CudaOptions.Mode#STAGES} each stage
  * is one kernel launch ({@link #emitStageStep}), in {@link CudaOptions.Mode#MOLECULE} the small-molecule
- * kernel (k_small_c16, sm_90) runs whole steps itself.
+ * kernel (k_small_c16, sm_90) runs whole steps itself. In STAGES mode an eligible replica batch ({@link GroupPath}:
+ * one atom count up to 24 a replica, no cell, the student's shape) has its forces evaluated by the group kernel, a
+ * block per replica ({@link #groupKernel}), instead of the neighbour search and the force stages.
  *
  * <p>Positions and velocities live on the device in float64, forces in float32, the energy is
  * summed in float64. Not thread-safe; use with its context current.
@@ -88,6 +90,14 @@ final class DeviceSystem implements AutoCloseable {
     private final Cell cell;
     private final ReplicaBuffers replicas;  // null: one system (force evaluations)
     final int replicaCount;
+    /** The group kernel evaluating the replicas' forces (GroupPath), or null: the stage kernels. */
+    final String groupKernel;
+    /** Why the group kernel does not evaluate the forces ("" where it does). */
+    final String groupWhyNot;
+    private final DevicePointer groupWeights;  // the model's weights in the group kernel's order (CudaModel)
+    private final GroupWeights groupLayout;
+    private final int groupAtoms, groupSmem;
+    private DevicePointer groupScratch;
     private final List<DevicePointer> own = new ArrayList<>();
 
     // buffers
@@ -101,6 +111,16 @@ final class DeviceSystem implements AutoCloseable {
      */
     DeviceSystem(CudaContext cx, DeviceWeights dw, DevicePointer weights, int atoms, Cell cell, int cap,
                  CudaOptions.Mode mode, CudaOptions opt, ReplicaBuffers replicas) {
+        this(cx, dw, weights, atoms, cell, cap, mode, opt, replicas, null, null);
+    }
+
+    /**
+     * @param groupWeights the weights in the group kernel's order on the device ({@code groupLayout}'s), or null: the
+     *                     stage kernels evaluate the forces whatever the batch
+     */
+    DeviceSystem(CudaContext cx, DeviceWeights dw, DevicePointer weights, int atoms, Cell cell, int cap,
+                 CudaOptions.Mode mode, CudaOptions opt, ReplicaBuffers replicas, GroupWeights groupLayout,
+                 DevicePointer groupWeights) {
         this.cx = cx;
         this.replicas = replicas;
         this.replicaCount = replicas == null ? 1 : replicas.count;
@@ -136,6 +156,16 @@ final class DeviceSystem implements AutoCloseable {
         this.groups = lanesChannels / mg;
         // the cell list does not separate replicas: several replicas search their own atoms, all pairs
         this.search = replicaCount == 1 && useCellList(cell, atoms, dw.cutoffA, opt, mode) ? 1 : 0;
+        String why = GroupPath.why(choices.replicaForces(), replicas, mode, cell, dw, cx.maxSharedMemoryPerBlock());
+        if (why == null && groupWeights == null) {
+            why = "no weights in the group kernel's order were given";
+        }
+        this.groupKernel = why == null ? GroupPath.kernel(replicas.atoms(0)) : null;
+        this.groupWhyNot = why == null ? "" : why;
+        this.groupWeights = groupKernel == null ? null : groupWeights;
+        this.groupLayout = groupKernel == null ? null : groupLayout;
+        this.groupAtoms = groupKernel == null ? 0 : replicas.atoms(0);
+        this.groupSmem = groupKernel == null ? 0 : GroupPath.sharedBytes(groupKernel, groupAtoms);
         if (search == 1) {
             for (int k = 0; k < 3; k++) {
                 ncell[k] = (int) Math.floor(cell.vector(k)[k] / dw.cutoffA);
@@ -159,6 +189,9 @@ final class DeviceSystem implements AutoCloseable {
         cellAtoms = alloc(4L * n);
         atomCell = alloc(4L * n);
         act = alloc(4L * layoutActivations(null));
+        if (groupKernel != null) {
+            groupScratch = alloc(4L * GroupPath.scratchFloats(groupAtoms) * replicaCount);
+        }
         if (large) {
             kpart = alloc(4L * denseSplit.scratchFloats());
             kcount = alloc(4L * denseSplit.counters());
@@ -319,6 +352,11 @@ final class DeviceSystem implements AutoCloseable {
             replicas.describe(b);
         } else {
             b.set("replicas", 1);
+        }
+        if (groupKernel != null) {
+            b.set("group_w", groupWeights.address()).set("group_ar", groupLayout.atomref)
+                    .set("group_lay", groupLayout.layers).set("group_ro", groupLayout.readout)
+                    .set("group_scr", ptr(groupScratch)).set("group_n", groupAtoms).set("group_smem", groupSmem);
         }
         layoutActivations(b);
     }
@@ -618,6 +656,12 @@ final class DeviceSystem implements AutoCloseable {
         } else if (cons) {
             constrain(net, CONS_FULL_DRIFT);
         }
+        if (groupKernel != null) {
+            // the group kernel: every replica's energy and forces, a block each, and the closing half kick
+            launch(groupKernel, replicaCount, GroupPath.threads(groupKernel), groupSmem, pn);
+            closeStep(net, cons, around);
+            return;
+        }
         if (search == 1) {
             launch("k_cell_scan", 1, THREADS * 4, pn);
         }
@@ -647,6 +691,11 @@ final class DeviceSystem implements AutoCloseable {
         lastT = -1;
         // the warp-per-row backward pass leaves each pair's second edge to the force stage (k_forces_rs)
         launch(large ? "k_forces_rs" : "k_forces", blocks(n, WARPS), 0, pn);
+        closeStep(net, cons, around);
+    }
+
+    /** What follows the forces in a step: the velocity constraints, the thermostat's second half. */
+    private void closeStep(byte[] net, boolean cons, boolean around) {
         if (cons) {
             constrain(net, CONS_VELOCITIES);
         }
@@ -742,19 +791,23 @@ final class DeviceSystem implements AutoCloseable {
     }
 
     private void launch(String kernel, int grid, int smem, KernelArgs params) {
+        launch(kernel, grid, THREADS, smem, params);
+    }
+
+    private void launch(String kernel, int grid, int threads, int smem, KernelArgs params) {
         if (smem > 48 * 1024) {
             cx.allowSharedMemory(kernel, smem);
         }
         if (recording != null) {
             recording.add(new Launch(kernel + (lastT >= 0 ? " t=" + lastT : "") + (lastSplits > 1 ? " s=" + lastSplits : ""),
-                    kernel, grid, smem, params));
+                    kernel, grid, threads, smem, params));
             return;
         }
-        launcher.launch(kernel, grid, smem, params);
+        launcher.launch(kernel, grid, threads, smem, params);
     }
 
     /** One recorded kernel launch of the stage sequence. */
-    private record Launch(String label, String kernel, int grid, int smem, KernelArgs params) {
+    private record Launch(String label, String kernel, int grid, int threads, int smem, KernelArgs params) {
     }
 
     private List<Launch> recording;
@@ -787,7 +840,7 @@ final class DeviceSystem implements AutoCloseable {
                 cuStreamBeginCapture(cx.stream(), CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
                 try {
                     for (int i = 0; i < 20; i++) {
-                        launcher.launch(l.kernel(), l.grid(), l.smem(), l.params());
+                        launcher.launch(l.kernel(), l.grid(), l.threads(), l.smem(), l.params());
                     }
                 } finally {
                     cuStreamEndCapture(cx.stream(), graph);

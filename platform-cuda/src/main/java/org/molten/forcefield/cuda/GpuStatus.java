@@ -26,6 +26,8 @@ public final class GpuStatus {
     private static final AtomicReference<String> LAST_PROGRAMMATIC_FALLBACK = new AtomicReference<>("");
     private static final AtomicLong BINDINGS = new AtomicLong();
     private static final AtomicLong REPLICAS_BOUND = new AtomicLong();
+    private static final AtomicLong GROUP_SYSTEMS = new AtomicLong();
+    private static final AtomicLong STAGE_SYSTEMS = new AtomicLong();
 
     private GpuStatus() {
     }
@@ -47,11 +49,13 @@ public final class GpuStatus {
      * @param lastProgrammaticFallback why, the last time ("" if never)
      * @param dynamicsBindings  MD bindings made by the CUDA platform (CudaPlatform.bind)
      * @param replicasBound     replicas in them, all together
+     * @param groupForces       replica device systems whose forces the group kernel evaluates (GroupPath)
+     * @param stageForces       replica device systems whose forces the stage kernels evaluate
      */
     public record Snapshot(String device, boolean graphs, long captures, long replays, long eagerLaunches,
                            long overflows, long captureFailures, long fallbacks, String lastFallbackReason,
                            long programmaticLaunches, long programmaticFallbacks, String lastProgrammaticFallback,
-                           long dynamicsBindings, long replicasBound) {
+                           long dynamicsBindings, long replicasBound, long groupForces, long stageForces) {
         /** Lines for {@code molten info}. */
         public String describe() {
             StringBuilder sb = new StringBuilder();
@@ -62,6 +66,8 @@ public final class GpuStatus {
                     programmaticFallbacks, programmaticFallbacks > 0 ? ", last: " + lastProgrammaticFallback : ""));
             sb.append(String.format("neighbour-list overflows %d%n", overflows));
             sb.append(String.format("device MD bindings %d (replicas %d)%n", dynamicsBindings, replicasBound));
+            sb.append(String.format("replica forces: group kernel %d, stage kernels %d (device systems; %s)%n", groupForces,
+                    stageForces, KernelChoices.REPLICA_FORCES_PROPERTY));
             sb.append(String.format("fallbacks to CPU %d%s%n", fallbacks,
                     fallbacks > 0 ? " (last: " + lastFallbackReason + ")" : ""));
             return sb.toString();
@@ -71,7 +77,13 @@ public final class GpuStatus {
     public static Snapshot snapshot() {
         return new Snapshot(DEVICE.get(), graphsEnabled, CAPTURES.get(), REPLAYS.get(), EAGER.get(), OVERFLOWS.get(),
                 CAPTURE_FAILURES.get(), FALLBACKS.get(), LAST_FALLBACK.get(), PROGRAMMATIC.get(),
-                PROGRAMMATIC_FALLBACKS.get(), LAST_PROGRAMMATIC_FALLBACK.get(), BINDINGS.get(), REPLICAS_BOUND.get());
+                PROGRAMMATIC_FALLBACKS.get(), LAST_PROGRAMMATIC_FALLBACK.get(), BINDINGS.get(), REPLICAS_BOUND.get(),
+                GROUP_SYSTEMS.get(), STAGE_SYSTEMS.get());
+    }
+
+    /** A replica device system was made: its forces by the group kernel or by the stage kernels. */
+    static void replicaForces(boolean group) {
+        (group ? GROUP_SYSTEMS : STAGE_SYSTEMS).incrementAndGet();
     }
 
     static void bound(int replicas) {

@@ -16,8 +16,9 @@ import java.util.Locale;
  * @param rowSplit   warps per row of the warp-per-row passes, 0 = automatic ({@value #ROW_SPLIT_PROPERTY})
  * @param denseTiles tile width of the tiled dense layers ({@value #DENSE_TILES_PROPERTY})
  * @param launch     how the stage kernels are launched ({@value #LAUNCH_PROPERTY})
+ * @param replicaForces the force path of replica batches ({@value #REPLICA_FORCES_PROPERTY})
  */
-record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch) {
+record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch, ReplicaForces replicaForces) {
     /**
      * Warps per row of the warp-per-row message passes of large systems: {@code auto} (the default: 2 where one
      * warp per row would leave warp slots of the GPU empty, else 1), 1 or 2.
@@ -34,6 +35,14 @@ record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch) {
      * {@code programmatic} (refused where it is not available) or {@code plain}; both give identical results.
      */
     static final String LAUNCH_PROPERTY = "molten.cuda.launch";
+    /**
+     * The force evaluation of replica batches on the stage path (issue 29 section 3): {@code group} (the default:
+     * the group kernel, a block per replica, where the batch is eligible: every replica of one atom count up to 24,
+     * no periodic cell, the student's F = 128, T = 3, n_rbf = 20; DeviceSystem.groupKernel) or {@code stages} (the
+     * neighbour search and the ~35 stage kernels of the force evaluation, as before). The integration, thermostat and
+     * constraint kernels are the same on both paths.
+     */
+    static final String REPLICA_FORCES_PROPERTY = "molten.cuda.replicaForces";
 
     /** Every property read here, with what it selects and why it exists (for {@code molten info}). */
     static final List<String[]> PROPERTIES = List.of(
@@ -42,10 +51,16 @@ record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch) {
             new String[] {DENSE_TILES_PROPERTY, "auto|wide|narrow", "tile width of the dense layers of large"
                     + " systems; auto picks narrow where wide tiles leave half the multiprocessors idle; to time both"},
             new String[] {LAUNCH_PROPERTY, "auto|programmatic|plain", "stage kernels as programmatic dependents"
-                    + " (sm_90, ~7 us/step less) or plain launches; auto: programmatic where available; to rule it out"});
+                    + " (sm_90, ~7 us/step less) or plain launches; auto: programmatic where available; to rule it out"},
+            new String[] {REPLICA_FORCES_PROPERTY, "group|stages", "forces of replica batches: the group kernel (a"
+                    + " block per replica; default where every replica has one atom count <= 24, no cell, F 128, T 3)"
+                    + " or the stage kernels; to time both side by side (not yet measured in the engine)"});
 
     /** How the stage kernels are launched. */
     enum Launch { AUTO, PROGRAMMATIC, PLAIN }
+
+    /** The force path of eligible replica batches. */
+    enum ReplicaForces { GROUP, STAGES }
 
     /** Tile width of the tiled dense layers. */
     enum DenseTiles { AUTO, WIDE, NARROW }
@@ -57,7 +72,8 @@ record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch) {
             throw new IllegalArgumentException(ROW_SPLIT_PROPERTY + " must be auto, 1 or 2, not " + split);
         }
         return new KernelChoices(split.equals("auto") ? 0 : Integer.parseInt(split),
-                choice(DENSE_TILES_PROPERTY, DenseTiles.AUTO), choice(LAUNCH_PROPERTY, Launch.AUTO));
+                choice(DENSE_TILES_PROPERTY, DenseTiles.AUTO), choice(LAUNCH_PROPERTY, Launch.AUTO),
+                choice(REPLICA_FORCES_PROPERTY, ReplicaForces.GROUP));
     }
 
     /** The enum constant named (in lower case) by {@code property}, or {@code fallback} where it is unset. */

@@ -55,9 +55,14 @@ final class KernelLauncher {
     }
 
     void launch(String kernel, int grid, int smem, KernelArgs args) {
+        launch(kernel, grid, threads, smem, args);
+    }
+
+    /** A launch with {@code blockThreads} threads a block (the group kernels: 128 or 256). */
+    void launch(String kernel, int grid, int blockThreads, int smem, KernelArgs args) {
         CUfunction f = cx.function(kernel);
         if (programmatic != null) {
-            int r = programmatic.launch(f, grid, threads, smem, cx.stream(), args);
+            int r = programmatic.launch(f, grid, blockThreads, smem, cx.stream(), args);
             if (r == 0) {
                 GpuStatus.programmaticLaunch();
                 return;
@@ -67,6 +72,6 @@ final class KernelLauncher {
             GpuStatus.programmaticFallback(why);
             LOG.warning(why + "; plain kernel launches from now on for this system");
         }
-        cuLaunchKernel(f, grid, 1, 1, threads, 1, 1, smem, cx.stream(), args.jcuda(), null);
+        cuLaunchKernel(f, grid, 1, 1, blockThreads, 1, 1, smem, cx.stream(), args.jcuda(), null);
     }
 }

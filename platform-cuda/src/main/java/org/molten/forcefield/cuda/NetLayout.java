@@ -59,6 +59,7 @@ final class NetLayout {
         longs(f, "cons_smem");
         longs(f, "cons_pair", "cons_len2", "cons_rpair", "cons_water", "cons_wlen", "cons_rwater", "cons_ref", "cons_vec",
                 "cons_lambda", "cons_gpair", "cons_gstart");
+        longs(f, "group_w", "group_ar", "group_lay", "group_ro", "group_scr", "group_n", "group_smem");
         FIELDS = Collections.unmodifiableList(f);
         int off = 0;
         for (Field x : FIELDS) {

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  */
 class KernelChoicesTest {
     private static final String[] PROPERTIES = {KernelChoices.ROW_SPLIT_PROPERTY, KernelChoices.DENSE_TILES_PROPERTY,
-        KernelChoices.LAUNCH_PROPERTY};
+        KernelChoices.LAUNCH_PROPERTY, KernelChoices.REPLICA_FORCES_PROPERTY};
 
     @AfterEach
     void clear() {
@@ -24,7 +24,8 @@ class KernelChoicesTest {
 
     @Test
     void defaultsAreTheMeasuredChoices() {
-        assertEquals(new KernelChoices(0, KernelChoices.DenseTiles.AUTO, KernelChoices.Launch.AUTO),
+        assertEquals(new KernelChoices(0, KernelChoices.DenseTiles.AUTO, KernelChoices.Launch.AUTO,
+                KernelChoices.ReplicaForces.GROUP),
                 KernelChoices.fromProperties());
     }
 
@@ -33,7 +34,9 @@ class KernelChoicesTest {
         System.setProperty(KernelChoices.ROW_SPLIT_PROPERTY, "2");
         System.setProperty(KernelChoices.DENSE_TILES_PROPERTY, "narrow");
         System.setProperty(KernelChoices.LAUNCH_PROPERTY, "plain");
-        assertEquals(new KernelChoices(2, KernelChoices.DenseTiles.NARROW, KernelChoices.Launch.PLAIN),
+        System.setProperty(KernelChoices.REPLICA_FORCES_PROPERTY, "stages");
+        assertEquals(new KernelChoices(2, KernelChoices.DenseTiles.NARROW, KernelChoices.Launch.PLAIN,
+                KernelChoices.ReplicaForces.STAGES),
                 KernelChoices.fromProperties());
     }
 

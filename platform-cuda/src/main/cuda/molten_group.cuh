@@ -1,0 +1,549 @@
+// Replica groups on chip (issue 29 section 3): the force evaluation of a batch of R replicas of small molecules in
+// ONE launch, a block per replica, a thread per channel (H = 2: two threads per channel). Each block computes its
+// replica's PaiNN forward pass (F = 128, T = 3, n_rbf = 20, the student's hyperparameters) and its exact analytic
+// backward pass in float32, writes the per-atom energies (e_atom, float64, as st_readout) and the forces (float32,
+// eV/Å), and closes the MD step as st_forces does (force_close: non-finite flag, closing half kick, step counter).
+// The replica step is then k_integrate1 (+ thermostat, drift, constraints) + this kernel: no neighbour search, no
+// stage kernels. Adapted from scripts/probes/group_force_probe.cu (its header has the design and the H200 figures;
+// checked there against float64 PyTorch), with these changes:
+// - the atom count is a runtime value (<= NMAX, the entry's bound) read from rep_start, the replica's atoms
+//   [rep_start[b], rep_start[b + 1]); G = 1 (one replica a block); no attribution modes;
+// - dense row tiles of RT rows: a partial last tile computes junk rows that are never stored (its inputs are read
+//   past the buffer's rows, inside the block's shared memory: GroupLayout keeps room for it);
+// - positions are the engine's float64 buffer (differences in float64, then float32), species from Net.species,
+//   the scalars (cutoff, gamma, scale, b6) from Net, the weights from Net.group_w in the order of
+//   GroupWeights.java (= write_weights() of scripts/probes/group_force_probe.py);
+// - the readout sums each atom's energy (not the molecule's): e_atom = scale (y + b6) + atomref, as the stage path,
+//   so that k_energy_rep sums the replica's energy unchanged.
+// Entries (molten_kernels.cu): k_group_n12 (N <= 12, 128 threads, the probe's var 4: register accumulation of
+// atom i's sums in the forward pair loop; 1,610 us for 1,024 ethanols on an H200) and k_group_n24 (N <= 24, 256
+// threads, two per channel, the second half's pair sums in a private copy; the probe's var 0 at 256 threads: 1,754
+// us for 256 alanine dipeptides). RT = 9 resp. 11: one tile per ethanol (9 atoms) resp. one per half of a dipeptide
+// (22), the configurations measured.
+#pragma once
+#include "molten_stages.cuh"
+
+namespace grp {
+constexpr int F = 128, F2 = 256, F3 = 384, NR = 20, NT = 3, FH = 64;
+constexpr int NFLD = 17;                                                         // scratch floats per row and layer, units of F
+enum { FZ1 = 0, FPHI = 1, FVM = 4, FUV = 7, FVV = 10, FZ3 = 13, FA = 14 };         // field offsets (units of F)
+constexpr int GEO = 28;   // per pair: d, fcut, fcut', valid, ux, uy, uz, 0, rbf[20]
+
+// One layer's weights (floats, offsets from the layer's start; the layers follow each other).
+namespace LO {
+constexpr int phi0T = 0, phi0 = phi0T + F * F, bphi0 = phi0 + F * F, phi2T = bphi0 + F, phi2 = phi2T + F * F3,
+              bphi2 = phi2 + F3 * F, filt = bphi2 + F3, bfilt = filt + F3 * NR, UVT = bfilt + F3, UV = UVT + F * F2,
+              mlp0T = UV + F2 * F, mlp0 = mlp0T + F2 * F, bmlp0 = mlp0 + F * F2, mlp2T = bmlp0 + F, mlp2 = mlp2T + F * F3,
+              bmlp2 = mlp2 + F3 * F, size = bmlp2 + F3;
+}
+
+// Shared memory (floats) of a block holding M atoms, row tiles of RT, the second half's private copy X if PRIV.
+// Also computed by DeviceSystem.groupSharedBytes (Java): keep the two equal.
+struct GroupLayout {
+    int S, V, A, B, GEOM, GP, ESH, X, TOTAL;
+    __device__ __forceinline__ GroupLayout(int M, int RT, bool priv) {
+        const int P = M * (M - 1) / 2, Mp = (M + RT - 1) / RT * RT;
+        S = 0; V = S + M * F; A = V + M * F3; B = A + M * F3; GEOM = B + M * F3; GP = GEOM + P * GEO;
+        ESH = GP + 4 * P; X = ESH + ((M + 3) & ~3);
+        TOTAL = X + (priv ? M * 6 * F : 0);
+        // a partial row tile reads rows up to Mp - 1 of B (the widest input, ld 3F): keep them inside the block
+        if (TOTAL < B + Mp * F3) TOTAL = B + Mp * F3;
+    }
+};
+
+// Channel f's filter weights (3 x n_rbf) and biases of one layer into registers.
+__device__ __forceinline__ void load_filter(const float* __restrict__ Ly, int f, float (&wf)[3][NR], float (&bf)[3]) {
+#pragma unroll
+    for (int c = 0; c < 3; ++c) {
+        bf[c] = __ldg(Ly + LO::bfilt + c * F + f);
+#pragma unroll
+        for (int k = 0; k < NR; ++k) wf[c][k] = __ldg(Ly + LO::filt + (c * F + f) * NR + k);
+    }
+}
+
+// out[m][j] = sum_k in[m][k] A[k][j] (+ bias[j]) for rows m < rows, J columns; thread owns j = tid + 128 c (c < C).
+// The input is NSEG segments of K columns each (segment s: rows of in_s with stride ld_s, matrix rows s K ..).
+// epi(m, v0, v1, v2) gets the row's C results (unused ones 0), for m < rows only: a partial last tile of RT rows
+// computes rows past the end from whatever the buffer holds there and drops them. K a multiple of 4 D.
+template <int RT, int C, int NSEG, int H, int PD1, int PD, class Epi>
+__device__ __forceinline__ void dense(int rows, const float* in0, int ld0, const float* in1, int ld1, int K,
+                                      const float* __restrict__ A, int J, const float* __restrict__ bias, Epi epi) {
+    constexpr int D = C == 1 ? PD1 : PD;
+    const int j0 = threadIdx.x & 127;
+    if (j0 >= J) return;   // J = 64 (readout): threads 64..127 idle
+    for (int r0 = (threadIdx.x >> 7) * RT; r0 < rows; r0 += H * RT) {   // H = 2: the two halves take alternate tiles
+        float acc[RT][C];
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+            const float b = bias ? __ldg(bias + j0 + 128 * c) : 0.0f;
+#pragma unroll
+            for (int r = 0; r < RT; ++r) acc[r][c] = b;
+        }
+#pragma unroll
+        for (int s = 0; s < NSEG; ++s) {
+            const float* in = s ? in1 : in0;
+            const int ld = s ? ld1 : ld0;
+            const float* As = A + (size_t)s * K * J + j0;
+            // weights of the next D groups of 4 k in registers (a software pipeline)
+            float wb[D][4][C];
+#pragma unroll
+            for (int st = 0; st < D; ++st)
+#pragma unroll
+                for (int kk = 0; kk < 4; ++kk)
+#pragma unroll
+                    for (int c = 0; c < C; ++c) wb[st][kk][c] = __ldg(As + (size_t)(4 * st + kk) * J + 128 * c);
+#pragma unroll 1
+            for (int kb = 0; kb < K; kb += 4 * D) {
+#pragma unroll
+                for (int st = 0; st < D; ++st) {
+                    const int k = kb + 4 * st, kn = k + 4 * D;
+                    float w[4][C];
+#pragma unroll
+                    for (int kk = 0; kk < 4; ++kk)
+#pragma unroll
+                        for (int c = 0; c < C; ++c) w[kk][c] = wb[st][kk][c];
+                    if (kn < K) {
+#pragma unroll
+                        for (int kk = 0; kk < 4; ++kk)
+#pragma unroll
+                            for (int c = 0; c < C; ++c) wb[st][kk][c] = __ldg(As + (size_t)(kn + kk) * J + 128 * c);
+                    }
+#pragma unroll
+                    for (int r = 0; r < RT; ++r) {
+                        const float4 x = *reinterpret_cast<const float4*>(in + (size_t)(r0 + r) * ld + k);
+#pragma unroll
+                        for (int c = 0; c < C; ++c) {
+                            acc[r][c] = fmaf(x.x, w[0][c], acc[r][c]);
+                            acc[r][c] = fmaf(x.y, w[1][c], acc[r][c]);
+                            acc[r][c] = fmaf(x.z, w[2][c], acc[r][c]);
+                            acc[r][c] = fmaf(x.w, w[3][c], acc[r][c]);
+                        }
+                    }
+                }
+            }
+        }
+#pragma unroll
+        for (int r = 0; r < RT; ++r)
+            if (r0 + r < rows) epi(r0 + r, acc[r][0], C > 1 ? acc[r][C > 1 ? 1 : 0] : 0.0f, C > 2 ? acc[r][C > 2 ? 2 : 0] : 0.0f);
+    }
+}
+
+// Shared-memory accumulation of NA values to distinct addresses: all loads first, then all stores (the compiler
+// cannot know that the addresses differ); atomics when two halves share the rows (HA = 2).
+template <int HA, int NA>
+__device__ __forceinline__ void radd_n(float* const* dst, const float* add) {
+    if (HA == 1) {
+        float v[NA];
+#pragma unroll
+        for (int q = 0; q < NA; ++q) v[q] = *dst[q];
+#pragma unroll
+        for (int q = 0; q < NA; ++q) *dst[q] = v[q] + add[q];
+    } else {
+#pragma unroll
+        for (int q = 0; q < NA; ++q) atomicAdd(dst[q], add[q]);
+    }
+}
+
+// Sums 4 values over a warp (6 shuffles) and adds them to dst[0..3] (shared memory, one atomic per value and warp).
+__device__ __forceinline__ void warp_add4(float a0, float a1, float a2, float a3, float* dst) {
+    const int lane = threadIdx.x & 31;
+    const bool hi = lane & 16, h8 = lane & 8;
+    float k0 = hi ? a2 : a0, k1 = hi ? a3 : a1;
+    const float s0 = hi ? a0 : a2, s1 = hi ? a1 : a3;
+    k0 += __shfl_xor_sync(0xffffffffu, s0, 16);
+    k1 += __shfl_xor_sync(0xffffffffu, s1, 16);
+    float k = h8 ? k1 : k0;
+    const float s = h8 ? k0 : k1;
+    k += __shfl_xor_sync(0xffffffffu, s, 8);
+    k += __shfl_xor_sync(0xffffffffu, k, 4);
+    k += __shfl_xor_sync(0xffffffffu, k, 2);
+    k += __shfl_xor_sync(0xffffffffu, k, 1);
+    if ((lane & 7) == 0) atomicAdd(dst + (lane >> 3), k);   // lanes 0, 8, 16, 24 hold values 0, 1, 2, 3
+}
+
+// Energies and forces of replica blockIdx.x (atoms [rep_start[b], rep_start[b + 1]), at most NMAX), 128 H threads.
+// RT: dense row tile; H = 2: two threads per channel, the second half's pair sums in X (PRIV); RACC: the forward
+// pair loop keeps atom i's sums in registers over j (H = 1 only). PD1 / PD: weight pipeline depth in groups of 4 k.
+template <int NMAX, int RT, int H, bool RACC, int PD1, int PD>
+__device__ __forceinline__ void group_force(const Net& n, float* sm) {
+    static_assert(!RACC || H == 1, "register accumulation with one thread per channel");
+    constexpr bool PRIV = H == 2;
+    constexpr int F6 = 6 * F;
+    constexpr int NTH = 128 * H;
+    const int a0 = n.rep_start[blockIdx.x], M = n.rep_start[blockIdx.x + 1] - a0, P = M * (M - 1) / 2;
+    {
+        const GroupLayout sized((int)n.group_n, RT, PRIV);
+        if (M > NMAX || M > n.group_n || M < 1 || 4LL * sized.TOTAL > n.group_smem || blockDim.x != NTH || n.F != F
+            || n.T != NT || n.nrbf != NR || n.FR != FH) {
+#ifdef MOLTEN_EMU
+            emu_fail("k_group: replica size, shared memory, block size or model shape the host did not check");
+#else
+            __trap();
+#endif
+        }
+    }
+    const GroupLayout L(M, RT, PRIV);
+    float* S = sm + L.S;        // [M][F]   s, later g_s
+    float* V = sm + L.V;        // [M][3F]  v (x, y, z rows of F), later g_v
+    float* A = sm + L.A;        // [M][3F]  work
+    float* B = sm + L.B;        // [M][3F]  work
+    float* geo = sm + L.GEOM;   // [P][GEO]
+    float* gp = sm + L.GP;      // [P][4]  dE/dd, dE/du (x, y, z) of pair (i < j), r = r_j - r_i
+    float* esh = sm + L.ESH;    // [M] sum over channels of W6 . silu(z5), per atom
+    float* X = sm + L.X;        // [M][6F] second half's pair-loop sums (PRIV only)
+    constexpr int HA = 1;       // H = 2 accumulates into X, never with atomics
+    const int f = threadIdx.x & 127, half = threadIdx.x >> 7, tid = threadIdx.x;
+    const bool mine = PRIV && half == 1;   // this thread accumulates into X
+    const float* gw = n.group_w;
+    const float* emb = gw + 4;
+    const float* atomref = gw + n.group_ar;
+    const float* layers = gw + n.group_lay;
+    const float* W5T = gw + n.group_ro;
+    const float* W5 = W5T + F * FH;
+    const float* b5 = W5 + FH * F;
+    const float* W6 = b5 + FH;
+    const float rc = (float)n.cutoff, gamma = (float)n.gamma;
+    const float kpi = 3.14159265358979f / rc;
+    float* scr = n.group_scr + (size_t)blockIdx.x * NT * n.group_n * NFLD * F + f;   // this block's slice, channel f
+    auto SC = [&](int t, int m, int fld) -> float* { return scr + ((size_t)(t * M + m) * NFLD + fld) * F; };
+
+    // ---- geometry of every unordered pair (i < j), thread per pair
+    for (int q = tid; q < P; q += NTH) {
+        int rem = q, i = 0;
+        while (rem >= M - 1 - i) { rem -= M - 1 - i; ++i; }
+        const int j = i + 1 + rem;
+        const double* pi = n.pos + 3 * (size_t)(a0 + i);
+        const double* pj = n.pos + 3 * (size_t)(a0 + j);
+        const float rx = (float)(pj[0] - pi[0]), ry = (float)(pj[1] - pi[1]), rz = (float)(pj[2] - pi[2]);
+        const float d = sqrtf(rx * rx + ry * ry + rz * rz);
+        float* e = geo + (size_t)q * GEO;
+        const float inv = 1.0f / d;
+        e[0] = d;
+        e[1] = d < rc ? 0.5f * (cosf(kpi * d) + 1.0f) : 0.0f;      // fcut
+        e[2] = d < rc ? -0.5f * kpi * sinf(kpi * d) : 0.0f;        // dfcut/dd (1/Å)
+        e[3] = d < rc ? 1.0f : 0.0f;
+        e[4] = rx * inv; e[5] = ry * inv; e[6] = rz * inv; e[7] = 0.0f;
+        for (int k = 0; k < NR; ++k) {
+            const float t = d - rc * (float)k / (float)(NR - 1);
+            e[8 + k] = expf(-gamma * t * t);
+        }
+        gp[4 * q] = gp[4 * q + 1] = gp[4 * q + 2] = gp[4 * q + 3] = 0.0f;
+    }
+    for (int m = tid; m < M; m += NTH) esh[m] = 0.0f;
+    // ---- embedding: s = Emb[Z], v = 0
+    for (int m = half; m < M; m += H) {
+        S[m * F + f] = __ldg(emb + n.species[a0 + m] * F + f);
+        V[m * F3 + f] = V[m * F3 + F + f] = V[m * F3 + F2 + f] = 0.0f;
+    }
+    __syncthreads();
+
+    // ======================= forward =======================
+    for (int t = 0; t < NT; ++t) {
+        const float* Ly = layers + (size_t)t * LO::size;
+        // -- message: phi(s) = phi2 SiLU(phi0 s)
+        dense<RT, 1, 1, H, PD1, PD>(M, S, F, nullptr, 0, F, Ly + LO::phi0T, F, Ly + LO::bphi0, [&](int m, float z, float, float) {
+            *SC(t, m, FZ1) = z;
+            B[m * F3 + f] = silu(z);
+        });
+        __syncthreads();
+        dense<RT, 3, 1, H, PD1, PD>(M, B, F3, nullptr, 0, F, Ly + LO::phi2T, F3, Ly + LO::bphi2, [&](int m, float p0, float p1, float p2) {
+            float* a = A + m * F3 + f;
+            a[0] = p0; a[F] = p1; a[F2] = p2;                    // [x_vv | x_s | x_vs] parts of phi, channel f
+            *SC(t, m, FPHI) = p0; *SC(t, m, FPHI + 1) = p1; *SC(t, m, FPHI + 2) = p2;
+        });
+        __syncthreads();
+        // -- message pair loop (channel f only): S += ds, B = dv, v before the message saved
+        float wf[3][NR], bf[3];
+        load_filter(Ly, f, wf, bf);
+        for (int m = half; m < M; m += H) {
+#pragma unroll
+            for (int a = 0; a < 3; ++a) {
+                *SC(t, m, FVM + a) = V[m * F3 + a * F + f];
+                B[m * F3 + a * F + f] = 0.0f;
+            }
+            if (PRIV)
+#pragma unroll
+                for (int q = 0; q < 4; ++q) X[m * F6 + q * F + f] = 0.0f;
+        }
+        if (H > 1) __syncthreads();
+        {
+            int p = 0;
+            for (int i = 0; i < M; ++i) {
+                // RACC: atom i's sums (ds, dv x, y, z) in registers over j, its A and V rows read once
+                float ri[4] = {0.0f, 0.0f, 0.0f, 0.0f}, ai[3], vi[3];
+                if (RACC) {
+#pragma unroll
+                    for (int a = 0; a < 3; ++a) { ai[a] = A[i * F3 + a * F + f]; vi[a] = V[i * F3 + a * F + f]; }
+                }
+                for (int j = i + 1; j < M; ++j, ++p) {
+                    const float* e = geo + p * GEO;
+                    if (e[3] == 0.0f || (H > 1 && (p & 1) != half)) continue;
+                    const float fc = e[1], ux = e[4], uy = e[5], uz = e[6];
+                    float ha[3] = {bf[0], bf[1], bf[2]}, hb[3] = {0.0f, 0.0f, 0.0f};   // two chains each (latency)
+#pragma unroll
+                    for (int k = 0; k < NR; k += 4) {
+                        const float4 rb = *reinterpret_cast<const float4*>(e + 8 + k);
+#pragma unroll
+                        for (int c = 0; c < 3; ++c) {
+                            ha[c] = fmaf(wf[c][k], rb.x, ha[c]); hb[c] = fmaf(wf[c][k + 1], rb.y, hb[c]);
+                            ha[c] = fmaf(wf[c][k + 2], rb.z, ha[c]); hb[c] = fmaf(wf[c][k + 3], rb.w, hb[c]);
+                        }
+                    }
+                    const float w0 = (ha[0] + hb[0]) * fc, w1 = (ha[1] + hb[1]) * fc, w2 = (ha[2] + hb[2]) * fc;   // W(d) fcut
+                    const int mi = i, mj = j;
+                    if (RACC) {
+                        const float* Aj = A + mj * F3 + f;
+                        const float* Vj = V + mj * F3 + f;
+                        float* Bj = B + mj * F3 + f;
+                        float* Sj = S + mj * F + f;
+                        const float xvv_ij = Aj[0] * w0, xs_ij = Aj[F] * w1, xvs_ij = Aj[F2] * w2;
+                        const float xvv_ji = ai[0] * w0, xs_ji = ai[1] * w1, xvs_ji = ai[2] * w2;
+                        ri[0] += xs_ij;
+                        ri[1] += xvv_ij * Vj[0] + ux * xvs_ij;
+                        ri[2] += xvv_ij * Vj[F] + uy * xvs_ij;
+                        ri[3] += xvv_ij * Vj[F2] + uz * xvs_ij;
+                        float* dst[4] = {Sj, Bj, Bj + F, Bj + F2};
+                        const float add[4] = {xs_ji, xvv_ji * vi[0] - ux * xvs_ji, xvv_ji * vi[1] - uy * xvs_ji, xvv_ji * vi[2] - uz * xvs_ji};
+                        radd_n<HA, 4>(dst, add);
+                        continue;
+                    }
+                    const float* Ai = A + mi * F3 + f;
+                    const float* Aj = A + mj * F3 + f;
+                    const float* Vi = V + mi * F3 + f;
+                    const float* Vj = V + mj * F3 + f;
+                    float* Bi = mine ? X + mi * F6 + F + f : B + mi * F3 + f;   // dv (x, y, z at +0, +F, +2F)
+                    float* Bj = mine ? X + mj * F6 + F + f : B + mj * F3 + f;
+                    float* Si = mine ? X + mi * F6 + f : S + mi * F + f;          // ds
+                    float* Sj = mine ? X + mj * F6 + f : S + mj * F + f;
+                    // edge i <- j (u = u_ij) and edge j <- i (u_ji = -u_ij)
+                    const float xvv_ij = Aj[0] * w0, xs_ij = Aj[F] * w1, xvs_ij = Aj[F2] * w2;
+                    const float xvv_ji = Ai[0] * w0, xs_ji = Ai[F] * w1, xvs_ji = Ai[F2] * w2;
+                    const float vjx = Vj[0], vjy = Vj[F], vjz = Vj[F2], vix = Vi[0], viy = Vi[F], viz = Vi[F2];
+                    float* dst[8] = {Si, Sj, Bi, Bi + F, Bi + F2, Bj, Bj + F, Bj + F2};
+                    const float add[8] = {xs_ij, xs_ji,
+                                          xvv_ij * vjx + ux * xvs_ij, xvv_ij * vjy + uy * xvs_ij, xvv_ij * vjz + uz * xvs_ij,
+                                          xvv_ji * vix - ux * xvs_ji, xvv_ji * viy - uy * xvs_ji, xvv_ji * viz - uz * xvs_ji};
+                    radd_n<HA, 8>(dst, add);
+                }
+                if (RACC && i < M - 1) {
+                    float* Bi = B + i * F3 + f;
+                    float* dst[4] = {S + i * F + f, Bi, Bi + F, Bi + F2};
+                    radd_n<HA, 4>(dst, ri);
+                }
+            }
+        }
+        if (H > 1) __syncthreads();
+        for (int m = half; m < M; m += H) {
+#pragma unroll
+            for (int a = 0; a < 3; ++a) V[m * F3 + a * F + f] += B[m * F3 + a * F + f] + (PRIV ? X[m * F6 + F + a * F + f] : 0.0f);
+            if (PRIV) S[m * F + f] += X[m * F6 + f];
+        }
+        __syncthreads();
+        // -- update: Uv (-> A), Vv (-> B) over the 3M Cartesian rows of v
+        dense<RT, 2, 1, H, PD1, PD>(3 * M, V, F, nullptr, 0, F, Ly + LO::UVT, F2, nullptr, [&](int r, float u, float vv, float) {
+            A[r * F + f] = u;
+            B[r * F + f] = vv;
+            const int m = r / 3, a = r - 3 * m;
+            *SC(t, m, FUV + a) = u;
+            *SC(t, m, FVV + a) = vv;
+        });
+        // n and sp (channel f): n -> B[m][0], sp -> B[m][1] (over this channel's Vv x, y)
+        if (H > 1) __syncthreads();
+        for (int m = half; m < M; m += H) {
+            const float* a = A + m * F3 + f;
+            float* b = B + m * F3 + f;
+            const float vx = b[0], vy = b[F], vz = b[F2];
+            const float nv = sqrtf(vx * vx + vy * vy + vz * vz + 1e-8f);
+            const float sp = a[0] * vx + a[F] * vy + a[F2] * vz;
+            b[0] = nv;
+            b[F] = sp;
+        }
+        __syncthreads();
+        dense<RT, 1, 2, H, PD1, PD>(M, S, F, B, F3, F, Ly + LO::mlp0T, F, Ly + LO::bmlp0, [&](int m, float z, float, float) {
+            *SC(t, m, FZ3) = z;
+            B[m * F3 + F2 + f] = silu(z);
+        });
+        __syncthreads();
+        dense<RT, 3, 1, H, PD1, PD>(M, B + F2, F3, nullptr, 0, F, Ly + LO::mlp2T, F3, Ly + LO::bmlp2, [&](int m, float avv, float asv, float ass) {
+            *SC(t, m, FA) = avv; *SC(t, m, FA + 1) = asv; *SC(t, m, FA + 2) = ass;
+            float* v = V + m * F3 + f;
+            const float* u = A + m * F3 + f;
+            v[0] += avv * u[0]; v[F] += avv * u[F]; v[F2] += avv * u[F2];
+            S[m * F + f] += ass + asv * B[m * F3 + F + f];
+        });
+        __syncthreads();
+    }
+    // -- readout: z5 = W5 s + b5 (64 columns); y_m = W6 . silu(z5); g_z5 = scale W6 o silu'(z5) -> B[m][0..63]
+    {
+        const float w6 = f < FH ? __ldg(W6 + f) : 0.0f, sc = (float)n.scale;
+        dense<RT, 1, 1, H, PD1, PD>(M, S, F, nullptr, 0, F, W5T, FH, b5, [&](int m, float z, float, float) {
+            atomicAdd(esh + m, w6 * silu(z));
+            B[m * F3 + f] = sc * w6 * dsilu(z);
+        });
+        __syncthreads();
+        // ======================= backward =======================
+        // g_s = W5^T g_z5 (-> S), g_v = 0 (-> V)
+        dense<RT, 1, 1, H, PD1, PD>(M, B, F3, nullptr, 0, FH, W5, F, nullptr, [&](int m, float gs, float, float) {
+            S[m * F + f] = gs;
+            V[m * F3 + f] = V[m * F3 + F + f] = V[m * F3 + F2 + f] = 0.0f;
+        });
+        __syncthreads();
+    }
+    for (int t = NT - 1; t >= 0; --t) {
+        const float* Ly = layers + (size_t)t * LO::size;
+        // -- update backward. pass 1 (channel f): g_a -> A, g_sp -> B[m][1]
+        for (int m = half; m < M; m += H) {
+            const float gs = S[m * F + f];
+            const float* gv = V + m * F3 + f;
+            const float ux = *SC(t, m, FUV), uy = *SC(t, m, FUV + 1), uz = *SC(t, m, FUV + 2);
+            const float vx = *SC(t, m, FVV), vy = *SC(t, m, FVV + 1), vz = *SC(t, m, FVV + 2);
+            const float asv = *SC(t, m, FA + 1);
+            float* a = A + m * F3 + f;
+            a[0] = gv[0] * ux + gv[F] * uy + gv[F2] * uz;    // g_a_vv
+            a[F] = gs * (ux * vx + uy * vy + uz * vz);       // g_a_sv = g_s' sp
+            a[F2] = gs;                                      // g_a_ss
+            B[m * F3 + F + f] = gs * asv;                    // g_sp
+        }
+        __syncthreads();
+        // g_z3 = (mlp2^T g_a) o silu'(z3) -> B[m][0]
+        dense<RT, 1, 1, H, PD1, PD>(M, A, F3, nullptr, 0, F3, Ly + LO::mlp2, F, nullptr, [&](int m, float gh, float, float) {
+            B[m * F3 + f] = gh * dsilu(*SC(t, m, FZ3));
+        });
+        __syncthreads();
+        // [g_s | g_n] = mlp0^T g_z3: g_s added to S, g_n -> B[m][2]
+        dense<RT, 2, 1, H, PD1, PD>(M, B, F3, nullptr, 0, F, Ly + LO::mlp0, F2, nullptr, [&](int m, float gs, float gn, float) {
+            S[m * F + f] += gs;
+            B[m * F3 + F2 + f] = gn;
+        });
+        __syncthreads();
+        // pass 2 (channel f): g_Uv -> A (rows 3m + a of F), g_Vv -> B
+        for (int m = half; m < M; m += H) {
+            const float gsp = B[m * F3 + F + f], gn = B[m * F3 + F2 + f];
+            const float avv = *SC(t, m, FA);
+            float u[3], v[3];
+#pragma unroll
+            for (int a = 0; a < 3; ++a) { u[a] = *SC(t, m, FUV + a); v[a] = *SC(t, m, FVV + a); }
+            const float nv = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + 1e-8f);
+            const float gnn = gn / nv;
+#pragma unroll
+            for (int a = 0; a < 3; ++a) {
+                const float gv = V[m * F3 + a * F + f];
+                A[m * F3 + a * F + f] = gv * avv + gsp * v[a];
+                B[m * F3 + a * F + f] = gsp * u[a] + gnn * v[a];
+            }
+        }
+        __syncthreads();
+        // g_v += U^T g_Uv + V^T g_Vv over the 3M Cartesian rows
+        dense<RT, 1, 2, H, PD1, PD>(3 * M, A, F, B, F, F, Ly + LO::UV, F, nullptr, [&](int r, float gv, float, float) { V[r * F + f] += gv; });
+        __syncthreads();
+        // -- message backward: pair loop (channel f): g_phi -> A, g_v(senders) -> B, pair sums of g_d, g_u -> gp
+        float wf[3][NR], bf[3];
+        load_filter(Ly, f, wf, bf);
+        for (int m = half; m < M; m += H) {
+#pragma unroll
+            for (int a = 0; a < 3; ++a) A[m * F3 + a * F + f] = B[m * F3 + a * F + f] = 0.0f;
+            if (PRIV)
+#pragma unroll
+                for (int q = 0; q < 6; ++q) X[m * F6 + q * F + f] = 0.0f;
+        }
+        if (H > 1) __syncthreads();
+        {
+            int p = 0;
+            for (int i = 0; i < M; ++i) {
+                const int mi = i;
+                const float phi0 = *SC(t, mi, FPHI), phi1 = *SC(t, mi, FPHI + 1), phi2 = *SC(t, mi, FPHI + 2);
+                const float vix = *SC(t, mi, FVM), viy = *SC(t, mi, FVM + 1), viz = *SC(t, mi, FVM + 2);
+                for (int j = i + 1; j < M; ++j, ++p) {
+                    const float* e = geo + p * GEO;
+                    // H = 2: the halves take alternate pairs; warp_add4's shuffles stay warp-uniform (p is)
+                    if (e[3] == 0.0f || (H > 1 && (p & 1) != half)) continue;
+                    const float d = e[0], fc = e[1], dfc = e[2], ux = e[4], uy = e[5], uz = e[6];
+                    float ha[3] = {bf[0], bf[1], bf[2]}, hb[3] = {0.0f, 0.0f, 0.0f};   // two chains each (latency)
+                    float qa[3] = {0.0f, 0.0f, 0.0f}, qb[3] = {0.0f, 0.0f, 0.0f};
+#pragma unroll
+                    for (int k = 0; k < NR; k += 2) {
+                        const float2 rb = *reinterpret_cast<const float2*>(e + 8 + k);
+                        const float da = -2.0f * gamma * (d - rc * (float)k / (float)(NR - 1)) * rb.x;         // d rbf_k / dd
+                        const float db = -2.0f * gamma * (d - rc * (float)(k + 1) / (float)(NR - 1)) * rb.y;
+#pragma unroll
+                        for (int c = 0; c < 3; ++c) {
+                            ha[c] = fmaf(wf[c][k], rb.x, ha[c]); hb[c] = fmaf(wf[c][k + 1], rb.y, hb[c]);
+                            qa[c] = fmaf(wf[c][k], da, qa[c]); qb[c] = fmaf(wf[c][k + 1], db, qb[c]);
+                        }
+                    }
+                    const float h0 = ha[0] + hb[0], h1 = ha[1] + hb[1], h2 = ha[2] + hb[2];
+                    const float q0 = qa[0] + qb[0], q1 = qa[1] + qb[1], q2 = qa[2] + qb[2];
+                    const float w0 = h0 * fc, w1 = h1 * fc, w2 = h2 * fc;
+                    const float dw0 = q0 * fc + h0 * dfc, dw1 = q1 * fc + h1 * dfc, dw2 = q2 * fc + h2 * dfc;   // dW/dd
+                    const int mj = j;
+                    const float pj0 = *SC(t, mj, FPHI), pj1 = *SC(t, mj, FPHI + 1), pj2 = *SC(t, mj, FPHI + 2);
+                    const float vjx = *SC(t, mj, FVM), vjy = *SC(t, mj, FVM + 1), vjz = *SC(t, mj, FVM + 2);
+                    const float gsi = S[mi * F + f], gsj = S[mj * F + f];
+                    const float* Gi = V + mi * F3 + f;
+                    const float* Gj = V + mj * F3 + f;
+                    const float gix = Gi[0], giy = Gi[F], giz = Gi[F2];
+                    const float gjx = Gj[0], gjy = Gj[F], gjz = Gj[F2];
+                    // edge i <- j
+                    const float a_vv = gix * vjx + giy * vjy + giz * vjz, a_vs = gix * ux + giy * uy + giz * uz;
+                    // edge j <- i (u_ji = -u)
+                    const float b_vv = gjx * vix + gjy * viy + gjz * viz, b_vs = -(gjx * ux + gjy * uy + gjz * uz);
+                    float* Pj = mine ? X + mj * F6 + f : A + mj * F3 + f;        // g_phi (at +0, +F, +2F)
+                    float* Pi = mine ? X + mi * F6 + f : A + mi * F3 + f;
+                    const float gd = a_vv * pj0 * dw0 + gsi * pj1 * dw1 + a_vs * pj2 * dw2 +
+                                     b_vv * phi0 * dw0 + gsj * phi1 * dw1 + b_vs * phi2 * dw2;
+                    float* Bj = mine ? X + mj * F6 + F3 + f : B + mj * F3 + f;   // g_v of the senders
+                    float* Bi = mine ? X + mi * F6 + F3 + f : B + mi * F3 + f;
+                    const float cj = pj0 * w0, ci = phi0 * w0;
+                    float* dst[12] = {Pj, Pj + F, Pj + F2, Pi, Pi + F, Pi + F2, Bj, Bj + F, Bj + F2, Bi, Bi + F, Bi + F2};
+                    const float add[12] = {a_vv * w0, gsi * w1, a_vs * w2, b_vv * w0, gsj * w1, b_vs * w2,
+                                           gix * cj, giy * cj, giz * cj, gjx * ci, gjy * ci, gjz * ci};
+                    radd_n<HA, 12>(dst, add);
+                    const float ej = pj2 * w2, ei = phi2 * w2;   // g_u (w.r.t. u_ij) = G_i x_vs_ij - G_j x_vs_ji
+                    warp_add4(gd, gix * ej - gjx * ei, giy * ej - gjy * ei, giz * ej - gjz * ei, gp + (size_t)p * 4);
+                }
+            }
+        }
+        if (H > 1) __syncthreads();
+        for (int m = half; m < M; m += H)
+#pragma unroll
+            for (int a = 0; a < 3; ++a) {
+                V[m * F3 + a * F + f] += B[m * F3 + a * F + f] + (PRIV ? X[m * F6 + F3 + a * F + f] : 0.0f);
+                if (PRIV) A[m * F3 + a * F + f] += X[m * F6 + a * F + f];
+            }
+        __syncthreads();
+        // g_z1 = (phi2^T g_phi) o silu'(z1) -> B[m][0]
+        dense<RT, 1, 1, H, PD1, PD>(M, A, F3, nullptr, 0, F3, Ly + LO::phi2, F, nullptr, [&](int m, float gh, float, float) {
+            B[m * F3 + f] = gh * dsilu(*SC(t, m, FZ1));
+        });
+        __syncthreads();
+        // g_s += phi0^T g_z1
+        dense<RT, 1, 1, H, PD1, PD>(M, B, F3, nullptr, 0, F, Ly + LO::phi0, F, nullptr, [&](int m, float gs, float, float) { S[m * F + f] += gs; });
+        __syncthreads();
+    }
+    // ---- pair gradients to forces: g_r = g_d u + (g_u - (u . g_u) u) / d (in place), then F_k = -(sum_{i<k} g_r - sum_{j>k} g_r)
+    for (int q = tid; q < P; q += NTH) {
+        const float* e = geo + (size_t)q * GEO;
+        float* h = gp + (size_t)q * 4;
+        const float d = e[0], ux = e[4], uy = e[5], uz = e[6];
+        const float gd = h[0], gx = h[1], gy = h[2], gz = h[3];
+        const float ug = ux * gx + uy * gy + uz * gz, id = e[3] != 0.0f ? 1.0f / d : 0.0f;
+        h[0] = gd * ux + (gx - ug * ux) * id;
+        h[1] = gd * uy + (gy - ug * uy) * id;
+        h[2] = gd * uz + (gz - ug * uz) * id;
+    }
+    __syncthreads();
+    for (int k = tid; k < M; k += NTH) {
+        float acc[3] = {0.0f, 0.0f, 0.0f};   // dE/dr_k
+        int p = 0;
+        for (int i = 0; i < M; ++i)
+            for (int j = i + 1; j < M; ++j, ++p) {
+                if (j == k) { acc[0] += gp[4 * p]; acc[1] += gp[4 * p + 1]; acc[2] += gp[4 * p + 2]; }
+                else if (i == k) { acc[0] -= gp[4 * p]; acc[1] -= gp[4 * p + 1]; acc[2] -= gp[4 * p + 2]; }
+            }
+        const int a = a0 + k;
+        n.e_atom[a] = n.scale * ((double)esh[k] + n.b6) + (double)__ldg(atomref + n.species[a]);
+        force_close(n, a, -acc[0], -acc[1], -acc[2]);
+    }
+    if (n.integrator != MOLTEN_INT_NONE && blockIdx.x == 0 && threadIdx.x == 0) *n.step += 1ull;
+}
+}  // namespace grp

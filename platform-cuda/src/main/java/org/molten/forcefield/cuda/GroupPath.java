@@ -1,0 +1,105 @@
+package org.molten.forcefield.cuda;
+
+import org.molten.core.Cell;
+
+/**
+ * Which replica batches the group kernel evaluates (molten_group.cuh: a block per replica computes its energy and
+ * forces in one launch, instead of the neighbour search and the stage kernels of a force evaluation), which entry,
+ * and the device memory it needs. The rule, checked in this order (the first that fails is {@link #why}):
+ * <ol>
+ *   <li>{@value KernelChoices#REPLICA_FORCES_PROPERTY} is {@code group} (the default);</li>
+ *   <li>the system is a replica batch (CudaMdEngine) on the stage path (not the small-molecule cluster kernel);</li>
+ *   <li>no periodic cell: the kernel pairs every two atoms of a replica without minimum images (the cosine cutoff
+ *       makes pairs beyond r_c contribute nothing);</li>
+ *   <li>the student's shape, for which the kernel is compiled: F = 128, T = 3, n_rbf = 20 ({@link GroupWeights});</li>
+ *   <li>every replica has the same atom count N (a mixed batch keeps the stages), N &lt;= {@link #MAX_ATOMS};</li>
+ *   <li>the block's shared memory fits the device (the N &lt;= 24 entry needs up to ~227 KB: sm_90; an A100's 163 KB
+ *       holds N &lt;= 18 there).</li>
+ * </ol>
+ * Entries: {@code k_group_n12} (N &lt;= 12, 128 threads, a thread per channel, row tiles of 9) and
+ * {@code k_group_n24} (13..24, 256 threads, two per channel, row tiles of 11): the probe's best configurations for
+ * ethanol (9 atoms) and alanine dipeptide (22), scripts/probes/group_force_probe.cu.
+ */
+final class GroupPath {
+    /** Largest atom count of a replica the group kernels hold. */
+    static final int MAX_ATOMS = 24;
+    static final int F = GroupWeights.F;
+    /** Floats a pair holds in shared memory (grp::GEO) and scratch floats per atom, layer and channel (grp::NFLD). */
+    static final int GEO = 28;
+    static final int NFLD = 17;
+
+    private GroupPath() {
+    }
+
+    /** The entry for replicas of {@code atoms} atoms ({@code atoms <= MAX_ATOMS}). */
+    static String kernel(int atoms) {
+        return atoms <= 12 ? "k_group_n12" : "k_group_n24";
+    }
+
+    /** Threads a block of {@code kernel}. */
+    static int threads(String kernel) {
+        return kernel.equals("k_group_n12") ? 128 : 256;
+    }
+
+    /** Rows a dense tile of {@code kernel} holds (the template's RT). */
+    static int rowTile(String kernel) {
+        return kernel.equals("k_group_n12") ? 9 : 11;
+    }
+
+    /**
+     * Bytes of dynamic shared memory of a block of {@code kernel} for {@code m} atoms: grp::GroupLayout of
+     * molten_group.cuh (keep the two equal; the kernel traps on a shortfall).
+     */
+    static int sharedBytes(String kernel, int m) {
+        boolean priv = threads(kernel) == 256;
+        int rt = rowTile(kernel);
+        long p = (long) m * (m - 1) / 2;
+        long mp = (long) (m + rt - 1) / rt * rt;
+        long b = 7L * m * F;                       // S [M][F], V [M][3F], A [M][3F]
+        long x = b + 3L * m * F + p * GEO + 4 * p + ((m + 3) & ~3);
+        long total = x + (priv ? 6L * m * F : 0);
+        total = Math.max(total, b + mp * 3 * F);
+        return (int) (4 * total);
+    }
+
+    /** Floats of backward activations a block keeps in global memory (per layer, atom and channel: 17). */
+    static long scratchFloats(int atoms) {
+        return (long) GroupWeights.LAYERS * atoms * NFLD * F;
+    }
+
+    /**
+     * Why the group kernel does not evaluate this batch's forces, or {@code null} where it does.
+     *
+     * @param maxShared the device's opt-in shared memory per block, bytes
+     */
+    static String why(KernelChoices.ReplicaForces choice, ReplicaBuffers replicas, CudaOptions.Mode mode, Cell cell,
+                      DeviceWeights dw, int maxShared) {
+        if (choice != KernelChoices.ReplicaForces.GROUP) {
+            return KernelChoices.REPLICA_FORCES_PROPERTY + "=" + choice.name().toLowerCase(java.util.Locale.ROOT);
+        }
+        if (replicas == null || mode != CudaOptions.Mode.STAGES) {
+            return "not a replica batch on the stage kernels";
+        }
+        if (cell != null && (cell.periodic(0) || cell.periodic(1) || cell.periodic(2))) {
+            return "periodic cell";
+        }
+        if (!GroupWeights.supports(dw)) {
+            return "model shape F " + dw.f + ", T " + dw.layers + ", n_rbf " + dw.nRbf + " (the group kernel: F 128, T 3,"
+                    + " n_rbf 20)";
+        }
+        int n = replicas.atoms(0);
+        for (int r = 1; r < replicas.count; r++) {
+            if (replicas.atoms(r) != n) {
+                return "replicas of different sizes";
+            }
+        }
+        if (n > MAX_ATOMS) {
+            return n + " atoms a replica (the group kernel: <= " + MAX_ATOMS + ")";
+        }
+        int smem = sharedBytes(kernel(n), n);
+        if (smem > maxShared) {
+            return smem + " bytes of shared memory a block, the device allows " + maxShared;
+        }
+        return null;
+    }
+}

@@ -1,0 +1,86 @@
+package org.molten.forcefield.cuda;
+
+import java.util.List;
+import java.util.Locale;
+import org.molten.core.Atoms;
+import org.molten.core.dynamics.DynamicsSpec;
+import org.molten.core.dynamics.ReplicaStart;
+import org.molten.forcefield.student.ReferenceStudent;
+import org.molten.forcefield.student.StudentWeights;
+
+/**
+ * The device check of the group kernel as the replica force path (scripts/group-engine-run.sh), at the bench's sizes:
+ * 1,024 ethanols and 256 alanine dipeptides (replicas perturbed by 0.05 Å, each its own), on the group path and on
+ * the stage kernels ({@value KernelChoices#REPLICA_FORCES_PROPERTY}), replicas 0, 1, R/2 and R - 1 of each against the
+ * float64 reference student with GpuCheck's bounds (relative force error <= 1e-5, energy <= 1e-6 of the summed
+ * per-atom magnitudes). One PASS/FAIL line per replica and path; exit status 1 if any failed.
+ *
+ * <pre>GroupCheck [ETHANOLS [DIPEPTIDES]]</pre>
+ */
+public final class GroupCheck {
+    private GroupCheck() {
+    }
+
+    public static void main(String[] args) {
+        int eth = args.length > 0 ? Integer.parseInt(args[0]) : 1024;
+        int dip = args.length > 1 ? Integer.parseInt(args[1]) : 256;
+        GpuAvailability.Probe p = GpuAvailability.probe();
+        System.out.println("group check: device " + p.device() + (p.available() ? "" : " unavailable: " + p.reason()));
+        if (!p.available()) {
+            System.exit(2);
+        }
+        StudentWeights w = GroupForcesTest.weights();
+        int failed = 0;
+        for (String path : new String[] {"group", "stages"}) {
+            System.setProperty(KernelChoices.REPLICA_FORCES_PROPERTY, path);
+            failed += check(w, "ethanol", eth, path);
+            failed += check(w, "alanine-dipeptide", dip, path);
+        }
+        System.clearProperty(KernelChoices.REPLICA_FORCES_PROPERTY);
+        System.out.println(failed == 0 ? "group check: all passed" : "group check: " + failed + " FAILED");
+        System.exit(failed == 0 ? 0 : 1);
+    }
+
+    private static int check(StudentWeights w, String molecule, int count, String path) {
+        List<ReplicaStart> starts = GroupForcesTest.replicas(molecule, count, new DynamicsSpec.VelocityVerlet(0.5), 29);
+        ReferenceStudent ref = new ReferenceStudent(w);
+        int failed = 0;
+        long t0 = System.nanoTime();
+        try (CudaMdEngine md = new CudaMdEngine(w, starts, CudaOptions.fromSystemProperties())) {
+            System.out.printf(Locale.ROOT, "%s x %d, %s: %s (set-up and first evaluation %.1f s)%n", molecule, count, path,
+                    md.description(), (System.nanoTime() - t0) * 1e-9);
+            if (!md.replicaForces().startsWith(path)) {
+                System.out.println("FAIL " + molecule + ": asked for " + path + ", runs " + md.replicaForces());
+                failed++;
+            }
+            for (int r : new java.util.TreeSet<>(List.of(0, Math.min(1, count - 1), count / 2, count - 1))) {
+                Atoms a = starts.get(r).atoms().copy();
+                int n = a.size();
+                double[] fg = new double[3 * n];
+                double eg = md.read(r, a, fg);
+                double[] fr = new double[3 * n];
+                double[] ei = new double[n];
+                double er = ref.energyAndForces(starts.get(r).atoms(), fr, ei);
+                double escale = 0;
+                double maxAbs = 0;
+                for (double x : ei) {
+                    escale += Math.abs(x);
+                }
+                for (int i = 0; i < fr.length; i++) {
+                    maxAbs = Math.max(maxAbs, Math.abs(fg[i] - fr[i]));
+                }
+                double ferr = GpuCheck.relErr(fg, fr);
+                double eerr = Math.abs(eg - er) / escale;
+                boolean ok = ferr <= 1e-5 && eerr <= 1e-6;
+                failed += ok ? 0 : 1;
+                System.out.printf(Locale.ROOT, "%s %s replica %d of %d, %s: F rel err %.2e (max |dF| %.2e eV/A), E rel err"
+                        + " %.2e%n", ok ? "PASS" : "FAIL", molecule, r, count, md.replicaForces(), ferr, maxAbs, eerr);
+            }
+        } catch (RuntimeException e) {
+            System.out.println("FAIL " + molecule + " x " + count + ", " + path + ": " + e);
+            e.printStackTrace(System.out);
+            failed++;
+        }
+        return failed;
+    }
+}

@@ -1,0 +1,189 @@
+package org.molten.forcefield.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.molten.core.Atoms;
+import org.molten.core.RandomStream;
+import org.molten.core.dynamics.DynamicsSpec;
+import org.molten.core.dynamics.ReplicaStart;
+import org.molten.forcefield.bundled.BundledModel;
+import org.molten.forcefield.student.ReferenceStudent;
+import org.molten.forcefield.student.StudentWeights;
+import org.molten.structures.BuiltInMolecules;
+
+/**
+ * The group kernel (molten_group.cuh: a block per replica, GroupPath) as the force path of uniform replica batches,
+ * through the emulator: each replica's energy and forces against the float64 reference student with GpuCheck's
+ * bounds (relative force error <= 1e-5, energy error <= 1e-6 of the summed per-atom magnitudes), for ethanol (9 atoms,
+ * k_group_n12) and alanine dipeptide (22, k_group_n24) with different perturbed positions per replica; and a short
+ * Langevin and a Bussi run on the group path against the same runs on the stage kernels (float32 rounding apart).
+ * The student's shape (F 128, T 3, n_rbf 20): the bundled model, random weights of that shape in a build without it.
+ */
+class GroupForcesTest {
+    @BeforeEach
+    void needsGpu() {
+        assumeTrue(CudaTestSupport.gpu(), CudaTestSupport::whyNot);
+    }
+
+    @AfterEach
+    void clear() {
+        System.clearProperty(KernelChoices.REPLICA_FORCES_PROPERTY);
+    }
+
+    static StudentWeights weights() {
+        try {
+            return BundledModel.weights();
+        } catch (IllegalStateException | java.io.IOException notInThisBuild) {
+            return StudentWeights.random(20261129L);
+        }
+    }
+
+    /** {@code a} with Gaussian displacements of sigma 0.05 Å (seeded), velocities thermalised at 300 K. */
+    static Atoms perturbed(Atoms a, long seed) {
+        Atoms b = GpuCheck.thermalise(a.copy(), seed);
+        RandomStream rng = new RandomStream(seed * 31 + 7);
+        double[] r = b.positions();
+        for (int i = 0; i < r.length; i++) {
+            r[i] += 0.05 * rng.nextGaussian();
+        }
+        return b;
+    }
+
+    static List<ReplicaStart> replicas(String molecule, int count, DynamicsSpec d, long seed) {
+        List<ReplicaStart> out = new ArrayList<>();
+        for (int r = 0; r < count; r++) {
+            Atoms a = perturbed(BuiltInMolecules.load(molecule), seed + r);
+            out.add(new ReplicaStart(a, d, seed + r, 3 * a.size() - 3));
+        }
+        return out;
+    }
+
+    static CudaOptions stages(int k) {
+        return CudaOptions.defaults().withMode(CudaOptions.Mode.STAGES).withStepsPerLaunch(k);
+    }
+
+    @Test
+    void ethanolReplicasEqualTheReferenceStudent() {
+        against("ethanol", 3, "k_group_n12");
+    }
+
+    @Test
+    void alanineDipeptideReplicasEqualTheReferenceStudent() {
+        against("alanine-dipeptide", 2, "k_group_n24");
+    }
+
+    /**
+     * Atom counts that are no multiple of the row tile (9, 11): the last dense tile computes rows past the molecule
+     * and drops them (random H/C/N/O clusters of 5 and 16 atoms, two replicas each).
+     */
+    @Test
+    void partialRowTilesEqualTheReferenceStudent() {
+        for (int atoms : new int[] {5, 16}) {
+            List<ReplicaStart> starts = new ArrayList<>();
+            for (int r = 0; r < 2; r++) {
+                Atoms a = perturbed(CudaTestSupport.randomAtoms(60 + atoms, atoms, atoms == 5 ? 3.0 : 5.0, 1.1, null), 70 + r);
+                starts.add(new ReplicaStart(a, new DynamicsSpec.VelocityVerlet(0.5), 70 + r, 3 * atoms - 3));
+            }
+            against("cluster of " + atoms, starts, GroupPath.kernel(atoms));
+        }
+    }
+
+    /** A batch of replicas of different sizes keeps the stage kernels, and says why. */
+    @Test
+    void aMixedBatchKeepsTheStages() {
+        List<ReplicaStart> starts = new ArrayList<>(replicas("ethanol", 1, new DynamicsSpec.VelocityVerlet(0.5), 3));
+        Atoms c = perturbed(CudaTestSupport.randomAtoms(65, 5, 3.0, 1.1, null), 4);
+        starts.add(new ReplicaStart(c, new DynamicsSpec.VelocityVerlet(0.5), 4, 12));
+        try (CudaMdEngine md = new CudaMdEngine(weights(), starts, stages(1))) {
+            assertEquals("stages (replicas of different sizes)", md.replicaForces());
+        }
+    }
+
+    private static void against(String molecule, int count, String kernel) {
+        against(molecule, replicas(molecule, count, new DynamicsSpec.VelocityVerlet(0.5), 29), kernel);
+    }
+
+    private static void against(String molecule, List<ReplicaStart> starts, String kernel) {
+        StudentWeights w = weights();
+        int count = starts.size();
+        ReferenceStudent ref = new ReferenceStudent(w);
+        try (CudaMdEngine md = new CudaMdEngine(w, starts, stages(1))) {
+            assertEquals("group (" + kernel + ")", md.replicaForces(), md.description());
+            for (int r = 0; r < count; r++) {
+                Atoms a = starts.get(r).atoms().copy();
+                int n = a.size();
+                double[] fg = new double[3 * n];
+                double eg = md.read(r, a, fg);
+                double[] fr = new double[3 * n];
+                double[] ei = new double[n];
+                double er = ref.energyAndForces(starts.get(r).atoms(), fr, ei);
+                double escale = 0;
+                for (double x : ei) {
+                    escale += Math.abs(x);
+                }
+                double maxAbs = 0;
+                for (int i = 0; i < fr.length; i++) {
+                    maxAbs = Math.max(maxAbs, Math.abs(fg[i] - fr[i]));
+                }
+                double ferr = GpuCheck.relErr(fg, fr);
+                double eerr = Math.abs(eg - er) / escale;
+                String what = String.format(Locale.ROOT, "%s replica %d (%s): F rel err %.2e (max |dF| %.2e eV/A),"
+                        + " E rel err %.2e (E %.6f vs %.6f eV)", molecule, r, kernel, ferr, maxAbs, eerr, eg, er);
+                System.out.println("GroupForcesTest " + what);
+                assertTrue(ferr <= 1e-5 && eerr <= 1e-6, what);
+            }
+        }
+    }
+
+    /**
+     * 20 Langevin steps of two ethanols (the O step in its own stage) and 10 Bussi steps of two dipeptides (the
+     * thermostat around the step), in captured graphs of 5 steps: the group path equals the stage kernels to float32
+     * rounding.
+     */
+    @Test
+    void mdOnTheGroupPathEqualsTheStageKernels() {
+        StudentWeights w = weights();
+        compareMd(w, replicas("ethanol", 2, new DynamicsSpec.Langevin(0.5, 300, 0.02, true), 41), 20, "k_group_n12");
+        compareMd(w, replicas("alanine-dipeptide", 2, new DynamicsSpec.Bussi(0.5, 300, 20), 43), 10, "k_group_n24");
+    }
+
+    private static void compareMd(StudentWeights w, List<ReplicaStart> starts, int steps, String kernel) {
+        System.clearProperty(KernelChoices.REPLICA_FORCES_PROPERTY);
+        long captures = GpuStatus.snapshot().captures();
+        List<Atoms> group = run(w, starts, steps, "group (" + kernel + ")");
+        assertTrue(GpuStatus.snapshot().captures() > captures, "the group path's steps were captured into a graph");
+        System.setProperty(KernelChoices.REPLICA_FORCES_PROPERTY, "stages");
+        List<Atoms> stage = run(w, starts, steps, "stages (" + KernelChoices.REPLICA_FORCES_PROPERTY + "=stages)");
+        System.clearProperty(KernelChoices.REPLICA_FORCES_PROPERTY);
+        for (int r = 0; r < starts.size(); r++) {
+            double dx = MoleculeThermostatTest.maxDev(group.get(r).positions(), stage.get(r).positions());
+            double dv = MoleculeThermostatTest.maxDev(group.get(r).velocities(), stage.get(r).velocities());
+            String what = String.format(Locale.ROOT, "%s replica %d after %d %s steps: group vs stages max |dx| %.2e A,"
+                    + " max |dv| %.2e A/fs", kernel, r, steps, starts.get(r).dynamics().name(), dx, dv);
+            System.out.println("GroupForcesTest " + what);
+            assertTrue(dx < 1e-5 && dv < 1e-5, what);
+        }
+    }
+
+    private static List<Atoms> run(StudentWeights w, List<ReplicaStart> starts, int steps, String path) {
+        List<Atoms> out = new ArrayList<>();
+        try (CudaMdEngine md = new CudaMdEngine(w, starts, stages(5))) {
+            assertEquals(path, md.replicaForces());
+            md.advance(steps);
+            for (int r = 0; r < starts.size(); r++) {
+                Atoms a = starts.get(r).atoms().copy();
+                md.read(r, a, null);
+                out.add(a);
+            }
+        }
+        return out;
+    }
+}

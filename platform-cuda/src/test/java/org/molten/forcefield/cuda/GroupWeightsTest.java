@@ -1,0 +1,104 @@
+package org.molten.forcefield.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.molten.forcefield.student.StudentWeights;
+
+/**
+ * The group kernel's weight order (GroupWeights = write_weights() of scripts/probes/group_force_probe.py) and its
+ * shared-memory arithmetic (GroupPath = grp::GroupLayout), without a GPU.
+ */
+class GroupWeightsTest {
+    private static final int F = 128;
+    // grp::LO offsets within a layer (molten_group.cuh)
+    private static final int PHI0T = 0;
+    private static final int PHI0 = PHI0T + F * F;
+    private static final int BPHI0 = PHI0 + F * F;
+    private static final int PHI2T = BPHI0 + F;
+    private static final int PHI2 = PHI2T + F * 3 * F;
+    private static final int BPHI2 = PHI2 + 3 * F * F;
+    private static final int FILT = BPHI2 + 3 * F;
+    private static final int BFILT = FILT + 3 * F * 20;
+    private static final int UVT = BFILT + 3 * F;
+    private static final int UV = UVT + F * 2 * F;
+    private static final int MLP0T = UV + 2 * F * F;
+    private static final int MLP0 = MLP0T + 2 * F * F;
+    private static final int BMLP0 = MLP0 + F * 2 * F;
+    private static final int MLP2T = BMLP0 + F;
+    private static final int MLP2 = MLP2T + F * 3 * F;
+    private static final int BMLP2 = MLP2 + 3 * F * F;
+
+    @Test
+    void everyTensorIsWhereTheKernelReadsIt() {
+        StudentWeights w = StudentWeights.random(5);
+        GroupWeights g = new GroupWeights(w);
+        float[] d = g.data;
+        int s = w.speciesCount();
+        assertEquals(GroupWeights.LAYER_FLOATS, BMLP2 + 3 * F);
+        assertEquals((float) w.cutoffA(), d[0]);
+        assertEquals((float) w.gammaPerA2(), d[1]);
+        assertEquals((float) w.tensor("scale")[0], d[2]);
+        assertEquals((float) w.tensor("embedding.weight")[F + 7], d[4 + F + 7]);
+        assertEquals(4 + s * F, g.atomref);
+        assertEquals(g.atomref + 4L * ((s + 3) / 4), g.layers);
+        assertEquals((float) w.tensor("atomref")[s - 1], d[(int) g.atomref + s - 1]);
+        int t = 2;
+        int ly = (int) (g.layers + (long) t * GroupWeights.LAYER_FLOATS);
+        String it = "interactions." + t + ".";
+        String up = "updates." + t + ".";
+        int o = 5;
+        int i = 77;
+        assertEquals((float) w.tensor(it + "phi.0.weight")[o * F + i], d[ly + PHI0T + i * F + o]);   // [in][out]
+        assertEquals((float) w.tensor(it + "phi.0.weight")[o * F + i], d[ly + PHI0 + o * F + i]);    // [out][in]
+        assertEquals((float) w.tensor(it + "phi.0.bias")[o], d[ly + BPHI0 + o]);
+        assertEquals((float) w.tensor(it + "phi.2.weight")[300 * F + i], d[ly + PHI2T + i * 3 * F + 300]);
+        assertEquals((float) w.tensor(it + "phi.2.bias")[300], d[ly + BPHI2 + 300]);
+        assertEquals((float) w.tensor(it + "filter.weight")[200 * 20 + 13], d[ly + FILT + 200 * 20 + 13]);
+        assertEquals((float) w.tensor(it + "filter.bias")[200], d[ly + BFILT + 200]);
+        // [U; V] transposed: column F + o is V's row o
+        assertEquals((float) w.tensor(up + "V.weight")[o * F + i], d[ly + UVT + i * 2 * F + F + o]);
+        assertEquals((float) w.tensor(up + "U.weight")[o * F + i], d[ly + UV + o * F + i]);
+        assertEquals((float) w.tensor(up + "V.weight")[o * F + i], d[ly + UV + (F + o) * F + i]);
+        assertEquals((float) w.tensor(up + "mlp.0.weight")[o * 2 * F + 200], d[ly + MLP0T + 200 * F + o]);
+        assertEquals((float) w.tensor(up + "mlp.0.weight")[o * 2 * F + 200], d[ly + MLP0 + o * 2 * F + 200]);
+        assertEquals((float) w.tensor(up + "mlp.0.bias")[o], d[ly + BMLP0 + o]);
+        assertEquals((float) w.tensor(up + "mlp.2.weight")[300 * F + i], d[ly + MLP2T + i * 3 * F + 300]);
+        assertEquals((float) w.tensor(up + "mlp.2.weight")[300 * F + i], d[ly + MLP2 + 300 * F + i]);
+        assertEquals((float) w.tensor(up + "mlp.2.bias")[300], d[ly + BMLP2 + 300]);
+        int ro = (int) g.readout;
+        assertEquals(g.layers + 3L * GroupWeights.LAYER_FLOATS, ro);
+        assertEquals((float) w.tensor("readout.0.weight")[o * F + i], d[ro + i * 64 + o]);
+        assertEquals((float) w.tensor("readout.0.weight")[o * F + i], d[ro + F * 64 + o * F + i]);
+        assertEquals((float) w.tensor("readout.0.bias")[o], d[ro + 2 * F * 64 + o]);
+        assertEquals((float) w.tensor("readout.2.weight")[o], d[ro + 2 * F * 64 + 64 + o]);
+        assertEquals((float) w.tensor("readout.2.bias")[0], d[ro + 2 * F * 64 + 128]);
+        assertEquals(ro + 2 * F * 64 + 128 + 4, d.length);
+    }
+
+    @Test
+    void otherShapesAreRefused() {
+        StudentWeights small = StudentWeights.random(5, new int[] {1, 6, 7, 8}, 64, 2, 20, 5.0, 16.0);
+        assertFalse(GroupWeights.supports(new DeviceWeights(small)));
+        assertTrue(GroupWeights.supports(new DeviceWeights(StudentWeights.random(5))));
+        assertThrows(IllegalArgumentException.class, () -> new GroupWeights(small));
+    }
+
+    /** The probe's shared memory per block (50,704 B ethanol at 128 threads; ~210 KB dipeptide at 256), 24 atoms fit sm_90. */
+    @Test
+    void sharedMemoryIsTheKernelsLayout() {
+        assertEquals("k_group_n12", GroupPath.kernel(12));
+        assertEquals("k_group_n24", GroupPath.kernel(13));
+        // ethanol: S, V, A, B 10 M F, 36 pairs x (28 + 4), the per-atom energies padded to 12
+        assertEquals(4 * (10 * 9 * F + 36 * 32 + 12), GroupPath.sharedBytes("k_group_n12", 9));
+        // dipeptide: plus the second half's private sums, 6 M F
+        assertEquals(4 * (16 * 22 * F + 231 * 32 + 24), GroupPath.sharedBytes("k_group_n24", 22));
+        assertTrue(GroupPath.sharedBytes("k_group_n24", 24) <= 227 * 1024);
+        // 10 atoms in tiles of 9: the second tile reads rows 10..17 of B (3F each) past the layout
+        assertEquals(4 * (7 * 10 * F + 18 * 3 * F), GroupPath.sharedBytes("k_group_n12", 10));
+        assertEquals(4 * (7 * 2 * F + 9 * 3 * F), GroupPath.sharedBytes("k_group_n12", 2));
+    }
+}
