@@ -7,7 +7,8 @@ import org.molten.core.Cell;
  * forces in one launch, instead of the neighbour search and the stage kernels of a force evaluation), which entry,
  * and the device memory it needs. The rule, checked in this order (the first that fails is {@link #why}):
  * <ol>
- *   <li>{@value KernelChoices#REPLICA_FORCES_PROPERTY} is {@code group} (the default);</li>
+ *   <li>{@value KernelChoices#REPLICA_FORCES_PROPERTY} is {@code group} (opt-in: {@code stages} stays the default
+ *       until scripts/group-engine-run.sh has measured both paths side by side on a GPU);</li>
  *   <li>the system is a replica batch (CudaMdEngine) on the stage path (not the small-molecule cluster kernel);</li>
  *   <li>no periodic cell: the kernel pairs every two atoms of a replica without minimum images (the cosine cutoff
  *       makes pairs beyond r_c contribute nothing);</li>

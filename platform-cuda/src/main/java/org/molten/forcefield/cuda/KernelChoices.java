@@ -36,10 +36,11 @@ record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch, Replica
      */
     static final String LAUNCH_PROPERTY = "molten.cuda.launch";
     /**
-     * The force evaluation of replica batches on the stage path (issue 29 section 3): {@code group} (the default:
-     * the group kernel, a block per replica, where the batch is eligible: every replica of one atom count up to 24,
-     * no periodic cell, the student's F = 128, T = 3, n_rbf = 20; DeviceSystem.groupKernel) or {@code stages} (the
-     * neighbour search and the ~35 stage kernels of the force evaluation, as before). The integration, thermostat and
+     * The force evaluation of replica batches on the stage path (issue 29 section 3): {@code group} (the group
+     * kernel, a block per replica, where the batch is eligible: every replica of one atom count up to 24, no periodic
+     * cell, the student's F = 128, T = 3, n_rbf = 20; DeviceSystem.groupKernel) or {@code stages} (the default until
+     * the group path is measured on a GPU side by side with it, scripts/group-engine-run.sh: the neighbour search and
+     * the ~35 stage kernels of the force evaluation, as before). The integration, thermostat and
      * constraint kernels are the same on both paths.
      */
     static final String REPLICA_FORCES_PROPERTY = "molten.cuda.replicaForces";
@@ -53,8 +54,8 @@ record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch, Replica
             new String[] {LAUNCH_PROPERTY, "auto|programmatic|plain", "stage kernels as programmatic dependents"
                     + " (sm_90, ~7 us/step less) or plain launches; auto: programmatic where available; to rule it out"},
             new String[] {REPLICA_FORCES_PROPERTY, "group|stages", "forces of replica batches: the group kernel (a"
-                    + " block per replica; default where every replica has one atom count <= 24, no cell, F 128, T 3)"
-                    + " or the stage kernels; to time both side by side (not yet measured in the engine)"});
+                    + " block per replica, where every replica has one atom count <= 24, no cell, F 128, T 3) or the"
+                    + " stage kernels (default until the group path is measured on a GPU); to time both side by side"});
 
     /** How the stage kernels are launched. */
     enum Launch { AUTO, PROGRAMMATIC, PLAIN }
@@ -73,7 +74,7 @@ record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch, Replica
         }
         return new KernelChoices(split.equals("auto") ? 0 : Integer.parseInt(split),
                 choice(DENSE_TILES_PROPERTY, DenseTiles.AUTO), choice(LAUNCH_PROPERTY, Launch.AUTO),
-                choice(REPLICA_FORCES_PROPERTY, ReplicaForces.GROUP));
+                choice(REPLICA_FORCES_PROPERTY, ReplicaForces.STAGES));
     }
 
     /** The enum constant named (in lower case) by {@code property}, or {@code fallback} where it is unset. */

@@ -31,6 +31,7 @@ class GroupForcesTest {
     @BeforeEach
     void needsGpu() {
         assumeTrue(CudaTestSupport.gpu(), CudaTestSupport::whyNot);
+        System.setProperty(KernelChoices.REPLICA_FORCES_PROPERTY, "group");   // opt-in while stages is the default
     }
 
     @AfterEach
@@ -156,13 +157,13 @@ class GroupForcesTest {
     }
 
     private static void compareMd(StudentWeights w, List<ReplicaStart> starts, int steps, String kernel) {
-        System.clearProperty(KernelChoices.REPLICA_FORCES_PROPERTY);
+        System.setProperty(KernelChoices.REPLICA_FORCES_PROPERTY, "group");
         long captures = GpuStatus.snapshot().captures();
         List<Atoms> group = run(w, starts, steps, "group (" + kernel + ")");
         assertTrue(GpuStatus.snapshot().captures() > captures, "the group path's steps were captured into a graph");
         System.setProperty(KernelChoices.REPLICA_FORCES_PROPERTY, "stages");
         List<Atoms> stage = run(w, starts, steps, "stages (" + KernelChoices.REPLICA_FORCES_PROPERTY + "=stages)");
-        System.clearProperty(KernelChoices.REPLICA_FORCES_PROPERTY);
+        System.setProperty(KernelChoices.REPLICA_FORCES_PROPERTY, "group");
         for (int r = 0; r < starts.size(); r++) {
             double dx = MoleculeThermostatTest.maxDev(group.get(r).positions(), stage.get(r).positions());
             double dv = MoleculeThermostatTest.maxDev(group.get(r).velocities(), stage.get(r).velocities());

@@ -25,7 +25,7 @@ class KernelChoicesTest {
     @Test
     void defaultsAreTheMeasuredChoices() {
         assertEquals(new KernelChoices(0, KernelChoices.DenseTiles.AUTO, KernelChoices.Launch.AUTO,
-                KernelChoices.ReplicaForces.GROUP),
+                KernelChoices.ReplicaForces.STAGES),
                 KernelChoices.fromProperties());
     }
 
@@ -34,9 +34,9 @@ class KernelChoicesTest {
         System.setProperty(KernelChoices.ROW_SPLIT_PROPERTY, "2");
         System.setProperty(KernelChoices.DENSE_TILES_PROPERTY, "narrow");
         System.setProperty(KernelChoices.LAUNCH_PROPERTY, "plain");
-        System.setProperty(KernelChoices.REPLICA_FORCES_PROPERTY, "stages");
+        System.setProperty(KernelChoices.REPLICA_FORCES_PROPERTY, "group");
         assertEquals(new KernelChoices(2, KernelChoices.DenseTiles.NARROW, KernelChoices.Launch.PLAIN,
-                KernelChoices.ReplicaForces.STAGES),
+                KernelChoices.ReplicaForces.GROUP),
                 KernelChoices.fromProperties());
     }
 
