@@ -8,6 +8,9 @@
 #   call3: waits for the pipeline's DONE (or CALL_S), copies the final weights and logs
 #   round1 (instead of widths): issue 27's round at F = 128 alone, the small-molecule pool in its data (device_organic.sh
 #          multi on the one GPU and 15 cores); call2 and call3 then wait for it as above
+#   round-and-engine (instead of round1): the same round, and issue 29's engine measurements on the GPU alone first
+#          (group-engine-run.sh, PyTorch's baseline, the probe's variants) while its data are labelled; call3 with
+#          STABILITY=1 then runs the stability survey of the round's export
 #   stability, survey: a candidate weight file's GPU checks before it may replace the shipped preview (see below)
 # Every call leaves ONE archive in $OUT (a call returns only a few files): window-<call>.tar.gz, in parts (pack).
 # Carry: .device/data.tar.xz (v1-v5's data, where the sparse checkout leaves forcefield/training/data out),
@@ -46,6 +49,20 @@ wait_done() {
   while [[ ! -f $work/out/DONE ]] && (( left > 20 )); do sleep 10; left=$(( ${CALL_S:-570} - SECONDS )); done
 }
 
+start_round1() {
+  # issue 27's next round (forcefield/training/README.md, "The small-molecule pool in the next round"): data with the
+  # small-molecule pool on 15 cores (DATA_CPUS, DATA_WORKERS: fewer where a probe shares the machine), then training on the GPU from the preview, the v6 weight file with its domain,
+  # the figures; detached, DEADLINE_S (default 1500) after this call's start; call2/call3 wait and copy.
+  v5data
+  mkdir -p "$work/out"
+  cp forcefield/training/device_organic.sh "$work/device_organic.sh"   # see widths
+  DATA_CPUS=${DATA_CPUS:-0-15} DATA_WORKERS=${DATA_WORKERS:-15} TRAIN_GPUS=0 BATCH=256 LR=${LR:-3e-4} LR_FINAL=1e-5 DATA_OPTS="--small" \
+    EVAL_BUDGET_S=120 COMMIT=${COMMIT:-unknown} \
+    SYSTEM_WEIGHTS="--system-weight water=2 --system-weight ethanol=2 --system-weight benzene=2 --system-weight alanine-dipeptide=2 --system-weight ace-ala5-nme=3 --system-weight water-clusters=2 --system-weight organic-small=${SMALL_WEIGHT:-3}" \
+    setsid nohup bash "$work/device_organic.sh" multi "$work" "$work/out" "${DEADLINE_S:-1500}" \
+    > "$work/pipeline.log" 2>&1 < /dev/null &
+}
+
 case "$phase" in
   widths)
     v5data
@@ -61,17 +78,43 @@ case "$phase" in
     pack
     ;;
   round1)
-    # issue 27's next round (forcefield/training/README.md, "The small-molecule pool in the next round"): data with the
-    # small-molecule pool on 15 cores (DATA_CPUS, DATA_WORKERS: fewer where a probe shares the machine), then training on the GPU from the preview, the v6 weight file with its domain,
-    # the figures; detached, DEADLINE_S (default 1500) after this call's start; call2/call3 wait and copy.
-    v5data
-    mkdir -p "$work/out"
-    cp forcefield/training/device_organic.sh "$work/device_organic.sh"   # see widths
-    DATA_CPUS=${DATA_CPUS:-0-15} DATA_WORKERS=${DATA_WORKERS:-15} TRAIN_GPUS=0 BATCH=256 LR=${LR:-3e-4} LR_FINAL=1e-5 DATA_OPTS="--small" \
-      EVAL_BUDGET_S=120 COMMIT=${COMMIT:-unknown} \
-      SYSTEM_WEIGHTS="--system-weight water=2 --system-weight ethanol=2 --system-weight benzene=2 --system-weight alanine-dipeptide=2 --system-weight ace-ala5-nme=3 --system-weight water-clusters=2 --system-weight organic-small=${SMALL_WEIGHT:-3}" \
-      setsid nohup bash "$work/device_organic.sh" multi "$work" "$work/out" "${DEADLINE_S:-1500}" \
-      > "$work/pipeline.log" 2>&1 < /dev/null &
+    start_round1
+    wait_done
+    pack
+    ;;
+  round-and-engine)
+    # issue 27's round (as round1) and issue 29's engine measurements in one call, the GPU to the measurements alone:
+    # the round's data are labelled on DATA_CPUS (default 0-12) while the measurements run on PROBE_CPUS (13-15) and
+    # the card; the training waits for the gate file (device_organic.sh GPU_GATE) that the measurements create when
+    # they end. Measurements (logs in the archive's engine/): the bundle's group-engine-run.sh (GroupCheck and
+    # `molten bench --replicas`, the group kernel's paths against the stage kernels), PyTorch's batched baseline
+    # beside them (torch_replica_bench.py, 1,024 ethanols and 256 alanine dipeptides), then the probe's variants
+    # (group-force-probe-run.sh, binary from .device/gfp-bin.xz) where it was carried.
+    # Carry: .device/g3.tar.xz (rebuilt with the engine to measure), .device/data.tar.xz, .model-payload/xtblib.tar.xz,
+    # optionally .device/gfp-bin.xz.
+    mkdir -p /tmp/b && XZ_OPT=-T0 tar -C /tmp/b -xJf .device/g3.tar.xz
+    rm -f "$work/GPU_FREE"
+    DATA_CPUS=${DATA_CPUS:-0-12} DATA_WORKERS=${DATA_WORKERS:-13} GPU_GATE=$PWD/$work/GPU_FREE start_round1
+    probe=${PROBE_CPUS:-13-15}
+    mkdir -p "$stage/engine"
+    OUT=$stage/engine timeout "${ENGINE_S:-380}" taskset -c "$probe" bash /tmp/b/g3/group-engine-run.sh \
+      > "$stage/engine/group-engine-run.log" 2>&1
+    tail -30 "$stage/engine/group-engine-run.log"
+    model=$PWD/forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2.safetensors
+    for spec in 1024:ethanol 256:alanine-dipeptide; do
+      IFS=: read -r r m <<< "$spec"
+      timeout 90 taskset -c "$probe" python3 /tmp/b/g3/torch_replica_bench.py "$model" "/tmp/b/g3/molecules/$m.xyz" "$r" \
+        "$stage/engine/torch-$m.tsv" 2>&1 | grep -v -i warn | tail -2
+    done
+    if [[ -f .device/gfp-bin.xz ]]; then
+      mkdir -p /tmp/gfp && xz -dc .device/gfp-bin.xz > /tmp/gfp/group_force_probe && chmod +x /tmp/gfp/group_force_probe
+      OMP_NUM_THREADS=3 taskset -c "$probe" python3 scripts/probes/group_force_probe.py write /tmp/gfp 1024 256 > /dev/null
+      GFP_DIR=/tmp/gfp OUT=/tmp/gfp-out timeout "${PROBE_S:-120}" taskset -c "$probe" \
+        bash scripts/probes/group-force-probe-run.sh > "$stage/engine/group-force-probe.log" 2>&1
+      cut -c1-200 "$stage/engine/group-force-probe.log" | tail -25
+    fi
+    touch "$work/GPU_FREE"
+    echo "GPU handed to the training after $SECONDS s"
     wait_done
     pack
     ;;
@@ -94,8 +137,16 @@ case "$phase" in
     ;;
   call2|call3)
     wait_done
-    grep -h "epoch\|stopped" "$work"/out/train_*.txt 2>/dev/null | tail -8
+    grep -h "epoch\|stopped\|kept" "$work"/out/train_*.txt 2>/dev/null | tail -8
+    # STABILITY=1 (call3): MLIPAudit's stability survey of the round's export on the card once the pipeline is DONE
+    # (about 200 s for the 144 molecules; needs .device/g3.tar.xz, carried in an earlier call of this machine)
+    if [[ ${STABILITY:-0} == 1 && -f $work/out/DONE && -f $work/out/student-gfn2-v6.safetensors ]]; then
+      mkdir -p /tmp/b && [[ -x /tmp/b/g3/jre/bin/java ]] || XZ_OPT=-T0 tar -C /tmp/b -xJf .device/g3.tar.xz
+      cp scripts/organic-stability-run.sh /tmp/b/g3/
+      MODEL=$PWD/$work/out/student-gfn2-v6.safetensors BUDGET=${STABILITY_S:-300} OUT=$stage/stability \
+        bash /tmp/b/g3/organic-stability-run.sh | tail -4
+    fi
     pack
     ;;
-  *) echo "unknown phase $phase (widths|round1|call2|call3|stability|survey)" >&2; exit 2 ;;
+  *) echo "unknown phase $phase (widths|round1|round-and-engine|call2|call3|stability|survey)" >&2; exit 2 ;;
 esac

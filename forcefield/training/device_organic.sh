@@ -136,7 +136,7 @@ case "$phase" in
     # Settings: HIDDEN (F, 128; 256 with INIT from widen.py), BATCH (per rank, 256), LR (1e-3), LR_FINAL (1e-5), WARMUP (300), SYSTEM_WEIGHTS (" --system-weight
     # NAME=K ..."), DATA_OPTS (organic_data.py options), V5DATA (v1-v5's data folder, default forcefield/training/data:
     # elsewhere where a sparse checkout leaves it out, since each command's copy of the checkout resets tracked paths).
-    # Data already generated in WORK (an earlier, failed start) are used as they are.
+    # Data already generated in WORK (an earlier, failed start) are used as they are. GPU_GATE: see below.
     workers=${DATA_WORKERS:-$(( cores > 1 ? cores - 1 : 1 ))}
     data_once
     (cd "$work/data" && tar -cJf "$out/testset-organic.tar.xz" testset) &
@@ -144,6 +144,13 @@ case "$phase" in
     IFS=, read -r -a gpu_list <<< "$gpus"
     n=${#gpu_list[@]}
     init=${INIT:-forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors}
+    # GPU_GATE (a file name): measurements share the machine and want the GPU to themselves until they create it;
+    # the GPU work below (active round, training) waits for it, at most GPU_GATE_S (default 300) seconds after the data are ready
+    if [[ -n ${GPU_GATE:-} ]]; then
+      gate_end=$(( SECONDS + ${GPU_GATE_S:-300} ))
+      while [[ ! -e $GPU_GATE ]] && (( SECONDS < gate_end )); do sleep 2; done
+      echo "GPU gate: $([[ -e $GPU_GATE ]] && echo open || echo "timed out") at $SECONDS s"
+    fi
     # an active round on the student's own MD first, when ACTIVE_OPTS names its families (organic_active.py options,
     # e.g. "--only-weighted --weight-category imine=3 ..."): MD on ACTIVE_GPU (default the first training GPU), labels
     # on DATA_CPUS, cut at ACTIVE_BUDGET_S; its frames join the training data as organic-active-r<ACTIVE_ROUND>
