@@ -20,6 +20,11 @@
 // threads, two per channel, the second half's pair sums in a private copy; the probe's var 0 at 256 threads: 1,754
 // us for 256 alanine dipeptides). RT = 9 resp. 11: one tile per ethanol (9 atoms) resp. one per half of a dipeptide
 // (22), the configurations measured.
+// Tensor-core twins k_group_n12_tc / k_group_n24_tc (TC = true; the probe's VTC, emulator-checked, NOT yet measured on
+// a GPU): the 12 dense products of a pass run as dense_tc (3xTF32 mma.sync m16n8k8, out^T = W^T X^T: output channels
+// on the mma's M side, atom rows on its N side in tiles of 8, rows past the replica read as zeros), the same launch
+// shape and shared memory; the epilogues take the channel (the lane holding (row, channel) runs it), and the n / sp
+// pass after U|V gets a barrier. The emulator runs the warp-wide mma in fake_driver.cpp (emu_mma_tf32).
 #pragma once
 #include "molten_stages.cuh"
 
@@ -63,7 +68,7 @@ __device__ __forceinline__ void load_filter(const float* __restrict__ Ly, int f,
 
 // out[m][j] = sum_k in[m][k] A[k][j] (+ bias[j]) for rows m < rows, J columns; thread owns j = tid + 128 c (c < C).
 // The input is NSEG segments of K columns each (segment s: rows of in_s with stride ld_s, matrix rows s K ..).
-// epi(m, v0, v1, v2) gets the row's C results (unused ones 0), for m < rows only: a partial last tile of RT rows
+// epi(m, ch, v0, v1, v2) gets the row's C results (unused ones 0) of channel ch = j0 (the thread's own), for m < rows only: a partial last tile of RT rows
 // computes rows past the end from whatever the buffer holds there and drops them. K a multiple of 4 D.
 template <int RT, int C, int NSEG, int H, int PD1, int PD, class Epi>
 __device__ __forceinline__ void dense(int rows, const float* in0, int ld0, const float* in1, int ld1, int K,
@@ -124,8 +129,173 @@ __device__ __forceinline__ void dense(int rows, const float* in0, int ld0, const
         }
 #pragma unroll
         for (int r = 0; r < RT; ++r)
-            if (r0 + r < rows) epi(r0 + r, acc[r][0], C > 1 ? acc[r][C > 1 ? 1 : 0] : 0.0f, C > 2 ? acc[r][C > 2 ? 2 : 0] : 0.0f);
+            if (r0 + r < rows) epi(r0 + r, j0, acc[r][0], C > 1 ? acc[r][C > 1 ? 1 : 0] : 0.0f, C > 2 ? acc[r][C > 2 ? 2 : 0] : 0.0f);
     }
+}
+
+// ---- the same products on the tensor cores (TC entries), 3xTF32 (from the probe's VTC, dense_tc) ----
+// tf32 split of a float32 x: big = rna(x), small = rna(x - big) (cvt.rna.tf32.f32: round to nearest, ties away from
+// zero, on the 13 dropped mantissa bits); a b ~ a_s b_b + a_b b_s + a_b b_b (a_s b_s, 2^-22 relative, dropped).
+// tf32 instructions exist from sm_80 on (every architecture of the fatbin); below it the entries would trap.
+// The emulator (MOLTEN_EMU): cvt.rna bit-exactly here, the warp-wide mma in emu_mma_tf32 (fake_driver.cpp).
+#ifdef MOLTEN_EMU
+inline float tf32_u2f(unsigned u) { float x; std::memcpy(&x, &u, 4); return x; }
+inline unsigned tf32_rna(float x) {
+    unsigned u;
+    std::memcpy(&u, &x, 4);
+    return (u + 0x1000u) & 0xffffe000u;   // half an ulp of tf32 added to the magnitude, 13 bits dropped: ties away
+}
+#else
+__device__ __forceinline__ float tf32_u2f(unsigned u) { return __uint_as_float(u); }
+__device__ __forceinline__ unsigned tf32_rna(float x) {
+    unsigned r;
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+#else
+    r = 0u;
+    __trap();
+#endif
+    return r;
+}
+#endif
+__device__ __forceinline__ void split_tf32(float x, unsigned& big, unsigned& small) {
+    big = tf32_rna(x);
+    small = tf32_rna(x - tf32_u2f(big));
+}
+// d += a b, one warp (all 32 lanes): a 16 x 8 (row), b 8 x 8 (col), d 16 x 8 float32. Fragments (PTX ISA,
+// mma.m16n8k8 .tf32; g = lane >> 2, q = lane % 4): a0 (g, q), a1 (g + 8, q), a2 (g, q + 4), a3 (g + 8, q + 4);
+// b0 (q, g), b1 (q + 4, g); d0 (g, 2q), d1 (g, 2q + 1), d2 (g + 8, 2q), d3 (g + 8, 2q + 1).
+__device__ __forceinline__ void mma_tf32(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
+#ifdef MOLTEN_EMU
+    emu_mma_tf32(d, a, b);
+#elif !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#else
+    __trap();
+#endif
+}
+
+// dense() on the tensor cores: out^T = A^T in^T, the output columns j on the mma's M side (tiles of 16), the rows m
+// on its N side (tiles of 8; rows >= `rows` read as zeros, never from the buffer: no padding room is needed), k in
+// steps of 8. A warp owns a unit of 16 channels 16 u .. 16 u + 15 and its C column tiles (j = ch + 128 c, so that
+// the epilogue gets channel ch's C values together, as in dense()); units u = warp, warp + NW, ..; for it the row
+// tiles in chunks of NTC (4 C NTC accumulators; the chunking is fixed by ROWSMAX, the entry's bound, and chunks
+// past the replica's rows are skipped). The k order inside a block of 16 is permuted so that a lane's B operand is
+// one float4 of its row in shared memory: lane (g, q) loads in[m][k0 + 4q .. 4q + 3]; mma step s (0, 1) takes
+// kappa = q <-> k0 + 4q + 2s, kappa = q + 4 <-> k0 + 4q + 2s + 1, and the A fragments (weights [K][J], __ldg, rows
+// k: 8 consecutive columns a row) use the same map. Weights run through a register pipeline PF blocks of 16 k deep.
+// The epilogue is called by the lane that holds (m, ch), not by thread ch: epi(m, ch, v0, v1, v2) once for every
+// m < rows, ch < J / C; callers synchronise before channel-local passes. NSEG K must be a multiple of 16 PF.
+template <int ROWSMAX, int C, int NSEG, int NW, int MAXT, int PF1, class Epi>
+__device__ __forceinline__ void dense_tc(int rows, const float* in0, int ld0, const float* in1, int ld1, int K,
+                                         const float* __restrict__ A, int J, const float* __restrict__ bias, Epi epi) {
+    constexpr int NTM = (ROWSMAX + 7) / 8;                 // row tiles of 8 at most
+    constexpr int NCH = (NTM * C + MAXT - 1) / MAXT;       // chunks of row tiles
+    constexpr int NTC = (NTM + NCH - 1) / NCH;             // row tiles a chunk
+    constexpr int PF = C == 1 ? PF1 : C == 2 && PF1 > 1 ? PF1 / 2 : 1;   // weight pipeline depth (blocks of 16 k)
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, q = lane & 3;
+    const int nt = (rows + 7) >> 3;
+    const int UJ = (C == 1 ? J : 128) / 16;
+    const int KT = NSEG * K;
+    for (int u = warp; u < UJ; u += NW) {
+        const float* Au = A + 16 * u + g;
+#pragma unroll 1
+        for (int cc = 0; cc < NCH; ++cc) {
+            const int t0 = cc * NTC;
+            if (t0 >= nt) break;
+            float acc[C][NTC][4];
+#pragma unroll
+            for (int c = 0; c < C; ++c)
+#pragma unroll
+                for (int i = 0; i < NTC; ++i)
+#pragma unroll
+                    for (int r = 0; r < 4; ++r) acc[c][i][r] = 0.0f;
+            // raw weights of a block of 16 k: w[c][2 kk + h] = A[k0 + 4q + kk][16 u + g + 8 h + 128 c]
+            float wb[PF][C][8];
+            auto ldw = [&](float (&w)[C][8], int k0) {
+                const float* p = Au + (size_t)(k0 + 4 * q) * J;
+#pragma unroll
+                for (int kk = 0; kk < 4; ++kk)
+#pragma unroll
+                    for (int c = 0; c < C; ++c)
+#pragma unroll
+                        for (int h = 0; h < 2; ++h) w[c][2 * kk + h] = __ldg(p + (size_t)kk * J + 128 * c + 8 * h);
+            };
+#pragma unroll
+            for (int st = 0; st < PF; ++st) ldw(wb[st], 16 * st);
+#pragma unroll 1
+            for (int kb0 = 0; kb0 < KT; kb0 += 16 * PF) {
+#pragma unroll
+                for (int st = 0; st < PF; ++st) {
+                    const int kb = kb0 + 16 * st;
+                    float w[C][8];
+#pragma unroll
+                    for (int c = 0; c < C; ++c)
+#pragma unroll
+                        for (int e = 0; e < 8; ++e) w[c][e] = wb[st][c][e];
+                    if (kb + 16 * PF < KT) ldw(wb[st], kb + 16 * PF);
+                    const bool s1 = NSEG == 2 && kb >= K;
+                    const float* in = s1 ? in1 : in0;
+                    const int ld = s1 ? ld1 : ld0, k = s1 ? kb - K : kb;
+                    float4 x[NTC];
+#pragma unroll
+                    for (int i = 0; i < NTC; ++i) {
+                        const int m = 8 * (t0 + i) + g;
+                        x[i] = m < rows ? *reinterpret_cast<const float4*>(in + (size_t)m * ld + k + 4 * q)
+                                        : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+                    }
+#pragma unroll
+                    for (int s = 0; s < 2; ++s) {
+                        unsigned bb[NTC][2], bs[NTC][2];
+#pragma unroll
+                        for (int i = 0; i < NTC; ++i) {
+                            split_tf32(s ? x[i].z : x[i].x, bb[i][0], bs[i][0]);   // kappa = q:     k0 + 4q + 2s
+                            split_tf32(s ? x[i].w : x[i].y, bb[i][1], bs[i][1]);   // kappa = q + 4: k0 + 4q + 2s + 1
+                        }
+#pragma unroll
+                        for (int c = 0; c < C; ++c) {
+                            unsigned ab[4], as[4];
+                            split_tf32(w[c][4 * s], ab[0], as[0]);       // a0: (ch g,     kappa q)
+                            split_tf32(w[c][4 * s + 1], ab[1], as[1]);   // a1: (ch g + 8, kappa q)
+                            split_tf32(w[c][4 * s + 2], ab[2], as[2]);   // a2: (ch g,     kappa q + 4)
+                            split_tf32(w[c][4 * s + 3], ab[3], as[3]);   // a3: (ch g + 8, kappa q + 4)
+#pragma unroll
+                            for (int i = 0; i < NTC; ++i)
+                                if (t0 + i < nt) {   // warp-uniform; small terms first
+                                    mma_tf32(acc[c][i], as, bb[i]);
+                                    mma_tf32(acc[c][i], ab, bs[i]);
+                                    mma_tf32(acc[c][i], ab, bb[i]);
+                                }
+                        }
+                    }
+                }
+            }
+            float bv[C][2];
+#pragma unroll
+            for (int c = 0; c < C; ++c)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) bv[c][h] = bias ? __ldg(bias + 16 * u + g + 8 * h + 128 * c) : 0.0f;
+#pragma unroll
+            for (int i = 0; i < NTC; ++i)
+#pragma unroll
+                for (int r = 0; r < 4; ++r) {
+                    const int m = 8 * (t0 + i) + 2 * q + (r & 1), h = r >> 1;
+                    if (m < rows)
+                        epi(m, 16 * u + g + 8 * h, acc[0][i][r] + bv[0][h], C > 1 ? acc[C > 1 ? 1 : 0][i][r] + bv[C > 1 ? 1 : 0][h] : 0.0f,
+                            C > 2 ? acc[C > 2 ? 2 : 0][i][r] + bv[C > 2 ? 2 : 0][h] : 0.0f);
+                }
+        }
+    }
+}
+
+// dense() (TC false) or dense_tc() (TC true, 4 H warps) for `rows` <= ROWSMAX rows
+template <bool TC, int ROWSMAX, int RT, int C, int NSEG, int H, int PD1, int PD, int MAXT, int TCPF, class Epi>
+__device__ __forceinline__ void dense2(int rows, const float* in0, int ld0, const float* in1, int ld1, int K,
+                                       const float* __restrict__ A, int J, const float* __restrict__ bias, Epi epi) {
+    if constexpr (TC) dense_tc<ROWSMAX, C, NSEG, 4 * H, MAXT, TCPF>(rows, in0, ld0, in1, ld1, K, A, J, bias, epi);
+    else dense<RT, C, NSEG, H, PD1, PD>(rows, in0, ld0, in1, ld1, K, A, J, bias, epi);
 }
 
 // Shared-memory accumulation of NA values to distinct addresses: all loads first, then all stores (the compiler
@@ -164,7 +334,9 @@ __device__ __forceinline__ void warp_add4(float a0, float a1, float a2, float a3
 // Energies and forces of replica blockIdx.x (atoms [rep_start[b], rep_start[b + 1]), at most NMAX), 128 H threads.
 // RT: dense row tile; H = 2: two threads per channel, the second half's pair sums in X (PRIV); RACC: the forward
 // pair loop keeps atom i's sums in registers over j (H = 1 only). PD1 / PD: weight pipeline depth in groups of 4 k.
-template <int NMAX, int RT, int H, bool RACC, int PD1, int PD>
+// TC: the dense products on the tensor cores (dense_tc: MAXT accumulator tiles, TCPF weight pipeline depth in
+// blocks of 16 k); the epilogues then run on the lane holding (row, channel), so they address channel ch, not f.
+template <int NMAX, int RT, int H, bool RACC, int PD1, int PD, bool TC = false, int MAXT = 6, int TCPF = 2>
 __device__ __forceinline__ void group_force(const Net& n, float* sm) {
     static_assert(!RACC || H == 1, "register accumulation with one thread per channel");
     constexpr bool PRIV = H == 2;
@@ -204,8 +376,14 @@ __device__ __forceinline__ void group_force(const Net& n, float* sm) {
     const float* W6 = b5 + FH;
     const float rc = (float)n.cutoff, gamma = (float)n.gamma;
     const float kpi = 3.14159265358979f / rc;
-    float* scr = n.group_scr + (size_t)blockIdx.x * NT * n.group_n * NFLD * F + f;   // this block's slice, channel f
+    float* scr0 = n.group_scr + (size_t)blockIdx.x * NT * n.group_n * NFLD * F;   // this block's slice
+    float* scr = scr0 + f;                                                         // channel f
     auto SC = [&](int t, int m, int fld) -> float* { return scr + ((size_t)(t * M + m) * NFLD + fld) * F; };
+    // the same for channel ch (dense epilogues: under TC the lane finishing (m, ch) is not thread ch)
+    auto SCc = [&](int t, int m, int fld, int ch) -> float* {
+        if constexpr (TC) return scr0 + ch + ((size_t)(t * M + m) * NFLD + fld) * F;
+        else { (void)ch; return SC(t, m, fld); }   // SIMT: ch is f (the code of the SIMT entries as before)
+    };
 
     // ---- geometry of every unordered pair (i < j), thread per pair
     for (int q = tid; q < P; q += NTH) {
@@ -241,15 +419,15 @@ __device__ __forceinline__ void group_force(const Net& n, float* sm) {
     for (int t = 0; t < NT; ++t) {
         const float* Ly = layers + (size_t)t * LO::size;
         // -- message: phi(s) = phi2 SiLU(phi0 s)
-        dense<RT, 1, 1, H, PD1, PD>(M, S, F, nullptr, 0, F, Ly + LO::phi0T, F, Ly + LO::bphi0, [&](int m, float z, float, float) {
-            *SC(t, m, FZ1) = z;
-            B[m * F3 + f] = silu(z);
+        dense2<TC, NMAX, RT, 1, 1, H, PD1, PD, MAXT, TCPF>(M, S, F, nullptr, 0, F, Ly + LO::phi0T, F, Ly + LO::bphi0, [&](int m, int ch, float z, float, float) {
+            *SCc(t, m, FZ1, ch) = z;
+            B[m * F3 + ch] = silu(z);
         });
         __syncthreads();
-        dense<RT, 3, 1, H, PD1, PD>(M, B, F3, nullptr, 0, F, Ly + LO::phi2T, F3, Ly + LO::bphi2, [&](int m, float p0, float p1, float p2) {
-            float* a = A + m * F3 + f;
-            a[0] = p0; a[F] = p1; a[F2] = p2;                    // [x_vv | x_s | x_vs] parts of phi, channel f
-            *SC(t, m, FPHI) = p0; *SC(t, m, FPHI + 1) = p1; *SC(t, m, FPHI + 2) = p2;
+        dense2<TC, NMAX, RT, 3, 1, H, PD1, PD, MAXT, TCPF>(M, B, F3, nullptr, 0, F, Ly + LO::phi2T, F3, Ly + LO::bphi2, [&](int m, int ch, float p0, float p1, float p2) {
+            float* a = A + m * F3 + ch;
+            a[0] = p0; a[F] = p1; a[F2] = p2;                    // [x_vv | x_s | x_vs] parts of phi, channel ch
+            *SCc(t, m, FPHI, ch) = p0; *SCc(t, m, FPHI + 1, ch) = p1; *SCc(t, m, FPHI + 2, ch) = p2;
         });
         __syncthreads();
         // -- message pair loop (channel f only): S += ds, B = dv, v before the message saved
@@ -340,15 +518,16 @@ __device__ __forceinline__ void group_force(const Net& n, float* sm) {
         }
         __syncthreads();
         // -- update: Uv (-> A), Vv (-> B) over the 3M Cartesian rows of v
-        dense<RT, 2, 1, H, PD1, PD>(3 * M, V, F, nullptr, 0, F, Ly + LO::UVT, F2, nullptr, [&](int r, float u, float vv, float) {
-            A[r * F + f] = u;
-            B[r * F + f] = vv;
+        dense2<TC, 3 * NMAX, RT, 2, 1, H, PD1, PD, MAXT, TCPF>(3 * M, V, F, nullptr, 0, F, Ly + LO::UVT, F2, nullptr, [&](int r, int ch, float u, float vv, float) {
+            A[r * F + ch] = u;
+            B[r * F + ch] = vv;
             const int m = r / 3, a = r - 3 * m;
-            *SC(t, m, FUV + a) = u;
-            *SC(t, m, FVV + a) = vv;
+            *SCc(t, m, FUV + a, ch) = u;
+            *SCc(t, m, FVV + a, ch) = vv;
         });
-        // n and sp (channel f): n -> B[m][0], sp -> B[m][1] (over this channel's Vv x, y)
-        if (H > 1) __syncthreads();
+        // n and sp (channel f): n -> B[m][0], sp -> B[m][1] (over this channel's Vv x, y); under TC other lanes
+        // wrote channel f's Uv, Vv
+        if (H > 1 || TC) __syncthreads();
         for (int m = half; m < M; m += H) {
             const float* a = A + m * F3 + f;
             float* b = B + m * F3 + f;
@@ -359,33 +538,34 @@ __device__ __forceinline__ void group_force(const Net& n, float* sm) {
             b[F] = sp;
         }
         __syncthreads();
-        dense<RT, 1, 2, H, PD1, PD>(M, S, F, B, F3, F, Ly + LO::mlp0T, F, Ly + LO::bmlp0, [&](int m, float z, float, float) {
-            *SC(t, m, FZ3) = z;
-            B[m * F3 + F2 + f] = silu(z);
+        dense2<TC, NMAX, RT, 1, 2, H, PD1, PD, MAXT, TCPF>(M, S, F, B, F3, F, Ly + LO::mlp0T, F, Ly + LO::bmlp0, [&](int m, int ch, float z, float, float) {
+            *SCc(t, m, FZ3, ch) = z;
+            B[m * F3 + F2 + ch] = silu(z);
         });
         __syncthreads();
-        dense<RT, 3, 1, H, PD1, PD>(M, B + F2, F3, nullptr, 0, F, Ly + LO::mlp2T, F3, Ly + LO::bmlp2, [&](int m, float avv, float asv, float ass) {
-            *SC(t, m, FA) = avv; *SC(t, m, FA + 1) = asv; *SC(t, m, FA + 2) = ass;
-            float* v = V + m * F3 + f;
-            const float* u = A + m * F3 + f;
+        dense2<TC, NMAX, RT, 3, 1, H, PD1, PD, MAXT, TCPF>(M, B + F2, F3, nullptr, 0, F, Ly + LO::mlp2T, F3, Ly + LO::bmlp2, [&](int m, int ch, float avv, float asv, float ass) {
+            *SCc(t, m, FA, ch) = avv; *SCc(t, m, FA + 1, ch) = asv; *SCc(t, m, FA + 2, ch) = ass;
+            float* v = V + m * F3 + ch;
+            const float* u = A + m * F3 + ch;
             v[0] += avv * u[0]; v[F] += avv * u[F]; v[F2] += avv * u[F2];
-            S[m * F + f] += ass + asv * B[m * F3 + F + f];
+            S[m * F + ch] += ass + asv * B[m * F3 + F + ch];
         });
         __syncthreads();
     }
     // -- readout: z5 = W5 s + b5 (64 columns); y_m = W6 . silu(z5); g_z5 = scale W6 o silu'(z5) -> B[m][0..63]
     {
         const float w6 = f < FH ? __ldg(W6 + f) : 0.0f, sc = (float)n.scale;
-        dense<RT, 1, 1, H, PD1, PD>(M, S, F, nullptr, 0, F, W5T, FH, b5, [&](int m, float z, float, float) {
-            atomicAdd(esh + m, w6 * silu(z));
-            B[m * F3 + f] = sc * w6 * dsilu(z);
+        dense2<TC, NMAX, RT, 1, 1, H, PD1, PD, MAXT, TCPF>(M, S, F, nullptr, 0, F, W5T, FH, b5, [&](int m, int ch, float z, float, float) {
+            const float w6c = TC ? __ldg(W6 + ch) : w6;   // TC: the lane holding (m, ch) is not thread ch
+            atomicAdd(esh + m, w6c * silu(z));
+            B[m * F3 + ch] = sc * w6c * dsilu(z);
         });
         __syncthreads();
         // ======================= backward =======================
         // g_s = W5^T g_z5 (-> S), g_v = 0 (-> V)
-        dense<RT, 1, 1, H, PD1, PD>(M, B, F3, nullptr, 0, FH, W5, F, nullptr, [&](int m, float gs, float, float) {
-            S[m * F + f] = gs;
-            V[m * F3 + f] = V[m * F3 + F + f] = V[m * F3 + F2 + f] = 0.0f;
+        dense2<TC, NMAX, RT, 1, 1, H, PD1, PD, MAXT, TCPF>(M, B, F3, nullptr, 0, FH, W5, F, nullptr, [&](int m, int ch, float gs, float, float) {
+            S[m * F + ch] = gs;
+            V[m * F3 + ch] = V[m * F3 + F + ch] = V[m * F3 + F2 + ch] = 0.0f;
         });
         __syncthreads();
     }
@@ -406,14 +586,14 @@ __device__ __forceinline__ void group_force(const Net& n, float* sm) {
         }
         __syncthreads();
         // g_z3 = (mlp2^T g_a) o silu'(z3) -> B[m][0]
-        dense<RT, 1, 1, H, PD1, PD>(M, A, F3, nullptr, 0, F3, Ly + LO::mlp2, F, nullptr, [&](int m, float gh, float, float) {
-            B[m * F3 + f] = gh * dsilu(*SC(t, m, FZ3));
+        dense2<TC, NMAX, RT, 1, 1, H, PD1, PD, MAXT, TCPF>(M, A, F3, nullptr, 0, F3, Ly + LO::mlp2, F, nullptr, [&](int m, int ch, float gh, float, float) {
+            B[m * F3 + ch] = gh * dsilu(*SCc(t, m, FZ3, ch));
         });
         __syncthreads();
         // [g_s | g_n] = mlp0^T g_z3: g_s added to S, g_n -> B[m][2]
-        dense<RT, 2, 1, H, PD1, PD>(M, B, F3, nullptr, 0, F, Ly + LO::mlp0, F2, nullptr, [&](int m, float gs, float gn, float) {
-            S[m * F + f] += gs;
-            B[m * F3 + F2 + f] = gn;
+        dense2<TC, NMAX, RT, 2, 1, H, PD1, PD, MAXT, TCPF>(M, B, F3, nullptr, 0, F, Ly + LO::mlp0, F2, nullptr, [&](int m, int ch, float gs, float gn, float) {
+            S[m * F + ch] += gs;
+            B[m * F3 + F2 + ch] = gn;
         });
         __syncthreads();
         // pass 2 (channel f): g_Uv -> A (rows 3m + a of F), g_Vv -> B
@@ -434,7 +614,7 @@ __device__ __forceinline__ void group_force(const Net& n, float* sm) {
         }
         __syncthreads();
         // g_v += U^T g_Uv + V^T g_Vv over the 3M Cartesian rows
-        dense<RT, 1, 2, H, PD1, PD>(3 * M, A, F, B, F, F, Ly + LO::UV, F, nullptr, [&](int r, float gv, float, float) { V[r * F + f] += gv; });
+        dense2<TC, 3 * NMAX, RT, 1, 2, H, PD1, PD, MAXT, TCPF>(3 * M, A, F, B, F, F, Ly + LO::UV, F, nullptr, [&](int r, int ch, float gv, float, float) { V[r * F + ch] += gv; });
         __syncthreads();
         // -- message backward: pair loop (channel f): g_phi -> A, g_v(senders) -> B, pair sums of g_d, g_u -> gp
         float wf[3][NR], bf[3];
@@ -512,12 +692,12 @@ __device__ __forceinline__ void group_force(const Net& n, float* sm) {
             }
         __syncthreads();
         // g_z1 = (phi2^T g_phi) o silu'(z1) -> B[m][0]
-        dense<RT, 1, 1, H, PD1, PD>(M, A, F3, nullptr, 0, F3, Ly + LO::phi2, F, nullptr, [&](int m, float gh, float, float) {
-            B[m * F3 + f] = gh * dsilu(*SC(t, m, FZ1));
+        dense2<TC, NMAX, RT, 1, 1, H, PD1, PD, MAXT, TCPF>(M, A, F3, nullptr, 0, F3, Ly + LO::phi2, F, nullptr, [&](int m, int ch, float gh, float, float) {
+            B[m * F3 + ch] = gh * dsilu(*SCc(t, m, FZ1, ch));
         });
         __syncthreads();
         // g_s += phi0^T g_z1
-        dense<RT, 1, 1, H, PD1, PD>(M, B, F3, nullptr, 0, F, Ly + LO::phi0, F, nullptr, [&](int m, float gs, float, float) { S[m * F + f] += gs; });
+        dense2<TC, NMAX, RT, 1, 1, H, PD1, PD, MAXT, TCPF>(M, B, F3, nullptr, 0, F, Ly + LO::phi0, F, nullptr, [&](int m, int ch, float gs, float, float) { S[m * F + ch] += gs; });
         __syncthreads();
     }
     // ---- pair gradients to forces: g_r = g_d u + (g_u - (u . g_u) u) / d (in place), then F_k = -(sum_{i<k} g_r - sum_{j>k} g_r)

@@ -41,6 +41,9 @@ void __syncwarp(unsigned mask = 0xffffffffu);
 unsigned long long emu_warp_exchange(unsigned long long v, int src_lane);
 unsigned __ballot_sync(unsigned mask, int pred);
 float emu_warp_sum(float x);
+// mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 of the warp (all 32 lanes): d += a b with this lane's
+// fragments a[4], b[2] (tf32 bit patterns), d[4] (PTX ISA layout; fake_driver.cpp)
+void emu_mma_tf32(float* d, const unsigned* a, const unsigned* b);
 void emu_cluster_sync();
 void emu_grid_sync();
 int emu_cluster_rank();

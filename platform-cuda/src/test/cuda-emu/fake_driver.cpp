@@ -69,6 +69,7 @@ struct Launch {
     Barrier groupBar;
     std::vector<std::vector<float>> smem;
     std::vector<std::vector<unsigned long long>> xch;  // per warp
+    std::vector<std::vector<unsigned>> mma;            // per warp: the lanes' mma fragments (emu_mma_tf32)
     std::vector<Coro*> runq;
     size_t head = 0;
     std::mt19937_64 rng;
@@ -213,6 +214,41 @@ float emu_warp_sum(float v) {
     return a[lane];
 }
 
+// mma.sync m16n8k8 tf32 of a warp, on the mechanism of the shuffles: every lane deposits its fragments (the operands
+// cut to the 19 bits of tf32, as the tensor core reads them), the warp meets, each lane computes its own 4 elements
+// of d from the deposits by the PTX ISA layout (a (row, kappa) at lane 4 (row % 8) + kappa % 4, register row / 8 +
+// 2 (kappa / 4); b (kappa, col) at lane 4 col + kappa % 4, register kappa / 4; d r at row g + 8 (r / 2), col 2 q +
+// r % 2), the 8 exact products summed in double onto d and rounded once to float32 (the tensor core's own
+// accumulation rounding differs at the float32 level), and the warp meets again before the deposits are reused.
+void emu_mma_tf32(float* d, const unsigned* a, const unsigned* b) {
+    auto& L = *g_launch;
+    const int w = g_running->warp, lane = emu_cur->tid.x & 31;
+    if (L.mma.empty()) L.mma.resize(L.warpBar.size());
+    auto& x = L.mma[w];
+    if (x.empty()) x.assign(32 * 6, 0u);
+    if (L.warpBar[w].expected != 32) emu_fail("mma.sync: not all 32 lanes of the warp are running");
+    for (int r = 0; r < 4; ++r) x[6 * lane + r] = a[r] & 0xffffe000u;
+    for (int r = 0; r < 2; ++r) x[6 * lane + 4 + r] = b[r] & 0xffffe000u;
+    arrive(L.warpBar[w]);
+    const int g = lane >> 2, q = lane & 3;
+    float out[4];
+    for (int r = 0; r < 4; ++r) {
+        const int row = g + 8 * (r >> 1), col = 2 * q + (r & 1);
+        double s = d[r];
+        for (int kap = 0; kap < 8; ++kap) {
+            const unsigned av = x[6 * (4 * (row & 7) + (kap & 3)) + (row >> 3) + 2 * (kap >> 2)];
+            const unsigned bv = x[6 * (4 * col + (kap & 3)) + 4 + (kap >> 2)];
+            float fa, fb;
+            std::memcpy(&fa, &av, 4);
+            std::memcpy(&fb, &bv, 4);
+            s += (double)fa * (double)fb;
+        }
+        out[r] = (float)s;
+    }
+    arrive(L.warpBar[w]);
+    for (int r = 0; r < 4; ++r) d[r] = out[r];
+}
+
 static unsigned long long g_seed = 12345;
 
 // Runs blocks [b0, b0 + nb) of a launch concurrently. Returns false on deadlock.
@@ -324,7 +360,7 @@ static const std::vector<KernelInfo>& registry() {
         REG(k_ub2_n, 1), REG(k_ub3_n, 1), REG(k_pb1_n, 1), REG(k_pb2_n, 1), REG(k_readout_n, 1), REG(k_readout_bwd_n, 1),
         REG(k_readout_w, 1), REG(k_readout_t, 1), REG(k_readout_bwd_w, 1), REG(k_readout_bwd_t, 1),
         REG(k_small_c16, 16), REG(k_small_c16_cons, 16),
-        REG(k_group_n12, 1), REG(k_group_n24, 1),
+        REG(k_group_n12, 1), REG(k_group_n24, 1), REG(k_group_n12_tc, 1), REG(k_group_n24_tc, 1),
     };
     return r;
 }

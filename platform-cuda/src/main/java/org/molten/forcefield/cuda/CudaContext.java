@@ -169,6 +169,11 @@ final class CudaContext implements AutoCloseable {
         return computeMajor >= 9;
     }
 
+    /** The major number of the GPU's compute capability (9 on an H100 / H200). */
+    int computeMajor() {
+        return computeMajor;
+    }
+
     /** "sm_90" etc.: the GPU's compute capability. */
     String architecture() {
         return "sm_" + computeMajor + computeMinor;

@@ -236,13 +236,18 @@ public final class CudaMdEngine implements DeviceDynamics {
 
     /**
      * What evaluates the replicas' forces on the stage path: "group (k_group_n12)" / "group (k_group_n24)" (a block per
-     * replica, GroupPath), else "stages (why not the group kernel)"; "molecule" for the small-molecule kernel.
+     * replica, GroupPath; "group (k_group_n12_tc)" etc. with the tensor-core dense products, and "group (k_group_n12;
+     * why not tc)" where tc was asked for but cannot run), else "stages (why not the group kernel)"; "molecule" for
+     * the small-molecule kernel.
      */
     public String replicaForces() {
         if (sys.megaKernel() != null) {
             return "molecule";
         }
-        return sys.groupKernel != null ? "group (" + sys.groupKernel + ")" : "stages (" + sys.groupWhyNot + ")";
+        if (sys.groupKernel != null) {
+            return "group (" + sys.groupKernel + (sys.groupWhyNot.isEmpty() ? "" : "; " + sys.groupWhyNot) + ")";
+        }
+        return "stages (" + sys.groupWhyNot + ")";
     }
 
     /** The kernel running whole MD steps (k_small_c16, or k_small_c16_cons with constraints), or "stages". */

@@ -92,7 +92,10 @@ final class DeviceSystem implements AutoCloseable {
     final int replicaCount;
     /** The group kernel evaluating the replicas' forces (GroupPath), or null: the stage kernels. */
     final String groupKernel;
-    /** Why the group kernel does not evaluate the forces ("" where it does). */
+    /**
+     * Why the group kernel does not evaluate the forces; where it does, "" or why it runs the SIMT entry although
+     * {@value KernelChoices#GROUP_DENSE_PROPERTY}=tc asked for the tensor cores.
+     */
     final String groupWhyNot;
     private final DevicePointer groupWeights;  // the model's weights in the group kernel's order (CudaModel)
     private final GroupWeights groupLayout;
@@ -160,8 +163,12 @@ final class DeviceSystem implements AutoCloseable {
         if (why == null && groupWeights == null) {
             why = "no weights in the group kernel's order were given";
         }
-        this.groupKernel = why == null ? GroupPath.kernel(replicas.atoms(0)) : null;
-        this.groupWhyNot = why == null ? "" : why;
+        // the dense products: the tensor-core entry where asked for and the device has it (sm_80+), else the SIMT
+        // one with the reason in groupWhyNot (replicaForces() names both)
+        String denseWhyNot = why == null ? GroupPath.denseWhyNot(choices.groupDense(), cx.computeMajor()) : null;
+        this.groupKernel = why == null ? GroupPath.kernel(replicas.atoms(0),
+                denseWhyNot == null ? choices.groupDense() : KernelChoices.GroupDense.SIMT) : null;
+        this.groupWhyNot = why == null ? (denseWhyNot == null ? "" : denseWhyNot) : why;
         this.groupWeights = groupKernel == null ? null : groupWeights;
         this.groupLayout = groupKernel == null ? null : groupLayout;
         this.groupAtoms = groupKernel == null ? 0 : replicas.atoms(0);

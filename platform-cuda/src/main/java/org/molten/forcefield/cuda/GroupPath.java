@@ -19,7 +19,9 @@ import org.molten.core.Cell;
  * </ol>
  * Entries: {@code k_group_n12} (N &lt;= 12, 128 threads, a thread per channel, row tiles of 9) and
  * {@code k_group_n24} (13..24, 256 threads, two per channel, row tiles of 11): the probe's best configurations for
- * ethanol (9 atoms) and alanine dipeptide (22), scripts/probes/group_force_probe.cu.
+ * ethanol (9 atoms) and alanine dipeptide (22), scripts/probes/group_force_probe.cu. Their tensor-core twins
+ * {@code k_group_n12_tc} / {@code k_group_n24_tc} ({@value KernelChoices#GROUP_DENSE_PROPERTY}{@code =tc}: the dense
+ * products as 3xTF32 mma.sync, the probe's VTC; not yet measured) have the same launch shape and shared memory.
  */
 final class GroupPath {
     /** Largest atom count of a replica the group kernels hold. */
@@ -32,19 +34,40 @@ final class GroupPath {
     private GroupPath() {
     }
 
-    /** The entry for replicas of {@code atoms} atoms ({@code atoms <= MAX_ATOMS}). */
+    /** The SIMT entry for replicas of {@code atoms} atoms ({@code atoms <= MAX_ATOMS}). */
     static String kernel(int atoms) {
-        return atoms <= 12 ? "k_group_n12" : "k_group_n24";
+        return kernel(atoms, KernelChoices.GroupDense.SIMT);
+    }
+
+    /**
+     * The entry for replicas of {@code atoms} atoms ({@code atoms <= MAX_ATOMS}) with the dense products of
+     * {@code dense}: the tensor-core twins ({@code _tc}) have the same block size and shared memory.
+     */
+    static String kernel(int atoms, KernelChoices.GroupDense dense) {
+        return (atoms <= 12 ? "k_group_n12" : "k_group_n24") + (dense == KernelChoices.GroupDense.TC ? "_tc" : "");
+    }
+
+    /**
+     * Why the tensor-core entries cannot run where {@code dense} asks for them ({@code null} where they can, or where
+     * SIMT is asked for): tf32 mma.sync needs sm_80 (the fatbin's architectures all have it; the check stays for a
+     * device that loads its compute_90 PTX, which cannot be older, and for clarity).
+     */
+    static String denseWhyNot(KernelChoices.GroupDense dense, int computeMajor) {
+        if (dense == KernelChoices.GroupDense.TC && computeMajor < 8) {
+            return KernelChoices.GROUP_DENSE_PROPERTY + "=tc needs sm_80 (tf32 mma.sync), the device has compute"
+                    + " capability " + computeMajor + ".x: simt";
+        }
+        return null;
     }
 
     /** Threads a block of {@code kernel}. */
     static int threads(String kernel) {
-        return kernel.equals("k_group_n12") ? 128 : 256;
+        return kernel.startsWith("k_group_n12") ? 128 : 256;
     }
 
-    /** Rows a dense tile of {@code kernel} holds (the template's RT). */
+    /** Rows a dense tile of {@code kernel} holds (the template's RT; the _tc twins use the same layout). */
     static int rowTile(String kernel) {
-        return kernel.equals("k_group_n12") ? 9 : 11;
+        return kernel.startsWith("k_group_n12") ? 9 : 11;
     }
 
     /**

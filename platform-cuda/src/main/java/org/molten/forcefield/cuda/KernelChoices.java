@@ -17,8 +17,10 @@ import java.util.Locale;
  * @param denseTiles tile width of the tiled dense layers ({@value #DENSE_TILES_PROPERTY})
  * @param launch     how the stage kernels are launched ({@value #LAUNCH_PROPERTY})
  * @param replicaForces the force path of replica batches ({@value #REPLICA_FORCES_PROPERTY})
+ * @param groupDense the dense products of the group kernel ({@value #GROUP_DENSE_PROPERTY})
  */
-record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch, ReplicaForces replicaForces) {
+record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch, ReplicaForces replicaForces,
+                     GroupDense groupDense) {
     /**
      * Warps per row of the warp-per-row message passes of large systems: {@code auto} (the default: 2 where one
      * warp per row would leave warp slots of the GPU empty, else 1), 1 or 2.
@@ -44,6 +46,13 @@ record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch, Replica
      * constraint kernels are the same on both paths.
      */
     static final String REPLICA_FORCES_PROPERTY = "molten.cuda.replicaForces";
+    /**
+     * The dense products of the group kernel (where {@value #REPLICA_FORCES_PROPERTY} is {@code group}): {@code simt}
+     * (the default until measured: FP32 FMAs, a thread per channel; entries k_group_n12 / k_group_n24) or {@code tc}
+     * (the tensor cores, 3xTF32 mma.sync m16n8k8, float32-level accuracy; entries k_group_n12_tc / k_group_n24_tc,
+     * sm_80 or newer; emulator-checked, NOT yet measured on a GPU: scripts/group-engine-run.sh times the two).
+     */
+    static final String GROUP_DENSE_PROPERTY = "molten.cuda.groupDense";
 
     /** Every property read here, with what it selects and why it exists (for {@code molten info}). */
     static final List<String[]> PROPERTIES = List.of(
@@ -55,13 +64,19 @@ record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch, Replica
                     + " (sm_90, ~7 us/step less) or plain launches; auto: programmatic where available; to rule it out"},
             new String[] {REPLICA_FORCES_PROPERTY, "group|stages", "forces of replica batches: the group kernel (a"
                     + " block per replica, where every replica has one atom count <= 24, no cell, F 128, T 3) or the"
-                    + " stage kernels (default until the group path is measured on a GPU); to time both side by side"});
+                    + " stage kernels (default until the group path is measured on a GPU); to time both side by side"},
+            new String[] {GROUP_DENSE_PROPERTY, "simt|tc", "dense products of the group kernel: FP32 FMAs (default"
+                    + " until measured) or the tensor cores (3xTF32 mma.sync, sm_80+, entries k_group_*_tc); to time"
+                    + " both side by side"});
 
     /** How the stage kernels are launched. */
     enum Launch { AUTO, PROGRAMMATIC, PLAIN }
 
     /** The force path of eligible replica batches. */
     enum ReplicaForces { GROUP, STAGES }
+
+    /** The dense products of the group kernel: FP32 FMAs or the tensor cores (3xTF32). */
+    enum GroupDense { SIMT, TC }
 
     /** Tile width of the tiled dense layers. */
     enum DenseTiles { AUTO, WIDE, NARROW }
@@ -74,7 +89,7 @@ record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch, Replica
         }
         return new KernelChoices(split.equals("auto") ? 0 : Integer.parseInt(split),
                 choice(DENSE_TILES_PROPERTY, DenseTiles.AUTO), choice(LAUNCH_PROPERTY, Launch.AUTO),
-                choice(REPLICA_FORCES_PROPERTY, ReplicaForces.STAGES));
+                choice(REPLICA_FORCES_PROPERTY, ReplicaForces.STAGES), choice(GROUP_DENSE_PROPERTY, GroupDense.SIMT));
     }
 
     /** The enum constant named (in lower case) by {@code property}, or {@code fallback} where it is unset. */

@@ -108,11 +108,11 @@ class GroupForcesTest {
         }
     }
 
-    private static void against(String molecule, int count, String kernel) {
+    static void against(String molecule, int count, String kernel) {
         against(molecule, replicas(molecule, count, new DynamicsSpec.VelocityVerlet(0.5), 29), kernel);
     }
 
-    private static void against(String molecule, List<ReplicaStart> starts, String kernel) {
+    static void against(String molecule, List<ReplicaStart> starts, String kernel) {
         StudentWeights w = weights();
         int count = starts.size();
         ReferenceStudent ref = new ReferenceStudent(w);
@@ -156,7 +156,7 @@ class GroupForcesTest {
         compareMd(w, replicas("alanine-dipeptide", 2, new DynamicsSpec.Bussi(0.5, 300, 20), 43), 10, "k_group_n24");
     }
 
-    private static void compareMd(StudentWeights w, List<ReplicaStart> starts, int steps, String kernel) {
+    static void compareMd(StudentWeights w, List<ReplicaStart> starts, int steps, String kernel) {
         System.setProperty(KernelChoices.REPLICA_FORCES_PROPERTY, "group");
         long captures = GpuStatus.snapshot().captures();
         List<Atoms> group = run(w, starts, steps, "group (" + kernel + ")");

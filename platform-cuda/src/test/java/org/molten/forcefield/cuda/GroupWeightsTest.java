@@ -101,4 +101,26 @@ class GroupWeightsTest {
         assertEquals(4 * (7 * 10 * F + 18 * 3 * F), GroupPath.sharedBytes("k_group_n12", 10));
         assertEquals(4 * (7 * 2 * F + 9 * 3 * F), GroupPath.sharedBytes("k_group_n12", 2));
     }
+
+    /**
+     * The tensor-core twins (molten.cuda.groupDense=tc): k_group_n12_tc / k_group_n24_tc, the same block size and
+     * shared memory as the SIMT entries; tc needs sm_80 (else the SIMT entry, with the reason).
+     */
+    @Test
+    void theTensorCoreEntriesHaveTheSimtLaunchShape() {
+        assertEquals("k_group_n12", GroupPath.kernel(9, KernelChoices.GroupDense.SIMT));
+        assertEquals("k_group_n12_tc", GroupPath.kernel(12, KernelChoices.GroupDense.TC));
+        assertEquals("k_group_n24_tc", GroupPath.kernel(13, KernelChoices.GroupDense.TC));
+        for (int m : new int[] {2, 5, 9, 10, 12}) {
+            assertEquals(128, GroupPath.threads("k_group_n12_tc"));
+            assertEquals(GroupPath.sharedBytes("k_group_n12", m), GroupPath.sharedBytes("k_group_n12_tc", m));
+        }
+        for (int m : new int[] {13, 16, 22, 24}) {
+            assertEquals(256, GroupPath.threads("k_group_n24_tc"));
+            assertEquals(GroupPath.sharedBytes("k_group_n24", m), GroupPath.sharedBytes("k_group_n24_tc", m));
+        }
+        assertEquals(null, GroupPath.denseWhyNot(KernelChoices.GroupDense.TC, 8));
+        assertEquals(null, GroupPath.denseWhyNot(KernelChoices.GroupDense.SIMT, 7));
+        assertTrue(GroupPath.denseWhyNot(KernelChoices.GroupDense.TC, 7).contains("needs sm_80"));
+    }
 }

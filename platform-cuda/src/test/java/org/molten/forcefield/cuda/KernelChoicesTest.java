@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  */
 class KernelChoicesTest {
     private static final String[] PROPERTIES = {KernelChoices.ROW_SPLIT_PROPERTY, KernelChoices.DENSE_TILES_PROPERTY,
-        KernelChoices.LAUNCH_PROPERTY, KernelChoices.REPLICA_FORCES_PROPERTY};
+        KernelChoices.LAUNCH_PROPERTY, KernelChoices.REPLICA_FORCES_PROPERTY, KernelChoices.GROUP_DENSE_PROPERTY};
 
     @AfterEach
     void clear() {
@@ -25,7 +25,7 @@ class KernelChoicesTest {
     @Test
     void defaultsAreTheMeasuredChoices() {
         assertEquals(new KernelChoices(0, KernelChoices.DenseTiles.AUTO, KernelChoices.Launch.AUTO,
-                KernelChoices.ReplicaForces.STAGES),
+                KernelChoices.ReplicaForces.STAGES, KernelChoices.GroupDense.SIMT),
                 KernelChoices.fromProperties());
     }
 
@@ -35,8 +35,9 @@ class KernelChoicesTest {
         System.setProperty(KernelChoices.DENSE_TILES_PROPERTY, "narrow");
         System.setProperty(KernelChoices.LAUNCH_PROPERTY, "plain");
         System.setProperty(KernelChoices.REPLICA_FORCES_PROPERTY, "group");
+        System.setProperty(KernelChoices.GROUP_DENSE_PROPERTY, "tc");
         assertEquals(new KernelChoices(2, KernelChoices.DenseTiles.NARROW, KernelChoices.Launch.PLAIN,
-                KernelChoices.ReplicaForces.GROUP),
+                KernelChoices.ReplicaForces.GROUP, KernelChoices.GroupDense.TC),
                 KernelChoices.fromProperties());
     }
 
