@@ -10,8 +10,10 @@ import org.molten.forcefield.student.StudentWeights;
 
 /**
  * The device check of the group kernel as the replica force path (scripts/group-engine-run.sh), at the bench's sizes:
- * 1,024 ethanols and 256 alanine dipeptides (replicas perturbed by 0.05 Å, each its own), on the group path and on
- * the stage kernels ({@value KernelChoices#REPLICA_FORCES_PROPERTY}), replicas 0, 1, R/2 and R - 1 of each against the
+ * 1,024 ethanols and 256 alanine dipeptides (replicas perturbed by 0.05 Å, each its own), on three paths: the group
+ * kernel with SIMT dense products ({@code group-simt}: {@value KernelChoices#REPLICA_FORCES_PROPERTY}=group,
+ * {@value KernelChoices#GROUP_DENSE_PROPERTY}=simt), the group kernel on the tensor cores ({@code group-tc}:
+ * k_group_n12_tc / k_group_n24_tc) and the stage kernels ({@code stages}), replicas 0, 1, R/2 and R - 1 of each against the
  * float64 reference student with GpuCheck's bounds (relative force error <= 1e-5, energy <= 1e-6 of the summed
  * per-atom magnitudes). One PASS/FAIL line per replica and path; exit status 1 if any failed.
  *
@@ -31,12 +33,14 @@ public final class GroupCheck {
         }
         StudentWeights w = GroupForcesTest.weights();
         int failed = 0;
-        for (String path : new String[] {"group", "stages"}) {
-            System.setProperty(KernelChoices.REPLICA_FORCES_PROPERTY, path);
+        for (String path : new String[] {"group-simt", "group-tc", "stages"}) {
+            System.setProperty(KernelChoices.REPLICA_FORCES_PROPERTY, path.startsWith("group") ? "group" : "stages");
+            System.setProperty(KernelChoices.GROUP_DENSE_PROPERTY, path.endsWith("tc") ? "tc" : "simt");
             failed += check(w, "ethanol", eth, path);
             failed += check(w, "alanine-dipeptide", dip, path);
         }
         System.clearProperty(KernelChoices.REPLICA_FORCES_PROPERTY);
+        System.clearProperty(KernelChoices.GROUP_DENSE_PROPERTY);
         System.out.println(failed == 0 ? "group check: all passed" : "group check: " + failed + " FAILED");
         System.exit(failed == 0 ? 0 : 1);
     }
@@ -49,7 +53,10 @@ public final class GroupCheck {
         try (CudaMdEngine md = new CudaMdEngine(w, starts, CudaOptions.fromSystemProperties())) {
             System.out.printf(Locale.ROOT, "%s x %d, %s: %s (set-up and first evaluation %.1f s)%n", molecule, count, path,
                     md.description(), (System.nanoTime() - t0) * 1e-9);
-            if (!md.replicaForces().startsWith(path)) {
+            String runs = md.replicaForces();
+            boolean asked = path.equals("stages") ? runs.startsWith("stages")
+                    : runs.startsWith("group (k_group_") && runs.contains("_tc") == path.equals("group-tc");
+            if (!asked) {
                 System.out.println("FAIL " + molecule + ": asked for " + path + ", runs " + md.replicaForces());
                 failed++;
             }
