@@ -16,7 +16,11 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-/tmp/group-engine-out}
 mkdir -p "$out"
-java=("$here/jre/bin/java" -Xmx60g -Xss8m -XX:+UseParallelGC --enable-native-access=ALL-UNNAMED -cp "$here/lib/*")
+# the checkout's resources (TREE, default the working directory) serve the model and the fatbin where a bundle took
+# them out of its jars (device-window-x4.sh bundle); a bundle that kept them finds them in its jars first
+tree=${TREE:-$PWD}
+java=("$here/jre/bin/java" -Xmx60g -Xss8m -XX:+UseParallelGC --enable-native-access=ALL-UNNAMED
+      -cp "$here/lib/*:$tree/forcefield/src/main/resources:$tree/platform-cuda/src/main/resources")
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv | tee "$out/nvidia-smi.txt"
 start=$(date +%s)
 timeout 200 "${java[@]}" org.molten.forcefield.cuda.GroupCheck > "$out/group-check.txt" 2>&1
