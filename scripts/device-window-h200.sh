@@ -86,7 +86,7 @@ case "$phase" in
     # issue 27's round (as round1) and issue 29's engine measurements in one call, the GPU to the measurements alone:
     # the round's data are labelled on DATA_CPUS (default 0-12) while the measurements run on PROBE_CPUS (13-15) and
     # the card; the training waits for the gate file (device_organic.sh GPU_GATE) that the measurements create when
-    # they end. Measurements (logs in the archive's engine/): the bundle's group-engine-run.sh (GroupCheck and
+    # they end. Measurements (logs in the archive's organic/engine/): the bundle's group-engine-run.sh (GroupCheck and
     # `molten bench --replicas`, the group kernel's paths against the stage kernels), PyTorch's batched baseline
     # beside them (torch_replica_bench.py, 1,024 ethanols and 256 alanine dipeptides), then the probe's variants
     # (group-force-probe-run.sh, binary from .device/gfp-bin.xz) where it was carried.
@@ -96,22 +96,29 @@ case "$phase" in
     rm -f "$work/GPU_FREE"
     DATA_CPUS=${DATA_CPUS:-0-12} DATA_WORKERS=${DATA_WORKERS:-13} GPU_GATE=$PWD/$work/GPU_FREE start_round1
     probe=${PROBE_CPUS:-13-15}
-    mkdir -p "$stage/engine"
-    OUT=$stage/engine timeout "${ENGINE_S:-380}" taskset -c "$probe" bash /tmp/b/g3/group-engine-run.sh \
-      > "$stage/engine/group-engine-run.log" 2>&1
-    tail -30 "$stage/engine/group-engine-run.log"
+    # everything measured goes to $work/out/engine (packed by this call, and by call2 should this call be cut), and
+    # the measurements end within MEASURE_S (default 420) seconds of the call's start: each step gets at most its cap
+    # and what is left, a step with less than 30 s left is skipped, so the gate opens and the call packs in time
+    eng=$work/out/engine
+    mkdir -p "$eng"
+    cap() { local c=$1 left=$(( ${MEASURE_S:-420} - SECONDS - 10 )); (( left < c )) && c=$left; echo "$c"; }
+    if (( $(cap 300) >= 30 )); then
+      OUT=$eng timeout "$(cap 300)" taskset -c "$probe" bash /tmp/b/g3/group-engine-run.sh > "$eng/group-engine-run.log" 2>&1
+      tail -30 "$eng/group-engine-run.log"
+    fi
     model=$PWD/forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2.safetensors
     for spec in 1024:ethanol 256:alanine-dipeptide; do
       IFS=: read -r r m <<< "$spec"
-      timeout 90 taskset -c "$probe" python3 /tmp/b/g3/torch_replica_bench.py "$model" "/tmp/b/g3/molecules/$m.xyz" "$r" \
-        "$stage/engine/torch-$m.tsv" 2>&1 | grep -v -i warn | tail -2
+      (( $(cap 70) >= 30 )) || { echo "no time left for PyTorch's $m"; continue; }
+      timeout "$(cap 70)" taskset -c "$probe" python3 /tmp/b/g3/torch_replica_bench.py "$model" "/tmp/b/g3/molecules/$m.xyz" \
+        "$r" "$eng/torch-$m.tsv" 2>&1 | grep -v -i warn | tail -2
     done
-    if [[ -f .device/gfp-bin.xz ]]; then
+    if [[ -f .device/gfp-bin.xz ]] && (( $(cap 100) >= 30 )); then
       mkdir -p /tmp/gfp && xz -dc .device/gfp-bin.xz > /tmp/gfp/group_force_probe && chmod +x /tmp/gfp/group_force_probe
       OMP_NUM_THREADS=3 taskset -c "$probe" python3 scripts/probes/group_force_probe.py write /tmp/gfp 1024 256 > /dev/null
-      GFP_DIR=/tmp/gfp OUT=/tmp/gfp-out timeout "${PROBE_S:-120}" taskset -c "$probe" \
-        bash scripts/probes/group-force-probe-run.sh > "$stage/engine/group-force-probe.log" 2>&1
-      cut -c1-200 "$stage/engine/group-force-probe.log" | tail -25
+      GFP_DIR=/tmp/gfp OUT=/tmp/gfp-out timeout "$(cap 100)" taskset -c "$probe" \
+        bash scripts/probes/group-force-probe-run.sh > "$eng/group-force-probe.log" 2>&1
+      cut -c1-200 "$eng/group-force-probe.log" | tail -25
     fi
     touch "$work/GPU_FREE"
     echo "GPU handed to the training after $SECONDS s"
