@@ -58,13 +58,19 @@ def predict(model, frames, device, chunk=256):
 
 
 def group_errors(frames, preds, key):
+    """Per group (a molecule at a temperature): force MAE (eV/Å), energy MAE per atom (meV) and the relative energy
+    MAE per atom (meV): the energy errors less their mean over the group, i.e. what MD and conformer energies see
+    (a constant offset of a molecule's energies moves no atom)."""
     groups = {}
     for fr, (e, f) in zip(frames, preds):
-        g = groups.setdefault(key(fr), dict(fa=[], ea=[]))
+        g = groups.setdefault(key(fr), dict(fa=[], ea=[], de=[]))
         g["fa"].append(np.abs(f - fr.forces).ravel())
         g["ea"].append(abs(e - fr.energy) / len(fr))
+        g["de"].append((e - fr.energy) / len(fr))
     return {k: dict(frames=len(v["ea"]), force_mae=float(np.concatenate(v["fa"]).mean()),
-                    energy_mae_mev_per_atom=1e3 * float(np.mean(v["ea"]))) for k, v in groups.items()}
+                    energy_mae_mev_per_atom=1e3 * float(np.mean(v["ea"])),
+                    relative_energy_mae_mev_per_atom=1e3 * float(np.mean(np.abs(np.array(v["de"]) - np.mean(v["de"])))))
+            for k, v in groups.items()}
 
 
 def accuracy(model, test_npz, device):
@@ -79,10 +85,12 @@ def accuracy(model, test_npz, device):
     for t in sorted({k[1] for k in rows}):
         maes = np.array([v["force_mae"] for k, v in rows.items() if k[1] == t])
         emaes = np.array([v["energy_mae_mev_per_atom"] for k, v in rows.items() if k[1] == t])
+        rmaes = np.array([v["relative_energy_mae_mev_per_atom"] for k, v in rows.items() if k[1] == t])
         summary[f"{t}K"] = dict(molecules=len(maes), median_force_mae=float(np.median(maes)),
                                 p95_force_mae=float(np.percentile(maes, 95)),
                                 share_le_0_05=float(np.mean(maes <= 0.05)), share_le_0_03=float(np.mean(maes <= 0.03)),
-                                median_energy_mae_mev_per_atom=float(np.median(emaes)), worst=float(maes.max()))
+                                median_energy_mae_mev_per_atom=float(np.median(emaes)),
+                                median_relative_energy_mae_mev_per_atom=float(np.median(rmaes)), worst=float(maes.max()))
     return summary, {f"{k[0]}@{k[1]}K": v for k, v in sorted(rows.items())}
 
 

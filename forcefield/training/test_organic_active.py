@@ -95,6 +95,21 @@ class StabilityRefactorTest(unittest.TestCase):
                                BOLTZMANN_EV_PER_K * 300 * ACCEL_A_PER_FS2, delta=1e-9)
 
 
+class GroupErrorsTest(unittest.TestCase):
+    """organic_eval.group_errors: the relative energy error is the energy error less its mean over the group."""
+
+    def test_a_constant_energy_offset_is_an_energy_error_but_no_relative_one(self):
+        frames = [extxyz.Frame([8, 1, 1], [[0, 0, 0], [0.96, 0, 0], [-0.24, 0.93, 0]], e, [[0, 0, 0]] * 3, {})
+                  for e in (-10.0, -10.2, -9.9)]
+        off = [(fr.energy + 0.03, np.zeros((3, 3))) for fr in frames]            # +30 meV on every frame
+        g = organic_eval.group_errors(frames, off, lambda fr: "water")["water"]
+        self.assertAlmostEqual(g["energy_mae_mev_per_atom"], 10.0, places=9)      # 30 meV / 3 atoms
+        self.assertAlmostEqual(g["relative_energy_mae_mev_per_atom"], 0.0, places=9)
+        spread = [(fr.energy + d, np.zeros((3, 3))) for fr, d in zip(frames, (0.03, -0.03, 0.0))]
+        g = organic_eval.group_errors(frames, spread, lambda fr: "water")["water"]
+        self.assertAlmostEqual(g["relative_energy_mae_mev_per_atom"], 1e3 * (0.01 + 0.01 + 0.0) / 3, places=9)
+
+
 class ExplodedReplicaTest(unittest.TestCase):
     def test_a_replica_beyond_the_force_limit_gives_no_more_frames_and_the_others_go_on(self):
         # the second of two ethanol replicas feels 1000 x the student's energy: forces far beyond 40 eV/Å at once
