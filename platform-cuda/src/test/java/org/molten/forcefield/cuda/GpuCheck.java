@@ -30,7 +30,7 @@ import org.molten.structures.WaterBox;
  * positions and velocities, and the time per MD step of each mode with and without graphs. It also
  * writes the weights and structures (and the GPU forces) for the PyTorch comparison script.
  *
- * <pre>GpuCheck OUT_DIR [quick] [only=ethanol,water-201] [sections=correctness,nve,drift,thermostats,timing]</pre>
+ * <pre>GpuCheck OUT_DIR [quick] [only=ethanol,water-201] [sections=correctness,nve,drift,thermostats,timing,profile,groups]</pre>
  * ({@code only=water-30000} adds a 30,000-atom water box, which is never in the default set.)
  * Prints a summary table last; the full log goes to OUT_DIR/gpu-check.log. The system property
  * {@code molten.gpucheck.modes} (e.g. {@code molecule}) restricts the timing section to those variants.
@@ -101,6 +101,7 @@ public final class GpuCheck {
         section("thermostats", () -> thermostats(systems));
         section("timing", () -> timing(systems));
         section("profile", () -> profile(systems));
+        section("groups", this::groups);
         log.println();
         log.println(GpuStatus.snapshot().describe());
         log.println("==== summary ====");
@@ -109,6 +110,16 @@ public final class GpuCheck {
         }
         log.printf(Locale.ROOT, "failures: %d%n", failures);
         return failures == 0 ? 0 : 1;
+    }
+
+    /**
+     * The replica force paths of issue 29 section 3 (GroupCheck): the group kernel with SIMT and with tensor-core dense
+     * products, and the stage kernels, each on 64 ethanols and 16 alanine dipeptides against the reference student.
+     */
+    private void groups() {
+        int f = GroupCheck.run(weights, quick ? 8 : 64, quick ? 4 : 16, log);
+        failures += f;
+        table.add("groups (group-simt, group-tc, stages vs reference): " + (f == 0 ? "ok" : f + " FAILED"));
     }
 
     interface Section {

@@ -1,5 +1,6 @@
 package org.molten.forcefield.cuda;
 
+import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
 import org.molten.core.Atoms;
@@ -15,7 +16,8 @@ import org.molten.forcefield.student.StudentWeights;
  * {@value KernelChoices#GROUP_DENSE_PROPERTY}=simt), the group kernel on the tensor cores ({@code group-tc}:
  * k_group_n12_tc / k_group_n24_tc) and the stage kernels ({@code stages}), replicas 0, 1, R/2 and R - 1 of each against the
  * float64 reference student with GpuCheck's bounds (relative force error <= 1e-5, energy <= 1e-6 of the summed
- * per-atom magnitudes). One PASS/FAIL line per replica and path; exit status 1 if any failed.
+ * per-atom magnitudes). One PASS/FAIL line per replica and path; exit status 1 if any failed. GpuCheck runs the same
+ * check on fewer replicas as its "groups" section.
  *
  * <pre>GroupCheck [ETHANOLS [DIPEPTIDES]]</pre>
  */
@@ -31,33 +33,44 @@ public final class GroupCheck {
         if (!p.available()) {
             System.exit(2);
         }
-        StudentWeights w = GroupForcesTest.weights();
-        int failed = 0;
-        for (String path : new String[] {"group-simt", "group-tc", "stages"}) {
-            System.setProperty(KernelChoices.REPLICA_FORCES_PROPERTY, path.startsWith("group") ? "group" : "stages");
-            System.setProperty(KernelChoices.GROUP_DENSE_PROPERTY, path.endsWith("tc") ? "tc" : "simt");
-            failed += check(w, "ethanol", eth, path);
-            failed += check(w, "alanine-dipeptide", dip, path);
-        }
-        System.clearProperty(KernelChoices.REPLICA_FORCES_PROPERTY);
-        System.clearProperty(KernelChoices.GROUP_DENSE_PROPERTY);
+        int failed = run(GroupForcesTest.weights(), eth, dip, System.out);
         System.out.println(failed == 0 ? "group check: all passed" : "group check: " + failed + " FAILED");
         System.exit(failed == 0 ? 0 : 1);
     }
 
-    private static int check(StudentWeights w, String molecule, int count, String path) {
+    /**
+     * The three paths on {@code eth} ethanols and {@code dip} alanine dipeptides, a line per checked replica on
+     * {@code out} (also GpuCheck's "groups" section); returns the number of failures.
+     */
+    static int run(StudentWeights w, int eth, int dip, PrintStream out) {
+        int failed = 0;
+        try {
+            for (String path : new String[] {"group-simt", "group-tc", "stages"}) {
+                System.setProperty(KernelChoices.REPLICA_FORCES_PROPERTY, path.startsWith("group") ? "group" : "stages");
+                System.setProperty(KernelChoices.GROUP_DENSE_PROPERTY, path.endsWith("tc") ? "tc" : "simt");
+                failed += check(w, "ethanol", eth, path, out);
+                failed += check(w, "alanine-dipeptide", dip, path, out);
+            }
+        } finally {
+            System.clearProperty(KernelChoices.REPLICA_FORCES_PROPERTY);
+            System.clearProperty(KernelChoices.GROUP_DENSE_PROPERTY);
+        }
+        return failed;
+    }
+
+    private static int check(StudentWeights w, String molecule, int count, String path, PrintStream out) {
         List<ReplicaStart> starts = GroupForcesTest.replicas(molecule, count, new DynamicsSpec.VelocityVerlet(0.5), 29);
         ReferenceStudent ref = new ReferenceStudent(w);
         int failed = 0;
         long t0 = System.nanoTime();
         try (CudaMdEngine md = new CudaMdEngine(w, starts, CudaOptions.fromSystemProperties())) {
-            System.out.printf(Locale.ROOT, "%s x %d, %s: %s (set-up and first evaluation %.1f s)%n", molecule, count, path,
+            out.printf(Locale.ROOT, "%s x %d, %s: %s (set-up and first evaluation %.1f s)%n", molecule, count, path,
                     md.description(), (System.nanoTime() - t0) * 1e-9);
             String runs = md.replicaForces();
             boolean asked = path.equals("stages") ? runs.startsWith("stages")
                     : runs.startsWith("group (k_group_") && runs.contains("_tc") == path.equals("group-tc");
             if (!asked) {
-                System.out.println("FAIL " + molecule + ": asked for " + path + ", runs " + md.replicaForces());
+                out.println("FAIL " + molecule + ": asked for " + path + ", runs " + md.replicaForces());
                 failed++;
             }
             for (int r : new java.util.TreeSet<>(List.of(0, Math.min(1, count - 1), count / 2, count - 1))) {
@@ -80,12 +93,12 @@ public final class GroupCheck {
                 double eerr = Math.abs(eg - er) / escale;
                 boolean ok = ferr <= 1e-5 && eerr <= 1e-6;
                 failed += ok ? 0 : 1;
-                System.out.printf(Locale.ROOT, "%s %s replica %d of %d, %s: F rel err %.2e (max |dF| %.2e eV/A), E rel err"
+                out.printf(Locale.ROOT, "%s %s replica %d of %d, %s: F rel err %.2e (max |dF| %.2e eV/A), E rel err"
                         + " %.2e%n", ok ? "PASS" : "FAIL", molecule, r, count, md.replicaForces(), ferr, maxAbs, eerr);
             }
         } catch (RuntimeException e) {
-            System.out.println("FAIL " + molecule + " x " + count + ", " + path + ": " + e);
-            e.printStackTrace(System.out);
+            out.println("FAIL " + molecule + " x " + count + ", " + path + ": " + e);
+            e.printStackTrace(out);
             failed++;
         }
         return failed;
