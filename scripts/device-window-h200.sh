@@ -90,8 +90,9 @@ case "$phase" in
     # `molten bench --replicas`, the group kernel's paths against the stage kernels), PyTorch's batched baseline
     # beside them (torch_replica_bench.py, 1,024 ethanols and 256 alanine dipeptides), then the probe's variants
     # (group-force-probe-run.sh, binary from .device/gfp-bin.xz) where it was carried.
-    # Carry: .device/g3.tar.xz (rebuilt with the engine to measure), .device/data.tar.xz, .model-payload/xtblib.tar.xz,
-    # optionally .device/gfp-bin.xz.
+    # Carry: .device/g3.tar.xz (rebuilt with the engine to measure: NO_SWEEP=1 scripts/device-window-x4.sh bundle,
+    # 20.8 MB), .device/data.tar.xz, .model-payload/xtblib.tar.xz, optionally .device/gfp-bin.xz (the probe's binary,
+    # xz of .device/gfp/group_force_probe), with the sparse checkout of call1 (about 62.5 MB in all).
     mkdir -p /tmp/b && XZ_OPT=-T0 tar -C /tmp/b -xJf .device/g3.tar.xz
     rm -f "$work/GPU_FREE"
     DATA_CPUS=${DATA_CPUS:-0-12} DATA_WORKERS=${DATA_WORKERS:-13} GPU_GATE=$PWD/$work/GPU_FREE start_round1

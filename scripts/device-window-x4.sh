@@ -39,11 +39,16 @@ case "$phase" in
     rm -f "$dest"/jre/lib/server/classes*.jsa   # the class-data-sharing archive: a faster JVM start, 13 MB
     GPUCHECK_REF=0 bash "$root/scripts/gpu-bundle.sh" "$dest" > /dev/null 2>&1 || true
     ls "$dest"/lib/cli-*.jar > /dev/null   # gpu-bundle.sh built it (its size line may fail outside a checkout)
+    # NO_SWEEP=1: without the sweep module's jar and Hazelcast (57 MB of jar, ~7 MB packed), for windows that run no
+    # sweep (device-window-h200.sh: the checkout and its carries must stay under 64 MiB); the other libraries that
+    # validate and the CLI need (Commons Math, XChart, ...) come through the sweep's dependencies either way
     (cd "$root" && mvn -o -q -DskipTests -pl sweep -am package)
-    cp "$root"/sweep/target/sweep-*[0-9T].jar "$dest/lib/"
+    [[ ${NO_SWEEP:-0} == 1 ]] || cp "$root"/sweep/target/sweep-*[0-9T].jar "$dest/lib/"
     deps=$(mktemp -d)
     (cd "$root/sweep" && mvn -o -q dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$deps" >/dev/null)
+    [[ ${NO_SWEEP:-0} != 1 ]] || rm -f "$deps"/hazelcast-*.jar
     for j in "$deps"/*.jar; do
+      [[ -e $j ]] || continue   # none: NO_SWEEP
       n=$(basename "$j")
       case $n in
         pytorch-*|api-0.*|forcefield-torchscript-*|junit-*|opentest4j-*|apiguardian-*|jcuda-natives-*|molten-*) ;;
