@@ -59,14 +59,8 @@ final class GroupWeights {
             String it = "interactions." + t + ".";
             String up = "updates." + t + ".";
             int at = cursor;
-            double[] phi0 = w.tensor(it + "phi.0.weight");   // [F][F]
-            put(DeviceWeights.transpose(phi0, f, f));
-            put(phi0);
-            put(w.tensor(it + "phi.0.bias"));
-            double[] phi2 = w.tensor(it + "phi.2.weight");   // [3F][F]
-            put(DeviceWeights.transpose(phi2, 3 * f, f));
-            put(phi2);
-            put(w.tensor(it + "phi.2.bias"));
+            putLinear(w, it + "phi.0", f, f);
+            putLinear(w, it + "phi.2", 3 * f, f);
             put(w.tensor(it + "filter.weight"));             // [3F][n_rbf]
             put(w.tensor(it + "filter.bias"));
             double[] uv = new double[2 * f * f];              // [U; V]: [2F][F]
@@ -74,24 +68,15 @@ final class GroupWeights {
             System.arraycopy(w.tensor(up + "V.weight"), 0, uv, f * f, f * f);
             put(DeviceWeights.transpose(uv, 2 * f, f));
             put(uv);
-            double[] mlp0 = w.tensor(up + "mlp.0.weight");    // [F][2F]
-            put(DeviceWeights.transpose(mlp0, f, 2 * f));
-            put(mlp0);
-            put(w.tensor(up + "mlp.0.bias"));
-            double[] mlp2 = w.tensor(up + "mlp.2.weight");    // [3F][F]
-            put(DeviceWeights.transpose(mlp2, 3 * f, f));
-            put(mlp2);
-            put(w.tensor(up + "mlp.2.bias"));
+            putLinear(w, up + "mlp.0", f, 2 * f);
+            putLinear(w, up + "mlp.2", 3 * f, f);
             if (cursor - at != LAYER_FLOATS) {
                 throw new IllegalStateException("group layer " + t + ": " + (cursor - at) + " floats, the kernel reads "
                         + LAYER_FLOATS);
             }
         }
         readout = cursor;
-        double[] w5 = w.tensor("readout.0.weight");          // [F/2][F]
-        put(DeviceWeights.transpose(w5, FH, f));
-        put(w5);
-        put(w.tensor("readout.0.bias"));
+        putLinear(w, "readout.0", FH, f);
         put(w.tensor("readout.2.weight"));
         put(new double[] {w.tensor("readout.2.bias")[0], 0, 0, 0});
         if (cursor != data.length) {
@@ -102,6 +87,17 @@ final class GroupWeights {
     /** Bytes of the buffer. */
     long bytes() {
         return 4L * data.length;
+    }
+
+    /**
+     * A linear layer {@code name} ({@code out} x {@code in}, PyTorch's [out][in]): its transpose [in][out] for the
+     * forward products, the weight as it is for the backward ones, then the bias.
+     */
+    private void putLinear(StudentWeights w, String name, int out, int in) {
+        double[] weight = w.tensor(name + ".weight");
+        put(DeviceWeights.transpose(weight, out, in));
+        put(weight);
+        put(w.tensor(name + ".bias"));
     }
 
     private void put(double[] a) {

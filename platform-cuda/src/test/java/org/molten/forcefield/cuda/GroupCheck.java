@@ -74,27 +74,11 @@ public final class GroupCheck {
                 failed++;
             }
             for (int r : new java.util.TreeSet<>(List.of(0, Math.min(1, count - 1), count / 2, count - 1))) {
-                Atoms a = starts.get(r).atoms().copy();
-                int n = a.size();
-                double[] fg = new double[3 * n];
-                double eg = md.read(r, a, fg);
-                double[] fr = new double[3 * n];
-                double[] ei = new double[n];
-                double er = ref.energyAndForces(starts.get(r).atoms(), fr, ei);
-                double escale = 0;
-                double maxAbs = 0;
-                for (double x : ei) {
-                    escale += Math.abs(x);
-                }
-                for (int i = 0; i < fr.length; i++) {
-                    maxAbs = Math.max(maxAbs, Math.abs(fg[i] - fr[i]));
-                }
-                double ferr = GpuCheck.relErr(fg, fr);
-                double eerr = Math.abs(eg - er) / escale;
-                boolean ok = ferr <= 1e-5 && eerr <= 1e-6;
-                failed += ok ? 0 : 1;
+                ReplicaError e = ReplicaError.of(md, r, starts.get(r), ref);
+                failed += e.ok() ? 0 : 1;
                 out.printf(Locale.ROOT, "%s %s replica %d of %d, %s: F rel err %.2e (max |dF| %.2e eV/A), E rel err"
-                        + " %.2e%n", ok ? "PASS" : "FAIL", molecule, r, count, md.replicaForces(), ferr, maxAbs, eerr);
+                        + " %.2e%n", e.ok() ? "PASS" : "FAIL", molecule, r, count, md.replicaForces(), e.force(),
+                        e.maxAbs(), e.energy());
             }
         } catch (RuntimeException e) {
             out.println("FAIL " + molecule + " x " + count + ", " + path + ": " + e);
@@ -102,5 +86,35 @@ public final class GroupCheck {
             failed++;
         }
         return failed;
+    }
+
+    /**
+     * One replica's energy and forces on the device against the float64 reference student, with GpuCheck's bounds:
+     * relative force error ({@link GpuCheck#relErr}) and the largest component's (eV/Å), the energy error relative to
+     * the summed per-atom magnitudes; the device and reference energies (eV).
+     */
+    record ReplicaError(double force, double maxAbs, double energy, double device, double reference) {
+        static ReplicaError of(CudaMdEngine md, int r, ReplicaStart start, ReferenceStudent ref) {
+            Atoms a = start.atoms().copy();
+            int n = a.size();
+            double[] fg = new double[3 * n];
+            double eg = md.read(r, a, fg);
+            double[] fr = new double[3 * n];
+            double[] ei = new double[n];
+            double er = ref.energyAndForces(start.atoms(), fr, ei);
+            double escale = 0;
+            for (double x : ei) {
+                escale += Math.abs(x);
+            }
+            double maxAbs = 0;
+            for (int i = 0; i < fr.length; i++) {
+                maxAbs = Math.max(maxAbs, Math.abs(fg[i] - fr[i]));
+            }
+            return new ReplicaError(GpuCheck.relErr(fg, fr), maxAbs, Math.abs(eg - er) / escale, eg, er);
+        }
+
+        boolean ok() {
+            return force <= 1e-5 && energy <= 1e-6;
+        }
     }
 }
