@@ -93,6 +93,9 @@ case "$phase" in
     # Carry: .device/g3.tar.xz (rebuilt with the engine to measure: NO_SWEEP=1 scripts/device-window-x4.sh bundle,
     # 20.8 MB), .device/data.tar.xz, .model-payload/xtblib.tar.xz, optionally .device/gfp-bin.xz (the probe's binary,
     # xz of .device/gfp/group_force_probe), with the sparse checkout of call1 (about 62.5 MB in all).
+    for f in .device/g3.tar.xz .device/data.tar.xz .model-payload/xtblib.tar.xz; do
+      [[ -f $f ]] || { echo "round-and-engine: $f was not carried (nothing started)" >&2; exit 2; }
+    done
     mkdir -p /tmp/b && XZ_OPT=-T0 tar -C /tmp/b -xJf .device/g3.tar.xz
     rm -f "$work/GPU_FREE"
     DATA_CPUS=${DATA_CPUS:-0-12} DATA_WORKERS=${DATA_WORKERS:-13} GPU_GATE=$PWD/$work/GPU_FREE start_round1
