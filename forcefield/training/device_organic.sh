@@ -54,7 +54,7 @@ for f in fr: f.info['system'] = f.info['name']; f.energy = 0.0; f.forces = np.ze
 extxyz.write('$work/organic-starts.train.xyz.gz', fr)"
   timeout 300 python3 $tr/export.py --state "$run/state.npz" --log "$run/train_log.json" \
     --weights "$weights" --torchscript "$ts" --training-commit "${COMMIT:-unknown}" \
-    --dataset "molten-gfn2-organic (forcefield/training/organic, organic_data.py)" \
+    --dataset "molten-gfn2-organic (forcefield/training/organic, organic_data.py)$([[ " ${DATA_OPTS:-} " == *" --small "* ]] && echo ", with the small-molecule pool (organic/small.csv)")" \
     --domain-data ${V5DATA:-$tr/data} "$work/organic-starts.train.xyz.gz" 2>&1 | grep -v '^ "domain"' | tail -25
 }
 
