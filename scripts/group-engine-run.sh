@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU, from the bundle of scripts/gpu-bundle.sh (run .device/gpu/group-engine-run.sh):
 # the group kernel as the replica force path (issue 29 section 3, molten_group.cuh), with SIMT dense products and
-# on the tensor cores (k_group_*_tc, -Dmolten.cuda.groupDense=tc: 3xTF32 mma.sync, not yet measured), against the
-# stage kernels, side by side in one call, one binary:
+# on the tensor cores (k_group_*_tc, -Dmolten.cuda.groupDense=tc: 3xTF32 mma.sync), against the stage kernels, side by
+# side in one call, one binary, each path named explicitly (the defaults, group and auto, are what this measured on an
+# H200 on 2026-11-29: docs/bench/group-engine-h200-2026-11-29.log):
 #   1. GroupCheck: 1,024 ethanols and 256 alanine dipeptides (perturbed, each its own), on group-simt, group-tc and
 #      the stage kernels, replicas 0, 1, R/2, R - 1 against the float64 reference student (PASS/FAIL lines);
 #   2. molten bench --device cuda --replicas: ethanol R = 1024 and alanine dipeptide R = 256 (Langevin, us per

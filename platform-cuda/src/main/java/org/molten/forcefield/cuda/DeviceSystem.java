@@ -163,11 +163,11 @@ final class DeviceSystem implements AutoCloseable {
         if (why == null && groupWeights == null) {
             why = "no weights in the group kernel's order were given";
         }
-        // the dense products: the tensor-core entry where asked for and the device has it (sm_80+), else the SIMT
-        // one with the reason in groupWhyNot (replicaForces() names both)
+        // the dense products: auto's measured choice per entry, or the one asked for; tc where the device has no tf32
+        // mma.sync (below sm_80) runs the SIMT entry with the reason in groupWhyNot (replicaForces() names both)
         String denseWhyNot = why == null ? GroupPath.denseWhyNot(choices.groupDense(), cx.computeMajor()) : null;
         this.groupKernel = why == null ? GroupPath.kernel(replicas.atoms(0),
-                denseWhyNot == null ? choices.groupDense() : KernelChoices.GroupDense.SIMT) : null;
+                GroupPath.dense(choices.groupDense(), replicas.atoms(0), cx.computeMajor())) : null;
         this.groupWhyNot = why == null ? (denseWhyNot == null ? "" : denseWhyNot) : why;
         this.groupWeights = groupKernel == null ? null : groupWeights;
         this.groupLayout = groupKernel == null ? null : groupLayout;

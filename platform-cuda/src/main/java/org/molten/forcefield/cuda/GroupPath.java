@@ -7,8 +7,8 @@ import org.molten.core.Cell;
  * forces in one launch, instead of the neighbour search and the stage kernels of a force evaluation), which entry,
  * and the device memory it needs. The rule, checked in this order (the first that fails is {@link #why}):
  * <ol>
- *   <li>{@value KernelChoices#REPLICA_FORCES_PROPERTY} is {@code group} (opt-in: {@code stages} stays the default
- *       until scripts/group-engine-run.sh has measured both paths side by side on a GPU);</li>
+ *   <li>{@value KernelChoices#REPLICA_FORCES_PROPERTY} is {@code group} (the default since
+ *       scripts/group-engine-run.sh measured both paths side by side on an H200, docs/benchmarks.md);</li>
  *   <li>the system is a replica batch (CudaMdEngine) on the stage path (not the small-molecule cluster kernel);</li>
  *   <li>no periodic cell: the kernel pairs every two atoms of a replica without minimum images (the cosine cutoff
  *       makes pairs beyond r_c contribute nothing);</li>
@@ -20,12 +20,15 @@ import org.molten.core.Cell;
  * Entries: {@code k_group_n12} (N &lt;= 12, 128 threads, a thread per channel, row tiles of 9) and
  * {@code k_group_n24} (13..24, 256 threads, two per channel, row tiles of 11): the probe's best configurations for
  * ethanol (9 atoms) and alanine dipeptide (22), scripts/probes/group_force_probe.cu. Their tensor-core twins
- * {@code k_group_n12_tc} / {@code k_group_n24_tc} ({@value KernelChoices#GROUP_DENSE_PROPERTY}{@code =tc}: the dense
- * products as 3xTF32 mma.sync, the probe's VTC; not yet measured) have the same launch shape and shared memory.
+ * {@code k_group_n12_tc} / {@code k_group_n24_tc} (the dense products as 3xTF32 mma.sync, the probe's VTC) have the
+ * same launch shape and shared memory; {@link #dense} picks between the two
+ * ({@value KernelChoices#GROUP_DENSE_PROPERTY}).
  */
 final class GroupPath {
     /** Largest atom count of a replica the group kernels hold. */
     static final int MAX_ATOMS = 24;
+    /** Largest atom count of a replica the 12-slot entries (k_group_n12, k_group_n12_tc) hold. */
+    static final int N12_ATOMS = 12;
     static final int F = GroupWeights.F;
     /** Floats a pair holds in shared memory (grp::GEO) and scratch floats per atom, layer and channel (grp::NFLD). */
     static final int GEO = 28;
@@ -41,16 +44,39 @@ final class GroupPath {
 
     /**
      * The entry for replicas of {@code atoms} atoms ({@code atoms <= MAX_ATOMS}) with the dense products of
-     * {@code dense}: the tensor-core twins ({@code _tc}) have the same block size and shared memory.
+     * {@code dense} (SIMT or TC, as {@link #dense} resolves them): the tensor-core twins ({@code _tc}) have the same
+     * block size and shared memory.
      */
     static String kernel(int atoms, KernelChoices.GroupDense dense) {
-        return (atoms <= 12 ? "k_group_n12" : "k_group_n24") + (dense == KernelChoices.GroupDense.TC ? "_tc" : "");
+        if (dense == KernelChoices.GroupDense.AUTO) {
+            throw new IllegalArgumentException("resolve auto first (GroupPath.dense)");
+        }
+        String entry = atoms <= N12_ATOMS ? "k_group_n12" : "k_group_n24";
+        return entry + (dense == KernelChoices.GroupDense.TC ? "_tc" : "");
     }
 
     /**
-     * Why the tensor-core entries cannot run where {@code dense} asks for them ({@code null} where they can, or where
-     * SIMT is asked for): tf32 mma.sync needs sm_80 (the fatbin's architectures all have it; the check stays for a
-     * device that loads its compute_90 PTX, which cannot be older, and for clarity).
+     * The dense products the group kernel runs for replicas of {@code atoms} atoms where {@code choice} is asked for on
+     * a device of compute capability {@code computeMajor}.x. {@code auto}, as measured on an H200 (2026-11-29,
+     * scripts/group-engine-run.sh, whole Langevin step): the tensor cores for the 24-slot entry (256 alanine dipeptides
+     * on k_group_n24_tc 1,626.8 us against 1,815.6 on k_group_n24), FP32 FMAs for the 12-slot entry (1,024 ethanols on
+     * k_group_n12 1,680.9 us against 2,085.0 on k_group_n12_tc); SIMT below sm_80, which has no tf32 mma.sync.
+     * {@code tc} below sm_80 also runs SIMT ({@link #denseWhyNot} says why).
+     */
+    static KernelChoices.GroupDense dense(KernelChoices.GroupDense choice, int atoms, int computeMajor) {
+        boolean tensorCores = computeMajor >= 8;
+        return switch (choice) {
+            case AUTO -> atoms > N12_ATOMS && tensorCores ? KernelChoices.GroupDense.TC
+                    : KernelChoices.GroupDense.SIMT;
+            case TC -> tensorCores ? KernelChoices.GroupDense.TC : KernelChoices.GroupDense.SIMT;
+            case SIMT -> KernelChoices.GroupDense.SIMT;
+        };
+    }
+
+    /**
+     * Why the tensor-core entries cannot run where {@code dense} asks for them explicitly ({@code null} where they can,
+     * or where SIMT or auto is asked for): tf32 mma.sync needs sm_80 (the fatbin's architectures all have it; the
+     * check stays for a device that loads its compute_90 PTX, which cannot be older, and for clarity).
      */
     static String denseWhyNot(KernelChoices.GroupDense dense, int computeMajor) {
         if (dense == KernelChoices.GroupDense.TC && computeMajor < 8) {

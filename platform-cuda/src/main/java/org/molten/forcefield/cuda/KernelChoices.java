@@ -38,19 +38,24 @@ record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch, Replica
      */
     static final String LAUNCH_PROPERTY = "molten.cuda.launch";
     /**
-     * The force evaluation of replica batches on the stage path (issue 29 section 3): {@code group} (the group
-     * kernel, a block per replica, where the batch is eligible: every replica of one atom count up to 24, no periodic
-     * cell, the student's F = 128, T = 3, n_rbf = 20; DeviceSystem.groupKernel) or {@code stages} (the default until
-     * the group path is measured on a GPU side by side with it, scripts/group-engine-run.sh: the neighbour search and
-     * the ~35 stage kernels of the force evaluation, as before). The integration, thermostat and
-     * constraint kernels are the same on both paths.
+     * The force evaluation of replica batches on the stage path (issue 29 section 3): {@code group} (the default: the
+     * group kernel, a block per replica, where the batch is eligible: every replica of one atom count up to 24, no
+     * periodic cell, the student's F = 128, T = 3, n_rbf = 20; DeviceSystem.groupKernel; an ineligible batch keeps the
+     * stages, the reason in CudaMdEngine.replicaForces()) or {@code stages} (the neighbour search and the ~35 stage
+     * kernels of the force evaluation, as before; for timing and fault-finding). Measured side by side on an H200
+     * (2026-11-29, scripts/group-engine-run.sh, whole Langevin step): 1,024 ethanols 1,680.9 us on the group kernel
+     * against 2,325.7 us on the stages, 256 alanine dipeptides 1,626.8 (group, tc) against 1,879.5
+     * (docs/benchmarks.md). The integration, thermostat and constraint kernels are the same on both paths.
      */
     static final String REPLICA_FORCES_PROPERTY = "molten.cuda.replicaForces";
     /**
-     * The dense products of the group kernel (where {@value #REPLICA_FORCES_PROPERTY} is {@code group}): {@code simt}
-     * (the default until measured: FP32 FMAs, a thread per channel; entries k_group_n12 / k_group_n24) or {@code tc}
+     * The dense products of the group kernel (where {@value #REPLICA_FORCES_PROPERTY} is {@code group}): {@code auto}
+     * (the default, GroupPath.dense: the tensor cores for the 24-atom-slot entry on sm_80 or newer, FP32 FMAs for the
+     * 12-slot entry), {@code simt} (FP32 FMAs, a thread per channel; entries k_group_n12 / k_group_n24) or {@code tc}
      * (the tensor cores, 3xTF32 mma.sync m16n8k8, float32-level accuracy; entries k_group_n12_tc / k_group_n24_tc,
-     * sm_80 or newer; emulator-checked, NOT yet measured on a GPU: scripts/group-engine-run.sh times the two).
+     * sm_80 or newer). Measured on an H200 (2026-11-29, scripts/group-engine-run.sh, whole Langevin step): 1,024
+     * ethanols (k_group_n12) simt 1,680.9 us, tc 2,085.0; 256 alanine dipeptides (k_group_n24) tc 1,626.8 us, simt
+     * 1,815.6 (docs/benchmarks.md).
      */
     static final String GROUP_DENSE_PROPERTY = "molten.cuda.groupDense";
 
@@ -62,12 +67,14 @@ record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch, Replica
                     + " systems; auto picks narrow where wide tiles leave half the multiprocessors idle; to time both"},
             new String[] {LAUNCH_PROPERTY, "auto|programmatic|plain", "stage kernels as programmatic dependents"
                     + " (sm_90, ~7 us/step less) or plain launches; auto: programmatic where available; to rule it out"},
-            new String[] {REPLICA_FORCES_PROPERTY, "group|stages", "forces of replica batches: the group kernel (a"
-                    + " block per replica, where every replica has one atom count <= 24, no cell, F 128, T 3) or the"
-                    + " stage kernels (default until the group path is measured on a GPU); to time both side by side"},
-            new String[] {GROUP_DENSE_PROPERTY, "simt|tc", "dense products of the group kernel: FP32 FMAs (default"
-                    + " until measured) or the tensor cores (3xTF32 mma.sync, sm_80+, entries k_group_*_tc); to time"
-                    + " both side by side"});
+            new String[] {REPLICA_FORCES_PROPERTY, "group|stages", "forces of replica batches: the group kernel"
+                    + " (default: a block per replica where every replica has one atom count <= 24, no cell, F 128,"
+                    + " T 3; else the stages, with the reason) or the stage kernels; H200, 1,024 ethanols: 1,681"
+                    + " against 2,326 us a step; to time both side by side"},
+            new String[] {GROUP_DENSE_PROPERTY, "auto|simt|tc", "dense products of the group kernel: FP32 FMAs or"
+                    + " the tensor cores (3xTF32 mma.sync, sm_80+, entries k_group_*_tc); auto (default): tc for 13-24"
+                    + " atoms (H200, 256 dipeptides: 1,627 against 1,816 us a step), simt for <= 12 (1,024 ethanols:"
+                    + " 1,681 against 2,085 us); to time both side by side"});
 
     /** How the stage kernels are launched. */
     enum Launch { AUTO, PROGRAMMATIC, PLAIN }
@@ -75,8 +82,11 @@ record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch, Replica
     /** The force path of eligible replica batches. */
     enum ReplicaForces { GROUP, STAGES }
 
-    /** The dense products of the group kernel: FP32 FMAs or the tensor cores (3xTF32). */
-    enum GroupDense { SIMT, TC }
+    /**
+     * The dense products of the group kernel: the measured choice per entry (GroupPath.dense), FP32 FMAs or the
+     * tensor cores (3xTF32).
+     */
+    enum GroupDense { AUTO, SIMT, TC }
 
     /** Tile width of the tiled dense layers. */
     enum DenseTiles { AUTO, WIDE, NARROW }
@@ -89,7 +99,7 @@ record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch, Replica
         }
         return new KernelChoices(split.equals("auto") ? 0 : Integer.parseInt(split),
                 choice(DENSE_TILES_PROPERTY, DenseTiles.AUTO), choice(LAUNCH_PROPERTY, Launch.AUTO),
-                choice(REPLICA_FORCES_PROPERTY, ReplicaForces.STAGES), choice(GROUP_DENSE_PROPERTY, GroupDense.SIMT));
+                choice(REPLICA_FORCES_PROPERTY, ReplicaForces.GROUP), choice(GROUP_DENSE_PROPERTY, GroupDense.AUTO));
     }
 
     /** The enum constant named (in lower case) by {@code property}, or {@code fallback} where it is unset. */

@@ -31,12 +31,29 @@ class GroupForcesTest {
     @BeforeEach
     void needsGpu() {
         assumeTrue(CudaTestSupport.gpu(), CudaTestSupport::whyNot);
-        System.setProperty(KernelChoices.REPLICA_FORCES_PROPERTY, "group");   // opt-in while stages is the default
+        // the group path is the default; the SIMT entries are asked for (auto runs k_group_n24_tc for 13-24 atoms)
+        System.setProperty(KernelChoices.GROUP_DENSE_PROPERTY, "simt");
     }
 
     @AfterEach
     void clear() {
         System.clearProperty(KernelChoices.REPLICA_FORCES_PROPERTY);
+        System.clearProperty(KernelChoices.GROUP_DENSE_PROPERTY);
+    }
+
+    /**
+     * With no property set, a uniform batch takes the group kernel with auto's dense products (the emulator plays an
+     * sm_90): k_group_n12 for ethanols, k_group_n24_tc for alanine dipeptides.
+     */
+    @Test
+    void theDefaultsTakeTheGroupKernelWithTheMeasuredDenseProducts() {
+        System.clearProperty(KernelChoices.GROUP_DENSE_PROPERTY);
+        for (String[] m : new String[][] {{"ethanol", "k_group_n12"}, {"alanine-dipeptide", "k_group_n24_tc"}}) {
+            List<ReplicaStart> starts = replicas(m[0], 2, new DynamicsSpec.VelocityVerlet(0.5), 5);
+            try (CudaMdEngine md = new CudaMdEngine(weights(), starts, CudaOptions.defaults())) {
+                assertEquals("group (" + m[1] + ")", md.replicaForces(), md.description());
+            }
+        }
     }
 
     static StudentWeights weights() {

@@ -2,6 +2,7 @@ package org.molten.forcefield.cuda;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,8 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.molten.forcefield.student.StudentWeights;
 
 /**
- * The group kernel's weight order (GroupWeights = write_weights() of scripts/probes/group_force_probe.py) and its
- * shared-memory arithmetic (GroupPath = grp::GroupLayout), without a GPU.
+ * The group kernel's weight order (GroupWeights = write_weights() of scripts/probes/group_force_probe.py), its
+ * shared-memory arithmetic (GroupPath = grp::GroupLayout) and its choice of entry, without a GPU.
  */
 class GroupWeightsTest {
     private static final int F = 128;
@@ -122,5 +123,34 @@ class GroupWeightsTest {
         assertEquals(null, GroupPath.denseWhyNot(KernelChoices.GroupDense.TC, 8));
         assertEquals(null, GroupPath.denseWhyNot(KernelChoices.GroupDense.SIMT, 7));
         assertTrue(GroupPath.denseWhyNot(KernelChoices.GroupDense.TC, 7).contains("needs sm_80"));
+    }
+
+    /**
+     * molten.cuda.groupDense=auto (the default) takes what measured faster on an H200 (2026-11-29,
+     * scripts/group-engine-run.sh): the 12-slot entry on FP32 FMAs (k_group_n12: 1,024 ethanols 1,680.9 against 2,085.0
+     * us a step on k_group_n12_tc), the 24-slot entry on the tensor cores where the device has tf32 mma.sync, sm_80 or
+     * newer (k_group_n24_tc: 256 dipeptides 1,626.8 against 1,815.6 us on k_group_n24), the SIMT entries below sm_80;
+     * explicit simt and tc are kept (tc below sm_80 runs SIMT, with the reason).
+     */
+    @Test
+    void autoTakesTheMeasuredDenseProductsPerEntry() {
+        KernelChoices.GroupDense auto = KernelChoices.GroupDense.AUTO;
+        for (int major : new int[] {8, 9, 10}) {
+            for (int m = 1; m <= GroupPath.MAX_ATOMS; m++) {
+                String want = m <= 12 ? "k_group_n12" : "k_group_n24_tc";
+                String what = m + " atoms, compute capability " + major + ".x";
+                assertEquals(want, GroupPath.kernel(m, GroupPath.dense(auto, m, major)), what);
+            }
+            KernelChoices.GroupDense tc = GroupPath.dense(KernelChoices.GroupDense.TC, 9, major);
+            assertEquals("k_group_n12_tc", GroupPath.kernel(9, tc));
+            KernelChoices.GroupDense simt = GroupPath.dense(KernelChoices.GroupDense.SIMT, 22, major);
+            assertEquals("k_group_n24", GroupPath.kernel(22, simt));
+        }
+        for (int m : new int[] {9, 22}) {   // below sm_80: no tf32 mma.sync, auto and tc run the SIMT entries
+            assertEquals(GroupPath.kernel(m), GroupPath.kernel(m, GroupPath.dense(auto, m, 7)));
+            assertEquals(GroupPath.kernel(m), GroupPath.kernel(m, GroupPath.dense(KernelChoices.GroupDense.TC, m, 7)));
+        }
+        assertNull(GroupPath.denseWhyNot(auto, 7), "auto below sm_80 is no refusal of what was asked for");
+        assertThrows(IllegalArgumentException.class, () -> GroupPath.kernel(9, auto));
     }
 }

@@ -22,10 +22,11 @@ class KernelChoicesTest {
         }
     }
 
+    /** Every default is the automatic or measured choice: since 2026-11-29 replica batches take the group kernel. */
     @Test
     void defaultsAreTheMeasuredChoices() {
         assertEquals(new KernelChoices(0, KernelChoices.DenseTiles.AUTO, KernelChoices.Launch.AUTO,
-                KernelChoices.ReplicaForces.STAGES, KernelChoices.GroupDense.SIMT),
+                KernelChoices.ReplicaForces.GROUP, KernelChoices.GroupDense.AUTO),
                 KernelChoices.fromProperties());
     }
 
@@ -34,11 +35,16 @@ class KernelChoicesTest {
         System.setProperty(KernelChoices.ROW_SPLIT_PROPERTY, "2");
         System.setProperty(KernelChoices.DENSE_TILES_PROPERTY, "narrow");
         System.setProperty(KernelChoices.LAUNCH_PROPERTY, "plain");
-        System.setProperty(KernelChoices.REPLICA_FORCES_PROPERTY, "group");
+        System.setProperty(KernelChoices.REPLICA_FORCES_PROPERTY, "stages");
         System.setProperty(KernelChoices.GROUP_DENSE_PROPERTY, "tc");
         assertEquals(new KernelChoices(2, KernelChoices.DenseTiles.NARROW, KernelChoices.Launch.PLAIN,
-                KernelChoices.ReplicaForces.GROUP, KernelChoices.GroupDense.TC),
+                KernelChoices.ReplicaForces.STAGES, KernelChoices.GroupDense.TC),
                 KernelChoices.fromProperties());
+        System.setProperty(KernelChoices.REPLICA_FORCES_PROPERTY, "group");
+        System.setProperty(KernelChoices.GROUP_DENSE_PROPERTY, "simt");
+        KernelChoices c = KernelChoices.fromProperties();
+        assertEquals(KernelChoices.ReplicaForces.GROUP, c.replicaForces());
+        assertEquals(KernelChoices.GroupDense.SIMT, c.groupDense());
     }
 
     @Test
