@@ -255,6 +255,11 @@ public final class CudaMdEngine implements DeviceDynamics {
         return sys.megaKernel() == null ? "stages" : sys.megaKernel();
     }
 
+    /** The parameter block of a force evaluation (the device buffers' addresses; tests). */
+    byte[] forceParameters() {
+        return sys.net(null, false);
+    }
+
     public String deviceName() {
         return model.cx.deviceName();
     }

@@ -103,7 +103,8 @@ final class DeviceSystem implements AutoCloseable {
     private DevicePointer groupScratch;
     private final List<DevicePointer> own = new ArrayList<>();
 
-    // buffers
+    // buffers; on the group path (groupKernel != null) the force stages' own are not allocated (null): the
+    // activations (act, ~37 KB an atom), the neighbour slots (nbrIdx .. gacc) and the K-split scratch (kpart, kcount)
     final DevicePointer pos, vel, invMass, species, force, eAtom, energy, step, flags, nbrCount, order;
     private DevicePointer nbrIdx, geo, fc, kidx, rbf, gacc;
     private final DevicePointer cellCount, cellStart, cellAtoms, atomCell, act;
@@ -195,11 +196,12 @@ final class DeviceSystem implements AutoCloseable {
         cellStart = alloc(4L * (ncells + 1));
         cellAtoms = alloc(4L * n);
         atomCell = alloc(4L * n);
-        act = alloc(4L * layoutActivations(null));
+        // the group kernel evaluates the forces without the stages' activations, neighbour slots or K splits
+        act = groupKernel == null ? alloc(4L * layoutActivations(null)) : null;
         if (groupKernel != null) {
             groupScratch = alloc(4L * GroupPath.scratchFloats(groupAtoms) * replicaCount);
         }
-        if (large) {
+        if (large && groupKernel == null) {
             kpart = alloc(4L * denseSplit.scratchFloats());
             kcount = alloc(4L * denseSplit.counters());
             cuMemsetD32(kcount, 0, denseSplit.counters());  // dense_tile leaves them zero after each launch
@@ -242,7 +244,11 @@ final class DeviceSystem implements AutoCloseable {
         }
     }
 
+    /** The neighbour slots of the stage path; none where the group kernel evaluates the forces. */
     private void allocNeighbours() {
+        if (groupKernel != null) {
+            return;
+        }
         long slots = (long) n * cap;
         nbrIdx = alloc(4 * slots);
         geo = alloc(16 * slots);
@@ -354,7 +360,7 @@ final class DeviceSystem implements AutoCloseable {
                 .set("order", ptr(search == 1 ? cellAtoms : order))
                 .set("cell_count", ptr(cellCount)).set("cell_start", ptr(cellStart))
                 .set("cell_atoms", ptr(cellAtoms)).set("atom_cell", ptr(atomCell)).set("act", ptr(act))
-                .set("kpart", kpart == null ? 0 : ptr(kpart)).set("kcount", kcount == null ? 0 : ptr(kcount));
+                .set("kpart", ptr(kpart)).set("kcount", ptr(kcount));
         if (replicas != null) {
             replicas.describe(b);
         } else {
@@ -368,8 +374,9 @@ final class DeviceSystem implements AutoCloseable {
         layoutActivations(b);
     }
 
+    /** A buffer's device address; 0 for one this system does not hold (the stage-only buffers on the group path). */
     private static long ptr(DevicePointer p) {
-        return p.address();
+        return p == null ? 0 : p.address();
     }
 
     /**

@@ -125,6 +125,28 @@ class GroupForcesTest {
         }
     }
 
+    /**
+     * On the group path the force stages' own buffers are not allocated (their addresses are 0 in the parameter block):
+     * the activations (~37 KB an atom: 347 MB for 1,024 ethanols), the neighbour slots and the K-split scratch; the
+     * stage path of the same batch has them. mdOnTheGroupPathEqualsTheStageKernels runs steps on both.
+     */
+    @Test
+    void theGroupPathHoldsNoStageBuffers() {
+        // 3 ethanols, 27 atoms: the large-system layout (from 25 atoms), whose K-split scratch the stages need
+        List<ReplicaStart> starts = replicas("ethanol", 3, new DynamicsSpec.VelocityVerlet(0.5), 7);
+        for (String path : new String[] {"group", "stages"}) {
+            System.setProperty(KernelChoices.REPLICA_FORCES_PROPERTY, path);
+            try (CudaMdEngine md = new CudaMdEngine(weights(), starts, stages(1))) {
+                assertTrue(md.replicaForces().startsWith(path), md.replicaForces());
+                byte[] net = md.forceParameters();
+                for (String buffer : new String[] {"act", "nbr_idx", "geo", "fc", "kidx", "rbf", "gacc", "kpart"}) {
+                    assertEquals(path.equals("group"), NetLayout.get(net, buffer) == 0, path + ": " + buffer);
+                }
+                assertTrue(NetLayout.get(net, "force") != 0 && NetLayout.get(net, "e_atom") != 0, path);
+            }
+        }
+    }
+
     static void against(String molecule, int count, String kernel) {
         against(molecule, replicas(molecule, count, new DynamicsSpec.VelocityVerlet(0.5), 29), kernel);
     }
