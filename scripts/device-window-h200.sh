@@ -9,7 +9,7 @@
 #   round1 (instead of widths): issue 27's round at F = 128 alone, the small-molecule pool in its data (device_organic.sh
 #          multi on the one GPU and 15 cores); call2 and call3 then wait for it as above
 #   round-and-engine (instead of round1): the same round, and issue 29's engine measurements on the GPU alone first
-#          (group-engine-run.sh, PyTorch's baseline, the probe's variants) while its data are labelled; call3 with
+#          (group-engine-run.sh, PyTorch's baseline) while its data are labelled; call3 with
 #          STABILITY=1 then runs the stability survey of the round's export
 #   stability, survey: a candidate weight file's GPU checks before it may replace the shipped preview (see below)
 # Every call leaves ONE archive in $OUT (a call returns only a few files): window-<call>.tar.gz, in parts (pack).
@@ -88,11 +88,11 @@ case "$phase" in
     # the card; the training waits for the gate file (device_organic.sh GPU_GATE) that the measurements create when
     # they end. Measurements (logs in the archive's organic/engine/): the bundle's group-engine-run.sh (GroupCheck and
     # `molten bench --replicas`, the group kernel's paths against the stage kernels), PyTorch's batched baseline
-    # beside them (torch_replica_bench.py, 1,024 ethanols and 256 alanine dipeptides), then the probe's variants
-    # (group-force-probe-run.sh, binary from .device/gfp-bin.xz) where it was carried.
+    # beside them (torch_replica_bench.py, 1,024 ethanols and 256 alanine dipeptides). (The group-force probe's
+    # variants that followed them left with the probe: git history, commit 8312246.)
     # Carry: .device/g3.tar.xz (rebuilt with the engine to measure: NO_SWEEP=1 scripts/device-window-x4.sh bundle,
-    # 20.8 MB), .device/data.tar.xz, .model-payload/xtblib.tar.xz, optionally .device/gfp-bin.xz (the probe's binary,
-    # xz of .device/gfp/group_force_probe), with the sparse checkout of call1 (about 62.5 MB in all).
+    # 20.8 MB), .device/data.tar.xz, .model-payload/xtblib.tar.xz, with the sparse checkout of call1 (about 62.5 MB in
+    # all).
     for f in .device/g3.tar.xz .device/data.tar.xz .model-payload/xtblib.tar.xz; do
       [[ -f $f ]] || { echo "round-and-engine: $f was not carried (nothing started)" >&2; exit 2; }
     done
@@ -117,13 +117,6 @@ case "$phase" in
       timeout "$(cap 70)" taskset -c "$probe" python3 /tmp/b/g3/torch_replica_bench.py "$model" "/tmp/b/g3/molecules/$m.xyz" \
         "$r" "$eng/torch-$m.tsv" 2>&1 | grep -v -i warn | tail -2
     done
-    if [[ -f .device/gfp-bin.xz ]] && (( $(cap 100) >= 30 )); then
-      mkdir -p /tmp/gfp && xz -dc .device/gfp-bin.xz > /tmp/gfp/group_force_probe && chmod +x /tmp/gfp/group_force_probe
-      OMP_NUM_THREADS=3 taskset -c "$probe" python3 scripts/probes/group_force_probe.py write /tmp/gfp 1024 256 > /dev/null
-      GFP_DIR=/tmp/gfp OUT=/tmp/gfp-out timeout "$(cap 100)" taskset -c "$probe" \
-        bash scripts/probes/group-force-probe-run.sh > "$eng/group-force-probe.log" 2>&1
-      cut -c1-200 "$eng/group-force-probe.log" | tail -25
-    fi
     touch "$work/GPU_FREE"
     echo "GPU handed to the training after $SECONDS s"
     wait_done

@@ -19,9 +19,9 @@ import org.molten.core.Cell;
  * </ol>
  * Entries: {@code k_group_n12} (N &lt;= 12, 128 threads, a thread per channel, row tiles of 9) and
  * {@code k_group_n24} (13..24, 256 threads, two per channel, row tiles of 11): the probe's best configurations for
- * ethanol (9 atoms) and alanine dipeptide (22), scripts/probes/group_force_probe.cu. Their tensor-core twins
- * {@code k_group_n12_tc} / {@code k_group_n24_tc} (the dense products as 3xTF32 mma.sync, the probe's VTC) have the
- * same launch shape and shared memory; {@link #dense} picks between the two
+ * ethanol (9 atoms) and alanine dipeptide (22): scripts/probes/group_force_probe.cu, in git history (last at commit
+ * 8312246). Their tensor-core twins {@code k_group_n12_tc} / {@code k_group_n24_tc} (the dense products as 3xTF32
+ * mma.sync, the probe's VTC) have the same launch shape and shared memory; {@link #dense} picks between the two
  * ({@value KernelChoices#GROUP_DENSE_PROPERTY}).
  */
 final class GroupPath {

@@ -4,9 +4,10 @@ import org.molten.forcefield.student.StudentWeights;
 
 /**
  * The student's weights in the order the group kernel reads them (molten_group.cuh, {@code Net.group_w}): the float
- * order of {@code write_weights()} in scripts/probes/group_force_probe.py, so that the engine's kernel and the probe
- * read the same buffer. Forward products read the transposed copies ({@code xT}: {@code [in][out]}, one coalesced
- * column a thread), the backward products PyTorch's {@code [out][in]}:
+ * order of {@code write_weights()} in the probe the kernel came from (scripts/probes/group_force_probe.py, in git
+ * history: last at commit 8312246), so that the engine's kernel and the probe read the same buffer. Forward products
+ * read the transposed copies ({@code xT}: {@code [in][out]}, one coalesced column a thread), the backward products
+ * PyTorch's {@code [out][in]}:
  *
  * <pre>
  *   cutoff, gamma, scale, 0 | embedding [S][F] | atomref [S] padded to a multiple of 4 |

@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
 import org.molten.forcefield.student.StudentWeights;
 
 /**
- * The group kernel's weight order (GroupWeights = write_weights() of scripts/probes/group_force_probe.py), its
- * shared-memory arithmetic (GroupPath = grp::GroupLayout) and its choice of entry, without a GPU.
+ * The group kernel's weight order (GroupWeights = write_weights() of scripts/probes/group_force_probe.py, in git
+ * history: last at commit 8312246), its shared-memory arithmetic (GroupPath = grp::GroupLayout) and its choice of
+ * entry, without a GPU.
  */
 class GroupWeightsTest {
     private static final int F = 128;
