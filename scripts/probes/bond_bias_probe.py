@@ -6,8 +6,12 @@ molecule's frames at one temperature. The bias of a bond is that mean; "bias sha
 over rms over bonds and frames of s: near 1 the stretch error is a constant offset, near 0 it is scatter.
 
     python3 scripts/probes/bond_bias_probe.py WEIGHTS.safetensors organic-test.npz [--temperature 300] [NAME ...]
+    LIBXTB=... python3 scripts/probes/bond_bias_probe.py WEIGHTS.safetensors --sample STARTS.xyz.gz NAME ...
 
 Without names: the 12 molecules of the largest force MAE at that temperature. CPU, float32 as organic_eval.py.
+With --sample (e.g. forcefield/training/organic/starts.train.xyz.gz): the named molecules' frames are made here, as
+organic_data.py makes training frames (conformer 0, GFN-FF Langevin MD at the temperature, 40 frames 20 steps apart
+after 200, labelled by GFN2-xTB in-process), to ask whether a bias seen on test molecules is there on trained ones.
 """
 import argparse
 import os
@@ -43,18 +47,47 @@ def bonds(z, pos):
     return out
 
 
+def sampled(starts, names, temperature):
+    """The named molecules' frames in organic-test.npz's layout, made as organic_data.py makes training frames."""
+    import extxyz
+    from libxtb import XtbCalculator
+    from organic_data import gfnff_md, label_frames
+    first = {}
+    for fr in extxyz.read(starts):
+        if fr.info["name"] in names and str(fr.info.get("conformer", "0")) == "0":
+            first.setdefault(fr.info["name"], fr)
+    z_all, pos, frc, n_atoms, mol = [], [], [], [], []
+    for m, name in enumerate(names):
+        st = first[name]
+        z, x0 = st.numbers, st.positions.astype(np.float64)
+        with XtbCalculator(z, x0, "gfnff") as ff:
+            xs = gfnff_md(ff, z, x0, float(temperature), 200, 40, 20, np.random.default_rng(7 + m))
+        drops = dict(scf=0, bond_graph=0, clash=0, high_energy=0, large_force=0, md_failed=0)
+        got, _ = label_frames(z, x0, xs, drops)
+        for x, f, _e in got:
+            z_all.append(z); pos.append(x); frc.append(f); n_atoms.append(len(z)); mol.append(m)
+    return {"z": np.concatenate(z_all), "pos": np.concatenate(pos), "forces": np.concatenate(frc),
+            "n_atoms": np.array(n_atoms), "molecules": np.array(names), "molecule": np.array(mol),
+            "temperature": np.full(len(n_atoms), temperature)}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("weights")
-    ap.add_argument("test")
+    ap.add_argument("test", nargs="?", help="organic-test.npz (not with --sample)")
+    ap.add_argument("--sample", help="starts file: make the named molecules' frames here (GFN-FF MD, GFN2-xTB)")
     ap.add_argument("names", nargs="*")
     ap.add_argument("--temperature", type=int, default=300)
-    a = ap.parse_args()
+    a = ap.parse_intermixed_args()
     torch.set_num_threads(1)
     model = organic_eval.load(a.weights, torch.device("cpu"))
     for p in model.parameters():
         p.requires_grad_(False)
-    d = np.load(a.test, allow_pickle=True)
+    if a.sample:   # no test file: the first positional after the weights is the first name
+        a.names = ([a.test] if a.test else []) + a.names
+        d = sampled(a.sample, a.names, a.temperature)
+    else:
+        d = np.load(a.test, allow_pickle=True)
     ptr = np.concatenate([[0], np.cumsum(d["n_atoms"])])
     names = list(d["molecules"])
     frames = {m: [k for k in range(len(d["n_atoms"])) if d["molecule"][k] == m and d["temperature"][k] == a.temperature]
