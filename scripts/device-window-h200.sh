@@ -56,9 +56,11 @@ start_round1() {
   v5data
   mkdir -p "$work/out"
   cp forcefield/training/device_organic.sh "$work/device_organic.sh"   # see widths
-  DATA_CPUS=${DATA_CPUS:-0-15} DATA_WORKERS=${DATA_WORKERS:-15} TRAIN_GPUS=0 BATCH=256 LR=${LR:-3e-4} LR_FINAL=1e-5 DATA_OPTS="--small" \
+  # DATA_OPTS (default --small; "--small --conjugated" adds the conjugated pool, organic/conjugated.csv) and
+  # EXTRA_WEIGHTS (e.g. "--system-weight organic-conjugated=3") for the pools beyond the small one
+  DATA_CPUS=${DATA_CPUS:-0-15} DATA_WORKERS=${DATA_WORKERS:-15} TRAIN_GPUS=0 BATCH=256 LR=${LR:-3e-4} LR_FINAL=1e-5 DATA_OPTS="${DATA_OPTS:---small}" \
     EVAL_BUDGET_S=120 COMMIT=${COMMIT:-unknown} \
-    SYSTEM_WEIGHTS="--system-weight water=2 --system-weight ethanol=2 --system-weight benzene=2 --system-weight alanine-dipeptide=2 --system-weight ace-ala5-nme=3 --system-weight water-clusters=2 --system-weight organic-small=${SMALL_WEIGHT:-3}" \
+    SYSTEM_WEIGHTS="--system-weight water=2 --system-weight ethanol=2 --system-weight benzene=2 --system-weight alanine-dipeptide=2 --system-weight ace-ala5-nme=3 --system-weight water-clusters=2 --system-weight organic-small=${SMALL_WEIGHT:-3} ${EXTRA_WEIGHTS:-}" \
     setsid nohup bash "$work/device_organic.sh" multi "$work" "$work/out" "${DEADLINE_S:-1500}" \
     > "$work/pipeline.log" 2>&1 < /dev/null &
 }

@@ -8,11 +8,13 @@
 #      the stage kernels, replicas 0, 1, R/2, R - 1 against the float64 reference student (PASS/FAIL lines);
 #   2. molten bench --device cuda --replicas: ethanol R = 1024 and alanine dipeptide R = 256 (Langevin, us per
 #      step, replica-steps/s), group-simt / group-tc / stages alternating (-Dmolten.cuda.replicaForces,
-#      -Dmolten.cuda.groupDense); the mode column names the path and the entry. Round 1 always; round 2 (the same
-#      six benches again, so that a drift of the machine shows) only if it fits in ~6 minutes from the start,
+#      -Dmolten.cuda.groupDense), led by the defaults (no property: the path a user gets, since the defaults became
+#      group and auto, whose stage buffers are no longer allocated, 8b80094); the mode column names the path and the
+#      entry. Round 1 always; round 2 (the same eight benches again, so that a drift of the machine shows) only if it
+#      fits in ~6 minutes from the start,
 #      judged by round 1's duration: on a slow start only one round of benches is run, and the log says so.
 # Limits: GroupCheck 200 s, each bench 60 s (a bench is ~10-20 s: JVM and context start, 5 samples of ~20 ms);
-# worst case one round: 200 + 6 x 60 s. Logs in the output directory OUT (default /tmp/group-engine-out).
+# worst case one round: 200 + 8 x 60 s. Logs in the output directory OUT (default /tmp/group-engine-out).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-/tmp/group-engine-out}
@@ -32,6 +34,7 @@ bench() {  # size replicas path round; at most 60 s each
   [[ $3 == stages ]] && forces=stages
   [[ $3 == group-tc ]] && dense=tc
   local props=(-Dmolten.cuda.replicaForces="$forces" -Dmolten.cuda.groupDense="$dense")
+  [[ $3 == defaults ]] && props=()   # no property: what a user gets (the mode column names the path auto chose)
   timeout 60 "${java[@]}" "${props[@]}" org.molten.cli.MoltenCli bench --device cuda --sizes "$1" --replicas "$2" \
     > "$log" 2>&1
   status=$?
@@ -49,7 +52,7 @@ for round in 1 2; do
     break
   fi
   for size in "9 1024" "22 256"; do
-    for path in group-simt group-tc stages; do
+    for path in defaults group-simt group-tc stages; do
       bench ${size% *} ${size#* } "$path" "$round"
     done
   done
