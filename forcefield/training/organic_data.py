@@ -13,6 +13,8 @@ than 1 eV/atom above the start's, a force component above 30 eV/Å.
 Output (OUT/):
   organic.train.npz, organic.val.npz   flat arrays for train.py (dataset.load_split reads them)
   organic-test.npz                     the independent test molecules' frames (never trained on)
+  organic-small.train.npz              with --small: the small-molecule pool's frames (system organic-small)
+  organic-conjugated.train.npz         with --conjugated: the conjugated pool's frames (system organic-conjugated)
   testset/<molecule>_<T>K.xyz.gz       the same frames for `molten accuracy --testset`
   organic-data.json                    counts, drops, seeds, timings (frames/s/core, teacher CPU time)
 
@@ -39,6 +41,10 @@ JITTER_A = 0.03
 CLASH_A = 0.6
 MAX_FORCE = 30.0
 MAX_EXCESS_EV_PER_ATOM = 1.0
+# The pools beside the list (option --<pool>, STARTS/starts.<pool>.xyz.gz -> organic-<pool>.train.npz, training only):
+# the start id of each pool's first start, from which its tasks' seeds come (the list's training starts from 0, its test
+# starts from 100000), so that adding a pool changes no other task's seed
+POOLS = {"small": 200000, "conjugated": 300000}
 
 
 def bond_graph(numbers, positions):
@@ -175,6 +181,14 @@ def val_molecules(names, seed, fraction):
     return set(rng.choice(names, size=max(1, int(round(fraction * len(names)))), replace=False).tolist())
 
 
+def pool_counts(pools, count):
+    """organic-data.json's counts of the pools: small always (0 without --small, as before the other pools), the
+    others when they were asked for."""
+    out = {"small": 0}
+    out.update({p: count(p) for p in pools})
+    return out
+
+
 def save_npz(path, rows):
     """rows: list of (name, temperature, numbers, pos, forces, energy)."""
     n = np.array([len(r[2]) for r in rows], dtype=np.int32)
@@ -207,6 +221,11 @@ def main():
                          "organic/enumerate_small.py): training frames in organic-small.train.npz (system "
                          "organic-small, for train.py's --system-weight), never held out for validation; the "
                          "list's tasks, seeds and validation draw stay as they are without it")
+    ap.add_argument("--conjugated", action="store_true",
+                    help="also the conjugated pool (STARTS/starts.conjugated.xyz.gz of "
+                         "organic/enumerate_conjugated.py): training frames in organic-conjugated.train.npz (system "
+                         "organic-conjugated), never held out for validation; every other task's seed and the "
+                         "validation draw stay as they are without it")
     args = ap.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     os.makedirs(os.path.join(args.out, "testset"), exist_ok=True)
@@ -222,13 +241,13 @@ def main():
                       args.seed, 0)
     tasks += tasks_for(test_starts, "test", [(300, 600)], args.test_frames, args.every, args.equil, False,
                        args.seed + 1, 100000)
-    small_starts = []
-    if args.small:   # own seeds (start ids from 200000): the list's tasks keep theirs
-        small_starts = read_starts(os.path.join(args.starts, "starts.small.xyz.gz"))
-        if args.limit:
-            small_starts = small_starts[:args.limit]
-        tasks += tasks_for(small_starts, "small", train_temps, args.train_frames, args.every, args.equil, True,
-                           args.seed, 200000)
+    pool_starts = {}
+    for pool, first_id in POOLS.items():   # own seeds (start ids from first_id): the other tasks keep theirs
+        if getattr(args, pool):
+            starts = read_starts(os.path.join(args.starts, f"starts.{pool}.xyz.gz"))
+            pool_starts[pool] = starts[:args.limit] if args.limit else starts
+            tasks += tasks_for(pool_starts[pool], pool, train_temps, args.train_frames, args.every, args.equil, True,
+                               args.seed, first_id)
     print(f"{len(train_starts)} training starts, {len(test_starts)} test starts -> {len(tasks)} tasks on "
           f"{args.workers} workers", flush=True)
 
@@ -242,7 +261,7 @@ def main():
     wall = time.time() - t0
 
     drops = {}
-    rows = {"train": [], "test": [], "small": []}
+    rows = {"train": [], "test": [], **{pool: [] for pool in POOLS}}
     md_cpu = label_cpu = 0.0
     labelled = 0
     for t in tasks:
@@ -264,8 +283,10 @@ def main():
     save_npz(os.path.join(args.out, "organic.train.npz"), train_rows)
     save_npz(os.path.join(args.out, "organic.val.npz"), val_rows)
     save_npz(os.path.join(args.out, "organic-test.npz"), rows["test"])
-    if args.small:
-        save_npz(os.path.join(args.out, "organic-small.train.npz"), rows["small"])
+    for pool in pool_starts:
+        save_npz(os.path.join(args.out, f"organic-{pool}.train.npz"), rows[pool])
+    in_pools = {"starts": lambda p: len(pool_starts[p]), "frames": lambda p: len(rows[p]),
+                "molecules": lambda p: len({r[0] for r in rows[p]})}
     by_file = {}
     for name, temp, numbers, x, f, e in rows["test"]:
         by_file.setdefault(f"{file_stem(name)}_{int(temp)}K", []).append(
@@ -276,11 +297,13 @@ def main():
         teacher="GFN2-xTB (libxtb 6.5.1 in-process), sampling GFN-FF Langevin MD", seed=args.seed,
         dt_fs=DT_FS, friction_per_fs=FRICTION_PER_FS, every_steps=args.every, equil_steps=args.equil,
         train_temperatures_K=train_temps, test_temperatures_K=[300, 600], jitter_A=JITTER_A,
-        starts=dict(train=len(train_starts), test=len(test_starts), small=len(small_starts)), tasks=len(tasks),
-        frames=dict(train=len(train_rows), val=len(val_rows), test=len(rows["test"]), small=len(rows["small"])),
+        starts=dict(train=len(train_starts), test=len(test_starts), **pool_counts(pool_starts, in_pools["starts"])),
+        tasks=len(tasks),
+        frames=dict(train=len(train_rows), val=len(val_rows), test=len(rows["test"]),
+                    **pool_counts(pool_starts, in_pools["frames"])),
         atoms=dict(train=int(sum(len(r[2]) for r in train_rows)), test=int(sum(len(r[2]) for r in rows["test"]))),
-        molecules=dict(train=len(names) - len(val_names), val=len(val_names),
-                       test=len({r[0] for r in rows["test"]}), small=len({r[0] for r in rows["small"]})),
+        molecules=dict(train=len(names) - len(val_names), val=len(val_names), test=len({r[0] for r in rows["test"]}),
+                       **pool_counts(pool_starts, in_pools["molecules"])),
         val_molecules=sorted(val_names), dropped=drops, labelled_frames=labelled, workers=args.workers,
         wall_s=round(wall, 1), md_cpu_s=round(md_cpu, 1), teacher_cpu_s=round(label_cpu, 1),
         teacher_frames_per_s_per_core=round(labelled / max(label_cpu, 1e-9), 1),
