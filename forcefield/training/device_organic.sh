@@ -41,20 +41,29 @@ train_run() {   # NAME MINUTES [INIT] [LR] [LR_FINAL]
   cp "$work/$name/train_log.json" "$out/train_log_${name}.json"
 }
 
+# The pools DATA_OPTS adds to the list (organic_data.py --small, --conjugated), as the weight file's dataset entry says
+pools_text() {
+  local t=""
+  if [[ " ${DATA_OPTS:-} " == *" --small "* ]]; then t="the small-molecule pool (organic/small.csv)"; fi
+  if [[ " ${DATA_OPTS:-} " == *" --conjugated "* ]]; then t="${t:+$t and }the conjugated pool (organic/conjugated.csv)"; fi
+  if [[ -n $t ]]; then echo ", with $t"; fi
+}
+
 # The weight file for the Java side with its domain (docs/model.md): v5's data and the RDKit starts of the training
-# molecules (and of the small-molecule pool when DATA_OPTS has --small), named as the preview's.   RUN WEIGHTS TS
+# molecules (and of the pools DATA_OPTS adds: --small, --conjugated), named as the preview's.   RUN WEIGHTS TS
 export_v6() {
   local run=$1 weights=$2 ts=$3
   python3 -c "
 import sys; sys.path.insert(0, '$tr'); import extxyz
 fr = list(extxyz.read('$tr/organic/starts.train.xyz.gz'))
-if '--small' in '${DATA_OPTS:-}'.split(): fr += list(extxyz.read('$tr/organic/starts.small.xyz.gz'))   # trained on too
+for pool in ('small', 'conjugated'):   # trained on too
+    if '--' + pool in '${DATA_OPTS:-}'.split(): fr += list(extxyz.read('$tr/organic/starts.' + pool + '.xyz.gz'))
 import numpy as np
 for f in fr: f.info['system'] = f.info['name']; f.energy = 0.0; f.forces = np.zeros_like(f.positions)   # unlabelled: the domain reads geometry only
 extxyz.write('$work/organic-starts.train.xyz.gz', fr)"
   timeout 300 python3 $tr/export.py --state "$run/state.npz" --log "$run/train_log.json" \
     --weights "$weights" --torchscript "$ts" --training-commit "${COMMIT:-unknown}" \
-    --dataset "molten-gfn2-organic (forcefield/training/organic, organic_data.py)$([[ " ${DATA_OPTS:-} " == *" --small "* ]] && echo ", with the small-molecule pool (organic/small.csv)")" \
+    --dataset "molten-gfn2-organic (forcefield/training/organic, organic_data.py)$(pools_text)" \
     --domain-data ${V5DATA:-$tr/data} "$work/organic-starts.train.xyz.gz" 2>&1 | grep -v '^ "domain"' | tail -25
 }
 
@@ -209,7 +218,7 @@ case "$phase" in
   widths)
     # One GPU, detached across several commands: does a wider student (F = 256, widen.py's function-preserving copy
     # of INIT) fit the organic frames better than INIT's F = 128 given the same data and wall-clock budget? Data with
-    # DATA_OPTS (the small-molecule pool: --small) on DATA_CPUS; the two fine-tunings side by side on the GPU
+    # DATA_OPTS (the pools: --small, --conjugated) on DATA_CPUS; the two fine-tunings side by side on the GPU
     # (f128 from INIT, f256 from its widened copy); each exported with its domain (student-gfn2-v6-f128/-f256
     # .safetensors) and their accuracy on the test frames (organic_eval.py without the stability run, which
     # `molten stability` does for a model worth it) by DEADLINE_S; then DONE.

@@ -194,5 +194,43 @@ class PoolDataTest(unittest.TestCase):
         self.assertEqual(organic_data.POOLS["small"], 200000)   # round 5's small-pool frames depend on it
 
 
+class DeviceExportTest(unittest.TestCase):
+    """device_organic.sh's export_v6: the weight file's dataset entry names the pools DATA_OPTS adds, and their starts
+    join the training starts in its domain (export.py stubbed: it prints what it was given)."""
+
+    def test_the_export_names_the_pools_and_puts_their_starts_in_the_domain(self):
+        import extxyz
+        import re
+        import subprocess
+        import tempfile
+        here = os.path.dirname(os.path.abspath(__file__))
+        with open(os.path.join(here, "device_organic.sh")) as f:
+            script = f.read()
+        functions = "".join(re.search(rf"^{name}\(\) {{\n.*?^}}\n", script, re.S | re.M).group(0)
+                            for name in ("pools_text", "export_v6"))
+        starts = {k: len(extxyz.read(os.path.join(here, "organic", f"starts.{k}.xyz.gz")))
+                  for k in ("train", "small", "conjugated")}
+        text = {"small": "the small-molecule pool (organic/small.csv)",
+                "conjugated": "the conjugated pool (organic/conjugated.csv)"}
+        with tempfile.TemporaryDirectory() as d:
+            tr = os.path.join(d, "tr")
+            os.mkdir(tr)
+            for name in ("extxyz.py", "units.py", "organic"):
+                os.symlink(os.path.join(here, name), os.path.join(tr, name))
+            with open(os.path.join(tr, "export.py"), "w") as f:
+                f.write("import os, sys\nsys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))\n"
+                        "import extxyz\na = sys.argv\nprint('dataset=' + a[a.index('--dataset') + 1])\n"
+                        "print('domain=%d' % len(extxyz.read(a[-1])))\n")
+            for opts, pools in (("", ()), ("--small", ("small",)), ("--small --conjugated", ("small", "conjugated")),
+                                ("--conjugated --train-frames 16", ("conjugated",))):
+                p = subprocess.run(["bash", "-c", f"set -euo pipefail; tr={tr}; work={d}\n{functions}\nexport_v6 run w ts"],
+                                   capture_output=True, text=True, timeout=120, env=dict(os.environ, DATA_OPTS=opts))
+                self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+                dataset = "molten-gfn2-organic (forcefield/training/organic, organic_data.py)" + (
+                    ", with " + " and ".join(text[k] for k in pools) if pools else "")
+                self.assertIn(f"dataset={dataset}\n", p.stdout, opts)
+                self.assertIn(f"domain={starts['train'] + sum(starts[k] for k in pools)}\n", p.stdout, opts)
+
+
 if __name__ == "__main__":
     unittest.main()
