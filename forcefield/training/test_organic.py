@@ -39,6 +39,13 @@ def canon(smiles):
     return Chem.MolToSmiles(Chem.MolFromSmiles(smiles))
 
 
+def read_molecules(name):
+    """The rows of organic/<name> and their RDKit molecules (None where a SMILES does not parse), RDKit's log off."""
+    RDLogger.DisableLog("rdApp.*")
+    rows = read_rows(os.path.join(ORGANIC, name))
+    return rows, [Chem.MolFromSmiles(r["smiles"]) for r in rows]
+
+
 def scaffold(smiles):
     return MurckoScaffold.MurckoScaffoldSmiles(smiles=smiles, includeChirality=False)
 
@@ -62,9 +69,7 @@ def charge_problems(m):
 class OrganicMoleculesTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        RDLogger.DisableLog("rdApp.*")
-        cls.rows = read_rows(os.path.join(ORGANIC, "molecules.csv"))
-        cls.mols = [Chem.MolFromSmiles(r["smiles"]) for r in cls.rows]
+        cls.rows, cls.mols = read_molecules("molecules.csv")
 
     def test_columns_and_size(self):
         self.assertEqual(list(self.rows[0].keys()), ["name", "smiles", "category", "split"])
@@ -203,9 +208,7 @@ class ConjugatedPoolTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        RDLogger.DisableLog("rdApp.*")
-        cls.rows = read_rows(os.path.join(ORGANIC, "conjugated.csv"))
-        cls.mols = [Chem.MolFromSmiles(r["smiles"]) for r in cls.rows]
+        cls.rows, cls.mols = read_molecules("conjugated.csv")
 
     def test_every_row_is_a_new_neutral_closed_shell_hcno_molecule_of_6_to_42_atoms(self):
         self.assertEqual(list(self.rows[0].keys()), ["name", "smiles", "category"])

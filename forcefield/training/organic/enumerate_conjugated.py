@@ -23,8 +23,9 @@ molecule has. A row that breaks a rule is an error naming it, not a silent drop:
 Every row is a training molecule; organic_data.py --conjugated never holds one out for validation.
 
 The starts (--starts): make_starts.py's conformers (ETKDG v3 + MMFF94, 3 per molecule, the bond-graph check) with its
-seed_for, rows indexed and seeded from CONJUGATED_INDEX (the list's rows from 0, small.csv's from 100,000), written as
-make_starts.py writes them (split=conjugated).
+seed_for, rows indexed and seeded from CONJUGATED_INDEX (the list's rows from 0, small.csv's from 100,000), only
+conformers whose geometry keeps the SMILES's E/Z and R/S (conformers()), written as make_starts.py writes them
+(split=conjugated).
 """
 import argparse
 import csv
@@ -37,6 +38,7 @@ from rdkit import Chem, RDLogger
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from enumerate import MASTER_SEED, MOLECULES, UNWANTED, embeds, problems, scaffold  # noqa: E402
+from enumerate_small import write  # noqa: E402  (name,smiles,category rows, as small.csv)
 
 CONJUGATED = os.path.join(HERE, "conjugated.csv")
 SMALL = os.path.join(HERE, "small.csv")
@@ -349,13 +351,6 @@ def build(molecules=MOLECULES, small=SMALL, seed=MASTER_SEED):
     return rows
 
 
-def write(rows, path):
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["name", "smiles", "category"], lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-
-
 def stereo_kept(mol, positions):
     """True when the geometry (Å, atoms as mol, hydrogens explicit) has every stereo label (CIP: E/Z, R/S) that the
     SMILES specifies; stereo the SMILES leaves open (cyclooctatetraene's ring bonds) is not compared."""
@@ -400,8 +395,8 @@ def conformers(smiles, n, index, seed=MASTER_SEED):
 def write_starts(rows, path, n_conformers=3, seed=MASTER_SEED):
     """The pool's starts as make_starts.py writes them: row i embeds from seed_for(CONJUGATED_INDEX + i), 3 conformers
     (ETKDG v3 + MMFF94, bond graph checked) with the SMILES's stereo (conformers()), split=conjugated."""
+    import make_starts   # puts forcefield/training on the path: extxyz
     import extxyz
-    import make_starts
     uff = 0
     with extxyz._open(path, "w") as f:
         for i, r in enumerate(rows):
@@ -426,7 +421,6 @@ def main(argv=None):
         by[r["category"]] = by.get(r["category"], 0) + 1
     print(f"{len(rows)} conjugated molecules -> {args.out}: " + ", ".join(f"{k} {by.get(k, 0)}" for k in CATEGORIES))
     if args.starts:
-        sys.path.insert(0, os.path.dirname(HERE))   # forcefield/training: extxyz
         t0 = time.time()
         uff = write_starts(rows, args.starts_out, args.conformers)
         print(f"{len(rows)} molecules x {args.conformers} conformers -> {args.starts_out} in {time.time() - t0:.1f} s "
