@@ -56,6 +56,9 @@ def sampled(starts, names, temperature):
     for fr in extxyz.read(starts):
         if fr.info["name"] in names and str(fr.info.get("conformer", "0")) == "0":
             first.setdefault(fr.info["name"], fr)
+    missing = [n for n in names if n not in first]
+    if missing:
+        raise SystemExit(f"{starts}: no conformer 0 of {', '.join(missing)} (names as in its name= keys)")
     z_all, pos, frc, n_atoms, mol = [], [], [], [], []
     for m, name in enumerate(names):
         st = first[name]
@@ -100,6 +103,9 @@ def main():
             out.append((z, pos, forces(model, z, pos) - d["forces"][ptr[k]:ptr[k + 1]]))
         return out
 
+    unknown = [n for n in a.names if n not in names]
+    if unknown:
+        raise SystemExit(f"{a.test or a.sample}: no molecule {', '.join(unknown)} (names as in its molecules array)")
     chosen = [names.index(n) for n in a.names]
     cache = {}
     if not chosen:
