@@ -46,7 +46,7 @@ class DataParallelTest(unittest.TestCase):
             self.assertIs(True, settings["ranks_agree"], outs[1][-2000:])
             # the run's end is kept beside the selected state (train.py --select)
             self.assertTrue(os.path.isfile(os.path.join(out, "state_last.npz")))
-            self.assertEqual("forces", settings["select"])
+            self.assertEqual("force-mae", settings["select"])
             self.assertIn(settings["best_epoch"], range(1, settings["epochs"] + 1))
 
 
