@@ -392,18 +392,19 @@ def conformers(smiles, n, index, seed=MASTER_SEED):
     raise RuntimeError(f"{smiles}: only {len(kept)} of {n} conformers keep the SMILES's stereo")
 
 
-def write_starts(rows, path, n_conformers=3, seed=MASTER_SEED):
-    """The pool's starts as make_starts.py writes them: row i embeds from seed_for(CONJUGATED_INDEX + i), 3 conformers
-    (ETKDG v3 + MMFF94, bond graph checked) with the SMILES's stereo (conformers()), split=conjugated."""
+def write_starts(rows, path, n_conformers=3, seed=MASTER_SEED, first=CONJUGATED_INDEX, split="conjugated"):
+    """The pool's starts as make_starts.py writes them: row i embeds from seed_for(first + i), 3 conformers (ETKDG v3 +
+    MMFF94, bond graph checked) with the SMILES's stereo (conformers()), split=conjugated (enumerate_rare.py writes its
+    pool's with its own first index and split)."""
     import make_starts   # puts forcefield/training on the path: extxyz
     import extxyz
     uff = 0
     with extxyz._open(path, "w") as f:
         for i, r in enumerate(rows):
-            mol, confs, ff = conformers(r["smiles"], n_conformers, CONJUGATED_INDEX + i, seed)
+            mol, confs, ff = conformers(r["smiles"], n_conformers, first + i, seed)
             uff += ff == "UFF"
-            make_starts.write_frames(f, mol, confs, dict(name=r["name"], smiles=r["smiles"], split="conjugated",
-                                                        index=CONJUGATED_INDEX + i, ff=ff))
+            make_starts.write_frames(f, mol, confs, dict(name=r["name"], smiles=r["smiles"], split=split,
+                                                        index=first + i, ff=ff))
     return uff
 
 

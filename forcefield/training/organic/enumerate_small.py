@@ -56,9 +56,14 @@ def connected(n, bonds):
     return len(seen) == n
 
 
-def graphs(max_heavy=MAX_HEAVY):
-    """Canonical SMILES of every connected, valence-respecting heavy-atom graph with hydrogens filled, sorted."""
+def graphs(max_heavy=MAX_HEAVY, counts=None):
+    """Canonical SMILES of every connected, valence-respecting heavy-atom graph with hydrogens filled, sorted.
+    counts (a dict, optional) gets the labelled graphs tried ('graphs': element and bond-order assignments, connected,
+    within the valences) and those that sanitise ('sanitised'), before canonical duplicates are merged."""
     out = set()
+    counts = {} if counts is None else counts
+    counts.setdefault("graphs", 0)
+    counts.setdefault("sanitised", 0)
     for n in range(1, max_heavy + 1):
         pairs = list(itertools.combinations(range(n), 2))
         for elements in itertools.product("CNO", repeat=n):
@@ -70,6 +75,7 @@ def graphs(max_heavy=MAX_HEAVY):
                     used[j] += o
                 if any(used[k] > VALENCE[elements[k]] for k in range(n)) or not connected(n, bonds):
                     continue
+                counts["graphs"] += 1
                 mol = Chem.RWMol()
                 for e in elements:
                     a = Chem.Atom(e)
@@ -82,6 +88,7 @@ def graphs(max_heavy=MAX_HEAVY):
                     Chem.SanitizeMol(mol)
                 except Exception:   # noqa: BLE001 - RDKit raises several sanitisation errors; such a graph is dropped
                     continue
+                counts["sanitised"] += 1
                 out.add(Chem.MolToSmiles(mol))
     return sorted(out)
 
