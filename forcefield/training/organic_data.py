@@ -15,6 +15,7 @@ Output (OUT/):
   organic-test.npz                     the independent test molecules' frames (never trained on)
   organic-small.train.npz              with --small: the small-molecule pool's frames (system organic-small)
   organic-conjugated.train.npz         with --conjugated: the conjugated pool's frames (system organic-conjugated)
+  organic-rare.train.npz               with --rare: the rare-bond pool's frames (system organic-rare)
   testset/<molecule>_<T>K.xyz.gz       the same frames for `molten accuracy --testset`
   organic-data.json                    counts, drops, seeds, timings (frames/s/core, teacher CPU time)
 
@@ -44,7 +45,7 @@ MAX_EXCESS_EV_PER_ATOM = 1.0
 # The pools beside the list (option --<pool>, STARTS/starts.<pool>.xyz.gz -> organic-<pool>.train.npz, training only):
 # the start id of each pool's first start, from which its tasks' seeds come (the list's training starts from 0, its test
 # starts from 100000), so that adding a pool changes no other task's seed
-POOLS = {"small": 200000, "conjugated": 300000}
+POOLS = {"small": 200000, "conjugated": 300000, "rare": 400000}
 
 
 def bond_graph(numbers, positions):
@@ -226,6 +227,11 @@ def main():
                          "organic/enumerate_conjugated.py): training frames in organic-conjugated.train.npz (system "
                          "organic-conjugated), never held out for validation; every other task's seed and the "
                          "validation draw stay as they are without it")
+    ap.add_argument("--rare", action="store_true",
+                    help="also the rare-bond pool (STARTS/starts.rare.xyz.gz of organic/enumerate_rare.py: every "
+                         "tiny molecule GFN2-xTB keeps, and N-N, N-O, N-C#N, O-C-O, 1,2-dicarbonyl, strained alkene and "
+                         "small nitro families): training frames in organic-rare.train.npz (system organic-rare), never "
+                         "held out for validation; every other task's seed and the validation draw stay as they are")
     args = ap.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     os.makedirs(os.path.join(args.out, "testset"), exist_ok=True)

@@ -102,9 +102,9 @@ def run_data(out, *extra):
 
 
 class PoolDataTest(unittest.TestCase):
-    """organic_data.py's pools beside the list (--small, --conjugated): each its own training system and seeds, never
-    in validation, every other task's frames as they were without it. One labelled run each: the list alone, with the
-    small pool, with both pools."""
+    """organic_data.py's pools beside the list (--small, --conjugated, --rare): each its own training system and seeds,
+    never in validation, every other task's frames as they were without it. One labelled run each: the list alone,
+    with the small pool, with the small and conjugated pools, with all three."""
     LIST_FILES = ("organic.train.npz", "organic.val.npz", "organic-test.npz")
 
     @classmethod
@@ -113,7 +113,8 @@ class PoolDataTest(unittest.TestCase):
         libxtb_or_skip()
         cls.tmp = tempfile.TemporaryDirectory()
         cls.out = {}
-        for key, opts in (("list", ()), ("small", ("--small",)), ("both", ("--small", "--conjugated"))):
+        for key, opts in (("list", ()), ("small", ("--small",)), ("both", ("--small", "--conjugated")),
+                          ("all", ("--small", "--conjugated", "--rare"))):
             cls.out[key] = os.path.join(cls.tmp.name, key)
             run_data(cls.out[key], *opts)
 
@@ -140,27 +141,44 @@ class PoolDataTest(unittest.TestCase):
         self.assertEqual([str(m) for m in small["molecules"]], ["small C#CC=N", "small C#CCN"])   # small.csv: first rows
         self.assertGreater(len(small["energy"]), 0)
 
-    def test_the_conjugated_pool_leaves_every_other_tasks_frames_alone_and_goes_to_its_own_system(self):
+    def assertPoolAlone(self, before, after, pool, molecules, elements):
+        """The run `after` is the run `before` with --<pool> added: every file of `before` (the list's, the testset's,
+        the other pools') is unchanged, and the pool's own file holds the first rows' frames (4 starts), counted."""
         import extxyz
+        for f in self.LIST_FILES + tuple(f for f in os.listdir(self.out[before]) if f.endswith(".train.npz")):
+            self.assertSameData(before, after, f)
+        testset = sorted(os.listdir(os.path.join(self.out[before], "testset")))
+        self.assertEqual(sorted(os.listdir(os.path.join(self.out[after], "testset"))), testset)
+        for t in testset:
+            a, b = (extxyz.read(os.path.join(self.out[k], "testset", t)) for k in (before, after))
+            self.assertEqual([(f.energy, f.positions.tobytes()) for f in a], [(f.energy, f.positions.tobytes()) for f in b])
+        self.assertFalse(os.path.exists(os.path.join(self.out[before], f"organic-{pool}.train.npz")))
+        data = np.load(os.path.join(self.out[after], f"organic-{pool}.train.npz"))
+        self.assertEqual([str(m) for m in data["molecules"]], molecules)
+        self.assertEqual(set(data["z"].tolist()), elements)
+        stats, without = self.stats(after), self.stats(before)
+        self.assertEqual((stats["starts"][pool], stats["frames"][pool], stats["molecules"][pool]),
+                         (4, len(data["energy"]), len(molecules)))
+        self.assertGreater(len(data["energy"]), 8)
+        self.assertEqual(stats["val_molecules"], without["val_molecules"])   # never held out for validation
+        self.assertNotIn(pool, without["starts"])   # the record as it was without the pool
+
+    def test_the_conjugated_pool_leaves_every_other_tasks_frames_alone_and_goes_to_its_own_system(self):
+        # conjugated.csv's first rows: the 4 starts are (Z)-1,3-pentadiene's 3 conformers and the next molecule's first
+        self.assertPoolAlone("small", "both", "conjugated", ["(Z)-1,3-pentadiene", "2,3-dimethyl-1,3-butadiene"], {1, 6})
         for f in self.LIST_FILES:
             self.assertSameData("list", "both", f)
-        self.assertSameData("small", "both", "organic-small.train.npz")
-        testset = sorted(os.listdir(os.path.join(self.out["list"], "testset")))
-        self.assertEqual(sorted(os.listdir(os.path.join(self.out["both"], "testset"))), testset)
-        for t in testset:
-            a, b = (extxyz.read(os.path.join(self.out[k], "testset", t)) for k in ("list", "both"))
-            self.assertEqual([(f.energy, f.positions.tobytes()) for f in a], [(f.energy, f.positions.tobytes()) for f in b])
-        self.assertFalse(os.path.exists(os.path.join(self.out["small"], "organic-conjugated.train.npz")))
-        conj = np.load(os.path.join(self.out["both"], "organic-conjugated.train.npz"))
-        # conjugated.csv's first rows: the 4 starts are (Z)-1,3-pentadiene's 3 conformers and the next molecule's first
-        self.assertEqual([str(m) for m in conj["molecules"]], ["(Z)-1,3-pentadiene", "2,3-dimethyl-1,3-butadiene"])
-        self.assertEqual(set(conj["z"].tolist()), {1, 6})
-        stats, before = self.stats("both"), self.stats("list")
-        self.assertEqual((stats["starts"]["conjugated"], stats["frames"]["conjugated"], stats["molecules"]["conjugated"]),
-                         (4, len(conj["energy"]), 2))
-        self.assertGreater(len(conj["energy"]), 8)
-        self.assertEqual(stats["val_molecules"], before["val_molecules"])   # never held out for validation
-        self.assertNotIn("conjugated", before["starts"])   # the list's own record as it was without the pool
+
+    def test_the_rare_pool_leaves_every_other_tasks_frames_alone_and_goes_to_its_own_system(self):
+        # rare.csv's first rows: ethynamine's 3 conformers and ethynol's first (tiny molecules, the enumeration's order)
+        self.assertPoolAlone("both", "all", "rare", ["tiny C#CN", "tiny C#CO"], {1, 6, 7, 8})
+        rare = np.load(os.path.join(self.out["all"], "organic-rare.train.npz"))
+        n = int(rare["n_atoms"][0])
+        z, x = rare["z"][:n].astype(int), rare["pos"][:n].astype(float)
+        with XtbCalculator(z, x, "gfn2") as calc:   # the teacher's labels
+            e, f = calc.compute(x)
+        self.assertAlmostEqual(e, float(rare["energy"][0]), delta=1e-4)
+        self.assertLess(np.abs(f - rare["forces"][:n]).max(), 1e-3)
 
     def test_the_conjugated_frames_carry_the_teachers_labels(self):
         conj = np.load(os.path.join(self.out["both"], "organic-conjugated.train.npz"))
