@@ -41,22 +41,23 @@ train_run() {   # NAME MINUTES [INIT] [LR] [LR_FINAL]
   cp "$work/$name/train_log.json" "$out/train_log_${name}.json"
 }
 
-# The pools DATA_OPTS adds to the list (organic_data.py --small, --conjugated), as the weight file's dataset entry says
+# The pools DATA_OPTS adds to the list (organic_data.py --small, --conjugated, --rare), as the weight file's dataset entry says
 pools_text() {
   local t=""
   if [[ " ${DATA_OPTS:-} " == *" --small "* ]]; then t="the small-molecule pool (organic/small.csv)"; fi
   if [[ " ${DATA_OPTS:-} " == *" --conjugated "* ]]; then t="${t:+$t and }the conjugated pool (organic/conjugated.csv)"; fi
+  if [[ " ${DATA_OPTS:-} " == *" --rare "* ]]; then t="${t:+$t and }the rare-bond pool (organic/rare.csv)"; fi
   if [[ -n $t ]]; then echo ", with $t"; fi
 }
 
 # The weight file for the Java side with its domain (docs/model.md): v5's data and the RDKit starts of the training
-# molecules (and of the pools DATA_OPTS adds: --small, --conjugated), named as the preview's.   RUN WEIGHTS TS
+# molecules (and of the pools DATA_OPTS adds: --small, --conjugated, --rare), named as the preview's.   RUN WEIGHTS TS
 export_v6() {
   local run=$1 weights=$2 ts=$3
   python3 -c "
 import sys; sys.path.insert(0, '$tr'); import extxyz
 fr = list(extxyz.read('$tr/organic/starts.train.xyz.gz'))
-for pool in ('small', 'conjugated'):   # trained on too
+for pool in ('small', 'conjugated', 'rare'):   # trained on too
     if '--' + pool in '${DATA_OPTS:-}'.split(): fr += list(extxyz.read('$tr/organic/starts.' + pool + '.xyz.gz'))
 import numpy as np
 for f in fr: f.info['system'] = f.info['name']; f.energy = 0.0; f.forces = np.zeros_like(f.positions)   # unlabelled: the domain reads geometry only

@@ -216,9 +216,10 @@ class DeviceExportTest(unittest.TestCase):
             script = f.read()
         functions = "".join(re.search(rf"^{name}\(\) {{\n.*?^}}\n", script, re.S | re.M).group(0)
                             for name in ("pools_text", "export_v6"))
-        starts = {"train": 6, "small": 4, "conjugated": 3}   # the first frames of each file: every sum tells them apart
+        starts = {"train": 6, "small": 4, "conjugated": 3, "rare": 10}   # the first frames of each file: every sum
+        # tells them apart
         text = {"small": "the small-molecule pool (organic/small.csv)",
-                "conjugated": "the conjugated pool (organic/conjugated.csv)"}
+                "conjugated": "the conjugated pool (organic/conjugated.csv)", "rare": "the rare-bond pool (organic/rare.csv)"}
         with tempfile.TemporaryDirectory() as d:
             tr = os.path.join(d, "tr")
             os.mkdir(tr)
@@ -239,7 +240,8 @@ class DeviceExportTest(unittest.TestCase):
                         "import extxyz\na = sys.argv\nprint('dataset=' + a[a.index('--dataset') + 1])\n"
                         "print('domain=%d' % len(extxyz.read(a[-1])))\n")
             for opts, pools in (("", ()), ("--small", ("small",)), ("--small --conjugated", ("small", "conjugated")),
-                                ("--conjugated --train-frames 16", ("conjugated",))):
+                                ("--conjugated --train-frames 16", ("conjugated",)),
+                                ("--small --conjugated --rare", ("small", "conjugated", "rare")), ("--rare", ("rare",))):
                 p = subprocess.run(["bash", "-c", f"set -euo pipefail; tr={tr}; work={d}\n{functions}\nexport_v6 run w ts"],
                                    capture_output=True, text=True, timeout=120, env=dict(os.environ, DATA_OPTS=opts))
                 self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
