@@ -317,26 +317,43 @@ def build(molecules=MOLECULES, small=SMALL, seed=MASTER_SEED):
         listed = list(csv.DictReader(f))
     known = {Chem.MolToSmiles(Chem.MolFromSmiles(r["smiles"])): r["name"] for r in listed}
     known.update({Chem.MolToSmiles(Chem.MolFromSmiles(s)): "small.csv" for s in read_smiles(small)})
-    test_scaffolds = {scaffold(r["smiles"]): r["name"] for r in listed if r["split"] == "test"}
-    test_scaffolds.pop("", None)
+    return check_curated(CURATED, CATEGORIES, known, "already in the list or the small pool", atom_count_problems,
+                         scaffolds_of_test(listed), seed=seed)
+
+
+def atom_count_problems(mol):
+    n = Chem.AddHs(mol).GetNumAtoms()
+    return [] if MIN_ATOMS <= n <= MAX_ATOMS else [f"{n} atoms (limit {MIN_ATOMS}..{MAX_ATOMS})"]
+
+
+def scaffolds_of_test(listed):
+    """{Bemis-Murcko scaffold: name} of the list's test molecules with rings (rows of molecules.csv)."""
+    out = {scaffold(r["smiles"]): r["name"] for r in listed if r["split"] == "test"}
+    out.pop("", None)
+    return out
+
+
+def check_curated(curated, categories, known, known_text, size_problems, test_scaffolds, unwanted=UNWANTED,
+                  key=lambda smiles: Chem.MolToSmiles(Chem.MolFromSmiles(smiles)), seed=MASTER_SEED):
+    """The rows (name, canonical smiles, category) of curated (name, SMILES, category), in its order; ValueError naming
+    every row that does not parse, breaks enumerate.py's problems(), size_problems(mol) or an unwanted group, has a
+    category not in categories, whose key(SMILES) is in known ({key: where}) or twice here, has the ring scaffold of a
+    test molecule, or does not embed. enumerate_rare.py's families share it (key: without stereo)."""
     rows, seen, errors = [], {}, []
-    for name, smiles, category in CURATED:
+    for name, smiles, category in curated:
         mol = Chem.MolFromSmiles(smiles)
         if mol is None:
             errors.append(f"{name}: {smiles} does not parse or sanitise")
             continue
-        smi = Chem.MolToSmiles(mol)
-        why = problems(mol)
-        n = Chem.AddHs(mol).GetNumAtoms()
-        if not MIN_ATOMS <= n <= MAX_ATOMS:
-            why.append(f"{n} atoms (limit {MIN_ATOMS}..{MAX_ATOMS})")
-        why += [f"unwanted group {Chem.MolToSmarts(p)}" for p in UNWANTED if mol.HasSubstructMatch(p)]
-        if category not in CATEGORIES:
+        smi, k = Chem.MolToSmiles(mol), key(smiles)
+        why = problems(mol) + size_problems(mol)
+        why += [f"unwanted group {Chem.MolToSmarts(p)}" for p in unwanted if mol.HasSubstructMatch(p)]
+        if category not in categories:
             why.append(f"category {category!r}")
-        if smi in known:
-            why.append(f"already in the list or the small pool ({known[smi]})")
-        if smi in seen:
-            why.append(f"the same molecule as {seen[smi]}")
+        if k in known:
+            why.append(f"{known_text} ({known[k]})")
+        if k in seen:
+            why.append(f"the same molecule as {seen[k]}")
         if mol.GetRingInfo().NumRings() and scaffold(smi) in test_scaffolds:
             why.append(f"scaffold {scaffold(smi)} of test molecule {test_scaffolds[scaffold(smi)]}")
         if not why and not embeds(mol, seed):
@@ -344,7 +361,7 @@ def build(molecules=MOLECULES, small=SMALL, seed=MASTER_SEED):
         if why:
             errors.append(f"{name} ({smi}): " + "; ".join(why))
             continue
-        seen[smi] = name
+        seen[k] = name
         rows.append(dict(name=name, smiles=smi, category=category))
     if errors:
         raise ValueError(f"{len(errors)} rows of CURATED break the pool's rules:\n  " + "\n  ".join(errors))

@@ -61,8 +61,8 @@ from rdkit.Chem.EnumerateStereoisomers import EnumerateStereoisomers, StereoEnum
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from enumerate import MASTER_SEED, MOLECULES, UNWANTED, embeds, problems, scaffold  # noqa: E402
-from enumerate_conjugated import CONJUGATED, write_starts  # noqa: E402
+from enumerate import MASTER_SEED, MOLECULES, UNWANTED, embeds  # noqa: E402
+from enumerate_conjugated import CONJUGATED, check_curated, scaffolds_of_test, write_starts  # noqa: E402
 from enumerate_small import SMALL, graphs, write  # noqa: E402
 
 RARE = os.path.join(HERE, "rare.csv")
@@ -409,38 +409,13 @@ def tiny_rows(counts=None, known=None, broken=None):
 def family_rows(known, molecules=MOLECULES, seed=MASTER_SEED):
     """The hand-named families' rows (name, canonical smiles, category), in CURATED's order; ValueError naming every row
     that breaks a rule (module docstring, part b)."""
+    def heavy(mol):
+        n = mol.GetNumAtoms()
+        return [] if MIN_HEAVY <= n <= MAX_HEAVY else [f"{n} heavy atoms (limit {MIN_HEAVY}..{MAX_HEAVY})"]
     with open(molecules, newline="") as f:
-        test_scaffolds = {scaffold(r["smiles"]): r["name"] for r in csv.DictReader(f) if r["split"] == "test"}
-    test_scaffolds.pop("", None)
-    rows, seen, errors = [], {}, []
-    for name, smiles, category in CURATED:
-        mol = Chem.MolFromSmiles(smiles)
-        if mol is None:
-            errors.append(f"{name}: {smiles} does not parse or sanitise")
-            continue
-        smi, flat = Chem.MolToSmiles(mol), stereo_free(smiles)
-        why = problems(mol)
-        if not MIN_HEAVY <= mol.GetNumAtoms() <= MAX_HEAVY:
-            why.append(f"{mol.GetNumAtoms()} heavy atoms (limit {MIN_HEAVY}..{MAX_HEAVY})")
-        why += [f"unwanted group {Chem.MolToSmarts(p)}" for p in FAMILY_UNWANTED if mol.HasSubstructMatch(p)]
-        if category not in CATEGORIES[1:]:
-            why.append(f"category {category!r}")
-        if flat in known:
-            why.append(f"already known ({known[flat]})")
-        if flat in seen:
-            why.append(f"the same molecule as {seen[flat]}")
-        if mol.GetRingInfo().NumRings() and scaffold(smi) in test_scaffolds:
-            why.append(f"scaffold {scaffold(smi)} of test molecule {test_scaffolds[scaffold(smi)]}")
-        if not why and not embeds(mol, seed):
-            why.append("does not embed")
-        if why:
-            errors.append(f"{name} ({smi}): " + "; ".join(why))
-            continue
-        seen[flat] = name
-        rows.append(dict(name=name, smiles=smi, category=category))
-    if errors:
-        raise ValueError(f"{len(errors)} rows of CURATED break the pool's rules:\n  " + "\n  ".join(errors))
-    return rows
+        listed = list(csv.DictReader(f))
+    return check_curated(CURATED, CATEGORIES[1:], known, "already known", heavy, scaffolds_of_test(listed),
+                         FAMILY_UNWANTED, stereo_free, seed)
 
 
 def build(counts=None, molecules=MOLECULES, small=SMALL, conjugated=CONJUGATED):
