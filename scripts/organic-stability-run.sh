@@ -37,8 +37,10 @@ timeout --signal=TERM --kill-after=20 "$budget" "${java[@]}" org.molten.cli.Molt
   --structure "$starts" --select conformer=0 --model "${MODEL:-preview}" --ps "${PS:-100}" --replicas "${REPLICAS:-1}" \
   --frames "${FRAMES:-1000}" --hydrogen-rule "${RULE:-bonded}" --seed 20261128 --out "$out"
 rc=$?
-echo "exit $rc after $(( $(date +%s) - start )) s (0 pass, 3 mean score below 0.95, 130 cut at BUDGET=$budget s: the"
-echo "figures reached are in $out/stability.json, frames_done)"
+# the exit status, named: 0 pass, 3 mean score below 0.95, 124 or 130 cut at BUDGET (timeout's TERM; the figures
+# reached are in stability.json, frames_done)
+case $rc in 0) why="pass" ;; 3) why="mean score below 0.95" ;; 124|130|137|143) why="cut at BUDGET=$budget s" ;; *) why="failed" ;; esac
+echo "exit $rc ($why) after $(( $(date +%s) - start )) s; the figures reached are in $out/stability.json"
 python3 - "$out/stability.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
