@@ -95,10 +95,18 @@ case "$phase" in
     # Carry: .device/g3.tar.xz (rebuilt with the engine to measure: NO_SWEEP=1 scripts/device-window-x4.sh bundle,
     # 20.8 MB), .device/data.tar.xz, .model-payload/xtblib.tar.xz, with the sparse checkout of call1 (about 62.5 MB in
     # all).
-    for f in .device/g3.tar.xz .device/data.tar.xz .model-payload/xtblib.tar.xz; do
+    # ENGINE=variants (default group): instead of group-engine-run.sh and the PyTorch runs, branch group-v3's
+    # group-variants-run.sh (GroupCheck per variant, molten bench at 9 x 1,024 and 22 x 256 for the defaults and each
+    # variant, PyTorch's baseline, all in one binary) from BUNDLE_TAR, a bundle built on that branch with
+    # KEEP_FATBIN=1 NO_SWEEP=1 scripts/device-window-x4.sh bundle (24.7 MB: the branch's fatbin in its jar, first on
+    # every class path, so the stability survey of call3 runs the branch's default kernels too; main's fatbin may then
+    # be left out of the sparse checkout to fit 64 MiB: '!/platform-cuda/src/main/resources/org/molten/forcefield/cuda/
+    # molten_kernels.fatbin')
+    bundle_tar=${BUNDLE_TAR:-.device/g3.tar.xz}
+    for f in "$bundle_tar" .device/data.tar.xz .model-payload/xtblib.tar.xz ${INIT:+"$INIT"}; do
       [[ -f $f ]] || { echo "round-and-engine: $f was not carried (nothing started)" >&2; exit 2; }
     done
-    mkdir -p /tmp/b && XZ_OPT=-T0 tar -C /tmp/b -xJf .device/g3.tar.xz
+    mkdir -p /tmp/b && XZ_OPT=-T0 tar -C /tmp/b -xJf "$bundle_tar"
     rm -f "$work/GPU_FREE"
     DATA_CPUS=${DATA_CPUS:-0-12} DATA_WORKERS=${DATA_WORKERS:-13} GPU_GATE=$PWD/$work/GPU_FREE start_round1
     probe=${PROBE_CPUS:-13-15}
@@ -108,12 +116,18 @@ case "$phase" in
     eng=$work/out/engine
     mkdir -p "$eng"
     cap() { local c=$1 left=$(( ${MEASURE_S:-420} - SECONDS - 10 )); (( left < c )) && c=$left; echo "$c"; }
-    if (( $(cap 300) >= 30 )); then
+    if [[ ${ENGINE:-group} == variants ]]; then
+      [[ -f /tmp/b/g3/group-variants-run.sh ]] || echo "round-and-engine: $bundle_tar has no group-variants-run.sh"
+      OUT=$eng BUNDLE=/tmp/b/g3 TREE=$PWD BUDGET_S=$(( $(cap 400) - 30 )) timeout "$(cap 400)" taskset -c "$probe" \
+        bash /tmp/b/g3/group-variants-run.sh > "$eng/group-variants-run.log" 2>&1
+      tail -30 "$eng/group-variants-run.log"
+    elif (( $(cap 300) >= 30 )); then
       OUT=$eng timeout "$(cap 300)" taskset -c "$probe" bash /tmp/b/g3/group-engine-run.sh > "$eng/group-engine-run.log" 2>&1
       tail -30 "$eng/group-engine-run.log"
     fi
     model=$PWD/forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2.safetensors
-    for spec in 1024:ethanol 256:alanine-dipeptide; do
+    [[ ${ENGINE:-group} == variants ]] && model=   # the variants script ran PyTorch's baseline itself
+    for spec in ${model:+1024:ethanol 256:alanine-dipeptide}; do
       IFS=: read -r r m <<< "$spec"
       (( $(cap 70) >= 30 )) || { echo "no time left for PyTorch's $m"; continue; }
       timeout "$(cap 70)" taskset -c "$probe" python3 /tmp/b/g3/torch_replica_bench.py "$model" "/tmp/b/g3/molecules/$m.xyz" \
