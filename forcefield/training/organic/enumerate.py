@@ -12,7 +12,10 @@ SMILES) are dropped, the curated entry winning. Output columns: name,smiles,cate
 The split (see split()): the G2 molecules of issue 27 are pinned to test, the molecules the v5 student knows to
 train. Test molecules are chosen in seeded order, spread over the categories by a per-category quota; a ring
 molecule goes to test only together with every molecule sharing its Bemis-Murcko scaffold (so no test scaffold
-occurs in training), an acyclic molecule (empty scaffold) is split by canonical SMILES only.
+occurs in training), an acyclic molecule (empty scaffold) is split by canonical SMILES, stereo aside: a molecule
+goes to test only when no other row is one of its stereoisomers (stereo_free(), the disjointness key that the pools,
+enumerate_small.py, enumerate_conjugated.py and enumerate_rare.py, share: no training molecule anywhere is a test
+molecule or one of its E/Z or R/S isomers).
 """
 import argparse
 import csv
@@ -187,6 +190,20 @@ def scaffold(smiles):
     return MurckoScaffold.MurckoScaffoldSmiles(smiles=smiles, includeChirality=False)
 
 
+def stereo_free(smiles):
+    """Canonical SMILES with the stereochemistry (E/Z, R/S) removed: a molecule and its stereoisomers alike. The key
+    of the rule that training and test molecules are disjoint, for the list's split and every pool (test_keys())."""
+    mol = Chem.MolFromSmiles(smiles)
+    Chem.RemoveStereochemistry(mol)
+    return Chem.MolToSmiles(mol)
+
+
+def test_keys(listed):
+    """{stereo_free(SMILES): name} of the list's test molecules (rows of molecules.csv): no training molecule of the
+    list or of a pool may have one of these keys (azomethane C/N=N/C is test, so neither CN=NC nor C/N=N\\C trains)."""
+    return {stereo_free(r["smiles"]): r["name"] for r in listed if r["split"] == "test"}
+
+
 def canonical(smiles):
     mol = Chem.MolFromSmiles(smiles)
     if mol is None:
@@ -281,11 +298,17 @@ def split(rows, seed):
             test.update(unit)
             for i in unit:
                 taken[rows[i]["category"]] += 1
+    keys = [stereo_free(r["smiles"]) for r in rows]
+    isomers = {}
+    for i, k in enumerate(keys):
+        isomers.setdefault(k, set()).add(i)
     order = list(range(len(units)))
     random.Random(seed + 1).shuffle(order)
     for u in order:
         unit = units[u]
         if unit[0] in test or len(unit) > MAX_TEST_SCAFFOLD_GROUP or any(rows[i]["pin"] for i in unit):
+            continue
+        if any(isomers[keys[i]] - set(unit) for i in unit):   # a stereoisomer outside the unit (cis-/trans-2-butene)
             continue
         need = {}
         for i in unit:
@@ -296,6 +319,10 @@ def split(rows, seed):
                 taken[c] += k
     for i, r in enumerate(rows):
         r["split"] = "test" if i in test else "train"
+    train_keys = {k for i, k in enumerate(keys) if i not in test}
+    leaked = [r["name"] for r, k in zip(rows, keys) if r["split"] == "test" and k in train_keys]
+    if leaked:   # a pin can do it: a test molecule whose stereoisomer is pinned to train
+        raise ValueError("test molecules with a stereoisomer in training: " + ", ".join(leaked))
 
 
 def write(rows, path):

@@ -18,8 +18,9 @@ Rows are CURATED below (name, SMILES, category), written out in that order with 
 row must pass the list's rules (enumerate.py: problems() and UNWANTED: H/C/N/O, neutral with nitro allowed, one
 fragment, closed shell, no enols, primary/secondary enamines, peroxides, ...), have 6..42 atoms with hydrogens and
 embed with ETKDG (seeded), be new (its canonical SMILES in neither molecules.csv, train or test, nor small.csv, nor
-twice here) and, if it has a ring, have a Bemis-Murcko scaffold (chirality ignored, enumerate.scaffold) that no test
-molecule has. A row that breaks a rule is an error naming it, not a silent drop: the list is hand-made.
+twice here), be no test molecule nor one of its stereoisomers (enumerate.test_keys: stereo removed) and, if it has
+a ring, have a Bemis-Murcko scaffold (chirality ignored, enumerate.scaffold) that no test molecule has. A row that
+breaks a rule is an error naming it, not a silent drop: the list is hand-made.
 Every row is a training molecule; organic_data.py --conjugated never holds one out for validation.
 
 The starts (--starts): make_starts.py's conformers (ETKDG v3 + MMFF94, 3 per molecule, the bond-graph check) with its
@@ -37,7 +38,7 @@ from rdkit import Chem, RDLogger
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from enumerate import MASTER_SEED, MOLECULES, UNWANTED, embeds, problems, scaffold  # noqa: E402
+from enumerate import MASTER_SEED, MOLECULES, UNWANTED, embeds, problems, scaffold, stereo_free, test_keys  # noqa: E402
 from enumerate_small import write  # noqa: E402  (name,smiles,category rows, as small.csv)
 
 CONJUGATED = os.path.join(HERE, "conjugated.csv")
@@ -318,7 +319,7 @@ def build(molecules=MOLECULES, small=SMALL, seed=MASTER_SEED):
     known = {Chem.MolToSmiles(Chem.MolFromSmiles(r["smiles"])): r["name"] for r in listed}
     known.update({Chem.MolToSmiles(Chem.MolFromSmiles(s)): "small.csv" for s in read_smiles(small)})
     return check_curated(CURATED, CATEGORIES, known, "already in the list or the small pool", atom_count_problems,
-                         scaffolds_of_test(listed), seed=seed)
+                         scaffolds_of_test(listed), test_keys(listed), seed=seed)
 
 
 def atom_count_problems(mol):
@@ -333,11 +334,12 @@ def scaffolds_of_test(listed):
     return out
 
 
-def check_curated(curated, categories, known, known_text, size_problems, test_scaffolds, unwanted=UNWANTED,
+def check_curated(curated, categories, known, known_text, size_problems, test_scaffolds, test, unwanted=UNWANTED,
                   key=lambda smiles: Chem.MolToSmiles(Chem.MolFromSmiles(smiles)), seed=MASTER_SEED):
     """The rows (name, canonical smiles, category) of curated (name, SMILES, category), in its order; ValueError naming
     every row that does not parse, breaks enumerate.py's problems(), size_problems(mol) or an unwanted group, has a
-    category not in categories, whose key(SMILES) is in known ({key: where}) or twice here, has the ring scaffold of a
+    category not in categories, whose key(SMILES) is in known ({key: where}) or twice here, is a test molecule or one of
+    its stereoisomers (stereo_free(SMILES) in test, enumerate.test_keys: whatever key is), has the ring scaffold of a
     test molecule, or does not embed. enumerate_rare.py's families share it (key: without stereo)."""
     rows, seen, errors = [], {}, []
     for name, smiles, category in curated:
@@ -352,6 +354,8 @@ def check_curated(curated, categories, known, known_text, size_problems, test_sc
             why.append(f"category {category!r}")
         if k in known:
             why.append(f"{known_text} ({known[k]})")
+        if stereo_free(smi) in test:
+            why.append(f"test molecule {test[stereo_free(smi)]} or its stereoisomer")
         if k in seen:
             why.append(f"the same molecule as {seen[k]}")
         if mol.GetRingInfo().NumRings() and scaffold(smi) in test_scaffolds:

@@ -61,7 +61,7 @@ from rdkit.Chem.EnumerateStereoisomers import EnumerateStereoisomers, StereoEnum
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from enumerate import MASTER_SEED, MOLECULES, UNWANTED, embeds  # noqa: E402
+from enumerate import MASTER_SEED, MOLECULES, UNWANTED, embeds, stereo_free, test_keys  # noqa: E402
 from enumerate_conjugated import CONJUGATED, check_curated, scaffolds_of_test, write_starts  # noqa: E402
 from enumerate_small import SMALL, graphs, write  # noqa: E402
 
@@ -348,12 +348,6 @@ CURATED = (
 )
 
 
-def stereo_free(smiles):
-    mol = Chem.MolFromSmiles(smiles)
-    Chem.RemoveStereochemistry(mol)
-    return Chem.MolToSmiles(mol)
-
-
 def known_molecules(molecules=MOLECULES, small=SMALL, conjugated=CONJUGATED):
     """{stereo-free canonical SMILES: where} of the list (its name and split) and the other pools."""
     known = {}
@@ -415,7 +409,7 @@ def family_rows(known, molecules=MOLECULES, seed=MASTER_SEED):
     with open(molecules, newline="") as f:
         listed = list(csv.DictReader(f))
     return check_curated(CURATED, CATEGORIES[1:], known, "already known", heavy, scaffolds_of_test(listed),
-                         FAMILY_UNWANTED, stereo_free, seed)
+                         test_keys(listed), FAMILY_UNWANTED, stereo_free, seed)
 
 
 def build(counts=None, molecules=MOLECULES, small=SMALL, conjugated=CONJUGATED):

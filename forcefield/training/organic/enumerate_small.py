@@ -13,8 +13,11 @@ The graphs: every assignment of C, N, O to 1..MAX_HEAVY heavy atoms and of bond 
 connected and within the valences (C 4, N 3, O 2), hydrogens filling the rest (neutral, no charges, no radicals).
 Kept when RDKit sanitises it, passes enumerate.py's problems() and UNWANTED groups and this file's UNWANTED_SMALL
 (no O-O, no nitroso, no three heteroatoms in a row, no cumulated triene, nothing aromatic), has at most one ring of 3
-or 4 atoms with at most one double bond in it (simple_ring), and embeds with ETKDG. Dropped: a canonical SMILES of molecules.csv (train or test: the list's molecules keep their
-split), and a ring molecule whose Bemis-Murcko scaffold is a test molecule's (the test set stays scaffold-disjoint).
+or 4 atoms with at most one double bond in it (simple_ring), and embeds with ETKDG. Dropped: a canonical SMILES of
+molecules.csv (train or test: the list's molecules keep their split), a test molecule or one of its stereoisomers
+(enumerate.test_keys, stereo removed: the graphs carry no E/Z, so CN=NC is azomethane C/N=N/C, a test molecule, and
+CC=NO acetaldoxime C/C=N/O; until 2026-11-30 both were here), and a ring molecule whose Bemis-Murcko scaffold is a
+test molecule's (the test set stays scaffold-disjoint).
 Output columns: name,smiles,category (name: "small " + canonical SMILES; category as enumerate.py's classify, with
 "alkane" for the one without a group, e.g. methane, and "inorganic" for N2, NH3 and the like, which have no carbon).
 Every row is a training molecule; organic_data.py never holds one out for validation (the list's draw stays as it was).
@@ -29,7 +32,8 @@ from rdkit import Chem, RDLogger
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from enumerate import MASTER_SEED, MOLECULES, UNWANTED, classify, embeds, problems, scaffold  # noqa: E402
+from enumerate import (MASTER_SEED, MOLECULES, UNWANTED, classify, embeds, problems, scaffold,  # noqa: E402
+                       stereo_free, test_keys)
 
 SMALL = os.path.join(HERE, "small.csv")
 MAX_HEAVY = 4
@@ -120,11 +124,12 @@ def build(max_heavy=MAX_HEAVY, molecules=MOLECULES, seed=MASTER_SEED):
     with open(molecules, newline="") as f:
         listed = list(csv.DictReader(f))
     known = {r["smiles"] for r in listed}
+    test = test_keys(listed)
     test_scaffolds = {scaffold(r["smiles"]) for r in listed if r["split"] == "test"} - {""}
     rows = []
     for smi in graphs(max_heavy):
         mol = Chem.MolFromSmiles(smi)
-        if smi in known or problems(mol) or any(mol.HasSubstructMatch(p) for p in UNWANTED):
+        if smi in known or stereo_free(smi) in test or problems(mol) or any(mol.HasSubstructMatch(p) for p in UNWANTED):
             continue
         if any(mol.HasSubstructMatch(p) for p in UNWANTED_SMALL) or not simple_ring(mol):
             continue
