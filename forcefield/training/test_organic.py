@@ -416,7 +416,7 @@ class TrainTestDisjointTest(unittest.TestCase):
     split, small.csv, conjugated.csv, rare.csv) and every training start file (starts.train and each pool's) is checked
     against the test molecules by canonical SMILES without E/Z and R/S (flat(), written here, not enumerate.py's key): a
     SMILES with open stereo (small.csv's CN=NC) embeds as either isomer, and a trans start of CN=NC is azomethane
-    C/N=N/C, a test molecule. Until 2026-11-30 small.csv held CN=NC and CC=NO (acetaldoxime C/C=N/O)."""
+    C/N=N/C, a test molecule. Until 2026-11-29 small.csv held CN=NC and CC=NO (acetaldoxime C/C=N/O)."""
     SOURCES = ("molecules.csv", "small.csv", "conjugated.csv", "rare.csv")
     STARTS = ("train", "small", "conjugated", "rare")
 

@@ -16,7 +16,7 @@ Kept when RDKit sanitises it, passes enumerate.py's problems() and UNWANTED grou
 or 4 atoms with at most one double bond in it (simple_ring), and embeds with ETKDG. Dropped: a canonical SMILES of
 molecules.csv (train or test: the list's molecules keep their split), a test molecule or one of its stereoisomers
 (enumerate.test_keys, stereo removed: the graphs carry no E/Z, so CN=NC is azomethane C/N=N/C, a test molecule, and
-CC=NO acetaldoxime C/C=N/O; until 2026-11-30 both were here), and a ring molecule whose Bemis-Murcko scaffold is a
+CC=NO acetaldoxime C/C=N/O; until 2026-11-29 both were here), and a ring molecule whose Bemis-Murcko scaffold is a
 test molecule's (the test set stays scaffold-disjoint).
 Output columns: name,smiles,category (name: "small " + canonical SMILES; category as enumerate.py's classify, with
 "alkane" for the one without a group, e.g. methane, and "inorganic" for N2, NH3 and the like, which have no carbon).
