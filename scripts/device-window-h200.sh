@@ -102,6 +102,7 @@ case "$phase" in
     # every class path, so the stability survey of call3 runs the branch's default kernels too; main's fatbin may then
     # be left out of the sparse checkout to fit 64 MiB: '!/platform-cuda/src/main/resources/org/molten/forcefield/cuda/
     # molten_kernels.fatbin')
+    case ${ENGINE:-group} in group|variants) ;; *) echo "round-and-engine: ENGINE='$ENGINE' is neither group nor variants (nothing started)" >&2; exit 2 ;; esac
     bundle_tar=${BUNDLE_TAR:-.device/g3.tar.xz}
     for f in "$bundle_tar" .device/data.tar.xz .model-payload/xtblib.tar.xz ${INIT:+"$INIT"}; do
       [[ -f $f ]] || { echo "round-and-engine: $f was not carried (nothing started)" >&2; exit 2; }

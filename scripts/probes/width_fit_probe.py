@@ -22,35 +22,12 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import small_pool_probe as spp  # noqa: E402  (frames_of, per_molecule_mae, TRAIN_TEMPS, organic_data, PaiNN)
+import small_pool_probe as spp  # noqa: E402  (frames_of, per_molecule_mae, finetune_model, TR)
 from small_pool_probe import organic_data, PaiNN, load_weights, SPECIES, TRAIN_TEMPS  # noqa: E402
 import widen as widen_mod  # noqa: E402  (forcefield/training on the path through small_pool_probe)
 
 SMALL_TEST = ["methanimine", "ethylene", "cyanamide", "hydroxylamine", "hydrazine", "formamidine", "methanol",
               "formic_acid", "propyne", "propane", "dimethyl_ether", "ethylamine"]
-
-
-def finetune(model, frames, steps, seed):
-    """model fine-tuned on frames (force MSE per atom, Adam, warm-up to 3e-4 then -> 1e-5, batches of 32 frames), in place."""
-    torch.manual_seed(seed)
-    opt = torch.optim.Adam([p for p in model.parameters() if p.requires_grad], lr=3e-4)
-    rng = np.random.default_rng(seed)
-    for step in range(steps):
-        ids = rng.choice(len(frames), size=32, replace=False)
-        z = torch.as_tensor(np.concatenate([frames[k][0] for k in ids]).astype(np.int64))
-        pos = torch.as_tensor(np.concatenate([frames[k][1] for k in ids]), dtype=torch.float32)
-        f_ref = torch.as_tensor(np.concatenate([frames[k][2] for k in ids]), dtype=torch.float32)
-        counts = torch.as_tensor([len(frames[k][0]) for k in ids])
-        batch = torch.repeat_interleave(torch.arange(len(ids)), counts)
-        _, f = model(z, pos, batch, len(ids), create_graph=True)
-        loss = torch.mean((f - f_ref) ** 2)
-        opt.zero_grad()
-        loss.backward()
-        for g in opt.param_groups:   # train.py's shape: a linear warm-up (a tenth of the steps), then the decay
-            warm = min(1.0, (step + 1) / max(1, steps // 10))
-            g["lr"] = warm * 3e-4 * (1e-5 / 3e-4) ** (step / steps)
-        opt.step()
-    return model
 
 
 def test_frames(path, names):
@@ -114,7 +91,7 @@ def main():
         for when in ("before", "after"):
             if when == "after":
                 t1 = time.time()
-                finetune(model, train, args.steps, 5)
+                spp.finetune_model(model, train, args.steps, 5, warmup=max(1, args.steps // 10))
                 r["train_s"] = round(time.time() - t1, 1)
             for k, v in held.items():
                 r[f"{when}_{k}"] = summary(spp.per_molecule_mae(model, v))
