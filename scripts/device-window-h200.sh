@@ -58,7 +58,9 @@ start_round1() {
   cp forcefield/training/device_organic.sh "$work/device_organic.sh"   # see widths
   # DATA_OPTS (default --small; "--small --conjugated" adds the conjugated pool, organic/conjugated.csv) and
   # EXTRA_WEIGHTS (e.g. "--system-weight organic-conjugated=3") for the pools beyond the small one
-  DATA_CPUS=${DATA_CPUS:-0-15} DATA_WORKERS=${DATA_WORKERS:-15} TRAIN_GPUS=0 BATCH=256 LR=${LR:-3e-4} LR_FINAL=1e-5 DATA_OPTS="${DATA_OPTS:---small}" \
+  # TRAIN_GPUS (default 0): "0,1" on an nvidia-h200-x2 machine (two ranks, data parallel; with DATA_CPUS=0-31
+  # DATA_WORKERS=31 the data take about half the time), the same phases and calls otherwise
+  DATA_CPUS=${DATA_CPUS:-0-15} DATA_WORKERS=${DATA_WORKERS:-15} TRAIN_GPUS=${TRAIN_GPUS:-0} BATCH=256 LR=${LR:-3e-4} LR_FINAL=1e-5 DATA_OPTS="${DATA_OPTS:---small}" \
     EVAL_BUDGET_S=120 COMMIT=${COMMIT:-unknown} \
     SYSTEM_WEIGHTS="--system-weight water=2 --system-weight ethanol=2 --system-weight benzene=2 --system-weight alanine-dipeptide=2 --system-weight ace-ala5-nme=3 --system-weight water-clusters=2 --system-weight organic-small=${SMALL_WEIGHT:-3} ${EXTRA_WEIGHTS:-}" \
     setsid nohup bash "$work/device_organic.sh" multi "$work" "$work/out" "${DEADLINE_S:-1500}" \
@@ -80,6 +82,11 @@ case "$phase" in
     pack
     ;;
   round1)
+    # v1-v5's data: the checkout's, or .device/data.tar.xz where a sparse checkout leaves them out
+    v5=; [[ -d forcefield/training/data ]] || v5=.device/data.tar.xz
+    for f in .model-payload/xtblib.tar.xz ${INIT:+"$INIT"} $v5; do
+      [[ -f $f ]] || { echo "round1: $f was not carried (nothing started)" >&2; exit 2; }
+    done
     start_round1
     wait_done
     pack

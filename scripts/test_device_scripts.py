@@ -90,6 +90,40 @@ class ShellScriptsTest(unittest.TestCase):
             self.assertEqual(0, r.returncode, os.path.basename(s) + ": " + r.stderr)
 
 
+class DeviceWindowRefusalsTest(unittest.TestCase):
+    """A window's first call that would start a round without what it must carry refuses before anything starts: a
+    round begun without its INIT or v1-v5's data would spend the window's labelling and training on the wrong start."""
+
+    def window(self, tmp, phase, env, files=(), data_dir=False):
+        os.makedirs(os.path.join(tmp, "scripts"))
+        subprocess.run(["cp", os.path.join(HERE, "device-window-h200.sh"), os.path.join(tmp, "scripts")], check=True)
+        for f in files:
+            os.makedirs(os.path.dirname(os.path.join(tmp, f)), exist_ok=True)
+            open(os.path.join(tmp, f), "w").close()
+        if data_dir:
+            os.makedirs(os.path.join(tmp, "forcefield", "training", "data"))
+        e = dict(os.environ, OUT=os.path.join(tmp, "out"), **env)
+        return subprocess.run(["bash", "scripts/device-window-h200.sh", phase], cwd=tmp, env=e, capture_output=True,
+                              text=True, timeout=30)
+
+    def test_round1_refuses_a_missing_init_or_data_before_anything_starts(self):
+        cases = [({}, (), True, ".model-payload/xtblib.tar.xz"),
+                 ({"INIT": ".model-payload/s.npz"}, (".model-payload/xtblib.tar.xz",), True, ".model-payload/s.npz"),
+                 ({}, (".model-payload/xtblib.tar.xz",), False, ".device/data.tar.xz")]
+        for env, files, data_dir, missing in cases:
+            with tempfile.TemporaryDirectory() as tmp:
+                r = self.window(tmp, "round1", env, files, data_dir)
+                self.assertEqual(2, r.returncode, r.stderr)
+                self.assertIn("round1: " + missing + " was not carried (nothing started)", r.stderr)
+                self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "pipeline.log")), missing)
+
+    def test_round_and_engine_refuses_an_unknown_engine(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            r = self.window(tmp, "round-and-engine", {"ENGINE": "grup"})
+            self.assertEqual(2, r.returncode, r.stderr)
+            self.assertIn("ENGINE='grup' is neither group nor variants (nothing started)", r.stderr)
+
+
 class ConstraintsFiguresRunTest(unittest.TestCase):
 
     def test_selected_runs_with_the_prefixed_kernels_and_their_ns_per_day(self):
