@@ -19,7 +19,8 @@
 // atom i's sums in the forward pair loop; 1,610 us for 1,024 ethanols on an H200) and k_group_n24 (N <= 24, 256
 // threads, two per channel, the second half's pair sums in a private copy; the probe's var 0 at 256 threads: 1,754
 // us for 256 alanine dipeptides). RT = 9 resp. 11: one tile per ethanol (9 atoms) resp. one per half of a dipeptide
-// (22), the configurations measured.
+// (22), the configurations measured; k_group_n12's U|V products (3M rows) in tiles of 14 forward / 27 backward (RT3,
+// RT3B: measured 3.1 % faster on an H200, molten_kernels.cu).
 // Tensor-core twins k_group_n12_tc / k_group_n24_tc (TC = true; the probe's VTC, emulator-checked, NOT yet measured on
 // a GPU): the 12 dense products of a pass run as dense_tc (3xTF32 mma.sync m16n8k8, out^T = W^T X^T: output channels
 // on the mma's M side, atom rows on its N side in tiles of 8, rows past the replica read as zeros), the same launch
@@ -43,7 +44,9 @@ constexpr int phi0T = 0, phi0 = phi0T + F * F, bphi0 = phi0 + F * F, phi2T = bph
 }
 
 // Shared memory (floats) of a block holding M atoms, row tiles of RT, the second half's private copy X if PRIV.
-// Also computed by DeviceSystem.groupSharedBytes (Java): keep the two equal.
+// RT3 / RT3B: the row tiles of the two 3M-row U|V products (forward / backward; 0 = RT, resp. RT3). Also computed by
+// GroupPath.sharedBytes (Java): keep the two equal.
+template <int RT3 = 0, int RT3B = 0>
 struct GroupLayout {
     int S, V, A, B, GEOM, GP, ESH, X, TOTAL;
     __device__ __forceinline__ GroupLayout(int M, int RT, bool priv) {
@@ -53,6 +56,14 @@ struct GroupLayout {
         TOTAL = X + (priv ? M * 6 * F : 0);
         // a partial row tile reads rows up to Mp - 1 of B (the widest input, ld 3F): keep them inside the block
         if (TOTAL < B + Mp * F3) TOTAL = B + Mp * F3;
+        if constexpr (RT3 != 0 || RT3B != 0) {
+            // the U|V products' partial last tiles read rows as [3M][F]: up to Mp3f - 1 of V forward, Mp3b - 1 of A
+            // and B backward; B + Mp3 F bounds all three (for V loosely: with tiles of 14 / 27 it adds one row of F,
+            // 512 B, at M = 5..7 only, where V's 28 rows would fit anyway; kept as measured on the card)
+            const int R3 = RT3 == 0 ? RT : RT3, R3B = RT3B == 0 ? R3 : RT3B;
+            const int Mp3f = (3 * M + R3 - 1) / R3 * R3, Mp3b = (3 * M + R3B - 1) / R3B * R3B, Mp3 = Mp3f > Mp3b ? Mp3f : Mp3b;
+            if (TOTAL < B + Mp3 * F) TOTAL = B + Mp3 * F;
+        }
     }
 };
 
@@ -336,15 +347,20 @@ __device__ __forceinline__ void warp_add4(float a0, float a1, float a2, float a3
 // pair loop keeps atom i's sums in registers over j (H = 1 only). PD1 / PD: weight pipeline depth in groups of 4 k.
 // TC: the dense products on the tensor cores (dense_tc: MAXT accumulator tiles, TCPF weight pipeline depth in
 // blocks of 16 k); the epilogues then run on the lane holding (row, channel), so they address channel ch, not f.
-template <int NMAX, int RT, int H, bool RACC, int PD1, int PD, bool TC = false, int MAXT = 6, int TCPF = 2>
+// RT3_ / RT3B_: the row tiles of the 3M-row U|V products, forward / backward (0 = RT, resp. the forward's; SIMT only:
+// dense_tc has no row tiles).
+template <int NMAX, int RT, int H, bool RACC, int PD1, int PD, bool TC = false, int MAXT = 6, int TCPF = 2,
+          int RT3_ = 0, int RT3B_ = 0>
 __device__ __forceinline__ void group_force(const Net& n, float* sm) {
     static_assert(!RACC || H == 1, "register accumulation with one thread per channel");
+    constexpr int RT3 = RT3_ == 0 ? RT : RT3_, RT3B = RT3B_ == 0 ? RT3 : RT3B_;   // forward, backward U|V
+    using Layout = GroupLayout<RT3_, RT3B_>;
     constexpr bool PRIV = H == 2;
     constexpr int F6 = 6 * F;
     constexpr int NTH = 128 * H;
     const int a0 = n.rep_start[blockIdx.x], M = n.rep_start[blockIdx.x + 1] - a0, P = M * (M - 1) / 2;
     {
-        const GroupLayout sized((int)n.group_n, RT, PRIV);
+        const Layout sized((int)n.group_n, RT, PRIV);
         if (M > NMAX || M > n.group_n || M < 1 || 4LL * sized.TOTAL > n.group_smem || blockDim.x != NTH || n.F != F
             || n.T != NT || n.nrbf != NR || n.FR != FH) {
 #ifdef MOLTEN_EMU
@@ -354,7 +370,7 @@ __device__ __forceinline__ void group_force(const Net& n, float* sm) {
 #endif
         }
     }
-    const GroupLayout L(M, RT, PRIV);
+    const Layout L(M, RT, PRIV);
     float* S = sm + L.S;        // [M][F]   s, later g_s
     float* V = sm + L.V;        // [M][3F]  v (x, y, z rows of F), later g_v
     float* A = sm + L.A;        // [M][3F]  work
@@ -518,7 +534,7 @@ __device__ __forceinline__ void group_force(const Net& n, float* sm) {
         }
         __syncthreads();
         // -- update: Uv (-> A), Vv (-> B) over the 3M Cartesian rows of v
-        dense2<TC, 3 * NMAX, RT, 2, 1, H, PD1, PD, MAXT, TCPF>(3 * M, V, F, nullptr, 0, F, Ly + LO::UVT, F2, nullptr, [&](int r, int ch, float u, float vv, float) {
+        dense2<TC, 3 * NMAX, RT3, 2, 1, H, PD1, PD, MAXT, TCPF>(3 * M, V, F, nullptr, 0, F, Ly + LO::UVT, F2, nullptr, [&](int r, int ch, float u, float vv, float) {
             A[r * F + ch] = u;
             B[r * F + ch] = vv;
             const int m = r / 3, a = r - 3 * m;
@@ -614,7 +630,7 @@ __device__ __forceinline__ void group_force(const Net& n, float* sm) {
         }
         __syncthreads();
         // g_v += U^T g_Uv + V^T g_Vv over the 3M Cartesian rows
-        dense2<TC, 3 * NMAX, RT, 1, 2, H, PD1, PD, MAXT, TCPF>(3 * M, A, F, B, F, F, Ly + LO::UV, F, nullptr, [&](int r, int ch, float gv, float, float) { V[r * F + ch] += gv; });
+        dense2<TC, 3 * NMAX, RT3B, 1, 2, H, PD1, PD, MAXT, TCPF>(3 * M, A, F, B, F, F, Ly + LO::UV, F, nullptr, [&](int r, int ch, float gv, float, float) { V[r * F + ch] += gv; });
         __syncthreads();
         // -- message backward: pair loop (channel f): g_phi -> A, g_v(senders) -> B, pair sums of g_d, g_u -> gp
         float wf[3][NR], bf[3];

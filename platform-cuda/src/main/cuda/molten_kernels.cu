@@ -51,8 +51,14 @@ KERNEL k_energy_rep(const Net n) { stage_entry(); SMEM_DECL; st_energy_rep(n, bl
 // (DeviceSystem.groupKernel). N <= 12: 128 threads, at most 128 registers (4 blocks a multiprocessor, as the probe
 // measured); N <= 24: 256 threads, two per channel (the shared memory of one dipeptide, ~210 KB, allows one block).
 // __grid_constant__: the body takes the Net by reference and must not copy the parameter block to local memory.
+// k_group_n12's U|V products (3M rows) run in row tiles of 14 forward and 27 backward instead of 9: each tile
+// re-reads the layer's U|V weights from L2, 2 resp. 1 tiles for an ethanol's 27 rows instead of 3 each (a block's
+// weight reads -20 %). Measured on an H200 (2026-11-29, 1,024 ethanols, molten bench --replicas): 634,259 / 633,146
+// replica-steps/s against 615,494 / 614,376 with tiles of 9 (+3.1 %), at ptxas spills of 80 / 92 B against 68 / 80.
+// The variants that measured slower (k_group_n12_lb3, k_group_n24_tc2, k_group_n24_tc_h1) are on branch group-v3
+// (commit 958b043; docs/performance-notes.md has the figures).
 extern "C" __global__ void __launch_bounds__(128, 4) k_group_n12(const __grid_constant__ Net n) {
-    stage_entry(); SMEM_DECL; grp::group_force<12, 9, 1, true, 4, 2>(n, sm);
+    stage_entry(); SMEM_DECL; grp::group_force<12, 9, 1, true, 4, 2, false, 6, 2, 14, 27>(n, sm);
 }
 extern "C" __global__ void __launch_bounds__(256, 1) k_group_n24(const __grid_constant__ Net n) {
     stage_entry(); SMEM_DECL; grp::group_force<24, 11, 2, false, 4, 2>(n, sm);

@@ -17,11 +17,13 @@ import org.molten.core.Cell;
  *   <li>the block's shared memory fits the device (the N &lt;= 24 entry needs up to ~227 KB: sm_90; an A100's 163 KB
  *       holds N &lt;= 18 there).</li>
  * </ol>
- * Entries: {@code k_group_n12} (N &lt;= 12, 128 threads, a thread per channel, row tiles of 9) and
+ * Entries: {@code k_group_n12} (N &lt;= 12, 128 threads, a thread per channel, row tiles of 9, the U|V products' 3N
+ * rows in tiles of 14 forward and 27 backward: {@link #uvRowTiles}) and
  * {@code k_group_n24} (13..24, 256 threads, two per channel, row tiles of 11): the probe's best configurations for
  * ethanol (9 atoms) and alanine dipeptide (22): scripts/probes/group_force_probe.cu, in git history (last at commit
  * 8312246). Their tensor-core twins {@code k_group_n12_tc} / {@code k_group_n24_tc} (the dense products as 3xTF32
- * mma.sync, the probe's VTC) have the same launch shape and shared memory; {@link #dense} picks between the two
+ * mma.sync, the probe's VTC) have the same launch shape and shared memory (k_group_n12_tc without the U|V tiles'
+ * extra rows: 512 B less at 5..7 atoms); {@link #dense} picks between the two
  * ({@value KernelChoices#GROUP_DENSE_PROPERTY}).
  */
 final class GroupPath {
@@ -97,18 +99,33 @@ final class GroupPath {
     }
 
     /**
+     * Rows a tile of the U|V products (the 3M Cartesian rows of v) of {@code kernel} holds, forward and backward (the
+     * template's RT3 / RT3B): k_group_n12 14 and 27 (measured 3.1 % faster than tiles of 9 on an H200, 1,024
+     * ethanols, 2026-11-29: molten_kernels.cu), else the dense row tile (the _tc twins' products have no row tiles).
+     */
+    static int[] uvRowTiles(String kernel) {
+        int rt = rowTile(kernel);
+        return kernel.equals("k_group_n12") ? new int[] {14, 27} : new int[] {rt, rt};
+    }
+
+    /**
      * Bytes of dynamic shared memory of a block of {@code kernel} for {@code m} atoms: grp::GroupLayout of
      * molten_group.cuh (keep the two equal; the kernel traps on a shortfall).
      */
     static int sharedBytes(String kernel, int m) {
         boolean priv = threads(kernel) == 256;
         int rt = rowTile(kernel);
+        int[] uv = uvRowTiles(kernel);
         long p = (long) m * (m - 1) / 2;
         long mp = (long) (m + rt - 1) / rt * rt;
         long b = 7L * m * F;                       // S [M][F], V [M][3F], A [M][3F]
         long x = b + 3L * m * F + p * GEO + 4 * p + ((m + 3) & ~3);
         long total = x + (priv ? 6L * m * F : 0);
-        total = Math.max(total, b + mp * 3 * F);
+        total = Math.max(total, b + mp * 3 * F);   // a partial row tile reads B's rows up to mp - 1 (3F each)
+        // the U|V products' partial last tiles read rows as [3M][F] (V forward, A and B backward): b + mp3 F bounds
+        // them (grp::GroupLayout; for k_group_n12 one row of F more than the dense tiles' rows at 5..7 atoms)
+        long mp3 = Math.max((3L * m + uv[0] - 1) / uv[0] * uv[0], (3L * m + uv[1] - 1) / uv[1] * uv[1]);
+        total = Math.max(total, b + mp3 * F);
         return (int) (4 * total);
     }
 

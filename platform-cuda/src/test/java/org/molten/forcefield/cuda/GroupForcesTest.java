@@ -114,6 +114,38 @@ class GroupForcesTest {
         }
     }
 
+    /**
+     * Every size k_group_n12 serves, 1..12 atoms (a random cluster each, two replicas): the kernel traps where
+     * GroupPath.sharedBytes falls short of grp::GroupLayout (its U|V tiles of 14 read past the dense tiles' rows at
+     * 5..7 atoms), and the partial tiles of 9, 14 and 27 rows drop their junk rows. One atom has no pairs: zero force.
+     */
+    @Test
+    void everySizeOfTheTwelveSlotEntryEqualsTheReferenceStudent() {
+        for (int atoms = 1; atoms <= GroupPath.N12_ATOMS; atoms++) {
+            List<ReplicaStart> starts = new ArrayList<>();
+            for (int r = 0; r < 2; r++) {
+                Atoms a = perturbed(CudaTestSupport.randomAtoms(80 + atoms, atoms, atoms <= 7 ? 3.0 : 4.0, 1.1, null),
+                        90 + r);
+                starts.add(new ReplicaStart(a, new DynamicsSpec.VelocityVerlet(0.5), 90 + r, Math.max(3, 3 * atoms - 3)));
+            }
+            if (atoms > 1) {
+                against("cluster of " + atoms, starts, "k_group_n12");
+                continue;
+            }
+            StudentWeights w = weights();
+            try (CudaMdEngine md = new CudaMdEngine(w, starts, stages(1))) {
+                assertEquals("group (k_group_n12)", md.replicaForces(), md.description());
+                for (int r = 0; r < starts.size(); r++) {
+                    GroupCheck.ReplicaError e = GroupCheck.ReplicaError.of(md, r, starts.get(r), new ReferenceStudent(w));
+                    String what = String.format(Locale.ROOT, "one atom, replica %d: max |F| %.2e eV/A, E rel err %.2e", r,
+                            e.maxAbs(), e.energy());
+                    System.out.println("GroupForcesTest " + what);
+                    assertTrue(e.maxAbs() == 0 && e.energy() <= 1e-6, what);
+                }
+            }
+        }
+    }
+
     /** A batch of replicas of different sizes keeps the stage kernels, and says why. */
     @Test
     void aMixedBatchKeepsTheStages() {

@@ -1,5 +1,6 @@
 package org.molten.forcefield.cuda;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -102,6 +103,34 @@ class GroupWeightsTest {
         // 10 atoms in tiles of 9: the second tile reads rows 10..17 of B (3F each) past the layout
         assertEquals(4 * (7 * 10 * F + 18 * 3 * F), GroupPath.sharedBytes("k_group_n12", 10));
         assertEquals(4 * (7 * 2 * F + 9 * 3 * F), GroupPath.sharedBytes("k_group_n12", 2));
+        // k_group_n12's U|V products: 3M rows in tiles of 14 forward, 27 backward; 5 atoms: the second forward tile
+        // reads rows 15..27 of B as [3M][F], one row of F past the 9 rows of 3F the dense tiles keep
+        assertArrayEquals(new int[] {14, 27}, GroupPath.uvRowTiles("k_group_n12"));
+        assertArrayEquals(new int[] {9, 9}, GroupPath.uvRowTiles("k_group_n12_tc"));
+        assertEquals(4 * (7 * 5 * F + 28 * F), GroupPath.sharedBytes("k_group_n12", 5));
+        assertEquals(4 * (7 * 5 * F + 27 * F), GroupPath.sharedBytes("k_group_n12_tc", 5));
+    }
+
+    /**
+     * k_group_n12's shared memory for every size it serves (1..12 atoms), from grp::GroupLayout&lt;14, 27&gt; written
+     * out: the largest of the layout's end and the rows the partial tiles read past B (dense tiles of 9: Mp rows of
+     * 3F; U|V tiles of 14 / 27: Mp3 rows of F). GroupForcesTest.everySizeOfTheTwelveSlotEntry runs them all (the
+     * kernel traps on a shortfall).
+     */
+    @Test
+    void theTwelveSlotEntryHoldsEverySize() {
+        int[] mp3 = {0, 27, 27, 27, 27, 28, 28, 28, 28, 28, 54, 54, 54};   // max(ceil(3M / 14) 14, ceil(3M / 27) 27)
+        for (int m = 1; m <= 12; m++) {
+            int p = m * (m - 1) / 2, b = 7 * m * F;
+            int end = b + 3 * m * F + 32 * p + ((m + 3) & ~3);
+            int tiles = b + (m <= 9 ? 9 : 18) * 3 * F;
+            int expected = 4 * Math.max(end, Math.max(tiles, b + mp3[m] * F));
+            assertEquals(expected, GroupPath.sharedBytes("k_group_n12", m), m + " atoms");
+            int tc = 4 * Math.max(end, tiles);
+            assertEquals(tc, GroupPath.sharedBytes("k_group_n12_tc", m), m + " atoms, k_group_n12_tc");
+            // the U|V rows bind at 5..7 atoms only
+            assertEquals(m >= 5 && m <= 7, expected > tc, m + " atoms");
+        }
     }
 
     /**
@@ -115,7 +144,9 @@ class GroupWeightsTest {
         assertEquals("k_group_n24_tc", GroupPath.kernel(13, KernelChoices.GroupDense.TC));
         for (int m : new int[] {2, 5, 9, 10, 12}) {
             assertEquals(128, GroupPath.threads("k_group_n12_tc"));
-            assertEquals(GroupPath.sharedBytes("k_group_n12", m), GroupPath.sharedBytes("k_group_n12_tc", m));
+            // the SIMT entry's U|V tiles of 14 read one row of F more at 5..7 atoms (theTwelveSlotEntryHoldsEverySize)
+            assertEquals(GroupPath.sharedBytes("k_group_n12", m) - (m == 5 ? 4 * F : 0),
+                    GroupPath.sharedBytes("k_group_n12_tc", m));
         }
         for (int m : new int[] {13, 16, 22, 24}) {
             assertEquals(256, GroupPath.threads("k_group_n24_tc"));
