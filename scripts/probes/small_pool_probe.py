@@ -102,25 +102,28 @@ def main():
     ap.add_argument("--fit-only", action="store_true",
                     help="no fine-tuning: the weights' force MAE per molecule on the sampled list molecules' frames "
                          "(their own training frames' distribution: underfitting shows here) and on the pool's")
+    ap.add_argument("--pool", choices=sorted(organic_data.POOLS), default="small",
+                    help="which pool's molecules (organic/starts.POOL.xyz.gz, their seeds as organic_data.py's); "
+                         "the report keeps the key 'small' for it")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     t0 = time.time()
     org = os.path.join(TR, "organic")
     train_starts = organic_data.read_starts(os.path.join(org, "starts.train.xyz.gz"))
-    small_starts = organic_data.read_starts(os.path.join(org, "starts.small.xyz.gz"))
+    small_starts = organic_data.read_starts(os.path.join(org, f"starts.{args.pool}.xyz.gz"))
     names = sorted({s.info["name"] for s in train_starts})
     pick = set(np.random.default_rng(29).choice(names, size=args.list_molecules, replace=False).tolist())
     # the list's tasks and seeds exactly as organic_data.py makes them, then only the sampled molecules'
     list_tasks = [t for t in organic_data.tasks_for(train_starts, "train", TRAIN_TEMPS, args.frames, 40, 200, True,
                                                       20261128, 0) if t["name"] in pick]
-    small_tasks = organic_data.tasks_for(small_starts, "small", TRAIN_TEMPS, args.frames, 40, 200, True, 20261128,
-                                         200000)
+    small_tasks = organic_data.tasks_for(small_starts, args.pool, TRAIN_TEMPS, args.frames, 40, 200, True, 20261128,
+                                         organic_data.POOLS[args.pool])
     replay = frames_of(list_tasks, args.workers)
     small = frames_of(small_tasks, args.workers)
     t_data = time.time() - t0
     print(f"{len(replay)} replay frames of {len(pick)} list molecules, {len(small)} frames of "
           f"{len(small_starts) // 3} small molecules in {t_data:.0f} s", flush=True)
-    report = dict(replay_frames=len(replay), small_frames=len(small), list_molecules=sorted(pick),
+    report = dict(pool=args.pool, replay_frames=len(replay), small_frames=len(small), list_molecules=sorted(pick),
                   data_s=round(t_data, 1), steps=args.steps)
     if args.fit_only:
         model = PaiNN(SPECIES)
