@@ -44,6 +44,19 @@ v5data() {
   fi
 }
 # until the pipeline's DONE, or 20 s before this call's CALL_S (default 570 s) ends
+# TRAIN_GPUS before anything starts: GPU indices separated by commas, each one this machine has (where nvidia-smi
+# answers); a wrong one would otherwise fail the training after the data's minutes of labelling
+check_train_gpus() {
+  local n g list
+  IFS=, read -r -a list <<< "${TRAIN_GPUS:-0}"
+  n=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+  for g in "${list[@]}"; do
+    if [[ ! $g =~ ^[0-9]+$ ]] || { (( n > 0 )) && (( g >= n )); }; then
+      echo "$phase: TRAIN_GPUS='${TRAIN_GPUS:-0}' names GPU '$g', not one of this machine's ${n:-0} (nothing started)" >&2
+      exit 2
+    fi
+  done
+}
 wait_done() {
   local left=$(( ${CALL_S:-570} - SECONDS ))
   while [[ ! -f $work/out/DONE ]] && (( left > 20 )); do sleep 10; left=$(( ${CALL_S:-570} - SECONDS )); done
@@ -82,6 +95,7 @@ case "$phase" in
     pack
     ;;
   round1)
+    check_train_gpus
     # v1-v5's data: the checkout's, or .device/data.tar.xz where a sparse checkout leaves them out
     v5=; [[ -d forcefield/training/data ]] || v5=.device/data.tar.xz
     for f in .model-payload/xtblib.tar.xz ${INIT:+"$INIT"} $v5; do
@@ -110,6 +124,7 @@ case "$phase" in
     # be left out of the sparse checkout to fit 64 MiB: '!/platform-cuda/src/main/resources/org/molten/forcefield/cuda/
     # molten_kernels.fatbin')
     case ${ENGINE:-group} in group|variants) ;; *) echo "round-and-engine: ENGINE='$ENGINE' is neither group nor variants (nothing started)" >&2; exit 2 ;; esac
+    check_train_gpus
     bundle_tar=${BUNDLE_TAR:-.device/g3.tar.xz}
     for f in "$bundle_tar" .device/data.tar.xz .model-payload/xtblib.tar.xz ${INIT:+"$INIT"}; do
       [[ -f $f ]] || { echo "round-and-engine: $f was not carried (nothing started)" >&2; exit 2; }

@@ -117,6 +117,24 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
                 self.assertIn("round1: " + missing + " was not carried (nothing started)", r.stderr)
                 self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "pipeline.log")), missing)
 
+    def test_a_train_gpu_the_machine_lacks_is_refused_before_anything_starts(self):
+        # a stand-in nvidia-smi that lists one GPU, as on an nvidia-h200 machine
+        for phase, gpus, bad in (("round1", "0,1", "1"), ("round-and-engine", "0,1", "1"), ("round1", "0;1", "0;1")):
+            with tempfile.TemporaryDirectory() as tmp:
+                bin_dir = os.path.join(tmp, "bin")
+                os.makedirs(bin_dir)
+                smi = os.path.join(bin_dir, "nvidia-smi")
+                with open(smi, "w") as fh:
+                    fh.write("#!/usr/bin/env bash\necho 'GPU 0: NVIDIA H200 (UUID: GPU-0)'\n")
+                os.chmod(smi, 0o755)
+                files = (".model-payload/xtblib.tar.xz",)
+                r = self.window(tmp, phase, {"TRAIN_GPUS": gpus, "PATH": bin_dir + os.pathsep + os.environ["PATH"]},
+                                files, data_dir=True)
+                self.assertEqual(2, r.returncode, r.stderr)
+                self.assertIn(f"{phase}: TRAIN_GPUS='{gpus}' names GPU '{bad}', not one of this machine's 1 "
+                              "(nothing started)", r.stderr)
+                self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "pipeline.log")))
+
     def test_round_and_engine_refuses_an_unknown_engine(self):
         with tempfile.TemporaryDirectory() as tmp:
             r = self.window(tmp, "round-and-engine", {"ENGINE": "grup"})
