@@ -30,6 +30,8 @@ stage=$(mktemp -d)           # what this call returns, packed into one archive a
 pack() {
   mkdir -p "$stage/organic" && cp -r "$work/out/." "$stage/organic/" 2>/dev/null
   [[ -f $stage/organic/DONE ]] && rm -f "$stage"/organic/checkpoint*.npz "$stage/organic/testset-organic.tar.xz"
+  # the test frames as organic_eval.py reads them (~7 MB; a fresh development machine need not label them again)
+  cp "$work/data/organic-test.npz" "$stage/organic/" 2>/dev/null
   cp "$work/pipeline.log" "$stage/" 2>/dev/null
   tail -4 "$work/pipeline.log" 2>/dev/null
   tar -C "$stage" -czf - . | split -b 15M -d -a 1 - "$out/window-$phase.tar.gz." && ls -la "$out"
@@ -73,7 +75,9 @@ start_round1() {
   # EXTRA_WEIGHTS (e.g. "--system-weight organic-conjugated=3") for the pools beyond the small one
   # TRAIN_GPUS (default 0): "0,1" on an nvidia-h200-x2 machine (two ranks, data parallel; with DATA_CPUS=0-31
   # DATA_WORKERS=31 the data take about half the time), the same phases and calls otherwise
-  DATA_CPUS=${DATA_CPUS:-0-15} DATA_WORKERS=${DATA_WORKERS:-15} TRAIN_GPUS=${TRAIN_GPUS:-0} BATCH=256 LR=${LR:-3e-4} LR_FINAL=1e-5 DATA_OPTS="${DATA_OPTS:---small}" \
+  # BATCH (frames a step per rank, default 256): the step is bound by the host's launches (round 7: 30 ms a step at
+  # 256 frames of ~18 atoms, gfn2-v1: 22 ms at 64 frames of ~22), so 512 passes about twice the frames a second
+  DATA_CPUS=${DATA_CPUS:-0-15} DATA_WORKERS=${DATA_WORKERS:-15} TRAIN_GPUS=${TRAIN_GPUS:-0} BATCH=${BATCH:-256} LR=${LR:-3e-4} LR_FINAL=1e-5 DATA_OPTS="${DATA_OPTS:---small}" \
     EVAL_BUDGET_S=120 COMMIT=${COMMIT:-unknown} \
     SYSTEM_WEIGHTS="--system-weight water=2 --system-weight ethanol=2 --system-weight benzene=2 --system-weight alanine-dipeptide=2 --system-weight ace-ala5-nme=3 --system-weight water-clusters=2 --system-weight organic-small=${SMALL_WEIGHT:-3} ${EXTRA_WEIGHTS:-}" \
     setsid nohup bash "$work/device_organic.sh" multi "$work" "$work/out" "${DEADLINE_S:-1500}" \

@@ -42,10 +42,12 @@ case "$phase" in
     # NO_SWEEP=1: without the sweep module's jar and Hazelcast (57 MB of jar, ~7 MB packed), for windows that run no
     # sweep (device-window-h200.sh: the checkout and its carries must stay under 64 MiB); the other libraries that
     # validate and the CLI need (Commons Math, XChart, ...) come through the sweep's dependencies either way
-    (cd "$root" && mvn -o -q -DskipTests -pl sweep -am package)
-    [[ ${NO_SWEEP:-0} == 1 ]] || cp "$root"/sweep/target/sweep-*[0-9T].jar "$dest/lib/"
+    # the dependencies are copied in the same reactor build: sweep built alone would look for its sibling modules in
+    # ~/.m2, where nothing is installed (a fresh machine's ~/.m2 has none of them)
     deps=$(mktemp -d)
-    (cd "$root/sweep" && mvn -o -q dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$deps" >/dev/null)
+    (cd "$root" && mvn -o -q -DskipTests -pl sweep -am package dependency:copy-dependencies -DincludeScope=runtime \
+      -DoutputDirectory="$deps" >/dev/null)
+    [[ ${NO_SWEEP:-0} == 1 ]] || cp "$root"/sweep/target/sweep-*[0-9T].jar "$dest/lib/"
     [[ ${NO_SWEEP:-0} != 1 ]] || rm -f "$deps"/hazelcast-*.jar
     for j in "$deps"/*.jar; do
       [[ -e $j ]] || continue   # none: NO_SWEEP
