@@ -186,12 +186,23 @@ case "$phase" in
     wait_done
     grep -h "epoch\|stopped\|kept" "$work"/out/train_*.txt 2>/dev/null | tail -8
     # STABILITY=1 (call3): MLIPAudit's stability survey of the round's export on the card once the pipeline is DONE
-    # (about 200 s for the 144 molecules; needs .device/g3.tar.xz, carried in an earlier call of this machine)
+    # (about 200 s for the 144 molecules; needs .device/g3.tar.xz, carried in this call or an earlier one of this
+    # machine). It gets STABILITY_S (default 300) or what is left of CALL_S less 30 s for the archive, whichever is
+    # less, so the call ends within CALL_S: round 8's first call3 waited for the pipeline, then ran the survey past
+    # the tool's limit and came back with nothing. Under 60 s left it is not started (a next call3 runs it).
     if [[ ${STABILITY:-0} == 1 && -f $work/out/DONE && -f $work/out/student-gfn2-v6.safetensors ]]; then
-      mkdir -p /tmp/b && [[ -x /tmp/b/g3/jre/bin/java ]] || XZ_OPT=-T0 tar -C /tmp/b -xJf .device/g3.tar.xz
-      cp scripts/organic-stability-run.sh /tmp/b/g3/
-      MODEL=$PWD/$work/out/student-gfn2-v6.safetensors BUDGET=${STABILITY_S:-300} OUT=$stage/stability \
-        bash /tmp/b/g3/organic-stability-run.sh | tail -4
+      sbudget=${STABILITY_S:-300}
+      left=$(( ${CALL_S:-570} - SECONDS - 30 ))
+      (( left < sbudget )) && sbudget=$left
+      broot=${BUNDLE_ROOT:-/tmp/b}   # where the bundle is unpacked (tests: a temporary folder)
+      if (( sbudget >= 60 )); then
+        mkdir -p "$broot" && [[ -x $broot/g3/jre/bin/java ]] || XZ_OPT=-T0 tar -C "$broot" -xJf .device/g3.tar.xz
+        cp scripts/organic-stability-run.sh "$broot/g3/"
+        MODEL=$PWD/$work/out/student-gfn2-v6.safetensors BUDGET=$sbudget OUT=$stage/stability \
+          bash "$broot/g3/organic-stability-run.sh" | tail -4
+      else
+        echo "$phase: ${sbudget} s left of CALL_S=${CALL_S:-570}, too little for the stability survey (not started)"
+      fi
     fi
     pack
     ;;

@@ -95,7 +95,7 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
     round begun without its INIT or v1-v5's data would spend the window's labelling and training on the wrong start."""
 
     def window(self, tmp, phase, env, files=(), data_dir=False):
-        os.makedirs(os.path.join(tmp, "scripts"))
+        os.makedirs(os.path.join(tmp, "scripts"), exist_ok=True)
         subprocess.run(["cp", os.path.join(HERE, "device-window-h200.sh"), os.path.join(tmp, "scripts")], check=True)
         for f in files:
             os.makedirs(os.path.dirname(os.path.join(tmp, f)), exist_ok=True)
@@ -134,6 +134,33 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
                 self.assertIn(f"{phase}: TRAIN_GPUS='{gpus}' names GPU '{bad}', not one of this machine's 1 "
                               "(nothing started)", r.stderr)
                 self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "pipeline.log")))
+
+    def test_call3_bounds_the_stability_survey_by_what_is_left_of_the_call(self):
+        # a finished pipeline and a stand-in survey that records the budget it is given: the survey gets STABILITY_S
+        # or what is left of CALL_S less 30 s, whichever is less, and is not started under 60 s
+        for call_s, stability_s, expect in (("400", "230", "230"), ("200", "230", "170"), ("80", "230", None)):
+            with tempfile.TemporaryDirectory() as tmp:
+                out = os.path.join(tmp, ".organic-run", "out")
+                os.makedirs(out)
+                for f in ("DONE", "student-gfn2-v6.safetensors"):
+                    open(os.path.join(out, f), "w").close()
+                g3 = os.path.join(tmp, "bundle", "g3", "jre", "bin")
+                os.makedirs(g3)
+                open(os.path.join(g3, "java"), "w").close()
+                os.chmod(os.path.join(g3, "java"), 0o755)
+                os.makedirs(os.path.join(tmp, "scripts"))
+                with open(os.path.join(tmp, "scripts", "organic-stability-run.sh"), "w") as fh:
+                    fh.write('echo "$BUDGET" > "$(dirname "$0")/../../budget.txt"\n')
+                r = self.window(tmp, "call3", {"CALL_S": call_s, "STABILITY": "1", "STABILITY_S": stability_s,
+                                                "BUNDLE_ROOT": os.path.join(tmp, "bundle")})
+                self.assertEqual(0, r.returncode, r.stderr)
+                budget = os.path.join(tmp, "budget.txt")
+                if expect is None:
+                    self.assertFalse(os.path.exists(budget))
+                    self.assertIn("too little for the stability survey (not started)", r.stdout)
+                else:
+                    self.assertEqual(expect, read(budget).strip(), call_s)
+                self.assertTrue(glob.glob(os.path.join(tmp, "out", "window-call3.tar.gz.*")))
 
     def test_round_and_engine_refuses_an_unknown_engine(self):
         with tempfile.TemporaryDirectory() as tmp:
