@@ -7,7 +7,8 @@
 #   call2: waits while the training runs, copies their best weights so far
 #   call3: waits for the pipeline's DONE (or CALL_S), copies the final weights and logs
 #   round1 (instead of widths): issue 27's round at F = 128 alone, the small-molecule pool in its data (device_organic.sh
-#          multi on the one GPU and 15 cores); call2 and call3 then wait for it as above
+#          multi on the one GPU and 15 cores); call2 and call3 then wait for it as above; TRAIN_PROFILE=1 profiles
+#          train.py's step on the GPU while the data are labelled (below)
 #   round-and-engine (instead of round1): the same round, and issue 29's engine measurements on the GPU alone first
 #          (group-engine-run.sh, PyTorch's baseline) while its data are labelled; call3 with
 #          STABILITY=1 then runs the stability survey of the round's export
@@ -105,7 +106,33 @@ case "$phase" in
     for f in .model-payload/xtblib.tar.xz ${INIT:+"$INIT"} $v5; do
       [[ -f $f ]] || { echo "round1: $f was not carried (nothing started)" >&2; exit 2; }
     done
-    start_round1
+    if [[ ${TRAIN_PROFILE:-0} == 1 ]]; then
+      # TRAIN_PROFILE=1: where train.py's step spends its time (issue 27's training: 29.6 ms at 256 frames a step,
+      # 47.5 ms at 512, so at 512 the GPU's work dominates, in kernels not yet known), measured while the round's
+      # data are labelled and the GPU is idle (about 440 s): scripts/probes/train_step_profile.py at 256, 512 and
+      # 1,024 frames a step (ms/step, phases, torch.profiler's top ops and kernels, launches a step) on the first
+      # TRAIN_GPUS GPU, pinned to PROFILE_CPU (default 15), cut at PROFILE_S (default 240) seconds; its files come
+      # back in the archive's organic/train-profile/. The data then default to DATA_CPUS=0-14 (15 workers as before,
+      # the pool's parent, which mostly waits, on their cores) so that no labelling process perturbs the probe's
+      # host side (the launches: ~11.6 ms of the 29.6 ms step at 256 frames); with DATA_CPUS given, keep PROFILE_CPU
+      # outside it. The training waits for the probe through the pipeline's GPU gate (device_organic.sh GPU_GATE, as
+      # round-and-engine), opened when the probe ends or fails: within PROFILE_S + 10 s of the pipeline's start, well
+      # before the data are ready, so the round is neither delayed nor shares the GPU (were this call cut first, the
+      # gate gives way GPU_GATE_S = 300 s after the data); a failed probe leaves the round as it was.
+      rm -f "$work/GPU_FREE"
+      DATA_CPUS=${DATA_CPUS:-0-14} GPU_GATE=$PWD/$work/GPU_FREE start_round1
+      prof=$work/out/train-profile
+      mkdir -p "$prof"
+      gpu0=${TRAIN_GPUS:-0}
+      CUDA_VISIBLE_DEVICES=${gpu0%%,*} OMP_NUM_THREADS=1 timeout -k 10 "${PROFILE_S:-240}" taskset -c "${PROFILE_CPU:-15}" \
+        python3 scripts/probes/train_step_profile.py --device cuda --out "$prof" --budget-s $(( ${PROFILE_S:-240} - 30 )) \
+        > "$prof/probe.log" 2>&1 || echo "round1: the training-step probe ended with $? (the round goes on)"
+      touch "$work/GPU_FREE"
+      echo "GPU handed to the round after $SECONDS s"
+      grep -h "ms/step\|^check\|cut" "$prof/train-step-profile.txt" 2>/dev/null
+    else
+      start_round1
+    fi
     wait_done
     pack
     ;;

@@ -10,6 +10,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -167,6 +168,121 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
             r = self.window(tmp, "round-and-engine", {"ENGINE": "grup"})
             self.assertEqual(2, r.returncode, r.stderr)
             self.assertIn("ENGINE='grup' is neither group nor variants (nothing started)", r.stderr)
+
+
+# Stand-ins for round1's TRAIN_PROFILE=1 (tests' bin folder first on PATH): timeout, taskset and python3 record their
+# arguments in CALLS and run what follows them; python3 writes the probe's report where --out says (exiting with
+# PROBE_RC); the pipeline (device_organic.sh) records the environment it was started with and ends.
+FAKE_TIMEOUT = """#!/usr/bin/env bash
+echo "timeout $*" >> "$CALLS"
+[[ $1 == -k ]] && shift 2
+shift
+exec "$@"
+"""
+FAKE_TASKSET = """#!/usr/bin/env bash
+echo "taskset $*" >> "$CALLS"
+shift 2
+exec "$@"
+"""
+FAKE_PYTHON3 = """#!/usr/bin/env bash
+echo "python3 CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES OMP_NUM_THREADS=$OMP_NUM_THREADS $*" >> "$CALLS"
+while (( $# )); do [[ $1 == --out ]] && { mkdir -p "$2"; echo "== 256 frames a step: 29.6 ms/step" > "$2/train-step-profile.txt"; }; shift; done
+exit "${PROBE_RC:-0}"
+"""
+FAKE_PIPELINE = """#!/usr/bin/env bash
+echo "$1 DATA_CPUS=$DATA_CPUS DATA_WORKERS=$DATA_WORKERS GPU_GATE=${GPU_GATE:-}" > "$3/pipeline-env"
+"""
+
+
+class Round1TrainProfileTest(unittest.TestCase):
+    """round1 with TRAIN_PROFILE=1 runs the training-step probe on the idle GPU while the data are labelled: on one core
+    (PROFILE_CPU) the data leave alone, cut at PROFILE_S, its files where pack returns them, the training gated until
+    it ends (and not delayed by its failure); without TRAIN_PROFILE the round is as before."""
+
+    def round1(self, tmp, env):
+        os.makedirs(os.path.join(tmp, "scripts"))
+        subprocess.run(["cp", os.path.join(HERE, "device-window-h200.sh"), os.path.join(tmp, "scripts")], check=True)
+        os.makedirs(os.path.join(tmp, "forcefield", "training", "data"))
+        os.makedirs(os.path.join(tmp, ".model-payload"))
+        open(os.path.join(tmp, ".model-payload", "xtblib.tar.xz"), "w").close()
+        bin_dir = os.path.join(tmp, "bin")
+        os.makedirs(bin_dir)
+        for path, body in ((os.path.join(bin_dir, "timeout"), FAKE_TIMEOUT), (os.path.join(bin_dir, "taskset"), FAKE_TASKSET),
+                           (os.path.join(bin_dir, "python3"), FAKE_PYTHON3),
+                           (os.path.join(bin_dir, "nvidia-smi"), "#!/usr/bin/env bash\nfor g in 0 1; do "
+                            "echo \"GPU $g: NVIDIA H200 (UUID: GPU-$g)\"; done\n"),   # as on nvidia-h200-x2
+                           (os.path.join(tmp, "forcefield", "training", "device_organic.sh"), FAKE_PIPELINE)):
+            with open(path, "w") as fh:
+                fh.write(body)
+            os.chmod(path, 0o755)
+        calls = os.path.join(tmp, "calls.log")
+        open(calls, "w").close()
+        e = dict(os.environ, OUT=os.path.join(tmp, "out"), CALL_S="0", CALLS=calls,
+                 PATH=bin_dir + os.pathsep + os.environ["PATH"], **env)
+        for k in ("DATA_CPUS", "DATA_WORKERS", "TRAIN_GPUS", "PROFILE_CPU", "PROFILE_S"):
+            if k not in env:
+                e.pop(k, None)
+        r = subprocess.run(["bash", "scripts/device-window-h200.sh", "round1"], cwd=tmp, env=e, capture_output=True,
+                           text=True, timeout=30)
+        pipeline = os.path.join(tmp, ".organic-run", "out", "pipeline-env")
+        for _ in range(50):   # the pipeline is detached (setsid): its record may come a moment after round1 ends
+            if os.path.exists(pipeline) and read(pipeline).endswith("\n"):
+                break
+            time.sleep(0.1)
+        return r, read(calls).splitlines(), read(pipeline).strip()
+
+    def archive(self, tmp):
+        parts = sorted(glob.glob(os.path.join(tmp, "out", "window-round1.tar.gz.*")))
+        self.assertTrue(parts, "pack left no archive")
+        listing = subprocess.run("cat " + " ".join(parts) + " | tar -tz", shell=True, capture_output=True, text=True)
+        return listing.stdout.split()
+
+    def test_the_probe_runs_on_its_core_cut_at_its_time_its_files_packed_and_gates_the_training(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            r, calls, pipeline = self.round1(tmp, {"TRAIN_PROFILE": "1"})
+            self.assertEqual(0, r.returncode, r.stderr)
+            self.assertEqual(["timeout -k 10 240 taskset -c 15 python3 scripts/probes/train_step_profile.py --device cuda "
+                              "--out .organic-run/out/train-profile --budget-s 210",
+                              "taskset -c 15 python3 scripts/probes/train_step_profile.py --device cuda "
+                              "--out .organic-run/out/train-profile --budget-s 210",
+                              "python3 CUDA_VISIBLE_DEVICES=0 OMP_NUM_THREADS=1 scripts/probes/train_step_profile.py "
+                              "--device cuda --out .organic-run/out/train-profile --budget-s 210"], calls)
+            # the data leave core 15 to the probe; the training waits for the gate the probe's end opened
+            self.assertEqual("multi DATA_CPUS=0-14 DATA_WORKERS=15 GPU_GATE=" + os.path.join(tmp, ".organic-run", "GPU_FREE"),
+                             pipeline)
+            self.assertTrue(os.path.exists(os.path.join(tmp, ".organic-run", "GPU_FREE")))
+            self.assertIn("./organic/train-profile/train-step-profile.txt", self.archive(tmp))
+            self.assertIn("./organic/train-profile/probe.log", self.archive(tmp))
+            self.assertIn("256 frames a step: 29.6 ms/step", r.stdout)
+
+    def test_its_core_time_and_gpu_are_settings_and_the_data_keep_theirs(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            r, calls, pipeline = self.round1(tmp, {"TRAIN_PROFILE": "1", "PROFILE_CPU": "31", "PROFILE_S": "100",
+                                                   "DATA_CPUS": "0-30", "TRAIN_GPUS": "1,0"})
+            self.assertEqual(0, r.returncode, r.stderr)
+            self.assertEqual(3, len(calls), calls)
+            self.assertTrue(calls[0].startswith("timeout -k 10 100 taskset -c 31 python3 "), calls[0])
+            self.assertTrue(calls[2].startswith("python3 CUDA_VISIBLE_DEVICES=1 "), calls[2])
+            self.assertTrue(calls[2].endswith("--budget-s 70"), calls[2])
+            self.assertTrue(pipeline.startswith("multi DATA_CPUS=0-30 DATA_WORKERS=15 GPU_GATE="), pipeline)
+
+    def test_a_failed_probe_leaves_the_round_going(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            r, calls, pipeline = self.round1(tmp, {"TRAIN_PROFILE": "1", "PROBE_RC": "3"})
+            self.assertEqual(0, r.returncode, r.stderr)
+            self.assertIn("round1: the training-step probe ended with 3 (the round goes on)", r.stdout)
+            self.assertTrue(os.path.exists(os.path.join(tmp, ".organic-run", "GPU_FREE")))
+            self.assertTrue(pipeline.startswith("multi "), pipeline)
+            self.assertTrue(self.archive(tmp))
+
+    def test_without_train_profile_no_probe_and_the_round_as_before(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            r, calls, pipeline = self.round1(tmp, {})
+            self.assertEqual(0, r.returncode, r.stderr)
+            self.assertEqual([], calls)
+            self.assertEqual("multi DATA_CPUS=0-15 DATA_WORKERS=15 GPU_GATE=", pipeline)
+            self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "out", "train-profile")))
+            self.assertFalse(any("train-profile" in f for f in self.archive(tmp)))
 
 
 class ConstraintsFiguresRunTest(unittest.TestCase):

@@ -8,7 +8,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import extxyz  # noqa: E402
 from dataset import FrameSet  # noqa: E402
-from train import evaluate, force_loss, selection_score  # noqa: E402
+from train import batch_loss, ema_update, evaluate, force_loss, selection_score  # noqa: E402
 
 
 class ForceLossTest(unittest.TestCase):
@@ -56,6 +56,45 @@ class ValidationMetricTest(unittest.TestCase):
         m = evaluate(ZeroForces(), FrameSet(frames, ["a"]), "cpu")["all"]
         self.assertAlmostEqual(m["force_mse_per_structure"], 2.5, places=12)
         self.assertAlmostEqual(m["force_mse"], (2 * 1 + 6 * 4) / 8, places=12)
+
+
+class ConstantForces:
+    """A stand-in model: energy 1 eV per atom, force (1, 0, 0) eV/Å on every atom; records its call."""
+    def __call__(self, z, pos, batch, n, create_graph=False, pairs=None):
+        self.create_graph, self.pairs = create_graph, pairs
+        e = torch.zeros(n, dtype=pos.dtype).index_add_(0, batch, torch.ones(len(z), dtype=pos.dtype))
+        return e, torch.tensor([[1.0, 0.0, 0.0]], dtype=pos.dtype).expand(len(z), 3)
+
+
+class BatchLossTest(unittest.TestCase):
+    """The step's loss that main() and scripts/probes/train_step_profile.py share: w_F x the force term + w_E x the
+    per-atom energy MSE, of the frames ids, forces with create_graph and the frames' candidate pairs."""
+
+    def test_the_weighted_sum_of_the_force_and_per_atom_energy_terms(self):
+        frames = [extxyz.Frame([1, 1], [[0, 0, 0], [0.7, 0, 0]], 0.0, [[0, 0, 0], [0, 0, 0]], dict(system="a")),
+                  extxyz.Frame([8, 1, 1], [[0, 0, 0], [0.96, 0, 0], [0, 0.96, 0]], 6.0, [[1, 0, 0]] * 3,
+                               dict(system="a"))]
+        data = FrameSet(frames, ["a"])
+        data.to("cpu", torch.float32)
+        model = ConstantForces()
+        for ids, force_term, energy_term in (
+                ([0, 1], 2 * 1.0 / 15, (1.0 ** 2 + 1.0 ** 2) / 2),   # frame 0: E 2 against 0; frame 1: 3 against 6
+                ([1], 0.0, 1.0)):
+            loss = batch_loss(model, data, torch.tensor(ids), 2.0, 10.0, "atom", torch.float32)
+            self.assertAlmostEqual(float(loss), 2.0 * force_term + 10.0 * energy_term, places=5)
+            self.assertTrue(model.create_graph)
+            self.assertEqual(sum(len(frames[i]) * (len(frames[i]) - 1) for i in ids), len(model.pairs[0]))
+
+    def test_ema_moves_each_weight_by_one_minus_the_decay(self):
+        ema, model = torch.nn.Linear(2, 1), torch.nn.Linear(2, 1)
+        with torch.no_grad():
+            for p in ema.parameters():
+                p.fill_(1.0)
+            for p in model.parameters():
+                p.fill_(3.0)
+        ema_update(ema, model, 0.75)
+        for p in ema.parameters():
+            self.assertTrue(torch.allclose(p, torch.full_like(p, 1.5)))
 
 
 class SelectionTest(unittest.TestCase):

@@ -134,6 +134,25 @@ def force_loss(f, f_ref, batch, counts, weighting):
     return torch.sum(se.sum(dim=1) * w) / counts.numel()
 
 
+def batch_loss(model, data, ids, w_forces, w_energy, force_weighting, dtype):
+    """The training loss of the frames `ids` of `data` (a FrameSet on the model's device): the batch's atoms and
+    candidate pairs, energies and forces with create_graph (so that backward reaches the weights through the forces),
+    w_forces x the force term + w_energy x the per-atom energy MSE [eV/atom]^2. The step's loss in main(), a function
+    so that scripts/probes/train_step_profile.py times exactly this code."""
+    z, pos, f_ref, batch, e_ref, counts, _ = data.batch(ids)
+    e, f = model(z, pos.clone(), batch, len(ids), create_graph=True, pairs=data.batch_pairs(ids))
+    loss_f = force_loss(f, f_ref, batch, counts, force_weighting)
+    loss_e = torch.mean((((e.double() - e_ref) / counts).to(dtype)) ** 2)
+    return w_forces * loss_f + w_energy * loss_e
+
+
+def ema_update(ema, model, decay):
+    """The step's exponential moving average of the weights: ema <- decay ema + (1 - decay) model, tensor by tensor."""
+    with torch.no_grad():
+        for pe, pm in zip(ema.parameters(), model.parameters()):
+            pe.mul_(decay).add_(pm.detach(), alpha=1.0 - decay)
+
+
 def table(title, metrics):
     lines = [title, f"  {'system':20s} {'frames':>6s} {'E MAE meV/atom':>15s} {'F MAE eV/Å':>11s} {'F RMSE eV/Å':>12s}"]
     for name, m in metrics.items():
@@ -279,11 +298,7 @@ def main():
         n_batches = 0
         for b in range(0, len(perm) - global_batch + 1, global_batch):
             ids = perm[b + rank * args.batch:b + (rank + 1) * args.batch]
-            z, pos, f_ref, batch, e_ref, counts, _ = train.batch(ids)
-            e, f = model(z, pos.clone(), batch, len(ids), create_graph=True, pairs=train.batch_pairs(ids))
-            loss_f = force_loss(f, f_ref, batch, counts, args.force_weighting)
-            loss_e = torch.mean((((e.double() - e_ref) / counts).to(dtype)) ** 2)
-            loss = args.w_forces * loss_f + args.w_energy * loss_e
+            loss = batch_loss(model, train, ids, args.w_forces, args.w_energy, args.force_weighting, dtype)
             opt.zero_grad(set_to_none=True)
             loss.backward()
             over = (planned and step + 1 >= planned) or time.time() - t_train > budget
@@ -311,10 +326,7 @@ def main():
             for g in opt.param_groups:
                 g["lr"] = lr
             opt.step()
-            with torch.no_grad():
-                d = min(args.ema, (1.0 + step) / (10.0 + step))
-                for pe, pm in zip(ema.parameters(), model.parameters()):
-                    pe.mul_(d).add_(pm.detach(), alpha=1.0 - d)
+            ema_update(ema, model, min(args.ema, (1.0 + step) / (10.0 + step)))
             step += 1
             n_batches += 1
             run_loss += float(loss) if n_batches % 50 == 0 else 0.0
