@@ -23,6 +23,7 @@ out=${OUT:-/tmp/window-out}
 mkdir -p "$out"
 export PYTHONUNBUFFERED=1
 work=.organic-run            # git-ignored, outlives one command while the machine stays warm
+broot=${BUNDLE_ROOT:-/tmp/b} # where a carried bundle is unpacked, outliving one command as work does (tests: elsewhere)
 stage=$(mktemp -d)           # what this call returns, packed into one archive at the end
 # A file comes back only under 16 MiB (at most 8 of them): the archive is cut into 15 MiB parts
 # (window-PHASE.tar.gz.0, .1, ...; `cat window-PHASE.tar.gz.* | tar -xz` joins them); once the pipeline is DONE
@@ -85,6 +86,16 @@ start_round1() {
     > "$work/pipeline.log" 2>&1 < /dev/null &
 }
 
+# the training-step probe (TRAIN_PROFILE=1, see round1) for at most $1 seconds pinned to core $2, on the first
+# TRAIN_GPUS GPU, into the archive's organic/train-profile/; a failed probe leaves the round as it was
+train_profile() {
+  local prof=$work/out/train-profile gpu0=${TRAIN_GPUS:-0}
+  mkdir -p "$prof"
+  CUDA_VISIBLE_DEVICES=${gpu0%%,*} OMP_NUM_THREADS=1 timeout -k 10 "$1" taskset -c "$2" \
+    python3 scripts/probes/train_step_profile.py --device cuda --out "$prof" --budget-s $(( $1 - 30 )) \
+    > "$prof/probe.log" 2>&1 || echo "$phase: the training-step probe ended with $? (the round goes on)"
+}
+
 case "$phase" in
   widths)
     v5data
@@ -121,15 +132,10 @@ case "$phase" in
       # gate gives way GPU_GATE_S = 300 s after the data); a failed probe leaves the round as it was.
       rm -f "$work/GPU_FREE"
       DATA_CPUS=${DATA_CPUS:-0-14} GPU_GATE=$PWD/$work/GPU_FREE start_round1
-      prof=$work/out/train-profile
-      mkdir -p "$prof"
-      gpu0=${TRAIN_GPUS:-0}
-      CUDA_VISIBLE_DEVICES=${gpu0%%,*} OMP_NUM_THREADS=1 timeout -k 10 "${PROFILE_S:-240}" taskset -c "${PROFILE_CPU:-15}" \
-        python3 scripts/probes/train_step_profile.py --device cuda --out "$prof" --budget-s $(( ${PROFILE_S:-240} - 30 )) \
-        > "$prof/probe.log" 2>&1 || echo "round1: the training-step probe ended with $? (the round goes on)"
+      train_profile "${PROFILE_S:-240}" "${PROFILE_CPU:-15}"
       touch "$work/GPU_FREE"
       echo "GPU handed to the round after $SECONDS s"
-      grep -h "ms/step\|^check\|cut" "$prof/train-step-profile.txt" 2>/dev/null
+      grep -h "ms/step\|^check\|cut" "$work/out/train-profile/train-step-profile.txt" 2>/dev/null
     else
       start_round1
     fi
@@ -147,9 +153,9 @@ case "$phase" in
     # Carry: .device/g3.tar.xz (rebuilt with the engine to measure: NO_SWEEP=1 scripts/device-window-x4.sh bundle,
     # 20.8 MB), .device/data.tar.xz, .model-payload/xtblib.tar.xz, with the sparse checkout of call1 (about 62.5 MB in
     # all).
-    # ENGINE=variants (default group): instead of group-engine-run.sh and the PyTorch runs, branch group-v3's
-    # group-variants-run.sh (GroupCheck per variant, molten bench at 9 x 1,024 and 22 x 256 for the defaults and each
-    # variant, PyTorch's baseline, all in one binary) from BUNDLE_TAR, a bundle built on that branch with
+    # ENGINE=variants (default group): instead of group-engine-run.sh and the PyTorch runs, a variants branch's
+    # group-variants-run.sh (today scripts/patches/group-v5 applied with git am: GroupCheck and molten bench for the
+    # default and the variant, all in one binary) from BUNDLE_TAR, a bundle built on that branch with
     # KEEP_FATBIN=1 NO_SWEEP=1 scripts/device-window-x4.sh bundle (24.7 MB: the branch's fatbin in its jar, first on
     # every class path, so the stability survey of call3 runs the branch's default kernels too; main's fatbin may then
     # be left out of the sparse checkout to fit 64 MiB: '!/platform-cuda/src/main/resources/org/molten/forcefield/cuda/
@@ -160,7 +166,7 @@ case "$phase" in
     for f in "$bundle_tar" .device/data.tar.xz .model-payload/xtblib.tar.xz ${INIT:+"$INIT"}; do
       [[ -f $f ]] || { echo "round-and-engine: $f was not carried (nothing started)" >&2; exit 2; }
     done
-    mkdir -p /tmp/b && XZ_OPT=-T0 tar -C /tmp/b -xJf "$bundle_tar"
+    mkdir -p "$broot" && XZ_OPT=-T0 tar -C "$broot" -xJf "$bundle_tar"
     rm -f "$work/GPU_FREE"
     DATA_CPUS=${DATA_CPUS:-0-12} DATA_WORKERS=${DATA_WORKERS:-13} GPU_GATE=$PWD/$work/GPU_FREE start_round1
     probe=${PROBE_CPUS:-13-15}
@@ -171,12 +177,12 @@ case "$phase" in
     mkdir -p "$eng"
     cap() { local c=$1 left=$(( ${MEASURE_S:-420} - SECONDS - 10 )); (( left < c )) && c=$left; echo "$c"; }
     if [[ ${ENGINE:-group} == variants ]]; then
-      [[ -f /tmp/b/g3/group-variants-run.sh ]] || echo "round-and-engine: $bundle_tar has no group-variants-run.sh"
-      OUT=$eng BUNDLE=/tmp/b/g3 TREE=$PWD BUDGET_S=$(( $(cap 400) - 30 )) timeout "$(cap 400)" taskset -c "$probe" \
-        bash /tmp/b/g3/group-variants-run.sh > "$eng/group-variants-run.log" 2>&1
+      [[ -f $broot/g3/group-variants-run.sh ]] || echo "round-and-engine: $bundle_tar has no group-variants-run.sh"
+      OUT=$eng BUNDLE=$broot/g3 TREE=$PWD BUDGET_S=$(( $(cap 400) - 30 )) timeout "$(cap 400)" taskset -c "$probe" \
+        bash "$broot"/g3/group-variants-run.sh > "$eng/group-variants-run.log" 2>&1
       tail -30 "$eng/group-variants-run.log"
     elif (( $(cap 300) >= 30 )); then
-      OUT=$eng timeout "$(cap 300)" taskset -c "$probe" bash /tmp/b/g3/group-engine-run.sh > "$eng/group-engine-run.log" 2>&1
+      OUT=$eng timeout "$(cap 300)" taskset -c "$probe" bash "$broot"/g3/group-engine-run.sh > "$eng/group-engine-run.log" 2>&1
       tail -30 "$eng/group-engine-run.log"
     fi
     model=$PWD/forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2.safetensors
@@ -184,9 +190,18 @@ case "$phase" in
     for spec in ${model:+1024:ethanol 256:alanine-dipeptide}; do
       IFS=: read -r r m <<< "$spec"
       (( $(cap 70) >= 30 )) || { echo "no time left for PyTorch's $m"; continue; }
-      timeout "$(cap 70)" taskset -c "$probe" python3 /tmp/b/g3/torch_replica_bench.py "$model" "/tmp/b/g3/molecules/$m.xyz" \
+      timeout "$(cap 70)" taskset -c "$probe" python3 "$broot"/g3/torch_replica_bench.py "$model" "$broot/g3/molecules/$m.xyz" \
         "$r" "$eng/torch-$m.tsv" 2>&1 | grep -v -i warn | tail -2
     done
+    # TRAIN_PROFILE=1 here too: the training-step probe (round1) after the engine's figures, in what is left of
+    # MEASURE_S (at most PROFILE_S, default 240; not under 90 s), on the last of PROBE_CPUS
+    if [[ ${TRAIN_PROFILE:-0} == 1 ]]; then
+      if (( $(cap "${PROFILE_S:-240}") >= 90 )); then
+        train_profile "$(cap "${PROFILE_S:-240}")" "${probe##*[-,]}"
+      else
+        echo "round-and-engine: $(( ${MEASURE_S:-420} - SECONDS - 10 )) s left of MEASURE_S, too little for the training-step probe (not started)"
+      fi
+    fi
     touch "$work/GPU_FREE"
     echo "GPU handed to the training after $SECONDS s"
     wait_done
@@ -198,13 +213,13 @@ case "$phase" in
     # one GPU batch (stability, ~200 s), or the validate survey over them (survey, ~420 s on 16 cores and the card).
     # Carry: .device/g3.tar.xz (the Java bundle), CANDIDATE, and for survey .model-payload/xtblib.tar.xz.
     [[ -f ${CANDIDATE:-} ]] || { echo "CANDIDATE (a .safetensors file, carried) is not there: '${CANDIDATE:-}'" >&2; exit 2; }
-    mkdir -p /tmp/b && XZ_OPT=-T0 tar -C /tmp/b -xJf .device/g3.tar.xz
+    mkdir -p "$broot" && XZ_OPT=-T0 tar -C "$broot" -xJf .device/g3.tar.xz
     if [[ $phase == stability ]]; then
-      cp scripts/organic-stability-run.sh /tmp/b/g3/   # it finds the JRE and jars beside itself
-      MODEL=$PWD/$CANDIDATE BUDGET=${BUDGET:-420} OUT=$stage/stability bash /tmp/b/g3/organic-stability-run.sh | tail -25
+      cp scripts/organic-stability-run.sh "$broot"/g3/   # it finds the JRE and jars beside itself
+      MODEL=$PWD/$CANDIDATE BUDGET=${BUDGET:-420} OUT=$stage/stability bash "$broot"/g3/organic-stability-run.sh | tail -25
     else
       mkdir -p "$work" && tar -C "$work" -xJf .model-payload/xtblib.tar.xz
-      MOLTEN=/tmp/b/g3 MODEL=$PWD/$CANDIDATE DEVICE=cuda LIBXTB_DIR=$PWD/$work/lib PARALLEL=16 BUDGET=${BUDGET:-460} \
+      MOLTEN="$broot"/g3 MODEL=$PWD/$CANDIDATE DEVICE=cuda LIBXTB_DIR=$PWD/$work/lib PARALLEL=16 BUDGET=${BUDGET:-460} \
         STABILITY=0 OUT=$stage/survey bash scripts/organic-validate-survey.sh | tail -25
     fi
     tar -C "$stage" -czf - . | split -b 15M -d -a 1 - "$out/window-$phase.tar.gz." && ls -la "$out"
@@ -221,7 +236,6 @@ case "$phase" in
       sbudget=${STABILITY_S:-300}
       left=$(( ${CALL_S:-570} - SECONDS - 30 ))
       (( left < sbudget )) && sbudget=$left
-      broot=${BUNDLE_ROOT:-/tmp/b}   # where the bundle is unpacked (tests: a temporary folder)
       if (( sbudget >= 60 )); then
         mkdir -p "$broot" && [[ -x $broot/g3/jre/bin/java ]] || XZ_OPT=-T0 tar -C "$broot" -xJf .device/g3.tar.xz
         cp scripts/organic-stability-run.sh "$broot/g3/"

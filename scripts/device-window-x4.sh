@@ -61,8 +61,12 @@ case "$phase" in
     done
     rm -rf "$deps"
     zip -q -d "$dest"/lib/forcefield-*.jar '*.safetensors' > /dev/null || true
-    zip -q -d "$dest"/lib/platform-cuda-*.jar '*.fatbin' > /dev/null || true
+    # KEEP_FATBIN=1: a variants branch's fatbin stays in its jar (first on every class path of the bundle), so that
+    # the bundle times that branch's kernels wherever it runs (scripts/patches/*/README.md)
+    [[ ${KEEP_FATBIN:-0} == 1 ]] || zip -q -d "$dest"/lib/platform-cuda-*.jar '*.fatbin' > /dev/null || true
     cp "$root"/scripts/{gpu-langevin-temperature-run.sh,constraints-figures-run.sh,sweep-2gpu-run.sh,gpu3-run.sh} "$dest/"
+    # a variants branch's timing script (scripts/patches/group-v5 adds it), where the checkout has one
+    [[ ! -f $root/scripts/group-variants-run.sh ]] || cp "$root/scripts/group-variants-run.sh" "$dest/"
     # jars stored, not deflated: xz then packs the classes themselves, a third smaller than the deflated jars
     for j in "$dest"/lib/*.jar; do
       t=$(mktemp -d); (cd "$t" && unzip -q "$j" && rm -f "$j" && zip -q -0 -r -X "$j" .); rm -rf "$t"

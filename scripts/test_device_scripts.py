@@ -159,8 +159,8 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
                 if expect is None:
                     self.assertFalse(os.path.exists(budget))
                     self.assertIn("too little for the stability survey (not started)", r.stdout)
-                else:
-                    self.assertEqual(expect, read(budget).strip(), call_s)
+                else:   # bash's SECONDS may tick once or twice while the call runs: within 2 s below
+                    self.assertIn(int(read(budget)), range(int(expect) - 2, int(expect) + 1), call_s)
                 self.assertTrue(glob.glob(os.path.join(tmp, "out", "window-call3.tar.gz.*")))
 
     def test_round_and_engine_refuses_an_unknown_engine(self):
@@ -199,7 +199,21 @@ class Round1TrainProfileTest(unittest.TestCase):
     (PROFILE_CPU) the data leave alone, cut at PROFILE_S, its files where pack returns them, the training gated until
     it ends (and not delayed by its failure); without TRAIN_PROFILE the round is as before."""
 
-    def round1(self, tmp, env):
+    def round1(self, tmp, env, phase="round1"):
+        if phase == "round-and-engine":
+            # the carried bundle (a stand-in engine script that records its call) and v1-v5's data (one empty file)
+            g3 = os.path.join(tmp, "b", "g3")
+            os.makedirs(g3)
+            with open(os.path.join(g3, "group-engine-run.sh"), "w") as fh:
+                fh.write('echo "engine $*" >> "$CALLS"\n')
+            os.makedirs(os.path.join(tmp, ".device"))
+            subprocess.run(["tar", "-C", os.path.join(tmp, "b"), "-cJf", os.path.join(tmp, ".device", "g3.tar.xz"), "g3"],
+                           check=True)
+            os.makedirs(os.path.join(tmp, "v5"))
+            open(os.path.join(tmp, "v5", "water.train.xyz"), "w").close()
+            subprocess.run(["tar", "-C", os.path.join(tmp, "v5"), "-cJf", os.path.join(tmp, ".device", "data.tar.xz"),
+                            "."], check=True)
+            env = dict(env, BUNDLE_ROOT=os.path.join(tmp, "unpacked"))
         os.makedirs(os.path.join(tmp, "scripts"))
         subprocess.run(["cp", os.path.join(HERE, "device-window-h200.sh"), os.path.join(tmp, "scripts")], check=True)
         os.makedirs(os.path.join(tmp, "forcefield", "training", "data"))
@@ -222,7 +236,7 @@ class Round1TrainProfileTest(unittest.TestCase):
         for k in ("DATA_CPUS", "DATA_WORKERS", "TRAIN_GPUS", "PROFILE_CPU", "PROFILE_S"):
             if k not in env:
                 e.pop(k, None)
-        r = subprocess.run(["bash", "scripts/device-window-h200.sh", "round1"], cwd=tmp, env=e, capture_output=True,
+        r = subprocess.run(["bash", "scripts/device-window-h200.sh", phase], cwd=tmp, env=e, capture_output=True,
                            text=True, timeout=30)
         pipeline = os.path.join(tmp, ".organic-run", "out", "pipeline-env")
         for _ in range(50):   # the pipeline is detached (setsid): its record may come a moment after round1 ends
@@ -231,8 +245,8 @@ class Round1TrainProfileTest(unittest.TestCase):
             time.sleep(0.1)
         return r, read(calls).splitlines(), read(pipeline).strip()
 
-    def archive(self, tmp):
-        parts = sorted(glob.glob(os.path.join(tmp, "out", "window-round1.tar.gz.*")))
+    def archive(self, tmp, phase="round1"):
+        parts = sorted(glob.glob(os.path.join(tmp, "out", f"window-{phase}.tar.gz.*")))
         self.assertTrue(parts, "pack left no archive")
         listing = subprocess.run("cat " + " ".join(parts) + " | tar -tz", shell=True, capture_output=True, text=True)
         return listing.stdout.split()
@@ -274,6 +288,31 @@ class Round1TrainProfileTest(unittest.TestCase):
             self.assertTrue(os.path.exists(os.path.join(tmp, ".organic-run", "GPU_FREE")))
             self.assertTrue(pipeline.startswith("multi "), pipeline)
             self.assertTrue(self.archive(tmp))
+
+    def test_round_and_engine_runs_the_probe_after_the_engine_in_what_is_left_of_measure_s(self):
+        # the engine's figures first, then the probe on the last of PROBE_CPUS, cut at PROFILE_S or what is left of
+        # MEASURE_S; with too little left it is not started; either way the gate opens and the call packs
+        for measure_s, budget in (("420", "240"), ("200", "190"), ("60", None)):
+            with tempfile.TemporaryDirectory() as tmp:
+                r, calls, pipeline = self.round1(tmp, {"TRAIN_PROFILE": "1", "MEASURE_S": measure_s,
+                                                       "TRAIN_GPUS": "0"}, phase="round-and-engine")
+                self.assertEqual(0, r.returncode, r.stderr)
+                probe = [c for c in calls if c.startswith("timeout -k 10 ")]
+                if budget is None:
+                    self.assertEqual([], probe, calls)
+                    self.assertIn("too little for the training-step probe (not started)", r.stdout)
+                else:
+                    self.assertTrue(calls.index(probe[0]) > min(i for i, c in enumerate(calls) if c.startswith("engine")),
+                                    calls)
+                    # bash's SECONDS may tick once or twice while the call runs: the budget within 2 s below
+                    m = re.fullmatch(r"timeout -k 10 (\d+) taskset -c 15 python3 scripts/probes/train_step_profile.py "
+                                     r"--device cuda --out \.organic-run/out/train-profile --budget-s (\d+)", probe[0])
+                    self.assertTrue(m, probe[0])
+                    self.assertIn(int(m.group(1)), range(int(budget) - 2, int(budget) + 1), probe[0])
+                    self.assertEqual(int(m.group(1)) - 30, int(m.group(2)), probe[0])
+                    self.assertIn("./organic/train-profile/train-step-profile.txt", self.archive(tmp, "round-and-engine"))
+                self.assertTrue(os.path.exists(os.path.join(tmp, ".organic-run", "GPU_FREE")))
+                self.assertTrue(pipeline.startswith("multi DATA_CPUS=0-12 DATA_WORKERS=13 GPU_GATE="), pipeline)
 
     def test_without_train_profile_no_probe_and_the_round_as_before(self):
         with tempfile.TemporaryDirectory() as tmp:
