@@ -86,6 +86,21 @@ start_round1() {
     > "$work/pipeline.log" 2>&1 < /dev/null &
 }
 
+# The numeric settings, before anything starts: a BATCH or PROFILE_S that is not a whole number would otherwise fail
+# the training after the data's minutes of labelling, or reach bash's arithmetic as 0 (a probe cut at once, a survey
+# given no time)
+for v in BATCH PROFILE_S PROFILE_CPU CALL_S STABILITY_S MEASURE_S DEADLINE_S; do
+  if [[ -n ${!v:-} && ! ${!v} =~ ^[0-9]+$ ]] || [[ $v == BATCH && ${!v:-1} == 0 ]]; then
+    case $v in
+      BATCH) what="a whole number of frames a step, at least 1" ;;
+      PROFILE_CPU) what="a CPU core's index (a whole number)" ;;
+      *) what="a whole number of seconds" ;;
+    esac
+    echo "$phase: $v='${!v}': expected $what (nothing started)" >&2
+    exit 2
+  fi
+done
+
 # the training-step probe (TRAIN_PROFILE=1, see round1) for at most $1 seconds pinned to core $2, on the first
 # TRAIN_GPUS GPU, into the archive's organic/train-profile/; a failed probe leaves the round as it was
 train_profile() {

@@ -190,6 +190,7 @@ while (( $# )); do [[ $1 == --out ]] && { mkdir -p "$2"; echo "== 256 frames a s
 exit "${PROBE_RC:-0}"
 """
 FAKE_PIPELINE = """#!/usr/bin/env bash
+echo "$BATCH" > "$3/pipeline-batch"
 echo "$1 DATA_CPUS=$DATA_CPUS DATA_WORKERS=$DATA_WORKERS GPU_GATE=${GPU_GATE:-}" > "$3/pipeline-env"
 """
 
@@ -199,7 +200,7 @@ class Round1TrainProfileTest(unittest.TestCase):
     (PROFILE_CPU) the data leave alone, cut at PROFILE_S, its files where pack returns them, the training gated until
     it ends (and not delayed by its failure); without TRAIN_PROFILE the round is as before."""
 
-    def round1(self, tmp, env, phase="round1"):
+    def round1(self, tmp, env, phase="round1", expect_pipeline=True):
         if phase == "round-and-engine":
             # the carried bundle (a stand-in engine script that records its call) and v1-v5's data (one empty file)
             g3 = os.path.join(tmp, "b", "g3")
@@ -233,12 +234,14 @@ class Round1TrainProfileTest(unittest.TestCase):
         open(calls, "w").close()
         e = dict(os.environ, OUT=os.path.join(tmp, "out"), CALL_S="0", CALLS=calls,
                  PATH=bin_dir + os.pathsep + os.environ["PATH"], **env)
-        for k in ("DATA_CPUS", "DATA_WORKERS", "TRAIN_GPUS", "PROFILE_CPU", "PROFILE_S"):
+        for k in ("DATA_CPUS", "DATA_WORKERS", "TRAIN_GPUS", "PROFILE_CPU", "PROFILE_S", "BATCH"):
             if k not in env:
                 e.pop(k, None)
         r = subprocess.run(["bash", "scripts/device-window-h200.sh", phase], cwd=tmp, env=e, capture_output=True,
                            text=True, timeout=30)
         pipeline = os.path.join(tmp, ".organic-run", "out", "pipeline-env")
+        if not expect_pipeline:
+            return r, read(calls).splitlines(), None
         for _ in range(50):   # the pipeline is detached (setsid): its record may come a moment after round1 ends
             if os.path.exists(pipeline) and read(pipeline).endswith("\n"):
                 break
@@ -313,6 +316,30 @@ class Round1TrainProfileTest(unittest.TestCase):
                     self.assertIn("./organic/train-profile/train-step-profile.txt", self.archive(tmp, "round-and-engine"))
                 self.assertTrue(os.path.exists(os.path.join(tmp, ".organic-run", "GPU_FREE")))
                 self.assertTrue(pipeline.startswith("multi DATA_CPUS=0-12 DATA_WORKERS=13 GPU_GATE="), pipeline)
+
+    def test_batch_reaches_the_training_and_the_test_frames_come_back(self):
+        # BATCH (frames a step) passes through to device_organic.sh, 256 unless given; the test frames the data made
+        # are packed, so that a new development machine compares rounds without labelling them again
+        for env, batch in (({}, "256"), ({"BATCH": "512"}, "512")):
+            with tempfile.TemporaryDirectory() as tmp:
+                os.makedirs(os.path.join(tmp, ".organic-run", "data"))
+                open(os.path.join(tmp, ".organic-run", "data", "organic-test.npz"), "w").close()
+                r, calls, pipeline = self.round1(tmp, env)
+                self.assertEqual(0, r.returncode, r.stderr)
+                self.assertEqual(batch, read(os.path.join(tmp, ".organic-run", "out", "pipeline-batch")).strip())
+                self.assertIn("./organic/organic-test.npz", self.archive(tmp))
+
+    def test_a_setting_that_is_not_a_whole_number_is_refused_before_anything_starts(self):
+        for env, message in (({"BATCH": "5l2"}, "BATCH='5l2': expected a whole number of frames a step, at least 1"),
+                             ({"BATCH": "0"}, "BATCH='0': expected a whole number of frames a step, at least 1"),
+                             ({"TRAIN_PROFILE": "1", "PROFILE_S": "4m"}, "PROFILE_S='4m': expected a whole number of "
+                                                                         "seconds")):
+            with tempfile.TemporaryDirectory() as tmp:
+                r, calls, _ = self.round1(tmp, env, expect_pipeline=False)
+                self.assertEqual(2, r.returncode, r.stderr)
+                self.assertIn("round1: " + message + " (nothing started)", r.stderr)
+                self.assertEqual([], calls)
+                self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "out", "pipeline-env")))
 
     def test_without_train_profile_no_probe_and_the_round_as_before(self):
         with tempfile.TemporaryDirectory() as tmp:

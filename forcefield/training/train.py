@@ -134,6 +134,16 @@ def force_loss(f, f_ref, batch, counts, weighting):
     return torch.sum(se.sum(dim=1) * w) / counts.numel()
 
 
+def model_arguments(ap):
+    """The student's shape (PaiNN hyperparameters) as options, shared by train.py and the probes that build the model
+    it trains (scripts/probes/train_step_profile.py), so that their defaults cannot drift apart."""
+    ap.add_argument("--hidden", type=int, default=128)
+    ap.add_argument("--layers", type=int, default=3)
+    ap.add_argument("--n-rbf", type=int, default=20)
+    ap.add_argument("--cutoff", type=float, default=5.0, help="Å")
+    ap.add_argument("--gamma", type=float, default=16.0, help="Å^-2")
+
+
 def batch_loss(model, data, ids, w_forces, w_energy, force_weighting, dtype):
     """The training loss of the frames `ids` of `data` (a FrameSet on the model's device): the batch's atoms and
     candidate pairs, energies and forces with create_graph (so that backward reaches the weights through the forces),
@@ -169,11 +179,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--minutes", type=float, default=8.0, help="wall-clock budget of the training loop")
     ap.add_argument("--steps", type=int, default=0, help="planned optimiser steps (0: plan from the measured speed)")
-    ap.add_argument("--hidden", type=int, default=128)
-    ap.add_argument("--layers", type=int, default=3)
-    ap.add_argument("--n-rbf", type=int, default=20)
-    ap.add_argument("--cutoff", type=float, default=5.0, help="Å")
-    ap.add_argument("--gamma", type=float, default=16.0, help="Å^-2")
+    model_arguments(ap)
     ap.add_argument("--batch", type=int, default=64, help="structures per batch")
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--lr-final", type=float, default=1e-5)

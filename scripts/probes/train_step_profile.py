@@ -55,7 +55,7 @@ sys.path.insert(0, TR)
 import extxyz  # noqa: E402
 from dataset import FrameSet  # noqa: E402
 from model import PaiNN  # noqa: E402
-from train import SPECIES, batch_loss, ema_update, force_loss, load_weights  # noqa: E402
+from train import SPECIES, batch_loss, ema_update, force_loss, load_weights, model_arguments  # noqa: E402
 
 STARTS = os.path.join(TR, "organic", "starts.train.xyz.gz")
 # per-element reference energies (eV, about GFN2-xTB's atoms in molecules): plausible totals for the energy term only
@@ -518,12 +518,8 @@ def main():
     ap.add_argument("--noise", type=float, default=0.05, help="Å, standard deviation of the position noise")
     ap.add_argument("--seed", type=int, default=20261129)
     ap.add_argument("--top", type=int, default=25, help="rows of each top list")
-    # train.py's settings of the round (device_organic.sh multi)
-    ap.add_argument("--hidden", type=int, default=128)
-    ap.add_argument("--layers", type=int, default=3)
-    ap.add_argument("--n-rbf", type=int, default=20)
-    ap.add_argument("--cutoff", type=float, default=5.0, help="Å")
-    ap.add_argument("--gamma", type=float, default=16.0, help="Å^-2")
+    # train.py's settings of the round (device_organic.sh multi): the model's shape as train.py takes it
+    model_arguments(ap)
     ap.add_argument("--lr", type=float, default=3e-4)
     ap.add_argument("--warmup-lr", type=int, default=300, help="train.py's --warmup: steps of learning-rate warm-up")
     ap.add_argument("--w-forces", type=float, default=1.0)
