@@ -47,20 +47,22 @@ v5data() {
     export V5DATA=$work/v5data
   fi
 }
-# until the pipeline's DONE, or 20 s before this call's CALL_S (default 570 s) ends
-# TRAIN_GPUS before anything starts: GPU indices separated by commas, each one this machine has (where nvidia-smi
-# answers); a wrong one would otherwise fail the training after the data's minutes of labelling
-check_train_gpus() {
+# TRAIN_GPUS (and ENGINE_GPU, where given) before anything starts: GPU indices separated by commas, each one this
+# machine has (where nvidia-smi answers); a wrong one would otherwise fail the training after the data's minutes of
+# labelling
+check_gpus() {  # the setting's name, its value
   local n g list
-  IFS=, read -r -a list <<< "${TRAIN_GPUS:-0}"
+  IFS=, read -r -a list <<< "$2"
   n=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
   for g in "${list[@]}"; do
     if [[ ! $g =~ ^[0-9]+$ ]] || { (( n > 0 )) && (( g >= n )); }; then
-      echo "$phase: TRAIN_GPUS='${TRAIN_GPUS:-0}' names GPU '$g', not one of this machine's ${n:-0} (nothing started)" >&2
+      echo "$phase: $1='$2' names GPU '$g', not one of this machine's ${n:-0} (nothing started)" >&2
       exit 2
     fi
   done
 }
+check_train_gpus() { check_gpus TRAIN_GPUS "${TRAIN_GPUS:-0}"; }
+# until the pipeline's DONE, or 20 s before this call's CALL_S (default 570 s) ends
 wait_done() {
   local left=$(( ${CALL_S:-570} - SECONDS ))
   while [[ ! -f $work/out/DONE ]] && (( left > 20 )); do sleep 10; left=$(( ${CALL_S:-570} - SECONDS )); done
@@ -166,8 +168,8 @@ case "$phase" in
     # beside them (torch_replica_bench.py, 1,024 ethanols and 256 alanine dipeptides). (The group-force probe's
     # variants that followed them left with the probe: git history, commit 8312246.)
     # Carry: .device/g3.tar.xz (rebuilt with the engine to measure: NO_SWEEP=1 scripts/device-window-x4.sh bundle,
-    # 20.8 MB), .device/data.tar.xz, .model-payload/xtblib.tar.xz, with the sparse checkout of call1 (about 62.5 MB in
-    # all).
+    # 20.8 MB), .device/data.tar.xz (only where the sparse checkout leaves forcefield/training/data out, as round1),
+    # .model-payload/xtblib.tar.xz, with the sparse checkout of call1 (about 62.5 MB in all).
     # ENGINE=variants (default group): instead of group-engine-run.sh and the PyTorch runs, a variants branch's
     # group-variants-run.sh (today scripts/patches/group-v5 applied with git am: GroupCheck and molten bench for the
     # default and the variant, all in one binary) from BUNDLE_TAR, a bundle built on that branch with
@@ -175,10 +177,25 @@ case "$phase" in
     # every class path, so the stability survey of call3 runs the branch's default kernels too; main's fatbin may then
     # be left out of the sparse checkout to fit 64 MiB: '!/platform-cuda/src/main/resources/org/molten/forcefield/cuda/
     # molten_kernels.fatbin')
+    # ENGINE_GPU (on nvidia-h200-x2, e.g. 1; default: none): the engine's measurements on that GPU alone while, with
+    # TRAIN_PROFILE=1, the training-step probe runs at the same time on the first TRAIN_GPUS GPU (pinned to
+    # PROFILE_CPU, default 15; keep it outside DATA_CPUS and PROBE_CPUS), so both fit in the data's few minutes on 28
+    # cores; without it, the probe follows the engine on one GPU as before
     case ${ENGINE:-group} in group|variants) ;; *) echo "round-and-engine: ENGINE='$ENGINE' is neither group nor variants (nothing started)" >&2; exit 2 ;; esac
     check_train_gpus
+    engine_env=()
+    if [[ -n ${ENGINE_GPU:-} ]]; then
+      check_gpus ENGINE_GPU "$ENGINE_GPU"
+      pgpu=${TRAIN_GPUS:-0}
+      if [[ $ENGINE_GPU == *,* ]] || [[ ${TRAIN_PROFILE:-0} == 1 && $ENGINE_GPU == "${pgpu%%,*}" ]]; then
+        echo "round-and-engine: ENGINE_GPU='$ENGINE_GPU' must be one GPU, not the probe's (the first of TRAIN_GPUS='${TRAIN_GPUS:-0}') (nothing started)" >&2
+        exit 2
+      fi
+      engine_env=(env CUDA_VISIBLE_DEVICES="$ENGINE_GPU")
+    fi
     bundle_tar=${BUNDLE_TAR:-.device/g3.tar.xz}
-    for f in "$bundle_tar" .device/data.tar.xz .model-payload/xtblib.tar.xz ${INIT:+"$INIT"}; do
+    v5=; [[ -d forcefield/training/data ]] || v5=.device/data.tar.xz   # as round1
+    for f in "$bundle_tar" $v5 .model-payload/xtblib.tar.xz ${INIT:+"$INIT"}; do
       [[ -f $f ]] || { echo "round-and-engine: $f was not carried (nothing started)" >&2; exit 2; }
     done
     mkdir -p "$broot" && XZ_OPT=-T0 tar -C "$broot" -xJf "$bundle_tar"
@@ -191,13 +208,18 @@ case "$phase" in
     eng=$work/out/engine
     mkdir -p "$eng"
     cap() { local c=$1 left=$(( ${MEASURE_S:-420} - SECONDS - 10 )); (( left < c )) && c=$left; echo "$c"; }
+    probe_pid=
+    if [[ -n ${ENGINE_GPU:-} && ${TRAIN_PROFILE:-0} == 1 ]]; then
+      train_profile "$(cap "${PROFILE_S:-240}")" "${PROFILE_CPU:-15}" &
+      probe_pid=$!
+    fi
     if [[ ${ENGINE:-group} == variants ]]; then
       [[ -f $broot/g3/group-variants-run.sh ]] || echo "round-and-engine: $bundle_tar has no group-variants-run.sh"
-      OUT=$eng BUNDLE=$broot/g3 TREE=$PWD BUDGET_S=$(( $(cap 400) - 30 )) timeout "$(cap 400)" taskset -c "$probe" \
+      OUT=$eng BUNDLE=$broot/g3 TREE=$PWD BUDGET_S=$(( $(cap 400) - 30 )) "${engine_env[@]}" timeout "$(cap 400)" taskset -c "$probe" \
         bash "$broot"/g3/group-variants-run.sh > "$eng/group-variants-run.log" 2>&1
       tail -30 "$eng/group-variants-run.log"
     elif (( $(cap 300) >= 30 )); then
-      OUT=$eng timeout "$(cap 300)" taskset -c "$probe" bash "$broot"/g3/group-engine-run.sh > "$eng/group-engine-run.log" 2>&1
+      OUT=$eng "${engine_env[@]}" timeout "$(cap 300)" taskset -c "$probe" bash "$broot"/g3/group-engine-run.sh > "$eng/group-engine-run.log" 2>&1
       tail -30 "$eng/group-engine-run.log"
     fi
     model=$PWD/forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2.safetensors
@@ -205,12 +227,14 @@ case "$phase" in
     for spec in ${model:+1024:ethanol 256:alanine-dipeptide}; do
       IFS=: read -r r m <<< "$spec"
       (( $(cap 70) >= 30 )) || { echo "no time left for PyTorch's $m"; continue; }
-      timeout "$(cap 70)" taskset -c "$probe" python3 "$broot"/g3/torch_replica_bench.py "$model" "$broot/g3/molecules/$m.xyz" \
+      "${engine_env[@]}" timeout "$(cap 70)" taskset -c "$probe" python3 "$broot"/g3/torch_replica_bench.py "$model" "$broot/g3/molecules/$m.xyz" \
         "$r" "$eng/torch-$m.tsv" 2>&1 | grep -v -i warn | tail -2
     done
     # TRAIN_PROFILE=1 here too: the training-step probe (round1) after the engine's figures, in what is left of
     # MEASURE_S (at most PROFILE_S, default 240; not under 90 s), on the last of PROBE_CPUS
-    if [[ ${TRAIN_PROFILE:-0} == 1 ]]; then
+    if [[ -n $probe_pid ]]; then
+      wait "$probe_pid"
+    elif [[ ${TRAIN_PROFILE:-0} == 1 ]]; then
       if (( $(cap "${PROFILE_S:-240}") >= 90 )); then
         train_profile "$(cap "${PROFILE_S:-240}")" "${probe##*[-,]}"
       else

@@ -206,7 +206,7 @@ class Round1TrainProfileTest(unittest.TestCase):
             g3 = os.path.join(tmp, "b", "g3")
             os.makedirs(g3)
             with open(os.path.join(g3, "group-engine-run.sh"), "w") as fh:
-                fh.write('echo "engine $*" >> "$CALLS"\n')
+                fh.write('sleep "${ENGINE_SLEEP:-0}"; echo "engine CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-} $*" >> "$CALLS"\n')
             os.makedirs(os.path.join(tmp, ".device"))
             subprocess.run(["tar", "-C", os.path.join(tmp, "b"), "-cJf", os.path.join(tmp, ".device", "g3.tar.xz"), "g3"],
                            check=True)
@@ -316,6 +316,44 @@ class Round1TrainProfileTest(unittest.TestCase):
                     self.assertIn("./organic/train-profile/train-step-profile.txt", self.archive(tmp, "round-and-engine"))
                 self.assertTrue(os.path.exists(os.path.join(tmp, ".organic-run", "GPU_FREE")))
                 self.assertTrue(pipeline.startswith("multi DATA_CPUS=0-12 DATA_WORKERS=13 GPU_GATE="), pipeline)
+
+    def test_engine_gpu_measures_there_while_the_probe_runs_beside_it_on_the_first_train_gpu(self):
+        # on nvidia-h200-x2: the engine on ENGINE_GPU, the probe started first (not after the engine) on the first
+        # TRAIN_GPUS GPU and PROFILE_CPU with all of PROFILE_S, the gate opened once both ended
+        with tempfile.TemporaryDirectory() as tmp:
+            r, calls, pipeline = self.round1(tmp, {"TRAIN_PROFILE": "1", "MEASURE_S": "300", "TRAIN_GPUS": "0,1",
+                                                   "ENGINE_GPU": "1", "PROFILE_CPU": "31", "PROBE_CPUS": "28-30",
+                                                   "DATA_CPUS": "0-27", "DATA_WORKERS": "28", "ENGINE_SLEEP": "2"},
+                                    phase="round-and-engine")
+            self.assertEqual(0, r.returncode, r.stderr)
+            engine = [c for c in calls if c.startswith("engine")]
+            # the probe ran while the (2 s) engine did: its python3 call is on record before the engine's end
+            self.assertLess(calls.index(next(c for c in calls if c.startswith("python3 "))), calls.index(engine[0]), calls)
+            self.assertEqual(["engine CUDA_VISIBLE_DEVICES=1 "], engine, calls)
+            probe = [c for c in calls if c.startswith("timeout -k 10 ")]
+            self.assertEqual(1, len(probe), calls)
+            m = re.fullmatch(r"timeout -k 10 (\d+) taskset -c 31 python3 scripts/probes/train_step_profile.py "
+                             r"--device cuda --out \.organic-run/out/train-profile --budget-s (\d+)", probe[0])
+            self.assertTrue(m, probe[0])
+            self.assertIn(int(m.group(1)), range(238, 241), probe[0])   # PROFILE_S, not what the engine left
+            self.assertIn("python3 CUDA_VISIBLE_DEVICES=0 OMP_NUM_THREADS=1 scripts/probes/train_step_profile.py "
+                          "--device cuda --out .organic-run/out/train-profile --budget-s " + m.group(2), calls)
+            self.assertTrue(any(c.startswith("taskset -c 28-30 bash ") for c in calls), calls)   # PROBE_CPUS
+            self.assertTrue(os.path.exists(os.path.join(tmp, ".organic-run", "GPU_FREE")))
+            self.assertEqual("multi DATA_CPUS=0-27 DATA_WORKERS=28 GPU_GATE=" + os.path.join(tmp, ".organic-run", "GPU_FREE"),
+                             pipeline)
+            self.assertIn("./organic/train-profile/train-step-profile.txt", self.archive(tmp, "round-and-engine"))
+
+    def test_an_engine_gpu_that_is_the_probes_or_not_the_machines_is_refused_before_anything_starts(self):
+        for engine_gpu, what in (("0", "not the probe's"), ("2", "not one of this machine's 2"), ("1,0", "must be one GPU")):
+            with tempfile.TemporaryDirectory() as tmp:
+                r, calls, _ = self.round1(tmp, {"TRAIN_PROFILE": "1", "TRAIN_GPUS": "0,1", "ENGINE_GPU": engine_gpu},
+                                          phase="round-and-engine", expect_pipeline=False)
+                self.assertEqual(2, r.returncode, r.stdout)
+                self.assertIn(what, r.stderr)
+                self.assertIn("(nothing started)", r.stderr)
+                self.assertEqual([], calls)
+                self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "out", "pipeline-env")))
 
     def test_batch_reaches_the_training_and_the_test_frames_come_back(self):
         # BATCH (frames a step) passes through to device_organic.sh, 256 unless given; the test frames the data made
