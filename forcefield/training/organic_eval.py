@@ -162,6 +162,30 @@ def stability(model, starts, replicas, ps, budget_s, device, seed=20261128):
                 us_per_step=round(1e6 * wall / max(1, done * EVERY), 1), outcomes=outcomes)
 
 
+def summarise_stability(st):
+    """Adds mean_score and per_molecule to a stability() result. A stable replica of a run cut by --budget-s has no
+    score (MLIPAudit's score needs the whole run): the mean is over the scored replicas, None where none is scored."""
+    scored = [o["score"] for o in st["outcomes"] if not np.isnan(o["score"])]
+    st["scored_replicas"] = len(scored)
+    st["mean_score"] = float(np.mean(scored)) if scored else None
+    per_mol = {}
+    for o in st["outcomes"]:
+        if not np.isnan(o["score"]):
+            per_mol.setdefault(o["molecule"], []).append(o["score"])
+    st["per_molecule"] = {k: float(np.mean(v)) for k, v in sorted(per_mol.items())}
+    return st
+
+
+def stability_line(st, ps):
+    events = [o["molecule"] + ": " + o["event"] for o in st["outcomes"] if o["event"] != "stable"]
+    head = (f"stability: {st['ps_done']:.1f} of {ps} ps, {st['replicas']} replicas / {st['atoms']} atoms, "
+            f"{st['us_per_step']} us/step, ")
+    if st["mean_score"] is None:
+        return head + f"no score (cut by --budget-s before {ps} ps; no replica exploded or lost a hydrogen); events: {events}"
+    cut = "" if st["scored_replicas"] == st["replicas"] else f" over the {st['scored_replicas']} scored replicas (cut by --budget-s)"
+    return head + f"mean score {st['mean_score']:.3f}{cut}; events: {events}"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--weights", required=True)
@@ -191,17 +215,9 @@ def main():
     if args.starts:
         starts = [s for s in extxyz.read(args.starts) if int(s.info.get("conformer", 0)) == 0]
         st = stability(model, starts, args.replicas, args.ps, args.budget_s, device)
-        scores = np.array([o["score"] for o in st["outcomes"]])
-        st["mean_score"] = float(np.nanmean(scores))
-        per_mol = {}
-        for o in st["outcomes"]:
-            per_mol.setdefault(o["molecule"], []).append(o["score"])
-        st["per_molecule"] = {k: float(np.mean(v)) for k, v in sorted(per_mol.items())}
+        summarise_stability(st)
         result["stability"] = st
-        print(f"stability: {st['ps_done']:.1f} of {args.ps} ps, {st['replicas']} replicas / {st['atoms']} atoms, "
-              f"{st['us_per_step']} us/step, mean score {st['mean_score']:.3f}; "
-              f"events: {[o['molecule'] + ': ' + o['event'] for o in st['outcomes'] if o['event'] != 'stable']}",
-              flush=True)
+        print(stability_line(st, args.ps), flush=True)
     with open(args.out, "w") as f:
         json.dump(result, f, indent=1)
 
