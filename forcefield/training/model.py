@@ -25,13 +25,17 @@ class Interaction(nn.Module):
         self.phi = nn.Sequential(nn.Linear(hidden, hidden), nn.SiLU(), nn.Linear(hidden, 3 * hidden))
         self.filter = nn.Linear(n_rbf, 3 * hidden)
 
-    def forward(self, s, v, rbf, fcut, unit, idx_i, idx_j):
+    def forward(self, s, v, rbf, fcut, unit, idx_i, idx_j, v_is_zero: bool = False):
         F = self.hidden
         w = self.filter(rbf) * fcut.unsqueeze(-1)          # cutoff AFTER the filter
         x = self.phi(s).index_select(0, idx_j) * w          # [E, 3F]
         x_vv, x_s, x_vs = torch.split(x, F, dim=-1)
         ds = torch.zeros_like(s).index_add_(0, idx_i, x_s)
-        dv_e = x_vv.unsqueeze(1) * v.index_select(0, idx_j) + unit.unsqueeze(-1) * x_vs.unsqueeze(1)  # [E,3,F]
+        dv_e = unit.unsqueeze(-1) * x_vs.unsqueeze(1)       # [E, 3, F]
+        if not v_is_zero:
+            # the first layer's v is exactly zero: its x_vv o v_j term (an [E, 3, F] gather, product and sum, and
+            # their first and second derivatives in training) adds exact zeros, so it is skipped there
+            dv_e = x_vv.unsqueeze(1) * v.index_select(0, idx_j) + dv_e
         dv = torch.zeros_like(v).index_add_(0, idx_i, dv_e)
         return s + ds, v + dv
 
@@ -113,9 +117,11 @@ class PaiNN(nn.Module):
         fcut = torch.where(d < self.cutoff, fcut, torch.zeros_like(fcut))
         s = self.embedding(z_idx)
         v = torch.zeros((s.shape[0], 3, self.hidden), dtype=s.dtype, device=s.device)
+        first = True
         for inter, upd in zip(self.interactions, self.updates):
-            s, v = inter(s, v, rbf, fcut, unit, idx_i, idx_j)
+            s, v = inter(s, v, rbf, fcut, unit, idx_i, idx_j, first)
             s, v = upd(s, v)
+            first = False
         y = self.readout(s).squeeze(-1)
         return self.scale * y + self.atomref.index_select(0, z_idx)
 
