@@ -170,9 +170,9 @@ case "$phase" in
     # Carry: .device/g3.tar.xz (rebuilt with the engine to measure: NO_SWEEP=1 scripts/device-window-x4.sh bundle,
     # 20.8 MB), .device/data.tar.xz (only where the sparse checkout leaves forcefield/training/data out, as round1),
     # .model-payload/xtblib.tar.xz, with the sparse checkout of call1 (about 62.5 MB in all).
-    # ENGINE=variants (default group): instead of group-engine-run.sh and the PyTorch runs, a variants branch's
-    # group-variants-run.sh (today scripts/patches/group-v5 applied with git am: GroupCheck and molten bench for the
-    # default and the variant, all in one binary) from BUNDLE_TAR, a bundle built on that branch with
+    # ENGINE=variants (default group): instead of group-engine-run.sh (PyTorch's runs follow in both modes), a
+    # variants branch's group-variants-run.sh (today scripts/patches/group-v5 applied with git am: GroupCheck and
+    # molten bench for the default and the variant, all in one binary) from BUNDLE_TAR, a bundle built on that branch with
     # KEEP_FATBIN=1 NO_SWEEP=1 scripts/device-window-x4.sh bundle (24.7 MB: the branch's fatbin in its jar, first on
     # every class path, so the stability survey of call3 runs the branch's default kernels too; main's fatbin may then
     # be left out of the sparse checkout to fit 64 MiB: '!/platform-cuda/src/main/resources/org/molten/forcefield/cuda/
@@ -223,7 +223,8 @@ case "$phase" in
       tail -30 "$eng/group-engine-run.log"
     fi
     model=$PWD/forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2.safetensors
-    [[ ${ENGINE:-group} == variants ]] && model=   # the variants script ran PyTorch's baseline itself
+    # PyTorch's batched baseline beside the engine's figures in both modes (issue 29's figures stand only with it
+    # rerun in the same call), in what is left of MEASURE_S
     for spec in ${model:+1024:ethanol 256:alanine-dipeptide}; do
       IFS=: read -r r m <<< "$spec"
       (( $(cap 70) >= 30 )) || { echo "no time left for PyTorch's $m"; continue; }

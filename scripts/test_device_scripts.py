@@ -207,6 +207,8 @@ class Round1TrainProfileTest(unittest.TestCase):
             os.makedirs(g3)
             with open(os.path.join(g3, "group-engine-run.sh"), "w") as fh:
                 fh.write('sleep "${ENGINE_SLEEP:-0}"; echo "engine CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-} $*" >> "$CALLS"\n')
+            with open(os.path.join(g3, "group-variants-run.sh"), "w") as fh:
+                fh.write('echo "variants CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-} BUDGET_S=$BUDGET_S" >> "$CALLS"\n')
             os.makedirs(os.path.join(tmp, ".device"))
             subprocess.run(["tar", "-C", os.path.join(tmp, "b"), "-cJf", os.path.join(tmp, ".device", "g3.tar.xz"), "g3"],
                            check=True)
@@ -343,6 +345,24 @@ class Round1TrainProfileTest(unittest.TestCase):
             self.assertEqual("multi DATA_CPUS=0-27 DATA_WORKERS=28 GPU_GATE=" + os.path.join(tmp, ".organic-run", "GPU_FREE"),
                              pipeline)
             self.assertIn("./organic/train-profile/train-step-profile.txt", self.archive(tmp, "round-and-engine"))
+
+    def test_variants_run_then_pytorchs_baseline_beside_them_on_the_engine_gpu(self):
+        # ENGINE=variants: the bundle's group-variants-run.sh, then torch_replica_bench.py for 1,024 ethanols and 256
+        # alanine dipeptides, all on ENGINE_GPU (figures of issue 29 stand only with the baseline rerun beside them)
+        with tempfile.TemporaryDirectory() as tmp:
+            r, calls, _ = self.round1(tmp, {"ENGINE": "variants", "ENGINE_GPU": "1", "TRAIN_GPUS": "0,1",
+                                            "MEASURE_S": "330"}, phase="round-and-engine")
+            self.assertEqual(0, r.returncode, r.stderr)
+            variants = [c for c in calls if c.startswith("variants ")]
+            self.assertEqual(1, len(variants), calls)
+            self.assertTrue(variants[0].startswith("variants CUDA_VISIBLE_DEVICES=1 BUDGET_S="), variants[0])
+            torch_runs = [c for c in calls if c.startswith("python3 ") and "torch_replica_bench.py" in c]
+            self.assertEqual(2, len(torch_runs), calls)
+            self.assertTrue(all(c.startswith("python3 CUDA_VISIBLE_DEVICES=1 ") for c in torch_runs), torch_runs)
+            self.assertTrue(torch_runs[0].split()[-4].endswith("student-gfn2.safetensors"), torch_runs[0])
+            self.assertEqual([("ethanol.xyz", "1024"), ("alanine-dipeptide.xyz", "256")],
+                             [(os.path.basename(c.split()[-3]), c.split()[-2]) for c in torch_runs])
+            self.assertGreater(calls.index(torch_runs[0]), calls.index(variants[0]))
 
     def test_an_engine_gpu_that_is_the_probes_or_not_the_machines_is_refused_before_anything_starts(self):
         for engine_gpu, what in (("0", "not the probe's"), ("2", "not one of this machine's 2"), ("1,0", "must be one GPU")):
