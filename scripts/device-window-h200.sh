@@ -172,9 +172,9 @@ case "$phase" in
     # .model-payload/xtblib.tar.xz, with the sparse checkout of call1 (about 62.5 MB in all).
     # ENGINE=variants (default group): instead of group-engine-run.sh (PyTorch's runs follow in both modes), a
     # variants branch's group-variants-run.sh (today scripts/patches/group-v5 applied with git am: GroupCheck and
-    # molten bench for the default and the variant, all in one binary) from BUNDLE_TAR, a bundle built on that branch with
-    # KEEP_FATBIN=1 NO_SWEEP=1 scripts/device-window-x4.sh bundle (24.7 MB: the branch's fatbin in its jar, first on
-    # every class path, so the stability survey of call3 runs the branch's default kernels too; main's fatbin may then
+    # molten bench for the default and the variant, all in one binary) from BUNDLE_TAR, a bundle built on that branch
+    # with KEEP_FATBIN=1 NO_SWEEP=1 scripts/device-window-x4.sh bundle (24.7 MB: the branch's fatbin in its jar, first
+    # on every class path, so the stability survey of call3 runs the branch's default kernels too; main's fatbin may then
     # be left out of the sparse checkout to fit 64 MiB: '!/platform-cuda/src/main/resources/org/molten/forcefield/cuda/
     # molten_kernels.fatbin')
     # ENGINE_GPU (on nvidia-h200-x2, e.g. 1; default: none): the engine's measurements on that GPU alone while, with
@@ -188,7 +188,8 @@ case "$phase" in
       check_gpus ENGINE_GPU "$ENGINE_GPU"
       pgpu=${TRAIN_GPUS:-0}
       if [[ $ENGINE_GPU == *,* ]] || [[ ${TRAIN_PROFILE:-0} == 1 && $ENGINE_GPU == "${pgpu%%,*}" ]]; then
-        echo "round-and-engine: ENGINE_GPU='$ENGINE_GPU' must be one GPU, not the probe's (the first of TRAIN_GPUS='${TRAIN_GPUS:-0}') (nothing started)" >&2
+        echo "round-and-engine: ENGINE_GPU='$ENGINE_GPU' must be one GPU, not the probe's (the first of" \
+          "TRAIN_GPUS='${TRAIN_GPUS:-0}') (nothing started)" >&2
         exit 2
       fi
       engine_env=(env CUDA_VISIBLE_DEVICES="$ENGINE_GPU")
@@ -215,21 +216,23 @@ case "$phase" in
     fi
     if [[ ${ENGINE:-group} == variants ]]; then
       [[ -f $broot/g3/group-variants-run.sh ]] || echo "round-and-engine: $bundle_tar has no group-variants-run.sh"
-      OUT=$eng BUNDLE=$broot/g3 TREE=$PWD BUDGET_S=$(( $(cap 400) - 30 )) "${engine_env[@]}" timeout "$(cap 400)" taskset -c "$probe" \
-        bash "$broot"/g3/group-variants-run.sh > "$eng/group-variants-run.log" 2>&1
+      OUT=$eng BUNDLE=$broot/g3 TREE=$PWD BUDGET_S=$(( $(cap 400) - 30 )) \
+        "${engine_env[@]}" timeout "$(cap 400)" taskset -c "$probe" bash "$broot"/g3/group-variants-run.sh \
+        > "$eng/group-variants-run.log" 2>&1
       tail -30 "$eng/group-variants-run.log"
     elif (( $(cap 300) >= 30 )); then
-      OUT=$eng "${engine_env[@]}" timeout "$(cap 300)" taskset -c "$probe" bash "$broot"/g3/group-engine-run.sh > "$eng/group-engine-run.log" 2>&1
+      OUT=$eng "${engine_env[@]}" timeout "$(cap 300)" taskset -c "$probe" bash "$broot"/g3/group-engine-run.sh \
+        > "$eng/group-engine-run.log" 2>&1
       tail -30 "$eng/group-engine-run.log"
     fi
     model=$PWD/forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2.safetensors
     # PyTorch's batched baseline beside the engine's figures in both modes (issue 29's figures stand only with it
     # rerun in the same call), in what is left of MEASURE_S
-    for spec in ${model:+1024:ethanol 256:alanine-dipeptide}; do
+    for spec in 1024:ethanol 256:alanine-dipeptide; do
       IFS=: read -r r m <<< "$spec"
       (( $(cap 70) >= 30 )) || { echo "no time left for PyTorch's $m"; continue; }
-      "${engine_env[@]}" timeout "$(cap 70)" taskset -c "$probe" python3 "$broot"/g3/torch_replica_bench.py "$model" "$broot/g3/molecules/$m.xyz" \
-        "$r" "$eng/torch-$m.tsv" 2>&1 | grep -v -i warn | tail -2
+      "${engine_env[@]}" timeout "$(cap 70)" taskset -c "$probe" python3 "$broot"/g3/torch_replica_bench.py "$model" \
+        "$broot/g3/molecules/$m.xyz" "$r" "$eng/torch-$m.tsv" 2>&1 | grep -v -i warn | tail -2
     done
     # TRAIN_PROFILE=1 here too: the training-step probe (round1) after the engine's figures, in what is left of
     # MEASURE_S (at most PROFILE_S, default 240; not under 90 s), on the last of PROBE_CPUS

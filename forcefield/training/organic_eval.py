@@ -181,8 +181,10 @@ def stability_line(st, ps):
     head = (f"stability: {st['ps_done']:.1f} of {ps} ps, {st['replicas']} replicas / {st['atoms']} atoms, "
             f"{st['us_per_step']} us/step, ")
     if st["mean_score"] is None:
-        return head + f"no score (cut by --budget-s before {ps} ps; no replica exploded or lost a hydrogen); events: {events}"
-    cut = "" if st["scored_replicas"] == st["replicas"] else f" over the {st['scored_replicas']} scored replicas (cut by --budget-s)"
+        return head + (f"no score (cut by --budget-s before {ps} ps; no replica exploded or lost a hydrogen); "
+                       f"events: {events}")
+    cut = ("" if st["scored_replicas"] == st["replicas"]
+           else f" over the {st['scored_replicas']} scored replicas (cut by --budget-s)")
     return head + f"mean score {st['mean_score']:.3f}{cut}; events: {events}"
 
 
