@@ -8,7 +8,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import extxyz  # noqa: E402
 from dataset import FrameSet  # noqa: E402
-from train import batch_loss, ema_update, evaluate, force_loss, selection_score  # noqa: E402
+from train import adam_options, batch_loss, ema_update, evaluate, force_loss, selection_score  # noqa: E402
 
 
 class ForceLossTest(unittest.TestCase):
@@ -95,6 +95,27 @@ class BatchLossTest(unittest.TestCase):
         ema_update(ema, model, 0.75)
         for p in ema.parameters():
             self.assertTrue(torch.allclose(p, torch.full_like(p, 1.5)))
+
+
+    def test_ema_in_multi_tensor_launches_equals_the_tensor_by_tensor_update(self):
+        # the student's ~40 tensors in two foreach launches, bit for bit the loop it replaced
+        from model import PaiNN
+        torch.manual_seed(5)
+        ema, model = PaiNN([1, 6, 7, 8], hidden=16, layers=2, n_rbf=8), PaiNN([1, 6, 7, 8], hidden=16, layers=2, n_rbf=8)
+        want = [pe.detach().clone().mul_(0.99).add_(pm.detach(), alpha=0.01)
+                for pe, pm in zip(ema.parameters(), model.parameters())]
+        ema_update(ema, model, 0.99)
+        got = list(ema.parameters())
+        self.assertEqual(len(want), len(got))
+        for w, g in zip(want, got):
+            self.assertTrue(torch.equal(w, g))
+
+    def test_adam_is_fused_on_cuda_only(self):
+        # the fused kernel where torch has it (1.13 and 2.x) and the device is CUDA; the default elsewhere
+        self.assertEqual({}, adam_options("cpu"))
+        self.assertEqual({}, adam_options(torch.device("cpu")))
+        self.assertEqual({"fused": True}, adam_options("cuda"))
+        self.assertEqual({"fused": True}, adam_options(torch.device("cuda", 1)))
 
 
 class SelectionTest(unittest.TestCase):

@@ -55,7 +55,7 @@ sys.path.insert(0, TR)
 import extxyz  # noqa: E402
 from dataset import FrameSet  # noqa: E402
 from model import PaiNN  # noqa: E402
-from train import SPECIES, batch_loss, ema_update, force_loss, load_weights, model_arguments  # noqa: E402
+from train import SPECIES, adam_options, batch_loss, ema_update, force_loss, load_weights, model_arguments  # noqa: E402
 
 STARTS = os.path.join(TR, "organic", "starts.train.xyz.gz")
 # per-element reference energies (eV, about GFN2-xTB's atoms in molecules): plausible totals for the energy term only
@@ -145,7 +145,7 @@ class Probe:
         data.to(self.device, self.dtype)
         self.data, self.model, self.ema = data, model, ema
         self.params = [p for p in model.parameters() if p.requires_grad]
-        self.opt = torch.optim.Adam(self.params, lr=a.lr)
+        self.opt = torch.optim.Adam(self.params, lr=a.lr, **adam_options(self.device))
         self.gen = torch.Generator(device="cpu")
         self.gen.manual_seed(a.seed)
         self.perm, self.cursor, self.step_no = None, 0, 0
@@ -351,7 +351,8 @@ class Probe:
         self.report = dict(
             probe="scripts/probes/train_step_profile.py", torch=torch.__version__, python=platform.python_version(),
             device=torch.cuda.get_device_name(self.device) if self.cuda else "cpu",
-            threads=torch.get_num_threads(), settings={k: v for k, v in vars(a).items()}, results=[])
+            threads=torch.get_num_threads(), settings={k: v for k, v in vars(a).items()}, results=[],
+            adam=adam_options(a.device))
         self.setup()
         self.report["data"] = dict(frames=len(self.data), atoms=int(len(self.data.z)),
                                    mean_atoms=float(self.data.n_atoms.double().mean()), build_s=round(self.build_s, 2))
@@ -430,7 +431,8 @@ def text(rep):
     s = rep["settings"]
     lines = [f"train.py's step on {rep['device']} (torch {rep['torch']}, {rep['threads']} threads): PaiNN F={s['hidden']} "
              f"T={s['layers']} n_rbf={s['n_rbf']} r_c={s['cutoff']} Å gamma={s['gamma']}, loss weighting "
-             f"{s['force_weighting']}, w_F {s['w_forces']} w_E {s['w_energy']}, Adam, clip 10, EMA {s['ema']}"]
+             f"{s['force_weighting']}, w_F {s['w_forces']} w_E {s['w_energy']}, Adam{' (fused)' if rep.get('adam', {}).get('fused') else ''}, "
+             f"clip 10, EMA {s['ema']}"]
     if "data" in rep:
         d = rep["data"]
         lines.append(f"frames: {d['frames']} noisy copies of the organic starts, {d['mean_atoms']:.1f} atoms a frame")
