@@ -63,13 +63,15 @@ class PaiNN(torch.nn.Module):
         n = x.shape[0]
         s = self.embedding(z)
         v = torch.zeros(n, 3, f, device=x.device, dtype=x.dtype)
-        for inter, upd in zip(self.interactions, self.updates):
+        for t, (inter, upd) in enumerate(zip(self.interactions, self.updates)):
             phi = inter.phi(s)
             w = inter.filter(rbf) * fcut[:, None]
             xm = phi[j] * w
             xvv, xs, xvs = torch.split(xm, f, dim=1)
             s = s + torch.zeros_like(s).index_add(0, i, xs)
-            dv = xvv[:, None, :] * v[j] + u[:, :, None] * xvs[:, None, :]
+            dv = u[:, :, None] * xvs[:, None, :]
+            if t > 0:   # the first layer's v is zero: its xvv o v_j adds nothing (Molten's kernels skip it too)
+                dv = xvv[:, None, :] * v[j] + dv
             v = v + torch.zeros_like(v).index_add(0, i, dv)
             uv = upd.U(v)
             vv = upd.V(v)
