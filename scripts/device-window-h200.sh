@@ -227,11 +227,12 @@ case "$phase" in
     fi
     model=$PWD/forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2.safetensors
     # PyTorch's batched baseline beside the engine's figures in both modes (issue 29's figures stand only with it
-    # rerun in the same call), in what is left of MEASURE_S
+    # rerun in the same call), in what is left of MEASURE_S; the checkout's script (a variants bundle carries its
+    # branch's older copy), the bundle's molecules
     for spec in 1024:ethanol 256:alanine-dipeptide; do
       IFS=: read -r r m <<< "$spec"
       (( $(cap 70) >= 30 )) || { echo "no time left for PyTorch's $m"; continue; }
-      "${engine_env[@]}" timeout "$(cap 70)" taskset -c "$probe" python3 "$broot"/g3/torch_replica_bench.py "$model" \
+      "${engine_env[@]}" timeout "$(cap 70)" taskset -c "$probe" python3 scripts/torch_replica_bench.py "$model" \
         "$broot/g3/molecules/$m.xyz" "$r" "$eng/torch-$m.tsv" 2>&1 | grep -v -i warn | tail -2
     done
     # TRAIN_PROFILE=1 here too: the training-step probe (round1) after the engine's figures, in what is left of

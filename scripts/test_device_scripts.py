@@ -363,6 +363,8 @@ class Round1TrainProfileTest(unittest.TestCase):
             self.assertEqual([("ethanol.xyz", "1024"), ("alanine-dipeptide.xyz", "256")],
                              [(os.path.basename(c.split()[-3]), c.split()[-2]) for c in torch_runs])
             self.assertGreater(calls.index(torch_runs[0]), calls.index(variants[0]))
+            # the checkout's baseline, not the bundle's copy (a variants branch carries an older one)
+            self.assertTrue(all(" scripts/torch_replica_bench.py " in c for c in torch_runs), torch_runs)
 
     def test_an_engine_gpu_that_is_the_probes_or_not_the_machines_is_refused_before_anything_starts(self):
         for engine_gpu, what in (("0", "not the probe's"), ("2", "not one of this machine's 2"), ("1,0", "must be one GPU")):
