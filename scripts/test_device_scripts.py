@@ -191,6 +191,7 @@ exit "${PROBE_RC:-0}"
 """
 FAKE_PIPELINE = """#!/usr/bin/env bash
 echo "$BATCH" > "$3/pipeline-batch"
+echo "$EVAL_BUDGET_S" > "$3/pipeline-eval-budget"
 echo "$1 DATA_CPUS=$DATA_CPUS DATA_WORKERS=$DATA_WORKERS GPU_GATE=${GPU_GATE:-}" > "$3/pipeline-env"
 """
 
@@ -236,7 +237,7 @@ class Round1TrainProfileTest(unittest.TestCase):
         open(calls, "w").close()
         e = dict(os.environ, OUT=os.path.join(tmp, "out"), CALL_S="0", CALLS=calls,
                  PATH=bin_dir + os.pathsep + os.environ["PATH"], **env)
-        for k in ("DATA_CPUS", "DATA_WORKERS", "TRAIN_GPUS", "PROFILE_CPU", "PROFILE_S", "BATCH"):
+        for k in ("DATA_CPUS", "DATA_WORKERS", "TRAIN_GPUS", "PROFILE_CPU", "PROFILE_S", "BATCH", "EVAL_BUDGET_S"):
             if k not in env:
                 e.pop(k, None)
         r = subprocess.run(["bash", "scripts/device-window-h200.sh", phase], cwd=tmp, env=e, capture_output=True,
@@ -388,6 +389,14 @@ class Round1TrainProfileTest(unittest.TestCase):
                 self.assertEqual(0, r.returncode, r.stderr)
                 self.assertEqual(batch, read(os.path.join(tmp, ".organic-run", "out", "pipeline-batch")).strip())
                 self.assertIn("./organic/organic-test.npz", self.archive(tmp))
+
+    def test_the_pipeline_runs_no_pytorch_stability_loop_unless_asked(self):
+        # call3's molten stability is the protocol's figure: EVAL_BUDGET_S 0 by default, a given value passes through
+        for env, want in (({}, "0"), ({"EVAL_BUDGET_S": "90"}, "90")):
+            with tempfile.TemporaryDirectory() as tmp:
+                r, _, _ = self.round1(tmp, env)
+                self.assertEqual(0, r.returncode, r.stderr)
+                self.assertEqual(want, read(os.path.join(tmp, ".organic-run", "out", "pipeline-eval-budget")).strip())
 
     def test_a_setting_that_is_not_a_whole_number_is_refused_before_anything_starts(self):
         for env, message in (({"BATCH": "5l2"}, "BATCH='5l2': expected a whole number of frames a step, at least 1"),

@@ -42,6 +42,18 @@ train_run() {   # NAME MINUTES [INIT] [LR] [LR_FINAL]
 }
 
 # The pools DATA_OPTS adds to the list (organic_data.py --small, --conjugated, --rare), as the weight file's dataset entry says
+# organic_eval.py's figures of weights $1 on the test frames and the older six into $2 (its output also in $3); with
+# EVAL_BUDGET_S > 0 (default 150) also its PyTorch stability loop over the test starts, cut at that many seconds. A
+# window whose last call runs MLIPAudit's protocol in Java (`molten stability`, device-window-h200.sh call3) passes 0:
+# in round 9 the loop reached 12 of 100 ps in its 120 s and scored nothing, time the training can have instead
+figures() {
+  local stab=()
+  if (( ${EVAL_BUDGET_S:-150} > 0 )); then
+    stab=(--starts "$tr/organic/starts.test.xyz.gz" --replicas 1 --ps 100 --budget-s "${EVAL_BUDGET_S:-150}")
+  fi
+  python3 "$tr/organic_eval.py" --weights "$1" --test "$work/data/organic-test.npz" \
+    --independent "$tr/testset-independent" "${stab[@]}" --out "$2" 2>&1 | tee "$3"
+}
 pools_text() {
   local t=""
   if [[ " ${DATA_OPTS:-} " == *" --small "* ]]; then t="the small-molecule pool (organic/small.csv)"; fi
@@ -198,9 +210,7 @@ case "$phase" in
     cp "$work/run/train_log.json" "$out/train_log_run.json"
     export_v6 "$work/run" "$out/student-gfn2-v6.safetensors" "$work/v6.pt" | tee "$out/export_stdout.txt"
     export CUDA_VISIBLE_DEVICES=${gpu_list[0]}
-    python3 $tr/organic_eval.py --weights "$work/run/state.npz" --test "$work/data/organic-test.npz" \
-      --starts $tr/organic/starts.test.xyz.gz --independent $tr/testset-independent --replicas 1 --ps 100 \
-      --budget-s "${EVAL_BUDGET_S:-150}" --out "$out/eval.json" 2>&1 | tee "$out/eval_stdout.txt"
+    figures "$work/run/state.npz" "$out/eval.json" "$out/eval_stdout.txt"
     wait
     touch "$out/DONE"
     ;;

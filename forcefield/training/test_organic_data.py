@@ -251,5 +251,40 @@ class DeviceExportTest(unittest.TestCase):
                 self.assertIn(f"domain={starts['train'] + sum(starts[k] for k in pools)}\n", p.stdout, opts)
 
 
+class DeviceFiguresTest(unittest.TestCase):
+    """device_organic.sh's figures: organic_eval.py on the test frames and the older six, its PyTorch stability loop only
+    where EVAL_BUDGET_S > 0 (a window whose last call runs molten stability passes 0; python3 stubbed)."""
+
+    def test_the_stability_loop_only_with_a_budget(self):
+        import re
+        import subprocess
+        import tempfile
+        here = os.path.dirname(os.path.abspath(__file__))
+        with open(os.path.join(here, "device_organic.sh")) as f:
+            script = f.read()
+        function = re.search(r"^figures\(\) {\n.*?^}\n", script, re.S | re.M).group(0)
+        with tempfile.TemporaryDirectory() as d:
+            os.mkdir(os.path.join(d, "bin"))
+            with open(os.path.join(d, "bin", "python3"), "w") as f:
+                f.write('#!/usr/bin/env bash\necho "python3 $*"\n')
+            os.chmod(os.path.join(d, "bin", "python3"), 0o755)
+            env = dict(os.environ, PATH=os.path.join(d, "bin") + os.pathsep + os.environ["PATH"])
+            for budget, starts in (("0", False), ("120", True), (None, True)):
+                e = dict(env, EVAL_BUDGET_S=budget) if budget is not None else {k: v for k, v in env.items()
+                                                                               if k != "EVAL_BUDGET_S"}
+                p = subprocess.run(["bash", "-c", f"set -euo pipefail; tr=TR; work=W\n{function}\nfigures S E.json log"],
+                                   capture_output=True, text=True, timeout=60, env=e, cwd=d)
+                self.assertEqual(0, p.returncode, p.stderr)
+                line = p.stdout.strip()
+                self.assertTrue(line.startswith("python3 TR/organic_eval.py --weights S --test W/data/organic-test.npz "
+                                                "--independent TR/testset-independent"), line)
+                self.assertTrue(line.endswith("--out E.json"), line)
+                self.assertEqual(starts, "--starts TR/organic/starts.test.xyz.gz" in line, (budget, line))
+                if starts:
+                    self.assertIn(f"--budget-s {budget or 150}", line)
+                with open(os.path.join(d, "log")) as f:
+                    self.assertEqual(line, f.read().strip())
+
+
 if __name__ == "__main__":
     unittest.main()
