@@ -41,7 +41,6 @@ train_run() {   # NAME MINUTES [INIT] [LR] [LR_FINAL]
   cp "$work/$name/train_log.json" "$out/train_log_${name}.json"
 }
 
-# The pools DATA_OPTS adds to the list (organic_data.py --small, --conjugated, --rare), as the weight file's dataset entry says
 # organic_eval.py's figures of weights $1 on the test frames and the older six into $2 (its output also in $3); with
 # EVAL_BUDGET_S > 0 (default 150) also its PyTorch stability loop over the test starts, cut at that many seconds. A
 # window whose last call runs MLIPAudit's protocol in Java (`molten stability`, device-window-h200.sh call3) passes 0:
@@ -54,6 +53,7 @@ figures() {
   python3 "$tr/organic_eval.py" --weights "$1" --test "$work/data/organic-test.npz" \
     --independent "$tr/testset-independent" "${stab[@]}" --out "$2" 2>&1 | tee "$3"
 }
+# The pools DATA_OPTS adds to the list (organic_data.py --small, --conjugated, --rare), as the weight file's dataset entry says
 pools_text() {
   local t=""
   if [[ " ${DATA_OPTS:-} " == *" --small "* ]]; then t="the small-molecule pool (organic/small.csv)"; fi
