@@ -3,12 +3,14 @@ import os
 import sys
 import unittest
 
+import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import extxyz  # noqa: E402
 from dataset import FrameSet  # noqa: E402
-from train import adam_options, batch_loss, ema_update, evaluate, force_loss, selection_score  # noqa: E402
+from train import (adam_options, batch_loss, ema_update, evaluate, force_loss, model_arguments,  # noqa: E402
+                   selection_score, student_and_ema)
 
 
 class ForceLossTest(unittest.TestCase):
@@ -116,6 +118,41 @@ class BatchLossTest(unittest.TestCase):
         self.assertEqual({}, adam_options(torch.device("cpu")))
         self.assertEqual({"fused": True}, adam_options("cuda"))
         self.assertEqual({"fused": True}, adam_options(torch.device("cuda", 1)))
+
+
+class StudentAndEmaTest(unittest.TestCase):
+    """train.py's student as train.py and the training-step probe build it: atomref and scale from the data, or every
+    tensor from a warm start; its EMA copy equal and without gradients."""
+
+    def args(self, *extra):
+        import argparse
+        ap = argparse.ArgumentParser()
+        model_arguments(ap)
+        ap.add_argument("--init")
+        return ap.parse_args(["--hidden", "16", "--layers", "2", "--n-rbf", "8", *extra])
+
+    def test_fresh_and_warm_started(self):
+        import tempfile
+        from model import spec_state
+        atomref, scale = [-13.6, -1030.0, -1485.0, -2040.0], 0.7
+        model, ema = student_and_ema(self.args(), atomref, scale, torch.device("cpu"), torch.float64)
+        self.assertEqual(torch.float64, model.atomref.dtype)
+        self.assertTrue(torch.allclose(torch.tensor(atomref, dtype=torch.float64), model.atomref, rtol=1e-7, atol=0))
+        self.assertAlmostEqual(scale, float(model.scale), places=6)
+        for pm, pe in zip(model.parameters(), ema.parameters()):
+            self.assertTrue(torch.equal(pm, pe))
+            self.assertFalse(pe.requires_grad)
+        self.assertTrue(any(p.requires_grad for p in model.parameters()))
+        with torch.no_grad():   # a trained state: other weights, other atomref and scale
+            for p in model.parameters():
+                p.add_(0.25)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "state.npz")
+            np.savez(path, **{k: v.detach().float().numpy() for k, v in spec_state(model)})
+            warm, _ = student_and_ema(self.args("--init", path), [0.0] * 4, 1.0, torch.device("cpu"), torch.float32)
+        for (k, a), (_, b) in zip(spec_state(model), spec_state(warm)):
+            self.assertTrue(torch.allclose(a.float(), b, rtol=0, atol=1e-6), k)
+        self.assertAlmostEqual(scale + 0.25, float(warm.scale), places=6)
 
 
 class SelectionTest(unittest.TestCase):

@@ -70,6 +70,23 @@ def load_weights(model, path):
     return model
 
 
+def student_and_ema(args, atomref, scale, device, dtype):
+    """The student to train (model_arguments' shape; atomref in eV per species and scale in eV from the data, or all
+    of it from args.init, a warm start) on device and dtype, and its EMA copy (no gradients). train.py and the
+    training-step probe build it here, so that the probe times the model train.py trains."""
+    model = PaiNN(SPECIES, args.hidden, args.layers, args.n_rbf, args.cutoff, args.gamma)
+    with torch.no_grad():
+        model.atomref.copy_(torch.tensor(atomref))
+        model.scale.fill_(scale)
+    if args.init:
+        load_weights(model, args.init)
+    model.to(device=device, dtype=dtype)
+    ema = copy.deepcopy(model)
+    for p in ema.parameters():
+        p.requires_grad_(False)
+    return model, ema
+
+
 def selection_score(metrics, select, w_forces, w_energy, force_weighting="atom"):
     """What a validation is judged by (lower is better): the force MAE per component (eV/Å, what the accuracy
     targets are stated in) for select == "force-mae", the force MSE ((eV/Å)², per atom or per structure as the force
@@ -259,18 +276,10 @@ def main():
     print("atomref (eV): " + ", ".join(f"Z={z}: {a:.4f}" for z, a in zip(SPECIES, atomref))
           + f"; residual per atom: std {resid.std() * 1e3:.1f} meV; scale {scale:.4f} eV")
 
-    model = PaiNN(SPECIES, args.hidden, args.layers, args.n_rbf, args.cutoff, args.gamma)
-    with torch.no_grad():
-        model.atomref.copy_(torch.tensor(atomref))
-        model.scale.fill_(scale)
+    model, ema = student_and_ema(args, atomref, scale, device, dtype)
     if args.init:
-        load_weights(model, args.init)
-        atomref, scale = model.atomref.detach().numpy().astype(float), float(model.scale)
+        atomref, scale = model.atomref.detach().cpu().numpy().astype(float), float(model.scale)
         print(f"warm start from {args.init}: atomref and scale kept ({scale:.4f} eV)")
-    model.to(device=device, dtype=dtype)
-    ema = copy.deepcopy(model)
-    for p in ema.parameters():
-        p.requires_grad_(False)
     train.to(device, dtype)
     val.to(device, dtype)
     if test:

@@ -38,7 +38,6 @@ import time
 T0 = time.monotonic()   # the budget counts from the start, torch's import and CUDA's start-up included
 
 import argparse  # noqa: E402
-import copy  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import platform  # noqa: E402
@@ -54,8 +53,8 @@ TR = os.path.join(HERE, "..", "..", "forcefield", "training")
 sys.path.insert(0, TR)
 import extxyz  # noqa: E402
 from dataset import FrameSet  # noqa: E402
-from model import PaiNN  # noqa: E402
-from train import SPECIES, adam_options, batch_loss, ema_update, force_loss, load_weights, model_arguments  # noqa: E402
+from train import (SPECIES, adam_options, batch_loss, ema_update, force_loss, model_arguments,  # noqa: E402
+                   student_and_ema)
 
 STARTS = os.path.join(TR, "organic", "starts.train.xyz.gz")
 # per-element reference energies (eV, about GFN2-xTB's atoms in molecules): plausible totals for the energy term only
@@ -132,16 +131,7 @@ class Probe:
         A = data.composition(SPECIES)
         atomref, *_ = np.linalg.lstsq(A, data.energy.numpy(), rcond=None)
         scale = float(torch.sqrt(torch.mean(data.forces ** 2)))
-        model = PaiNN(SPECIES, a.hidden, a.layers, a.n_rbf, a.cutoff, a.gamma)
-        with torch.no_grad():
-            model.atomref.copy_(torch.tensor(atomref))
-            model.scale.fill_(scale)
-        if a.init:
-            load_weights(model, a.init)
-        model.to(device=self.device, dtype=self.dtype)
-        ema = copy.deepcopy(model)
-        for p in ema.parameters():
-            p.requires_grad_(False)
+        model, ema = student_and_ema(a, atomref, scale, self.device, self.dtype)
         data.to(self.device, self.dtype)
         self.data, self.model, self.ema = data, model, ema
         self.params = [p for p in model.parameters() if p.requires_grad]
