@@ -94,7 +94,7 @@ start_round1() {
 # The numeric settings, before anything starts: a BATCH or PROFILE_S that is not a whole number would otherwise fail
 # the training after the data's minutes of labelling, or reach bash's arithmetic as 0 (a probe cut at once, a survey
 # given no time)
-for v in BATCH PROFILE_S PROFILE_CPU CALL_S STABILITY_S MEASURE_S DEADLINE_S; do
+for v in BATCH PROFILE_S PROFILE_CPU CALL_S STABILITY_S MEASURE_S DEADLINE_S EVAL_BUDGET_S; do
   if [[ -n ${!v:-} && ! ${!v} =~ ^[0-9]+$ ]] || [[ $v == BATCH && ${!v:-1} == 0 ]]; then
     case $v in
       BATCH) what="a whole number of frames a step, at least 1" ;;

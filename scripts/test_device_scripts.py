@@ -402,7 +402,8 @@ class Round1TrainProfileTest(unittest.TestCase):
         for env, message in (({"BATCH": "5l2"}, "BATCH='5l2': expected a whole number of frames a step, at least 1"),
                              ({"BATCH": "0"}, "BATCH='0': expected a whole number of frames a step, at least 1"),
                              ({"TRAIN_PROFILE": "1", "PROFILE_S": "4m"}, "PROFILE_S='4m': expected a whole number of "
-                                                                         "seconds")):
+                                                                         "seconds"),
+                             ({"EVAL_BUDGET_S": "2m"}, "EVAL_BUDGET_S='2m': expected a whole number of seconds")):
             with tempfile.TemporaryDirectory() as tmp:
                 r, calls, _ = self.round1(tmp, env, expect_pipeline=False)
                 self.assertEqual(2, r.returncode, r.stderr)
