@@ -3,13 +3,17 @@
 The organic data so far are GFN-FF MD frames (organic_data.py); the student's long tail (imines, azo, nitriles, N-N and
 N-O bonds) lies where its own dynamics go and GFN-FF's do not. One round:
 
-  1. starts: the RDKit conformers of the *training* molecules (organic/starts.train.xyz.gz, first `--conformers` per
-     molecule). A start whose molecule is a test molecule (its `split=` or its row in organic/molecules.csv) is
-     refused: the run stops, naming it.
+  1. starts: the RDKit conformers of the *training* molecules (`--starts`, default organic/starts.train.xyz.gz, first
+     `--conformers` per molecule), and of the pools' molecules where their start files are given too (`--starts
+     A B C`, or repeated: organic/starts.{small,conjugated,rare}.xyz.gz, whose `split=` names the pool and whose
+     molecules are in organic/<pool>.csv, as organic_data.py --small --conjugated --rare adds them). A start whose
+     molecule is a test molecule (its `split=` or its row in organic/molecules.csv), in any file, is refused: the run
+     stops, naming it; so is a molecule in neither list, or in two files.
   2. student MD: Langevin (BAOAB, 0.5 fs, friction 0.01 fs^-1; student_md.py, the integrator of organic_eval.py's
      stability protocol) of every start at each of `--temperatures` (K) with `--replicas` replicas, times a family
-     weight K (`--weight-category imine=3`, categories of organic/molecules.csv; `--weight-smarts 'C=N=3'`, a SMARTS
-     matched on the molecule's SMILES with RDKit; a molecule takes the largest weight it matches), many replicas
+     weight K (`--weight-category imine=3`, categories of organic/molecules.csv and the pools' lists;
+     `--weight-smarts 'C=N=3'`, a SMARTS matched on the molecule's SMILES with RDKit; a molecule takes the largest
+     weight it matches), many replicas
      in one batch (`--group-atoms` atoms a batch), on CUDA when available. After `--equil-fs` a frame every
      `--every-fs` until `--ps`. A replica whose largest force (over every step) exceeds 40 eV/Å or turns non-finite
      has left the physical region (active_loop.py's rule): its later frames are not taken (counted as `exploded`).
@@ -19,9 +23,10 @@ N-O bonds) lies where its own dynamics go and GFN-FF's do not. One round:
   4. output (OUT/), the npz layout of organic_data.py, so `train.py --data ... OUT` takes them beside organic.*.npz:
        organic-active-r<R>.train.npz   system name "organic-active-r<R>" (dataset.load_split: the file's first
        organic-active-r<R>.val.npz     dot-part); val = the molecules organic_data.py holds out
-                                       (organic_data.val_molecules over all training molecules, seed 20261128)
-       organic-active-r<R>.json        frames per family and temperature, drops, the student's force MAE on its own
-                                       frames, teacher cost, MD and wall time, seeds
+                                       (organic_data.val_molecules over all training molecules of the list, seed
+                                       20261128); a pool's molecules are never held out (as organic_data.py's pools)
+       organic-active-r<R>.json        frames per family and temperature (a pool's as small/imine@300K), drops, the
+                                       student's force MAE on its own frames, teacher cost, MD and wall time, seeds
        md-batch-<g>.npz                the frames of each finished MD batch: a rerun of an interrupted round with the
                                        same inputs (weights' digest, starts, seeds, lengths) resumes after them
 Deterministic: the MD seed of each batch comes from (--seed, batch index) and the batches from the plan; the frames
@@ -51,10 +56,11 @@ import numpy as np
 import torch
 
 import extxyz
-from organic_data import label_frames, save_npz, val_molecules
+from organic_data import POOLS, label_frames, save_npz, val_molecules
 from student_md import StudentLangevin, load_student
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_STARTS = os.path.join(HERE, "organic", "starts.train.xyz.gz")
 DT_FS = 0.5
 FRICTION_PER_FS = 0.01
 MAX_FORCE_MD = 40.0          # eV/Å: a replica beyond this has left the physical region (active_loop.py)
@@ -71,18 +77,56 @@ def read_molecules(path):
         return {r["name"]: r for r in csv.DictReader(f)}
 
 
-def training_starts(starts, molecules, source):
+def read_pool_molecules(folder):
+    """name -> row (smiles, category, split=<pool>) of the pools' lists beside the molecule list (organic/small.csv,
+    conjugated.csv, rare.csv: organic_data.py's --small, --conjugated, --rare), those that exist."""
+    rows = {}
+    for pool in POOLS:
+        path = os.path.join(folder, f"{pool}.csv")
+        if os.path.exists(path):
+            with open(path, newline="") as f:
+                rows.update({r["name"]: dict(r, split=pool) for r in csv.DictReader(f)})
+    return rows
+
+
+def training_starts(starts, molecules, source, pools=None):
     """The starts, refusing any of a test molecule (by its `split=` or its row in the molecule list) or of a
-    molecule the list lacks: a test molecule's frames must never reach training."""
+    molecule the list lacks: a test molecule's frames must never reach training. With `pools` (read_pool_molecules),
+    a start whose `split=` names a pool (organic_data.POOLS) may be a molecule of that pool's list instead, as
+    organic_data.py samples them (training only); a name in the molecule list is the list's, whatever the start says."""
     for k, st in enumerate(starts):
         name = st.info.get("name")
         row = molecules.get(name)
+        split = st.info.get("split", "train")
+        if row is None and split in POOLS and (pools or {}).get(name, {}).get("split") == split:
+            continue                                          # a pool molecule (never in the list: see above)
         if row is None:
-            raise ValueError(f"{source}: start {k} ({name!r}) is not in the molecule list")
-        if row["split"] != "train" or st.info.get("split", "train") != "train":
+            raise ValueError(f"{source}: start {k} ({name!r}) is not in the molecule list"
+                             + (f" nor in the {split} pool's" if split in POOLS else ""))
+        if row["split"] != "train" or split == "test":
             raise ValueError(f"{source}: start {k} ({name!r}) is a test molecule (split {row['split']!r} in the "
                              f"molecule list, {st.info.get('split')!r} in the start): only training molecules are sampled")
+        if split != "train":
+            raise ValueError(f"{source}: start {k} ({name!r}) is a training molecule of the list, but its start says "
+                             f"split {split!r}: refused (which split its frames belong to is unclear)")
     return starts
+
+
+def read_start_files(paths, molecules, pools, limit=0):
+    """The starts of every file (a training molecule of the list or a pool's molecule; a test molecule anywhere is
+    refused), the first `limit` molecules of each file with --limit; a molecule in two files is refused (its replicas
+    would be sampled twice)."""
+    out, seen = [], {}
+    for path in paths:
+        starts = training_starts(list(extxyz.read(path)), molecules, path, pools)
+        order = list(dict.fromkeys(st.info["name"] for st in starts))
+        keep = set(order[:limit]) if limit else set(order)
+        for name in order:
+            if name in seen:
+                raise ValueError(f"{path}: molecule {name!r} is in {seen[name]} too")
+            seen[name] = path
+        out += [st for st in starts if st.info["name"] in keep]
+    return out
 
 
 def parse_weights(items, option):
@@ -312,20 +356,30 @@ def student_errors(model, rows, device):
     return [float(np.abs(f - fr.forces).mean()) for fr, (_, f) in zip(frames, preds)]
 
 
+def family_key(molecules, name, temperature):
+    """The summary's family of a frame: its category at its temperature, a pool's molecules under the pool's name
+    (small/imine@300K): the list's families read as before."""
+    row = molecules[name]
+    pool = f"{row['split']}/" if row["split"] in POOLS else ""
+    return f"{pool}{row['category']}@{int(temperature)}K"
+
+
 # ---- the round ---------------------------------------------------------------------------------------
 
 def run(args, log=print):
     t_start = time.time()
     device = torch.device(args.device)
-    molecules = read_molecules(args.molecules)
-    all_starts = training_starts(list(extxyz.read(args.starts)), molecules, args.starts)
+    listed = read_molecules(args.molecules)
+    pools = read_pool_molecules(os.path.dirname(os.path.abspath(args.molecules)))
+    molecules = {**pools, **listed}   # a pool's rows never name a listed molecule (organic/enumerate_*.py)
+    start_files = [p for group in (args.starts or [[DEFAULT_STARTS]]) for p in group]
+    all_starts = read_start_files(start_files, listed, pools, args.limit)
     # the molecules organic_data.py holds out: its rule over every training molecule of the list (its full run had
-    # frames of all of them), whatever subset of starts this round samples
-    train_names = sorted(n for n, row in molecules.items() if row["split"] == "train")
+    # frames of all of them), whatever subset of starts this round samples; the pools' are never held out
+    train_names = sorted(n for n, row in listed.items() if row["split"] == "train")
     val_names = val_molecules(train_names, args.val_seed, args.val_fraction)
-    order = list(dict.fromkeys(st.info["name"] for st in all_starts))
-    keep = set(order[:args.limit]) if args.limit else set(order)
-    starts = [st for st in all_starts if st.info["name"] in keep and int(st.info.get("conformer", 0)) < args.conformers]
+    keep = set(st.info["name"] for st in all_starts)
+    starts = [st for st in all_starts if int(st.info.get("conformer", 0)) < args.conformers]
     weights = family_weights(sorted(keep), molecules, parse_weights(args.weight_category, "--weight-category"),
                              parse_weights(args.weight_smarts, "--weight-smarts"))
     if args.only_weighted:   # a round aimed at the families that fail (the model card's tail), not all molecules
@@ -336,8 +390,9 @@ def run(args, log=print):
             raise SystemExit("--only-weighted: no training molecule matches --weight-category / --weight-smarts"
                              + (f" among the first {args.limit} (--limit)" if args.limit else ""))
     plan = plan_replicas(starts, args.temperatures, args.replicas, weights)
-    log(f"{len(keep)} training molecules, {len(starts)} starts -> {len(plan)} replicas at {args.temperatures} K "
-        f"on {device}", flush=True)
+    n_pool = sum(1 for n in keep if n not in listed)
+    log(f"{len(keep) - n_pool} training molecules and {n_pool} of the pools, {len(starts)} starts -> {len(plan)} "
+        f"replicas at {args.temperatures} K on {device}", flush=True)
 
     torch.backends.cuda.matmul.allow_tf32 = False
     model = load_student(args.weights, device)
@@ -359,8 +414,7 @@ def run(args, log=print):
     exploded_replicas = []
     for p in plan:
         r = results[p["id"]]
-        cat = molecules[p["name"]]["category"]
-        key = f"{cat}@{int(p['temperature'])}K"
+        key = family_key(molecules, p["name"], p["temperature"])
         f = fam.setdefault(key, dict(replicas=0, frames_sampled=0, frames_kept=0, exploded_replicas=0,
                                      **{f"dropped_{k}": 0 for k in DROP_KEYS}))
         f["replicas"] += 1
@@ -376,7 +430,7 @@ def run(args, log=print):
         for k, v in r["drops"].items():
             f[f"dropped_{k}"] += v
             drops[k] += v
-        split = "val" if p["name"] in val_names else "train"
+        split = "val" if p["name"] in val_names and listed.get(p["name"], {}).get("split") == "train" else "train"
         for x, force, e in r["frames"]:
             rows[split].append((p["name"], p["temperature"], p["numbers"], x, force, e))
     write_npz(os.path.join(args.out, f"{system}.train.npz"), rows["train"])
@@ -384,7 +438,7 @@ def run(args, log=print):
 
     # the student's error on the frames it visited, per family and temperature (train and val rows in order)
     errs = student_errors(model, rows["train"] + rows["val"], device)
-    keys = [f"{molecules[r[0]]['category']}@{int(r[1])}K" for r in rows["train"] + rows["val"]]
+    keys = [family_key(molecules, r[0], r[1]) for r in rows["train"] + rows["val"]]
     for key, f in fam.items():
         e = [v for k, v in zip(keys, errs) if k == key]
         f["student_force_mae_median"] = round(float(np.median(e)), 4) if e else None
@@ -401,7 +455,9 @@ def run(args, log=print):
         weight_category=args.weight_category or [], weight_smarts=args.weight_smarts or [],
         only_weighted=bool(args.only_weighted),
         weighted_molecules={n: w for n, w in sorted(weights.items()) if w[0] > 1},
-        molecules=dict(train=len(keep - val_names), val=len(keep & val_names)),
+        starts_files=start_files,
+        molecules=dict(train=len(keep - val_names), val=len(keep & val_names),
+                       **{pool: sum(1 for n in keep if molecules[n]["split"] == pool) for pool in POOLS}),
         val_molecules=sorted(keep & val_names),
         frames=dict(train=len(rows["train"]), val=len(rows["val"]),
                     sampled=sum(len(v) for v in frames.values()), labelled=labelled),
@@ -423,8 +479,10 @@ def parser():
     ap.add_argument("--weights", required=True, help="student weights: state.npz (train.py) or .safetensors")
     ap.add_argument("--out", required=True, help="output folder")
     ap.add_argument("--round", type=int, default=1, help="round number R: files organic-active-r<R>.*")
-    ap.add_argument("--starts", default=os.path.join(HERE, "organic", "starts.train.xyz.gz"),
-                    help="training starts (extended XYZ with name= and split=); a test molecule is refused")
+    ap.add_argument("--starts", nargs="+", action="append", metavar="FILE",
+                    help="start files (extended XYZ with name= and split=; repeatable), default the list's training "
+                         "starts; a pool's (split=small|conjugated|rare, organic/<pool>.csv) go to training only; a "
+                         "test molecule in any file is refused")
     ap.add_argument("--molecules", default=os.path.join(HERE, "organic", "molecules.csv"),
                     help="molecule list: name,smiles,category,split")
     ap.add_argument("--temperatures", type=float, nargs="+", default=[300.0, 600.0], help="K")
@@ -447,7 +505,7 @@ def parser():
     ap.add_argument("--val-fraction", type=float, default=DATA_VAL_FRACTION, help="organic_data.py's --val-fraction")
     ap.add_argument("--workers", type=int, default=max(1, len(os.sched_getaffinity(0)) - 1),
                     help="labelling processes")
-    ap.add_argument("--limit", type=int, default=0, help="only the first N training molecules (a smoke test)")
+    ap.add_argument("--limit", type=int, default=0, help="only the first N molecules of each start file (a smoke test)")
     ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     return ap
 

@@ -317,5 +317,95 @@ class ActiveRoundTest(unittest.TestCase):
                          - s["dropped"]["bond_graph"] - s["dropped"]["clash"])
 
 
+STARTS_POOL = {pool: os.path.join(HERE, "organic", f"starts.{pool}.xyz.gz") for pool in organic_data.POOLS}
+POOL_MOLECULES = organic_active.read_pool_molecules(os.path.join(HERE, "organic"))
+
+
+def write_starts(path, starts):
+    extxyz.write(path, [extxyz.Frame(s.numbers, s.positions, 0.0, 0 * s.positions, dict(s.info)) for s in starts])
+    return path
+
+
+class SeveralStartFilesTest(unittest.TestCase):
+    """--starts A B C: the list's training starts and the pools' (split=<pool>, organic/<pool>.csv), a test molecule
+    refused in any of them."""
+
+    def test_pool_starts_are_taken_and_a_test_molecule_in_any_file_is_refused(self):
+        with tempfile.TemporaryDirectory() as d:
+            listed = write_starts(os.path.join(d, "list.xyz"), conformer0(STARTS_TRAIN, {"water", "ethanol"}))
+            rare = write_starts(os.path.join(d, "rare.xyz"),
+                                conformer0(STARTS_POOL["rare"], {"tiny C#CN", "tiny C#CO"}))
+            got = organic_active.read_start_files([listed, rare], MOLECULES, POOL_MOLECULES)
+            self.assertEqual([s.info["name"] for s in got], ["water", "ethanol", "tiny C#CN", "tiny C#CO"])
+            self.assertEqual(POOL_MOLECULES["tiny C#CN"]["split"], "rare")
+            # --limit: the first N molecules of each file
+            got = organic_active.read_start_files([listed, rare], MOLECULES, POOL_MOLECULES, limit=1)
+            self.assertEqual([s.info["name"] for s in got], ["water", "tiny C#CN"])
+            # a test molecule in a pool's file, claiming the pool's split: the list decides
+            methanol = conformer0(STARTS_TEST, {"methanol"})[0]
+            methanol.info["split"] = "rare"
+            bad = write_starts(os.path.join(d, "bad.xyz"), conformer0(STARTS_POOL["rare"], {"tiny C#CN"}) + [methanol])
+            with self.assertRaises(ValueError) as ctx:
+                organic_active.read_start_files([listed, bad], MOLECULES, POOL_MOLECULES)
+            self.assertIn("methanol", str(ctx.exception))
+            self.assertIn("test molecule", str(ctx.exception))
+            # a test molecule as it is, in the second file
+            test = write_starts(os.path.join(d, "test.xyz"), conformer0(STARTS_TEST, {"methanimine"}))
+            with self.assertRaises(ValueError) as ctx:
+                organic_active.read_start_files([listed, test], MOLECULES, POOL_MOLECULES)
+            self.assertIn("methanimine", str(ctx.exception))
+            # a pool's split under a name its list lacks; a list molecule claiming a pool; a molecule in two files
+            stray = conformer0(STARTS_POOL["small"], {"small C#CC=N"})[0]
+            stray.info["split"] = "rare"
+            ethanol = conformer0(STARTS_TRAIN, {"ethanol"})[0]
+            ethanol.info["split"] = "small"
+            for starts, says in (([stray], "nor in the rare pool's"), ([ethanol], "training molecule of the list")):
+                with self.assertRaises(ValueError) as ctx:
+                    organic_active.read_start_files([write_starts(os.path.join(d, "x.xyz"), starts)], MOLECULES,
+                                                    POOL_MOLECULES)
+                self.assertIn(says, str(ctx.exception))
+            with self.assertRaises(ValueError) as ctx:
+                organic_active.read_start_files([listed, rare, listed], MOLECULES, POOL_MOLECULES)
+            self.assertIn("'water' is in", str(ctx.exception))
+
+
+class PoolsRoundTest(unittest.TestCase):
+    """A tiny round over two start files: water, ethanol and hydrogen cyanide (a validation molecule) of the list; one
+    molecule of the small and one of the rare pool."""
+
+    @classmethod
+    def setUpClass(cls):
+        libxtb_or_skip()
+        cls.tmp = tempfile.TemporaryDirectory()
+        d = cls.tmp.name
+        listed = write_starts(os.path.join(d, "list.xyz"),
+                              conformer0(STARTS_TRAIN, {"water", "ethanol", "hydrogen cyanide"}))
+        pools = write_starts(os.path.join(d, "pools.xyz"), conformer0(STARTS_POOL["small"], {"small C#CC=N"})
+                             + conformer0(STARTS_POOL["rare"], {"tiny C#CN"}))
+        torch.set_num_threads(1)
+        argv = ["--weights", PREVIEW, "--starts", listed, "--starts", pools, "--ps", "0.01", "--equil-fs", "5",
+                "--every-fs", "2.5", "--workers", "1", "--device", "cpu", "--round", "9", "--group-atoms", "10"]
+        cls.out = {"one": os.path.join(d, "one")}
+        cls.summary = {"one": organic_active.main(argv + ["--out", cls.out["one"]], log=lambda *a, **k: None)}
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def npz(self, k, split):
+        return np.load(os.path.join(self.out[k], f"organic-active-r9.{split}.npz"))
+
+    def test_pool_molecules_go_to_training_and_the_validation_molecules_are_the_lists(self):
+        self.assertEqual(sorted(self.npz("one", "train")["molecules"].tolist()),
+                         ["ethanol", "small C#CC=N", "tiny C#CN", "water"])
+        self.assertEqual(self.npz("one", "val")["molecules"].tolist(), ["hydrogen cyanide"])
+        s = self.summary["one"]
+        self.assertEqual(s["molecules"], dict(train=4, val=1, small=1, conjugated=0, rare=1))
+        self.assertEqual(s["val_molecules"], ["hydrogen cyanide"])
+        self.assertIn("small/imine@300K", s["families"])
+        self.assertIn("rare/tiny@600K", s["families"])
+        self.assertIn("nitrile@600K", s["families"])   # the list's families as before
+
+
 if __name__ == "__main__":
     unittest.main()
