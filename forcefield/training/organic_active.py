@@ -13,10 +13,12 @@ N-O bonds) lies where its own dynamics go and GFN-FF's do not. One round:
      stability protocol) of every start at each of `--temperatures` (K) with `--replicas` replicas, times a family
      weight K (`--weight-category imine=3`, categories of organic/molecules.csv and the pools' lists;
      `--weight-smarts 'C=N=3'`, a SMARTS matched on the molecule's SMILES with RDKit; a molecule takes the largest
-     weight it matches), many replicas
-     in one batch (`--group-atoms` atoms a batch), on CUDA when available. After `--equil-fs` a frame every
-     `--every-fs` until `--ps`. A replica whose largest force (over every step) exceeds 40 eV/Å or turns non-finite
-     has left the physical region (active_loop.py's rule): its later frames are not taken (counted as `exploded`).
+     weight it matches), many replicas in one batch (`--group-atoms` atoms a batch), on CUDA when available, on
+     several devices at once with `--devices cuda:0,cuda:1` (one process a device, each taking the next batch).
+     After `--equil-fs` a frame every `--every-fs` until `--ps`. A replica whose largest force (over every step)
+     exceeds 40 eV/Å or turns non-finite has left the physical region (active_loop.py's rule): its later frames are
+     not taken (counted as `exploded`). With `--budget-s`, no batch starts after that many seconds of MD and a running
+     one is cut there: the frames sampled so far are labelled and written (the rest counted as `md_budget`).
   3. teacher: every frame is labelled with GFN2-xTB in-process (libxtb.py) by `--workers` processes through
      organic_data.label_frames, which drops and counts a changed bond graph against the start (covalent radii x 1.2),
      a clash, a failed SCF, an energy > 1 eV/atom above the start's and a force component > 30 eV/Å.
@@ -29,20 +31,24 @@ N-O bonds) lies where its own dynamics go and GFN-FF's do not. One round:
                                        student's force MAE on its own frames, teacher cost, MD and wall time, seeds
        md-batch-<g>.npz                the frames of each finished MD batch: a rerun of an interrupted round with the
                                        same inputs (weights' digest, starts, seeds, lengths) resumes after them
-Deterministic: the MD seed of each batch comes from (--seed, batch index) and the batches from the plan; the frames
-are ordered by replica, not by completion. On the CPU two runs write identical arrays; on CUDA the atomic adds of
-index_add_ make trajectories agree only to rounding. Units: Å, eV, eV/Å, amu, fs, K.
+       md-batch-<g>.cut.npz            a batch cut by --budget-s on one of several devices (no checkpoint: a rerun
+                                       runs it whole)
+Deterministic: the MD seed of each batch comes from (--seed, batch index) and the batches from the plan, whichever
+device runs a batch and whenever; the frames are ordered by replica, not by completion. On the CPU two runs, on one
+device or on several, write identical arrays; on CUDA the atomic adds of index_add_ make trajectories agree only to
+rounding. A budget decides by the clock which batches run whole: a round cut by it is the same round up to there.
+Units: Å, eV, eV/Å, amu, fs, K.
 
     /usr/bin/python3 forcefield/training/organic_active.py --weights W.safetensors --out OUT --round 1 --limit 3
 
-On the x4 machine (forcefield/training/README.md, "Active round on the student's MD"): MD on one GPU, labelling by
-48 processes on cores 16-63 (libxtb from make_organic_payload.sh, as device_organic.sh sets it up):
+On the x2 machine, during the organic data's labelling (device_organic.sh multi with ACTIVE_WITH_DATA=1): MD on both
+GPUs, labels by the data's cores:
 
     LD_LIBRARY_PATH=$PWD/.organic-run/lib LIBXTB=$PWD/.organic-run/lib/libxtb.so.6 OMP_NUM_THREADS=1 \\
-      CUDA_VISIBLE_DEVICES=0 taskset -c 16-63 python3 forcefield/training/organic_active.py \\
+      CUDA_VISIBLE_DEVICES=0,1 taskset -c 4-31 python3 forcefield/training/organic_active.py \\
       --weights forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors \\
-      --out .organic-run/active-r1 --round 1 --workers 48 \\
-      --weight-category imine=3 --weight-category nitrile=3 --weight-category hydrazine=3 --weight-category oxime=2
+      --out .organic-run/active --round 11 --workers 28 --devices cuda:0,cuda:1 --budget-s 200 \\
+      --starts forcefield/training/organic/starts.{train,small,conjugated,rare}.xyz.gz
 """
 import argparse
 import csv
@@ -50,7 +56,9 @@ import hashlib
 import json
 import multiprocessing as mp
 import os
+import queue
 import time
+import traceback
 
 import numpy as np
 import torch
@@ -61,12 +69,13 @@ from student_md import StudentLangevin, load_student
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_STARTS = os.path.join(HERE, "organic", "starts.train.xyz.gz")
+CLOCK = time.time            # the MD budget's clock (a test counts force evaluations instead)
 DT_FS = 0.5
 FRICTION_PER_FS = 0.01
 MAX_FORCE_MD = 40.0          # eV/Å: a replica beyond this has left the physical region (active_loop.py)
 DATA_SEED = 20261128         # organic_data.py's master seed: it fixes the validation molecules
 DATA_VAL_FRACTION = 0.05     # organic_data.py's --val-fraction
-DROP_KEYS = ("exploded", "bond_graph", "clash", "scf", "high_energy", "large_force")
+DROP_KEYS = ("exploded", "md_budget", "bond_graph", "clash", "scf", "high_energy", "large_force")
 
 
 # ---- molecules, starts and family weights -------------------------------------------------------------
@@ -216,98 +225,269 @@ def batch_key(key, group, g_seed, every, equil, total):
     return h.hexdigest()
 
 
-def save_batch(path, digest, group, frames, exploded):
-    """The frames of one MD batch (a checkpoint: a rerun with the same digest takes them instead of the MD)."""
+def save_batch(path, digest, group, frames, exploded, chunks=None):
+    """The frames of one MD batch (a checkpoint: a rerun with the same digest takes them instead of the MD) and the
+    chunks of `every` steps it ran (a batch cut by --budget-s ran fewer than its full length)."""
     ids = [p["id"] for p in group]
     counts = np.array([len(frames[i]) for i in ids], dtype=np.int64)
     pos = [x for i in ids for x in frames[i]]
     tmp = path + ".tmp.npz"
     np.savez(tmp, digest=np.array(digest), counts=counts,
              pos=np.concatenate(pos).astype(np.float32) if pos else np.zeros((0, 3), np.float32),
-             exploded=np.array([np.nan if exploded[i] is None else exploded[i] for i in ids]))
+             exploded=np.array([np.nan if exploded[i] is None else exploded[i] for i in ids]),
+             chunks=np.array(-1 if chunks is None else chunks, dtype=np.int64))
     os.replace(tmp, path)
 
 
 def load_batch(path, digest, group, frames, exploded):
-    """Fills frames/exploded of the group from its checkpoint; False when there is none for this digest."""
+    """Fills frames/exploded of the group from its file; returns the chunks it ran (-1: all, as files written before
+    --budget-s), or None when there is no file for this digest."""
     if not os.path.exists(path):
-        return False
+        return None
     d = np.load(path)
     if str(d["digest"]) != digest or len(d["counts"]) != len(group):
-        return False
+        return None
     a = 0
     for p, c, ex in zip(group, d["counts"], d["exploded"]):
         n = len(p["numbers"])
         frames[p["id"]] = [d["pos"][a + k * n:a + (k + 1) * n].copy() for k in range(int(c))]
         exploded[p["id"]] = None if np.isnan(ex) else float(ex)
         a += int(c) * n
-    return True
+    return int(d["chunks"]) if "chunks" in d.files else -1
+
+
+def batch_seed(seed, g):
+    """The MD seed of batch g: from (--seed, g) alone, whichever device runs it and in whichever order."""
+    return int(np.random.SeedSequence([seed, g]).generate_state(1)[0])
+
+
+def md_batch(model, group, g_seed, every, equil, total, device, deadline=None, clock=time.time, log=print, what=""):
+    """The student's Langevin MD of one batch of replicas: ({id: [positions float32 [n,3] Å]}, {id: fs at which it
+    exploded or None}, chunks of `every` steps run, replicas exploded). With `deadline` (a clock() time), a chunk
+    that would end after it (by the last chunk's duration) is not run: the replicas keep the frames they have (a cut
+    batch, fewer chunks than total // every)."""
+    md = StudentLangevin(model, [(p["numbers"], p["positions"]) for p in group],
+                         [p["temperature"] for p in group], DT_FS, FRICTION_PER_FS, g_seed, device)
+    md.prepare(every)
+    dead = np.zeros(len(group), dtype=bool)
+    frames = {p["id"]: [] for p in group}
+    exploded = {p["id"]: None for p in group}
+    t_log = t_chunk = clock()
+    last = 0.0
+    chunks = 0
+    for chunk in range(1, total // every + 1):
+        if deadline is not None and clock() + last > deadline:
+            log(f"    {what}: cut by the budget after {(chunk - 1) * every * DT_FS / 1000:.3f} ps", flush=True)
+            break
+        md.advance()
+        if clock() - t_log > 60:
+            t_log = clock()
+            log(f"    {what}: {chunk * every * DT_FS / 1000:.2f} of {total * DT_FS / 1000} ps", flush=True)
+        with torch.no_grad():
+            # the largest force of the chunk, not of its last step: atoms that blew apart feel none at the end
+            ok = torch.isfinite(md.pos).all(1) & (md.f_peak <= MAX_FORCE_MD)
+            bad = md.any_per_system(~ok).cpu().numpy()
+            md.f_peak.zero_()
+        new = np.nonzero(bad & ~dead)[0]
+        for s in new:
+            exploded[group[s]["id"]] = chunk * every * DT_FS
+        dead |= bad
+        md.restart(new)
+        if chunk * every > equil:
+            pos = md.pos.detach().cpu().numpy()
+            for s, p in enumerate(group):
+                if not dead[s]:
+                    frames[p["id"]].append(pos[md.ptr[s]:md.ptr[s + 1]].copy())
+        chunks = chunk
+        now = clock()
+        last, t_chunk = now - t_chunk, now
+    return frames, exploded, chunks, int(dead.sum())
+
+
+def batch_path(checkpoint_dir, g, cut=False):
+    return os.path.join(checkpoint_dir, f"md-batch-{g:03d}{'.cut' if cut else ''}.npz")
+
+
+def _md_worker(device, weights, jobs, seed, counter, messages, every, equil, total, deadline, checkpoint_dir, threads):
+    """One process a device (--devices): takes the next batch of `jobs` [(g, group, digest)] from the shared
+    counter until none is left, runs it (md_batch, seed batch_seed(seed, g)) and writes its frames: md-batch-<g>.npz
+    when whole (the checkpoint), md-batch-<g>.cut.npz when cut by the deadline; messages to the parent: ("log", text),
+    ("batch", g, "whole" | "cut" | "skipped", replicas exploded, atoms), ("error", text)."""
+    try:
+        torch.set_num_threads(threads)
+        torch.backends.cuda.matmul.allow_tf32 = False
+        dev = torch.device(device)
+        model = load_student(weights, dev)
+        for p in model.parameters():
+            p.requires_grad_(False)
+
+        def log(*a, **k):
+            messages.put(("log", " ".join(str(x) for x in a)))
+
+        while True:
+            with counter.get_lock():
+                k = counter.value
+                counter.value += 1
+            if k >= len(jobs):
+                return
+            g, group, digest = jobs[k]
+            g_seed = batch_seed(seed, g)   # the batch's, not the order this process took it in
+            atoms = sum(len(p["numbers"]) for p in group)
+            if deadline is not None and time.time() >= deadline:
+                messages.put(("batch", g, "skipped", 0, atoms))
+                continue
+            frames, exploded, chunks, n_dead = md_batch(model, group, g_seed, every, equil, total, dev, deadline,
+                                                        log=log, what=f"batch {g + 1} on {device}")
+            whole = chunks == total // every
+            save_batch(batch_path(checkpoint_dir, g, cut=not whole), digest, group, frames, exploded,
+                       None if whole else chunks)
+            messages.put(("batch", g, "whole" if whole else "cut", n_dead, atoms))
+    except BaseException:
+        messages.put(("error", f"{device}: {traceback.format_exc()}"))
+        raise
+
+
+def run_on_devices(devices, weights, jobs, seed, every, equil, total, deadline, checkpoint_dir, log):
+    """The batches `jobs` [(g, group, digest)] on several devices, one spawned process a device (not threads:
+    the MD loop is Python, and the GIL would serialise the launches), each taking the next batch when it is free.
+    Returns {g: "whole" | "cut" | "skipped"}; the frames are in the batches' files. A process that fails fails the
+    round, naming it (the batches finished before stay as checkpoints)."""
+    ctx = mp.get_context("spawn")
+    counter = ctx.Value("i", 0)
+    messages = ctx.Queue()
+    procs = [ctx.Process(target=_md_worker, args=(dev, weights, jobs, seed, counter, messages, every, equil, total,
+                                                  deadline, checkpoint_dir, torch.get_num_threads()), daemon=True)
+             for dev in devices[:len(jobs)]]
+    for p in procs:
+        p.start()
+    done, errors = {}, []
+    replicas = {g: len(group) for g, group, *_ in jobs}
+    t0 = time.time()
+
+    def take(m):
+        if m[0] == "log":
+            log(m[1], flush=True)
+        elif m[0] == "error":
+            errors.append(m[1])
+        else:
+            _, g, status, n_dead, atoms = m
+            done[g] = status
+            log(f"  MD batch {g + 1}: {replicas[g]} replicas, {atoms} atoms, {status}"
+                f"{f', {n_dead} exploded' if status != 'skipped' else ''}, {time.time() - t0:.0f} s "
+                f"({len(done)}/{len(jobs)} batches)", flush=True)
+
+    while len(done) < len(jobs) and not errors:
+        try:
+            take(messages.get(timeout=2))
+        except queue.Empty:
+            if not any(p.is_alive() for p in procs):
+                break
+    while True:   # what the processes sent before they ended
+        try:
+            take(messages.get(timeout=1))
+        except queue.Empty:
+            break
+    for p in procs:
+        p.join(timeout=30 if not errors else 5)
+        if p.is_alive():
+            p.terminate()
+    missing = [g for g, *_ in jobs if g not in done]
+    if errors or missing:
+        codes = ", ".join(f"{d}: {p.exitcode}" for d, p in zip(devices, procs))
+        raise RuntimeError(f"MD on {', '.join(devices[:len(procs)])} failed (exit codes {codes}); batches "
+                           f"{[g + 1 for g in missing]} unfinished\n" + "\n".join(errors))
+    return done
 
 
 def student_md(model, plan, ps, equil_fs, every_fs, seed, device, group_atoms, log=print, checkpoint_dir=None,
-               key=""):
-    """Frames of every replica: {id: [positions float32 [n,3] Å]}, {id: fs at which it exploded or None}, stats.
+               key="", budget_s=None, devices=None, weights=None, clock=time.time):
+    """Frames of every replica: {id: [positions float32 [n,3] Å]}, {id: fs at which it exploded or None},
+    {id: frames its MD could give (fewer than frames_per_replica when --budget-s cut or skipped its batch)}, stats.
     With checkpoint_dir, each finished batch is written there (md-batch-<g>.npz) and a rerun with the same
     inputs (`key`: the weights' digest) takes it from there: an interrupted round resumes at its first unfinished
-    batch."""
+    batch. With budget_s, no batch starts after budget_s seconds of MD and a running one is cut there (its replicas
+    keep their frames; it is no checkpoint: a rerun runs it whole). With devices (several, e.g. ["cuda:0", "cuda:1"];
+    needs checkpoint_dir and the weights' path), the batches run on all of them at once (run_on_devices): the same
+    frames as on one device, since a batch's trajectories depend on its seed (--seed, batch index) alone."""
     every = int(round(every_fs / DT_FS))
     equil = int(round(equil_fs / DT_FS))
     total = int(round(ps * 1000.0 / DT_FS))
     if every < 1 or equil % every or total % every or total <= equil:
         raise SystemExit(f"--every-fs {every_fs} must divide --equil-fs {equil_fs} and --ps {ps} x 1000, "
                          f"and the run must be longer than its equilibration (steps of {DT_FS} fs)")
-    frames, exploded = {}, {}
-    t0 = time.time()
-    resumed, replicas_run = 0, 0
+    n_chunks, n_frames_planned = total // every, (total - equil) // every
+    frames, exploded, possible = {}, {}, {}
+    status = {}
     groups = groups_of(plan, group_atoms)
+    seeds = [batch_seed(seed, g) for g in range(len(groups))]
+    digests = [batch_key(key, group, seeds[g], every, equil, total) if checkpoint_dir else None
+               for g, group in enumerate(groups)]
+
+    def took(g, chunks):   # the frames each replica of batch g could give, its chunks run (-1: all)
+        chunks = n_chunks if chunks < 0 else chunks
+        for p in groups[g]:
+            possible[p["id"]] = max(0, chunks - equil // every)
+
+    todo = []
     for g, group in enumerate(groups):
-        g_seed = int(np.random.SeedSequence([seed, g]).generate_state(1)[0])
-        if checkpoint_dir:
-            digest = batch_key(key, group, g_seed, every, equil, total)
-            path = os.path.join(checkpoint_dir, f"md-batch-{g:03d}.npz")
-            if load_batch(path, digest, group, frames, exploded):
-                resumed += 1
-                log(f"  MD batch {g + 1}/{len(groups)}: {len(group)} replicas, from {path}", flush=True)
+        chunks = load_batch(batch_path(checkpoint_dir, g), digests[g], group, frames, exploded) \
+            if checkpoint_dir else None
+        if chunks is None:
+            todo.append(g)
+            continue
+        status[g] = "checkpoint"
+        took(g, chunks)
+        log(f"  MD batch {g + 1}/{len(groups)}: {len(group)} replicas, from {batch_path(checkpoint_dir, g)}",
+            flush=True)
+    t0 = clock()
+    deadline = t0 + budget_s if budget_s else None
+    devices = list(devices or [str(device)])
+    replica_steps = 0
+    if len(devices) > 1 and todo:
+        if not (checkpoint_dir and weights):
+            raise ValueError("MD on several devices needs checkpoint_dir and the weights' path")
+        done = run_on_devices(devices, weights, [(g, groups[g], digests[g]) for g in todo], seed, every, equil,
+                              total, None if deadline is None else time.time() + budget_s, checkpoint_dir, log)
+        for g in todo:
+            status[g] = done[g]
+            if done[g] == "skipped":
+                for p in groups[g]:
+                    frames[p["id"]], exploded[p["id"]] = [], None
+                took(g, 0)
                 continue
-        md = StudentLangevin(model, [(p["numbers"], p["positions"]) for p in group],
-                             [p["temperature"] for p in group], DT_FS, FRICTION_PER_FS, g_seed, device)
-        md.prepare(every)
-        replicas_run += len(group)
-        dead = np.zeros(len(group), dtype=bool)
-        for p in group:
-            frames[p["id"]], exploded[p["id"]] = [], None
-        t_log = time.time()
-        for chunk in range(1, total // every + 1):
-            md.advance()
-            if time.time() - t_log > 60:
-                t_log = time.time()
-                log(f"    batch {g + 1}: {chunk * every * DT_FS / 1000:.2f} of {ps} ps, {time.time() - t0:.0f} s",
-                    flush=True)
-            with torch.no_grad():
-                # the largest force of the chunk, not of its last step: atoms that blew apart feel none at the end
-                ok = torch.isfinite(md.pos).all(1) & (md.f_peak <= MAX_FORCE_MD)
-                bad = md.any_per_system(~ok).cpu().numpy()
-                md.f_peak.zero_()
-            new = np.nonzero(bad & ~dead)[0]
-            for s in new:
-                exploded[group[s]["id"]] = chunk * every * DT_FS
-            dead |= bad
-            md.restart(new)
-            if chunk * every > equil:
-                pos = md.pos.detach().cpu().numpy()
-                for s, p in enumerate(group):
-                    if not dead[s]:
-                        frames[p["id"]].append(pos[md.ptr[s]:md.ptr[s + 1]].copy())
-        if checkpoint_dir:
-            save_batch(path, digest, group, frames, exploded)
-        log(f"  MD batch {g + 1}/{len(groups)}: {len(group)} replicas, {int(md.ptr[-1])} atoms, "
-            f"{int(dead.sum())} exploded, {time.time() - t0:.0f} s", flush=True)
-    wall = time.time() - t0
-    n_frames_planned = (total - equil) // every
-    stats = dict(batches=len(groups), batches_from_checkpoint=resumed, steps_per_replica=total,
-                 frames_per_replica=n_frames_planned,
-                 wall_s=round(wall, 1), replica_steps_per_s=round(replicas_run * total / max(wall, 1e-9), 1))
-    return frames, exploded, stats
+            chunks = load_batch(batch_path(checkpoint_dir, g, cut=done[g] == "cut"), digests[g], groups[g], frames,
+                                exploded)
+            took(g, chunks)
+            replica_steps += len(groups[g]) * (n_chunks if chunks < 0 else chunks) * every
+    else:
+        for g in todo:
+            group = groups[g]
+            if deadline is not None and clock() >= deadline:
+                for p in group:
+                    frames[p["id"]], exploded[p["id"]] = [], None
+                status[g] = "skipped"
+                took(g, 0)
+                log(f"  MD batch {g + 1}/{len(groups)}: {len(group)} replicas, skipped (--budget-s)", flush=True)
+                continue
+            f, ex, chunks, n_dead = md_batch(model, group, seeds[g], every, equil, total, device, deadline, clock, log,
+                                             f"batch {g + 1}")
+            frames.update(f)
+            exploded.update(ex)
+            replica_steps += len(group) * chunks * every
+            whole = chunks == n_chunks
+            status[g] = "whole" if whole else "cut"
+            took(g, chunks)
+            if checkpoint_dir and whole:
+                save_batch(batch_path(checkpoint_dir, g), digests[g], group, frames, exploded)
+            log(f"  MD batch {g + 1}/{len(groups)}: {len(group)} replicas, {sum(len(p['numbers']) for p in group)} "
+                f"atoms, {n_dead} exploded{'' if whole else ', cut by the budget'}, {clock() - t0:.0f} s", flush=True)
+    wall = clock() - t0
+    count = lambda s: sum(1 for v in status.values() if v == s)   # noqa: E731
+    stats = dict(batches=len(groups), batches_from_checkpoint=count("checkpoint"), batches_cut=count("cut"),
+                 batches_skipped=count("skipped"), devices=devices, budget_s=budget_s, steps_per_replica=total,
+                 frames_per_replica=n_frames_planned, wall_s=round(wall, 1),
+                 replica_steps_per_s=round(replica_steps / max(wall, 1e-9), 1))
+    return frames, exploded, possible, stats
 
 
 # ---- the teacher -------------------------------------------------------------------------------------
@@ -368,7 +548,8 @@ def family_key(molecules, name, temperature):
 
 def run(args, log=print):
     t_start = time.time()
-    device = torch.device(args.device)
+    devices = [d.strip() for d in args.devices.split(",") if d.strip()] if args.devices else [args.device]
+    device = torch.device(devices[0])
     listed = read_molecules(args.molecules)
     pools = read_pool_molecules(os.path.dirname(os.path.abspath(args.molecules)))
     molecules = {**pools, **listed}   # a pool's rows never name a listed molecule (organic/enumerate_*.py)
@@ -392,7 +573,7 @@ def run(args, log=print):
     plan = plan_replicas(starts, args.temperatures, args.replicas, weights)
     n_pool = sum(1 for n in keep if n not in listed)
     log(f"{len(keep) - n_pool} training molecules and {n_pool} of the pools, {len(starts)} starts -> {len(plan)} "
-        f"replicas at {args.temperatures} K on {device}", flush=True)
+        f"replicas at {args.temperatures} K on {', '.join(devices)}", flush=True)
 
     torch.backends.cuda.matmul.allow_tf32 = False
     model = load_student(args.weights, device)
@@ -400,8 +581,10 @@ def run(args, log=print):
         p.requires_grad_(False)
     with open(args.weights, "rb") as f:
         weights_digest = hashlib.sha256(f.read()).hexdigest()
-    frames, exploded, md_stats = student_md(model, plan, args.ps, args.equil_fs, args.every_fs, args.seed, device,
-                                            args.group_atoms, log, checkpoint_dir=args.out, key=weights_digest)
+    frames, exploded, possible, md_stats = student_md(
+        model, plan, args.ps, args.equil_fs, args.every_fs, args.seed, device, args.group_atoms, log,
+        checkpoint_dir=args.out, key=weights_digest, budget_s=args.budget_s, devices=devices, weights=args.weights,
+        clock=CLOCK)
     tasks = [dict(id=p["id"], numbers=p["numbers"], positions=p["positions"], frames=frames[p["id"]]) for p in plan]
     t_label = time.time()
     results = label_all(tasks, args.workers, log)
@@ -420,9 +603,12 @@ def run(args, log=print):
         f["replicas"] += 1
         f["frames_sampled"] += len(frames[p["id"]])
         f["frames_kept"] += len(r["frames"])
-        n_lost = md_stats["frames_per_replica"] - len(frames[p["id"]])
+        n_lost = possible[p["id"]] - len(frames[p["id"]])      # after the replica exploded
+        n_cut = md_stats["frames_per_replica"] - possible[p["id"]]  # its batch cut or skipped by --budget-s
         f["dropped_exploded"] += n_lost
         drops["exploded"] += n_lost
+        f["dropped_md_budget"] += n_cut
+        drops["md_budget"] += n_cut
         if exploded[p["id"]] is not None:
             f["exploded_replicas"] += 1
             exploded_replicas.append(f"{p['name']}@{int(p['temperature'])}K#{p['replica']} "
@@ -463,7 +649,7 @@ def run(args, log=print):
                     sampled=sum(len(v) for v in frames.values()), labelled=labelled),
         replicas_run=len(plan), dropped=drops, exploded_replicas=exploded_replicas,
         student_force_mae_median=round(float(np.median(errs)), 4) if errs else None,
-        families=dict(sorted(fam.items())), md=dict(md_stats, device=str(device)),
+        families=dict(sorted(fam.items())), md=dict(md_stats, device=", ".join(devices)),
         workers=args.workers, teacher_cpu_s=round(label_cpu, 1), teacher_wall_s=round(label_wall, 1),
         teacher_frames_per_s_per_core=round(labelled / max(label_cpu, 1e-9), 1),
         wall_s=round(time.time() - t_start, 1), cpu=os.uname().machine + f", {os.cpu_count()} cores")
@@ -500,6 +686,9 @@ def parser():
     ap.add_argument("--group-atoms", type=int, default=40000,
                     help="atoms per MD batch (GPU memory: every pair within a molecule is an edge, ~19 an atom; "
                          "one force evaluation takes ~33 kB an edge, ~25 GB for 40,000 atoms)")
+    ap.add_argument("--budget-s", type=float, default=0,
+                    help="seconds of MD (0: no limit): no batch starts after them and a running one is cut there "
+                         "(its replicas keep their frames); what was sampled is labelled and written")
     ap.add_argument("--seed", type=int, default=20261129, help="MD seed")
     ap.add_argument("--val-seed", type=int, default=DATA_SEED, help="organic_data.py's --seed (its validation molecules)")
     ap.add_argument("--val-fraction", type=float, default=DATA_VAL_FRACTION, help="organic_data.py's --val-fraction")
@@ -507,6 +696,9 @@ def parser():
                     help="labelling processes")
     ap.add_argument("--limit", type=int, default=0, help="only the first N molecules of each start file (a smoke test)")
     ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+    ap.add_argument("--devices", default="",
+                    help="several devices for the MD, comma-separated (cuda:0,cuda:1; cpu,cpu for a test): one process "
+                         "a device, each taking the next batch; default --device alone")
     return ap
 
 

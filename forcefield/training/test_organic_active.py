@@ -130,13 +130,14 @@ class ExplodedReplicaTest(unittest.TestCase):
 
         st = conformer0(STARTS_TRAIN, {"ethanol"})[0]
         plan = [dict(id=k, numbers=st.numbers, positions=st.positions, temperature=300.0) for k in range(2)]
-        frames, exploded, stats = organic_active.student_md(Steep(), plan, 0.01, 5.0, 2.5, 1, torch.device("cpu"),
-                                                            1000, log=lambda *a, **k: None)
+        frames, exploded, possible, stats = organic_active.student_md(Steep(), plan, 0.01, 5.0, 2.5, 1,
+                                                                      torch.device("cpu"), 1000, log=lambda *a, **k: None)
         self.assertEqual(stats["frames_per_replica"], 2)
         self.assertEqual(len(frames[0]), 2)
         self.assertIsNone(exploded[0])
         self.assertEqual(frames[1], [])
         self.assertEqual(exploded[1], 2.5)                # found at the end of the first chunk of 5 steps
+        self.assertEqual(possible, {0: 2, 1: 2})          # the lost frames are the explosion's, not a budget's
         self.assertTrue(all(np.isfinite(x).all() for x in frames[0]))
 
 
@@ -369,9 +370,10 @@ class SeveralStartFilesTest(unittest.TestCase):
             self.assertIn("'water' is in", str(ctx.exception))
 
 
-class PoolsRoundTest(unittest.TestCase):
-    """A tiny round over two start files: water, ethanol and hydrogen cyanide (a validation molecule) of the list; one
-    molecule of the small and one of the rare pool."""
+class PoolsAndDevicesRoundTest(unittest.TestCase):
+    """A tiny round over two start files (water, ethanol and hydrogen cyanide, a validation molecule, of the list;
+    one molecule of the small and one of the rare pool): on one CPU device, on two (cpu,cpu: two processes), and on
+    two resuming after the first batch of the one-device run (each process then takes batches out of order)."""
 
     @classmethod
     def setUpClass(cls):
@@ -385,8 +387,14 @@ class PoolsRoundTest(unittest.TestCase):
         torch.set_num_threads(1)
         argv = ["--weights", PREVIEW, "--starts", listed, "--starts", pools, "--ps", "0.01", "--equil-fs", "5",
                 "--every-fs", "2.5", "--workers", "1", "--device", "cpu", "--round", "9", "--group-atoms", "10"]
-        cls.out = {"one": os.path.join(d, "one")}
-        cls.summary = {"one": organic_active.main(argv + ["--out", cls.out["one"]], log=lambda *a, **k: None)}
+        quiet = lambda *a, **k: None   # noqa: E731
+        cls.out = {k: os.path.join(d, k) for k in ("one", "two", "resumed")}
+        cls.summary = {"one": organic_active.main(argv + ["--out", cls.out["one"]], log=quiet)}
+        cls.summary["two"] = organic_active.main(argv + ["--out", cls.out["two"], "--devices", "cpu,cpu"], log=quiet)
+        os.makedirs(cls.out["resumed"])
+        shutil.copy(os.path.join(cls.out["one"], "md-batch-000.npz"), cls.out["resumed"])
+        cls.summary["resumed"] = organic_active.main(argv + ["--out", cls.out["resumed"], "--devices", "cpu,cpu"],
+                                                     log=quiet)
 
     @classmethod
     def tearDownClass(cls):
@@ -405,6 +413,73 @@ class PoolsRoundTest(unittest.TestCase):
         self.assertIn("small/imine@300K", s["families"])
         self.assertIn("rare/tiny@600K", s["families"])
         self.assertIn("nitrile@600K", s["families"])   # the list's families as before
+
+    def test_two_devices_write_the_arrays_of_one(self):
+        self.assertGreater(self.summary["one"]["md"]["batches"], 2)
+        self.assertEqual(self.summary["two"]["md"]["devices"], ["cpu", "cpu"])
+        self.assertEqual(self.summary["resumed"]["md"]["batches_from_checkpoint"], 1)
+        for k in ("two", "resumed"):
+            for split in ("train", "val"):
+                a, b = self.npz("one", split), self.npz(k, split)
+                self.assertEqual(sorted(a.files), sorted(b.files))
+                for key in a.files:
+                    np.testing.assert_array_equal(a[key], b[key], err_msg=f"{k} {split}:{key}")
+        # every batch of the two-device run is a checkpoint, as the one-device run's
+        for name in sorted(os.listdir(self.out["one"])):
+            if name.startswith("md-batch"):
+                a, b = np.load(os.path.join(self.out["one"], name)), np.load(os.path.join(self.out["two"], name))
+                np.testing.assert_array_equal(a["pos"], b["pos"], err_msg=name)
+
+
+class BudgetTest(unittest.TestCase):
+    """--budget-s: the first batch whole, the second cut, the third not started; what was sampled is labelled and
+    written, and a rerun without the budget takes only the whole batch from its checkpoint. The clock counts the
+    student's force evaluations (1 at a batch's start, 1 a step), so the test does not depend on the machine's speed."""
+
+    def test_the_budget_keeps_what_was_sampled_and_a_cut_batch_is_no_checkpoint(self):
+        libxtb_or_skip()
+        from unittest import mock
+        from student_md import StudentLangevin
+        evaluations = [0]
+        forces = StudentLangevin.forces
+
+        def counted(self, p):
+            evaluations[0] += 1
+            return forces(self, p)
+
+        torch.set_num_threads(1)
+        quiet = lambda *a, **k: None   # noqa: E731
+        with tempfile.TemporaryDirectory() as d:
+            starts = write_starts(os.path.join(d, "s.xyz"), conformer0(STARTS_TRAIN, {"water"}))
+            # water at 300, 600 and 900 K, a batch each (3 atoms); 20 steps, chunks of 5, frames after chunk 2
+            argv = ["--weights", PREVIEW, "--starts", starts, "--ps", "0.01", "--equil-fs", "5", "--every-fs", "2.5",
+                    "--workers", "1", "--device", "cpu", "--group-atoms", "3", "--temperatures", "300", "600", "900"]
+            full = organic_active.main(argv + ["--out", os.path.join(d, "full")], log=quiet)
+            # batch 1: evaluations 1-21; batch 2: 22 at its start, chunks end at 27, 32, 37, and the 4th (ending at
+            # 42) would pass 37: cut with 1 frame; batch 3: the clock is at 37, not started
+            cut = os.path.join(d, "cut")
+            with mock.patch.object(StudentLangevin, "forces", counted), \
+                    mock.patch.object(organic_active, "CLOCK", lambda: evaluations[0]):
+                s = organic_active.main(argv + ["--out", cut, "--budget-s", "37"], log=quiet)
+            self.assertEqual((s["md"]["batches_cut"], s["md"]["batches_skipped"]), (1, 1))
+            self.assertEqual(s["dropped"]["md_budget"], 1 + 2)
+            self.assertEqual(s["frames"]["sampled"], 2 + 1)
+            self.assertEqual(sorted(n for n in os.listdir(cut) if n.startswith("md-batch")), ["md-batch-000.npz"])
+            a = np.load(os.path.join(d, "full", "organic-active-r1.train.npz"))
+            b = np.load(os.path.join(cut, "organic-active-r1.train.npz"))
+            self.assertEqual(len(b["energy"]), s["frames"]["train"])
+            # the frames kept are the full run's: replica 0's two, replica 1's first (by replica, then time)
+            n = 3
+            np.testing.assert_array_equal(b["pos"], a["pos"][:3 * n])
+            np.testing.assert_array_equal(b["forces"], a["forces"][:3 * n])
+            self.assertEqual(b["temperature"].tolist(), [300, 300, 600])
+            # a rerun without the budget: the whole batch from its checkpoint, the cut and skipped ones run whole
+            s = organic_active.main(argv + ["--out", cut], log=quiet)
+            self.assertEqual(s["md"]["batches_from_checkpoint"], 1)
+            b = np.load(os.path.join(cut, "organic-active-r1.train.npz"))
+            for key in a.files:
+                np.testing.assert_array_equal(a[key], b[key], err_msg=key)
+            self.assertEqual(full["dropped"]["md_budget"], 0)
 
 
 if __name__ == "__main__":
