@@ -41,6 +41,13 @@ Units: Å, eV, eV/Å, amu, fs, K.
 
     /usr/bin/python3 forcefield/training/organic_active.py --weights W.safetensors --out OUT --round 1 --limit 3
 
+Default lengths (1.25 ps a replica, a frame every 125 fs after 250 fs: 8 frames, 2,500 steps) for the whole set on
+two H200: the list's 1,525 training molecules and the pools' 147 + 240 + 285 (conformer 0), 300 and 600 K, one
+replica: 4,394 replicas, 77,696 atoms, 1.49 M edges, 35,152 frames. Round 3 of the preview ran 24,268 atoms (416 k
+edges) for 3,000 steps in 120 s on one H200 (1.04e7 edge-steps/s, 6.1e5 atom-steps/s, set-up included): scaled by
+edges, 357 s of MD on one H200, ~180 s on two (by atoms 321 / 161 s); `--group-atoms 20000` makes four batches of
+about round 3's size, two a GPU. Labelling 35 k frames at round 3's 60 frames/s/core: ~590 CPU-s.
+
 On the x2 machine, during the organic data's labelling (device_organic.sh multi with ACTIVE_WITH_DATA=1): MD on both
 GPUs, labels by the data's cores:
 
@@ -672,8 +679,8 @@ def parser():
     ap.add_argument("--molecules", default=os.path.join(HERE, "organic", "molecules.csv"),
                     help="molecule list: name,smiles,category,split")
     ap.add_argument("--temperatures", type=float, nargs="+", default=[300.0, 600.0], help="K")
-    ap.add_argument("--ps", type=float, default=3.0, help="length of each replica's MD (ps), equilibration included")
-    ap.add_argument("--equil-fs", type=float, default=500.0, help="MD before the first frame (fs)")
+    ap.add_argument("--ps", type=float, default=1.25, help="length of each replica's MD (ps), equilibration included")
+    ap.add_argument("--equil-fs", type=float, default=250.0, help="MD before the first frame (fs)")
     ap.add_argument("--every-fs", type=float, default=125.0, help="fs between frames")
     ap.add_argument("--conformers", type=int, default=1, help="starts per molecule (the first N conformers)")
     ap.add_argument("--replicas", type=int, default=1, help="replicas per start and temperature (x family weight)")
@@ -683,9 +690,10 @@ def parser():
                     help="K x the replicas of molecules matching this SMARTS (RDKit; repeatable)")
     ap.add_argument("--only-weighted", action="store_true",
                     help="sample only the molecules matched by --weight-category / --weight-smarts")
-    ap.add_argument("--group-atoms", type=int, default=40000,
+    ap.add_argument("--group-atoms", type=int, default=20000,
                     help="atoms per MD batch (GPU memory: every pair within a molecule is an edge, ~19 an atom; "
-                         "one force evaluation takes ~33 kB an edge, ~25 GB for 40,000 atoms)")
+                         "one force evaluation takes ~33 kB an edge, ~25 GB for 40,000 atoms); 20,000 is round 3's "
+                         "measured batch size (24,268 atoms) and cuts the full set into four batches, two a GPU")
     ap.add_argument("--budget-s", type=float, default=0,
                     help="seconds of MD (0: no limit): no batch starts after them and a running one is cut there "
                          "(its replicas keep their frames); what was sampled is labelled and written")
