@@ -90,6 +90,79 @@ data_once() {
   cp "$work/data/organic-data.json" "$out/"
 }
 
+# ACTIVE_WITH_DATA=1 (multi): GPU indices (comma-separated) that the measurements sharing the machine hold while the
+# data are labelled (GPU_GATE: they want them to themselves until they create the gate file): ENGINE_GPU where given,
+# else 0 (the measurements' default device), and with TRAIN_PROFILE=1 the training-step probe's (the first of
+# TRAIN_GPUS); ENGINE_GPU is held whenever it is given. One "SETTING='VALUE' GPUS" a line.
+held_gpus() {
+  if [[ -n ${ENGINE_GPU:-} ]]; then echo "ENGINE_GPU='$ENGINE_GPU' $ENGINE_GPU"
+  elif [[ -n ${GPU_GATE:-} ]]; then echo "GPU_GATE (the measurements' default device, ENGINE_GPU unset) 0"; fi
+  if [[ -n ${GPU_GATE:-} && ${TRAIN_PROFILE:-0} == 1 ]]; then
+    local first=${TRAIN_GPUS:-0}
+    echo "TRAIN_PROFILE=1 (the probe on the first of TRAIN_GPUS='${TRAIN_GPUS:-0}') ${first%%,*}"
+  fi
+  return 0
+}
+# ACTIVE_GPUS (default TRAIN_GPUS): whole numbers, none held by the measurements (held_gpus); else a message and 2,
+# before anything starts (the MD would disturb what they measure, or the two would share a GPU's memory)
+active_gpus_check() {
+  local gpus=${ACTIVE_GPUS:-${TRAIN_GPUS:-0}} list g line what held h
+  IFS=, read -r -a list <<< "$gpus"
+  for g in "${list[@]}"; do
+    if [[ ! $g =~ ^[0-9]+$ ]]; then
+      echo "ACTIVE_GPUS='$gpus' names '$g', not a GPU index (nothing started)" >&2
+      return 2
+    fi
+    while read -r line; do
+      [[ -n $line ]] || continue
+      what=${line% *}
+      IFS=, read -r -a held <<< "${line##* }"
+      for h in "${held[@]}"; do
+        if [[ $g == "$h" ]]; then
+          echo "ACTIVE_GPUS='$gpus' and $what both name GPU $g: the measurements want it to themselves while the" \
+            "data are labelled; give ACTIVE_GPUS without it (nothing started)" >&2
+          return 2
+        fi
+      done
+    done <<< "$(held_gpus)"
+  done
+}
+# The start files of every molecule the data hold: the list's training molecules and the pools DATA_OPTS adds
+# (organic_data.py --small, --conjugated, --rare), as export_v6's domain
+active_starts() {
+  local pool starts=("$tr/organic/starts.train.xyz.gz")
+  for pool in small conjugated rare; do
+    if [[ " ${DATA_OPTS:-} " == *" --$pool "* ]]; then starts+=("$tr/organic/starts.$pool.xyz.gz"); fi
+  done
+  echo "${starts[@]}"
+}
+# ACTIVE_WITH_DATA=1: the active round (organic_active.py) from weights $1 while the data are labelled: the student's
+# own MD of every molecule the data hold (active_starts) on ACTIVE_GPUS (default TRAIN_GPUS; one process a GPU),
+# cut at ACTIVE_MD_S seconds of MD (default 200: --budget-s, the frames sampled by then are labelled), labels by
+# ACTIVE_WORKERS processes (default the data's DATA_WORKERS) on DATA_CPUS beside the data's, ACTIVE_OPTS added
+# (organic_active.py options: lengths, families); the whole round bounded by ACTIVE_BUDGET_S (default 480 s: a
+# round killed there leaves only its md-batch files, no frames). Output in $work/active, log in $out/active_stdout.txt
+active_with_data() {
+  local gpus=${ACTIVE_GPUS:-${TRAIN_GPUS:-0}} list devices= k
+  IFS=, read -r -a list <<< "$gpus"
+  for ((k = 0; k < ${#list[@]}; k++)); do devices+=${devices:+,}cuda:$k; done
+  # shellcheck disable=SC2046   # the start files and ACTIVE_OPTS split into words
+  CUDA_VISIBLE_DEVICES=$gpus timeout "${ACTIVE_BUDGET_S:-480}" $(pin "${DATA_CPUS:-}") python3 $tr/organic_active.py \
+    --weights "$1" --out "$work/active" --round "${ACTIVE_ROUND:-1}" --workers "${ACTIVE_WORKERS:-$workers}" \
+    --devices "$devices" --budget-s "${ACTIVE_MD_S:-200}" --starts $(active_starts) ${ACTIVE_OPTS:-} \
+    > "$out/active_stdout.txt" 2>&1
+}
+# The active round's frames (in $work/active) join the training: active_data (a --data folder) and SYSTEM_WEIGHTS
+# (organic-active-r<ACTIVE_ROUND>, weight ACTIVE_WEIGHT, default 2), only where its train file was written
+active_join() {
+  cp "$work"/active/organic-active-r*.json "$out/" 2>/dev/null || true
+  if [[ -e $work/active/organic-active-r${ACTIVE_ROUND:-1}.train.npz ]]; then
+    active_data=$work/active
+    SYSTEM_WEIGHTS="${SYSTEM_WEIGHTS:-} --system-weight organic-active-r${ACTIVE_ROUND:-1}=${ACTIVE_WEIGHT:-2}"
+  fi
+  return 0
+}
+
 # Two fine-tunings side by side on the one GPU, the same in everything (data, seed, batch, learning rates, system
 # weights, wall-clock budget) but their own train.py options; best weights so far copied to $out every minute.
 #   side_by_side MINUTES NAME1 "OPTIONS1" NAME2 "OPTIONS2"
@@ -159,13 +232,30 @@ case "$phase" in
     # NAME=K ..."), DATA_OPTS (organic_data.py options), V5DATA (v1-v5's data folder, default forcefield/training/data:
     # elsewhere where a sparse checkout leaves it out, since each command's copy of the checkout resets tracked paths).
     # Data already generated in WORK (an earlier, failed start) are used as they are. GPU_GATE: see below.
+    # ACTIVE_WITH_DATA=1: the active round runs while the data are labelled, on the GPUs they leave idle (see
+    # active_with_data; ACTIVE_GPUS must leave out those the measurements hold: active_gpus_check refuses before
+    # anything starts); the training waits for it, then for the gate. Default: the sequential round of ACTIVE_OPTS.
     workers=${DATA_WORKERS:-$(( cores > 1 ? cores - 1 : 1 ))}
-    data_once
-    (cd "$work/data" && tar -cJf "$out/testset-organic.tar.xz" testset) &
     gpus=${TRAIN_GPUS:-0}
     IFS=, read -r -a gpu_list <<< "$gpus"
     n=${#gpu_list[@]}
     init=${INIT:-forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors}
+    active_data= active_pid=
+    if [[ ${ACTIVE_WITH_DATA:-0} == 1 ]]; then
+      active_gpus_check || exit 2
+      echo "active round on GPUs ${ACTIVE_GPUS:-$gpus} while the data are labelled, from $init"
+      active_with_data "$init" &
+      active_pid=$!
+    fi
+    data_once
+    (cd "$work/data" && tar -cJf "$out/testset-organic.tar.xz" testset) &
+    if [[ -n $active_pid ]]; then
+      wait "$active_pid" || echo "the active round ended with $?"
+      tail -2 "$out/active_stdout.txt" || true
+      active_join
+      echo "active round joined at $SECONDS s: $([[ -n $active_data ]] && echo "its frames" || echo "no frames")" \
+        "in the training"
+    fi
     # GPU_GATE (a file name): measurements share the machine and want the GPU to themselves until they create it;
     # the GPU work below (active round, training) waits for it, at most GPU_GATE_S (default 300) seconds after the data are ready
     if [[ -n ${GPU_GATE:-} ]]; then
@@ -176,16 +266,11 @@ case "$phase" in
     # an active round on the student's own MD first, when ACTIVE_OPTS names its families (organic_active.py options,
     # e.g. "--only-weighted --weight-category imine=3 ..."): MD on ACTIVE_GPU (default the first training GPU), labels
     # on DATA_CPUS, cut at ACTIVE_BUDGET_S; its frames join the training data as organic-active-r<ACTIVE_ROUND>
-    active_data=
-    if [[ -n ${ACTIVE_OPTS:-} ]]; then
+    if [[ -z $active_pid && -n ${ACTIVE_OPTS:-} ]]; then
       CUDA_VISIBLE_DEVICES=${ACTIVE_GPU:-${gpu_list[0]}} timeout "${ACTIVE_BUDGET_S:-240}" $(pin "${DATA_CPUS:-}") \
         python3 $tr/organic_active.py --weights "$init" --out "$work/active" --round "${ACTIVE_ROUND:-1}" \
         --workers "$workers" $ACTIVE_OPTS 2>&1 | tee "$out/active_stdout.txt" || echo "the active round ended with $?"
-      cp "$work"/active/organic-active-r*.json "$out/" 2>/dev/null || true
-      if ls "$work"/active/organic-active-r*.train.npz > /dev/null 2>&1; then
-        active_data=$work/active   # its frames weighted as the round asks (default 2), only when there are some
-        SYSTEM_WEIGHTS="${SYSTEM_WEIGHTS:-} --system-weight organic-active-r${ACTIVE_ROUND:-1}=${ACTIVE_WEIGHT:-2}"
-      fi
+      active_join   # its frames weighted as the round asks (default 2), only when there are some
     fi
     minutes=$(python3 -c "print(round(($deadline - $SECONDS - ${EVAL_BUDGET_S:-150} - 120) / 60, 2))")
     echo "training on GPUs $gpus ($n ranks) for $minutes min from $init"

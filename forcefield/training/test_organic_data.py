@@ -286,5 +286,155 @@ class DeviceFiguresTest(unittest.TestCase):
                     self.assertEqual(line, f.read().strip())
 
 
+# A python3 for device_organic.sh's multi phase: logs each script it is asked to run (the GPUs it sees, its CPUs and
+# its arguments) and writes what the phase reads next. organic_data.py waits up to 6 s for the active round to have
+# started (and logs whether it had); organic_active.py marks its start, takes 1 s and writes its round's files;
+# train.py logs whether the active round had finished; export.py says it exported. `-c` snippets: the core count, the phase's arithmetic (run by
+# the real python), the others (torch's banner, export_v6's starts) nothing.
+STUB_PYTHON = r"""#!/usr/bin/env bash
+log=$STUB_DIR/calls.log
+if [[ $1 == -c ]]; then
+  if [[ $2 == *sched_getaffinity* ]]; then echo 4; elif [[ $2 == *'print(round('* ]]; then "$REAL_PYTHON" -c "$2"; fi
+  exit 0
+fi
+script=$(basename "$1"); shift
+opt() { local want=$1; shift; while (( $# )); do if [[ $1 == "$want" ]]; then echo "$2"; return; fi; shift; done; }
+out=$(opt --out "$@")
+cpus=$(grep Cpus_allowed_list /proc/self/status | cut -f2)
+echo "$script | CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-} | cpus=$cpus | $*" >> "$log"
+case $script in
+  organic_active.py)
+    touch "$STUB_DIR/active-started"; sleep 1
+    mkdir -p "$out"; r=$(opt --round "$@")
+    touch "$out/organic-active-r$r.train.npz" "$out/organic-active-r$r.val.npz"; echo {} > "$out/organic-active-r$r.json"
+    touch "$STUB_DIR/active-done" ;;
+  organic_data.py)
+    for _ in $(seq 60); do [[ -e $STUB_DIR/active-started ]] && break; sleep 0.1; done
+    echo "data: active started $([[ -e $STUB_DIR/active-started ]] && echo yes || echo no)" >> "$log"
+    mkdir -p "$out/testset"; touch "$out/organic.train.npz" "$out/organic-test.npz"; echo {} > "$out/organic-data.json" ;;
+  export.py) echo "exported" ;;
+  train.py)
+    echo "train: active done $([[ -e $STUB_DIR/active-done ]] && echo yes || echo no)" >> "$log"
+    mkdir -p "$out"; touch "$out/state.npz"; echo {} > "$out/train_log.json" ;;
+esac
+exit 0
+"""
+
+
+class DeviceActiveWithDataTest(unittest.TestCase):
+    """device_organic.sh multi with ACTIVE_WITH_DATA=1: the active round on the student's MD of every molecule the data
+    hold starts before the data are labelled and runs beside them on ACTIVE_GPUS, the training waits for it and takes
+    its frames as the sequential round's (organic-active-r<ACTIVE_ROUND>, ACTIVE_WEIGHT); ACTIVE_GPUS overlapping a GPU
+    the measurements hold is refused before anything starts; without the setting the sequential round is as before.
+    python3 stubbed (STUB_PYTHON)."""
+
+    HERE = os.path.dirname(os.path.abspath(__file__))
+
+    def multi(self, **env):
+        """Runs the phase in a fresh folder; (return code, stdout + stderr, the stub's log lines)."""
+        import subprocess
+        import sys
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            os.mkdir(os.path.join(d, "bin"))
+            with open(os.path.join(d, "bin", "python3"), "w") as f:
+                f.write(STUB_PYTHON)
+            os.chmod(os.path.join(d, "bin", "python3"), 0o755)
+            os.makedirs(os.path.join(d, "w", "lib"))
+            open(os.path.join(d, "w", "lib", "libxtb.so.6"), "w").close()   # no payload to unpack
+            base = {k: v for k, v in os.environ.items() if not k.startswith(("ACTIVE_", "GPU_GATE", "ENGINE_GPU",
+                                                                                  "TRAIN_", "DATA_", "SYSTEM_WEIGHTS"))}
+            e = dict(base, PATH=os.path.join(d, "bin") + os.pathsep + os.environ["PATH"], STUB_DIR=d,
+                     REAL_PYTHON=sys.executable, EVAL_BUDGET_S="0", **env)
+            # output to a file, not a pipe: the phase's minute saver leaves a `sleep 60` holding its output open
+            with open(os.path.join(d, "out.txt"), "w") as f:
+                p = subprocess.run(["bash", os.path.join(self.HERE, "device_organic.sh"), "multi", "w", "o", "900"],
+                                   stdout=f, stderr=subprocess.STDOUT, timeout=120, env=e, cwd=d)
+            with open(os.path.join(d, "out.txt")) as f:
+                text = f.read()
+            lines = []
+            if os.path.exists(os.path.join(d, "calls.log")):
+                with open(os.path.join(d, "calls.log")) as f:
+                    lines = f.read().splitlines()
+        return p.returncode, text, lines
+
+    @staticmethod
+    def call(lines, script):
+        found = [x for x in lines if x.startswith(script + " |")]
+        return found
+
+    def test_the_active_round_runs_while_the_data_are_labelled_and_joins_the_training(self):
+        rc, text, lines = self.multi(ACTIVE_WITH_DATA="1", ACTIVE_GPUS="0,1", TRAIN_GPUS="0,1", DATA_CPUS="0",
+                                     DATA_WORKERS="3", ACTIVE_ROUND="11", ACTIVE_WEIGHT="3", DATA_OPTS="--small --rare",
+                                     ACTIVE_OPTS="--ps 1.5", SYSTEM_WEIGHTS="--system-weight water=2")
+        self.assertEqual(0, rc, text)
+        self.assertIn("data: active started yes", lines)                       # beside the data, not after
+        active = self.call(lines, "organic_active.py")
+        self.assertEqual(len(active), 1, lines)
+        _, gpus, cpus, argv = active[0].split(" | ")
+        self.assertEqual(gpus, "CUDA_VISIBLE_DEVICES=0,1")
+        self.assertEqual(cpus, "cpus=0")                                        # pinned to DATA_CPUS
+        tr = "forcefield/training"
+        self.assertIn(f"--out w/active --round 11 --workers 3 --devices cuda:0,cuda:1 --budget-s 200 --starts "
+                      f"{tr}/organic/starts.train.xyz.gz {tr}/organic/starts.small.xyz.gz "
+                      f"{tr}/organic/starts.rare.xyz.gz --ps 1.5", argv)
+        trains = self.call(lines, "train.py")
+        self.assertEqual(len(trains), 2)                                        # one rank a training GPU
+        self.assertIn("train: active done yes", lines)
+        for t in trains:
+            self.assertIn(" w/active ", t)
+            self.assertIn("--system-weight water=2 --system-weight organic-active-r11=3", t)
+        self.assertIn("active round joined", text)
+
+    def test_active_gpus_that_the_measurements_hold_are_refused_before_anything_starts(self):
+        rc, text, lines = self.multi(ACTIVE_WITH_DATA="1", ACTIVE_GPUS="0,1", TRAIN_GPUS="0,1", ENGINE_GPU="1",
+                                     GPU_GATE="gate")
+        self.assertEqual(2, rc, text)
+        self.assertIn("ACTIVE_GPUS='0,1' and ENGINE_GPU='1' both name GPU 1", text)
+        self.assertIn("nothing started", text)
+        self.assertEqual([x for x in lines if x.endswith(".py") or " | " in x], [])   # no script ran
+
+    def test_the_held_gpus(self):
+        """active_gpus_check alone: which ACTIVE_GPUS pass beside which measurements."""
+        import re
+        import subprocess
+        with open(os.path.join(self.HERE, "device_organic.sh")) as f:
+            script = f.read()
+        functions = "".join(re.search(rf"^{name}\(\) {{\n.*?^}}\n", script, re.S | re.M).group(0)
+                            for name in ("held_gpus", "active_gpus_check"))
+        cases = [(dict(ACTIVE_GPUS="0,1"), 0),                                   # nothing measured
+                 (dict(ACTIVE_GPUS="0", ENGINE_GPU="1"), 0),
+                 (dict(ACTIVE_GPUS="1", ENGINE_GPU="1"), 2),                     # also without GPU_GATE
+                 (dict(ACTIVE_GPUS="1", GPU_GATE="g"), 0),                       # the measurements' default: 0
+                 (dict(ACTIVE_GPUS="0,1", GPU_GATE="g"), 2),
+                 (dict(ACTIVE_GPUS="0", ENGINE_GPU="1", GPU_GATE="g", TRAIN_PROFILE="1", TRAIN_GPUS="0,1"), 2),
+                 (dict(ACTIVE_GPUS="1", TRAIN_PROFILE="1", TRAIN_GPUS="0,1"), 0),  # no probe without the gate
+                 (dict(TRAIN_GPUS="0,1", ENGINE_GPU="1"), 2),                     # ACTIVE_GPUS defaults to TRAIN_GPUS
+                 (dict(ACTIVE_GPUS="0,x"), 2)]
+        base = {k: v for k, v in os.environ.items() if k not in ("ACTIVE_GPUS", "ENGINE_GPU", "GPU_GATE",
+                                                                 "TRAIN_PROFILE", "TRAIN_GPUS")}
+        for env, rc in cases:
+            p = subprocess.run(["bash", "-c", f"set -euo pipefail\n{functions}\nactive_gpus_check"],
+                               capture_output=True, text=True, timeout=60, env=dict(base, **env))
+            self.assertEqual(rc, p.returncode, (env, p.stderr))
+            self.assertEqual(rc != 0, "nothing started" in p.stderr, (env, p.stderr))
+
+    def test_the_sequential_round_stays_the_default(self):
+        rc, text, lines = self.multi(TRAIN_GPUS="1", ACTIVE_OPTS="--only-weighted --weight-category imine=3",
+                                     ACTIVE_ROUND="4")
+        self.assertEqual(0, rc, text)
+        self.assertIn("data: active started no", lines)
+        active = self.call(lines, "organic_active.py")
+        self.assertEqual(len(active), 1, lines)
+        self.assertGreater(lines.index(active[0]), lines.index(self.call(lines, "organic_data.py")[0]))
+        _, gpus, _, argv = active[0].split(" | ")
+        self.assertEqual(gpus, "CUDA_VISIBLE_DEVICES=1")                        # the first training GPU
+        self.assertTrue(argv.endswith("--out w/active --round 4 --workers 3 --only-weighted --weight-category "
+                                      "imine=3"), argv)
+        self.assertNotIn("--devices", argv)
+        for t in self.call(lines, "train.py"):
+            self.assertIn("--system-weight organic-active-r4=2", t)
+
+
 if __name__ == "__main__":
     unittest.main()
