@@ -103,10 +103,18 @@ held_gpus() {
   fi
   return 0
 }
-# ACTIVE_GPUS (default TRAIN_GPUS): whole numbers, none held by the measurements (held_gpus); else a message and 2,
-# before anything starts (the MD would disturb what they measure, or the two would share a GPU's memory)
-active_gpus_check() {
-  local gpus=${ACTIVE_GPUS:-${TRAIN_GPUS:-0}} list g line what held h
+# ACTIVE_WITH_DATA=1's settings before anything starts, else a message and 2: ACTIVE_MD_S, ACTIVE_BUDGET_S,
+# ACTIVE_WORKERS, ACTIVE_ROUND and ACTIVE_WEIGHT whole numbers (they would fail the round only after it started, or
+# reach bash's arithmetic as 0); ACTIVE_GPUS (default TRAIN_GPUS) GPU indices, none held by the measurements
+# (held_gpus: the MD would disturb what they measure, and the two would share a GPU's memory)
+active_check() {
+  local gpus=${ACTIVE_GPUS:-${TRAIN_GPUS:-0}} list g line what held h v
+  for v in ACTIVE_MD_S ACTIVE_BUDGET_S ACTIVE_WORKERS ACTIVE_ROUND ACTIVE_WEIGHT; do
+    if [[ -n ${!v:-} && ! ${!v} =~ ^[0-9]+$ ]]; then
+      echo "$v='${!v}': expected a whole number (nothing started)" >&2
+      return 2
+    fi
+  done
   IFS=, read -r -a list <<< "$gpus"
   for g in "${list[@]}"; do
     if [[ ! $g =~ ^[0-9]+$ ]]; then
@@ -139,7 +147,8 @@ active_starts() {
 # ACTIVE_WITH_DATA=1: the active round (organic_active.py) from weights $1 while the data are labelled: the student's
 # own MD of every molecule the data hold (active_starts) on ACTIVE_GPUS (default TRAIN_GPUS; one process a GPU),
 # cut at ACTIVE_MD_S seconds of MD (default 200: --budget-s, the frames sampled by then are labelled), labels by
-# ACTIVE_WORKERS processes (default the data's DATA_WORKERS) on DATA_CPUS beside the data's, ACTIVE_OPTS added
+# ACTIVE_WORKERS processes (default the data's DATA_WORKERS) beside the data's, the whole round pinned to ACTIVE_CPUS
+# (default DATA_CPUS; wider where cores are spare, for the MD's driver processes), ACTIVE_OPTS added
 # (organic_active.py options: lengths, families); the whole round bounded by ACTIVE_BUDGET_S (default 480 s: a
 # round killed there leaves only its md-batch files, no frames). Output in $work/active, log in $out/active_stdout.txt
 active_with_data() {
@@ -147,10 +156,10 @@ active_with_data() {
   IFS=, read -r -a list <<< "$gpus"
   for ((k = 0; k < ${#list[@]}; k++)); do devices+=${devices:+,}cuda:$k; done
   # shellcheck disable=SC2046   # the start files and ACTIVE_OPTS split into words
-  CUDA_VISIBLE_DEVICES=$gpus timeout "${ACTIVE_BUDGET_S:-480}" $(pin "${DATA_CPUS:-}") python3 $tr/organic_active.py \
-    --weights "$1" --out "$work/active" --round "${ACTIVE_ROUND:-1}" --workers "${ACTIVE_WORKERS:-$workers}" \
-    --devices "$devices" --budget-s "${ACTIVE_MD_S:-200}" --starts $(active_starts) ${ACTIVE_OPTS:-} \
-    > "$out/active_stdout.txt" 2>&1
+  CUDA_VISIBLE_DEVICES=$gpus timeout "${ACTIVE_BUDGET_S:-480}" $(pin "${ACTIVE_CPUS:-${DATA_CPUS:-}}") \
+    python3 $tr/organic_active.py --weights "$1" --out "$work/active" --round "${ACTIVE_ROUND:-1}" \
+    --workers "${ACTIVE_WORKERS:-$workers}" --devices "$devices" --budget-s "${ACTIVE_MD_S:-200}" \
+    --starts $(active_starts) ${ACTIVE_OPTS:-} > "$out/active_stdout.txt" 2>&1
 }
 # The active round's frames (in $work/active) join the training: active_data (a --data folder) and SYSTEM_WEIGHTS
 # (organic-active-r<ACTIVE_ROUND>, weight ACTIVE_WEIGHT, default 2), only where its train file was written
@@ -233,7 +242,7 @@ case "$phase" in
     # elsewhere where a sparse checkout leaves it out, since each command's copy of the checkout resets tracked paths).
     # Data already generated in WORK (an earlier, failed start) are used as they are. GPU_GATE: see below.
     # ACTIVE_WITH_DATA=1: the active round runs while the data are labelled, on the GPUs they leave idle (see
-    # active_with_data; ACTIVE_GPUS must leave out those the measurements hold: active_gpus_check refuses before
+    # active_with_data; ACTIVE_GPUS must leave out those the measurements hold: active_check refuses before
     # anything starts); the training waits for it, then for the gate. Default: the sequential round of ACTIVE_OPTS.
     workers=${DATA_WORKERS:-$(( cores > 1 ? cores - 1 : 1 ))}
     gpus=${TRAIN_GPUS:-0}
@@ -242,7 +251,7 @@ case "$phase" in
     init=${INIT:-forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors}
     active_data= active_pid=
     if [[ ${ACTIVE_WITH_DATA:-0} == 1 ]]; then
-      active_gpus_check || exit 2
+      active_check || exit 2
       echo "active round on GPUs ${ACTIVE_GPUS:-$gpus} while the data are labelled, from $init"
       active_with_data "$init" &
       active_pid=$!

@@ -289,8 +289,8 @@ class DeviceFiguresTest(unittest.TestCase):
 # A python3 for device_organic.sh's multi phase: logs each script it is asked to run (the GPUs it sees, its CPUs and
 # its arguments) and writes what the phase reads next. organic_data.py waits up to 6 s for the active round to have
 # started (and logs whether it had); organic_active.py marks its start, takes 1 s and writes its round's files;
-# train.py logs whether the active round had finished; export.py says it exported. `-c` snippets: the core count, the phase's arithmetic (run by
-# the real python), the others (torch's banner, export_v6's starts) nothing.
+# train.py logs whether the active round had finished; export.py says it exported. `-c` snippets: the core count,
+# the phase's arithmetic (run by the real python), the others (torch's banner, export_v6's starts) nothing.
 STUB_PYTHON = r"""#!/usr/bin/env bash
 log=$STUB_DIR/calls.log
 if [[ $1 == -c ]]; then
@@ -306,12 +306,14 @@ case $script in
   organic_active.py)
     touch "$STUB_DIR/active-started"; sleep 1
     mkdir -p "$out"; r=$(opt --round "$@")
-    touch "$out/organic-active-r$r.train.npz" "$out/organic-active-r$r.val.npz"; echo {} > "$out/organic-active-r$r.json"
+    touch "$out/organic-active-r$r.train.npz" "$out/organic-active-r$r.val.npz"
+    echo {} > "$out/organic-active-r$r.json"
     touch "$STUB_DIR/active-done" ;;
   organic_data.py)
     for _ in $(seq 60); do [[ -e $STUB_DIR/active-started ]] && break; sleep 0.1; done
     echo "data: active started $([[ -e $STUB_DIR/active-started ]] && echo yes || echo no)" >> "$log"
-    mkdir -p "$out/testset"; touch "$out/organic.train.npz" "$out/organic-test.npz"; echo {} > "$out/organic-data.json" ;;
+    mkdir -p "$out/testset"; touch "$out/organic.train.npz" "$out/organic-test.npz"
+    echo {} > "$out/organic-data.json" ;;
   export.py) echo "exported" ;;
   train.py)
     echo "train: active done $([[ -e $STUB_DIR/active-done ]] && echo yes || echo no)" >> "$log"
@@ -394,14 +396,14 @@ class DeviceActiveWithDataTest(unittest.TestCase):
         self.assertIn("nothing started", text)
         self.assertEqual([x for x in lines if x.endswith(".py") or " | " in x], [])   # no script ran
 
-    def test_the_held_gpus(self):
-        """active_gpus_check alone: which ACTIVE_GPUS pass beside which measurements."""
+    def test_the_held_gpus_and_the_numeric_settings(self):
+        """active_check alone: which ACTIVE_GPUS pass beside which measurements; whole numbers of seconds."""
         import re
         import subprocess
         with open(os.path.join(self.HERE, "device_organic.sh")) as f:
             script = f.read()
         functions = "".join(re.search(rf"^{name}\(\) {{\n.*?^}}\n", script, re.S | re.M).group(0)
-                            for name in ("held_gpus", "active_gpus_check"))
+                            for name in ("held_gpus", "active_check"))
         cases = [(dict(ACTIVE_GPUS="0,1"), 0),                                   # nothing measured
                  (dict(ACTIVE_GPUS="0", ENGINE_GPU="1"), 0),
                  (dict(ACTIVE_GPUS="1", ENGINE_GPU="1"), 2),                     # also without GPU_GATE
@@ -410,11 +412,13 @@ class DeviceActiveWithDataTest(unittest.TestCase):
                  (dict(ACTIVE_GPUS="0", ENGINE_GPU="1", GPU_GATE="g", TRAIN_PROFILE="1", TRAIN_GPUS="0,1"), 2),
                  (dict(ACTIVE_GPUS="1", TRAIN_PROFILE="1", TRAIN_GPUS="0,1"), 0),  # no probe without the gate
                  (dict(TRAIN_GPUS="0,1", ENGINE_GPU="1"), 2),                     # ACTIVE_GPUS defaults to TRAIN_GPUS
-                 (dict(ACTIVE_GPUS="0,x"), 2)]
-        base = {k: v for k, v in os.environ.items() if k not in ("ACTIVE_GPUS", "ENGINE_GPU", "GPU_GATE",
-                                                                 "TRAIN_PROFILE", "TRAIN_GPUS")}
+                 (dict(ACTIVE_GPUS="0,x"), 2),
+                 (dict(ACTIVE_MD_S="200", ACTIVE_BUDGET_S="480", ACTIVE_WEIGHT="2"), 0),
+                 (dict(ACTIVE_MD_S="3m"), 2), (dict(ACTIVE_BUDGET_S="4.5"), 2)]
+        base = {k: v for k, v in os.environ.items() if not k.startswith(("ACTIVE_", "ENGINE_GPU", "GPU_GATE",
+                                                                          "TRAIN_PROFILE", "TRAIN_GPUS"))}
         for env, rc in cases:
-            p = subprocess.run(["bash", "-c", f"set -euo pipefail\n{functions}\nactive_gpus_check"],
+            p = subprocess.run(["bash", "-c", f"set -euo pipefail\n{functions}\nactive_check"],
                                capture_output=True, text=True, timeout=60, env=dict(base, **env))
             self.assertEqual(rc, p.returncode, (env, p.stderr))
             self.assertEqual(rc != 0, "nothing started" in p.stderr, (env, p.stderr))
