@@ -324,6 +324,10 @@ def _md_worker(device, weights, jobs, seed, counter, messages, every, equil, tot
         torch.set_num_threads(threads)
         torch.backends.cuda.matmul.allow_tf32 = False
         dev = torch.device(device)
+        if dev.type == "cuda" and dev.index is not None:
+            # the current device too: StudentLangevin.prepare captures its CUDA graph on a side stream of the current
+            # device (cuda:0 unless set), which must be the one its tensors are on
+            torch.cuda.set_device(dev)
         model = load_student(weights, dev)
         for p in model.parameters():
             p.requires_grad_(False)
