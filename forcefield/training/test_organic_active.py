@@ -130,8 +130,8 @@ class ExplodedReplicaTest(unittest.TestCase):
 
         st = conformer0(STARTS_TRAIN, {"ethanol"})[0]
         plan = [dict(id=k, numbers=st.numbers, positions=st.positions, temperature=300.0) for k in range(2)]
-        frames, exploded, possible, stats = organic_active.student_md(Steep(), plan, 0.01, 5.0, 2.5, 1,
-                                                                      torch.device("cpu"), 1000, log=lambda *a, **k: None)
+        frames, exploded, possible, stats = organic_active.student_md(
+            Steep(), plan, 0.01, 5.0, 2.5, 1, torch.device("cpu"), 1000, log=lambda *a, **k: None)
         self.assertEqual(stats["frames_per_replica"], 2)
         self.assertEqual(len(frames[0]), 2)
         self.assertIsNone(exploded[0])
