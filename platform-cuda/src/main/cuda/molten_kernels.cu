@@ -73,6 +73,13 @@ extern "C" __global__ void __launch_bounds__(128, 4) k_group_n12_tc(const __grid
 extern "C" __global__ void __launch_bounds__(256, 1) k_group_n24_tc(const __grid_constant__ Net n) {
     stage_entry(); SMEM_DECL; grp::group_force<24, 11, 2, false, 4, 2, true, 12, 2>(n, sm);
 }
+// The pair-loop variant of k_group_n24_tc (molten_group_pairs.cuh: d rbf/dd once per pair, atom i's sums in
+// registers in both pair loops, the next pair's inputs loaded ahead; NOT yet measured), selected only by
+// -Dmolten.cuda.groupVariant=p (GroupPath) to be timed beside the default in one binary. NMAX 22: the stored
+// d rbf/dd (80 B a pair) takes 228,368 B of shared memory at 22 atoms, 241,136 B at 23 (sm_90 allows 232,448).
+extern "C" __global__ void __launch_bounds__(256, 1) k_group_n24_tc_p(const __grid_constant__ Net n) {
+    stage_entry(); SMEM_DECL; grp::group_force<22, 11, 2, true, 4, 2, true, 12, 2, 0, 0, true>(n, sm);
+}
 
 // Dense stages, warp variant (_w), tiled variant (_t) and narrow tiles (_n, see molten_layers.cuh); at most 128 registers, so that two
 // blocks (16 warps) share a multiprocessor and hide each other's memory latency. s: K splits of the tiled

@@ -25,12 +25,26 @@ import org.molten.core.Cell;
  * mma.sync, the probe's VTC) have the same launch shape and shared memory (k_group_n12_tc without the U|V tiles'
  * extra rows: 512 B less at 5..7 atoms); {@link #dense} picks between the two
  * ({@value KernelChoices#GROUP_DENSE_PROPERTY}).
+ * <p>{@value #VARIANT_PROPERTY}{@code =p} exists only to time a variant beside the default in one binary (one bundle,
+ * one fatbin, alternating runs: scripts/group-variants-run.sh): where {@link #dense} resolved to the tensor cores, it
+ * makes replicas of 13..{@value #P_ATOMS} atoms run {@code k_group_n24_tc_p}, the pair-loop variant of
+ * {@code k_group_n24_tc} (molten_group_pairs.cuh, not yet measured). Without it nothing changes.
  */
 final class GroupPath {
     /** Largest atom count of a replica the group kernels hold. */
     static final int MAX_ATOMS = 24;
     /** Largest atom count of a replica the 12-slot entries (k_group_n12, k_group_n12_tc) hold. */
     static final int N12_ATOMS = 12;
+    /**
+     * Selects a group-kernel variant for timing only ({@code p}: {@code k_group_n24_tc_p}); read where the entry is
+     * picked ({@link #kernel(int, KernelChoices.GroupDense)}), not a user setting.
+     */
+    static final String VARIANT_PROPERTY = "molten.cuda.groupVariant";
+    /**
+     * Largest atom count of {@code k_group_n24_tc_p}: its pairs hold d rbf/dd too ({@link #geoFloats}), 228,368 B of
+     * shared memory a block at 22 atoms, 241,136 B at 23, above sm_90's 232,448 B.
+     */
+    static final int P_ATOMS = 22;
     static final int F = GroupWeights.F;
     /** Floats a pair holds in shared memory (grp::GEO) and scratch floats per atom, layer and channel (grp::NFLD). */
     static final int GEO = 28;
@@ -54,6 +68,10 @@ final class GroupPath {
             throw new IllegalArgumentException("resolve auto first (GroupPath.dense)");
         }
         String entry = atoms <= N12_ATOMS ? "k_group_n12" : "k_group_n24";
+        if (dense == KernelChoices.GroupDense.TC && atoms > N12_ATOMS && atoms <= P_ATOMS
+                && "p".equals(System.getProperty(VARIANT_PROPERTY))) {
+            return "k_group_n24_tc_p";   // timing a variant beside the default (class comment)
+        }
         return entry + (dense == KernelChoices.GroupDense.TC ? "_tc" : "");
     }
 
@@ -109,6 +127,14 @@ final class GroupPath {
     }
 
     /**
+     * Floats a pair holds in shared memory (grp::GEO; the pair-loop variant {@code k_group_n24_tc_p} also its n_rbf
+     * values of d rbf/dd, grp::GEOP).
+     */
+    static int geoFloats(String kernel) {
+        return kernel.endsWith("_p") ? GEO + GroupWeights.N_RBF : GEO;
+    }
+
+    /**
      * Bytes of dynamic shared memory of a block of {@code kernel} for {@code m} atoms: grp::GroupLayout of
      * molten_group.cuh (keep the two equal; the kernel traps on a shortfall).
      */
@@ -119,7 +145,7 @@ final class GroupPath {
         long p = (long) m * (m - 1) / 2;
         long mp = (long) (m + rt - 1) / rt * rt;
         long b = 7L * m * F;                       // S [M][F], V [M][3F], A [M][3F]
-        long x = b + 3L * m * F + p * GEO + 4 * p + ((m + 3) & ~3);
+        long x = b + 3L * m * F + p * geoFloats(kernel) + 4 * p + ((m + 3) & ~3);
         long total = x + (priv ? 6L * m * F : 0);
         total = Math.max(total, b + mp * 3 * F);   // a partial row tile reads B's rows up to mp - 1 (3F each)
         // the U|V products' partial last tiles read rows as [3M][F] (V forward, A and B backward): b + mp3 F bounds
