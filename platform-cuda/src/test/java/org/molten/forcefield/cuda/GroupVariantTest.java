@@ -1,5 +1,6 @@
 package org.molten.forcefield.cuda;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -46,6 +47,16 @@ class GroupVariantTest {
         assertEquals("k_group_n12", GroupPath.kernel(9));
         System.setProperty(GroupPath.VARIANT_PROPERTY, "q");
         assertEquals("k_group_n24_tc", GroupPath.kernel(22, tc));
+    }
+
+    /**
+     * The property passes the GPU path's check of {@code molten.cuda.*} names, as GroupCheck and molten bench read
+     * them (CudaOptions.fromSystemProperties): on the card, unregistered, it was refused before any kernel ran.
+     */
+    @Test
+    void thePropertyIsOneTheGpuPathReads() {
+        System.setProperty(GroupPath.VARIANT_PROPERTY, "p");
+        assertDoesNotThrow(() -> CudaOptions.fromSystemProperties());
     }
 
     /**
