@@ -80,6 +80,13 @@ extern "C" __global__ void __launch_bounds__(256, 1) k_group_n24_tc(const __grid
 extern "C" __global__ void __launch_bounds__(256, 1) k_group_n24_tc_p(const __grid_constant__ Net n) {
     stage_entry(); SMEM_DECL; grp::group_force<22, 11, 2, true, 4, 2, true, 12, 2, 0, 0, true>(n, sm);
 }
+// The same pair loops in k_group_n12_tc (NOT yet measured; -Dmolten.cuda.groupVariant=p with groupDense=tc, 1..12
+// atoms): its launch shape, 128 threads (one a channel), at most 128 registers (4 blocks a multiprocessor). The stored
+// d rbf/dd adds 80 B a pair: 53,616 B of shared memory for an ethanol (9 atoms) against 50,736, four blocks still fit
+// sm_90's 228 KB a multiprocessor; 75,216 B at 12 atoms (default 70,656: three blocks either way).
+extern "C" __global__ void __launch_bounds__(128, 4) k_group_n12_tc_p(const __grid_constant__ Net n) {
+    stage_entry(); SMEM_DECL; grp::group_force<12, 9, 1, true, 4, 2, true, 6, 2, 0, 0, true>(n, sm);
+}
 
 // Dense stages, warp variant (_w), tiled variant (_t) and narrow tiles (_n, see molten_layers.cuh); at most 128 registers, so that two
 // blocks (16 warps) share a multiprocessor and hide each other's memory latency. s: K splits of the tiled
