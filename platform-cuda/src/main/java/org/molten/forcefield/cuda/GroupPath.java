@@ -28,7 +28,10 @@ import org.molten.core.Cell;
  * <p>{@value #VARIANT_PROPERTY}{@code =p} exists only to time a variant beside the default in one binary (one bundle,
  * one fatbin, alternating runs: scripts/group-variants-run.sh): where {@link #dense} resolved to the tensor cores, it
  * makes replicas of 13..{@value #P_ATOMS} atoms run {@code k_group_n24_tc_p}, the pair-loop variant of
- * {@code k_group_n24_tc} (molten_group_pairs.cuh, not yet measured). Without it nothing changes.
+ * {@code k_group_n24_tc} (molten_group_pairs.cuh, not yet measured), and replicas of 1..{@value #N12_ATOMS} atoms
+ * {@code k_group_n12_tc_p}, the same loops in {@code k_group_n12_tc} (its launch shape; the ethanols' default,
+ * {@code k_group_n12}, is SIMT: there the variant needs {@value KernelChoices#GROUP_DENSE_PROPERTY}{@code =tc} too).
+ * Without it nothing changes.
  */
 final class GroupPath {
     /** Largest atom count of a replica the group kernels hold. */
@@ -36,8 +39,9 @@ final class GroupPath {
     /** Largest atom count of a replica the 12-slot entries (k_group_n12, k_group_n12_tc) hold. */
     static final int N12_ATOMS = 12;
     /**
-     * Selects a group-kernel variant for timing only ({@code p}: {@code k_group_n24_tc_p}); read where the entry is
-     * picked ({@link #kernel(int, KernelChoices.GroupDense)}), not a user setting.
+     * Selects a group-kernel variant for timing only ({@code p}: {@code k_group_n12_tc_p} / {@code k_group_n24_tc_p}
+     * on the tensor cores); read where the entry is picked ({@link #kernel(int, KernelChoices.GroupDense)}), not a
+     * user setting.
      */
     static final String VARIANT_PROPERTY = "molten.cuda.groupVariant";
     /**
@@ -68,9 +72,9 @@ final class GroupPath {
             throw new IllegalArgumentException("resolve auto first (GroupPath.dense)");
         }
         String entry = atoms <= N12_ATOMS ? "k_group_n12" : "k_group_n24";
-        if (dense == KernelChoices.GroupDense.TC && atoms > N12_ATOMS && atoms <= P_ATOMS
+        if (dense == KernelChoices.GroupDense.TC && atoms <= P_ATOMS
                 && "p".equals(System.getProperty(VARIANT_PROPERTY))) {
-            return "k_group_n24_tc_p";   // timing a variant beside the default (class comment)
+            return entry + "_tc_p";   // timing a variant beside the default (class comment)
         }
         return entry + (dense == KernelChoices.GroupDense.TC ? "_tc" : "");
     }
@@ -127,8 +131,8 @@ final class GroupPath {
     }
 
     /**
-     * Floats a pair holds in shared memory (grp::GEO; the pair-loop variant {@code k_group_n24_tc_p} also its n_rbf
-     * values of d rbf/dd, grp::GEOP).
+     * Floats a pair holds in shared memory (grp::GEO; the pair-loop variants {@code k_group_n12_tc_p},
+     * {@code k_group_n24_tc_p} also its n_rbf values of d rbf/dd, grp::GEOP).
      */
     static int geoFloats(String kernel) {
         return kernel.endsWith("_p") ? GEO + GroupWeights.N_RBF : GEO;

@@ -1,5 +1,6 @@
 package org.molten.forcefield.cuda;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,13 +13,16 @@ import org.junit.jupiter.api.Test;
 import org.molten.core.Atoms;
 import org.molten.core.dynamics.DynamicsSpec;
 import org.molten.core.dynamics.ReplicaStart;
+import org.molten.forcefield.student.ReferenceStudent;
+import org.molten.forcefield.student.StudentWeights;
 
 /**
- * The pair-loop variant k_group_n24_tc_p (molten_group_pairs.cuh), selected for timing by
+ * The pair-loop variants k_group_n24_tc_p and k_group_n12_tc_p (molten_group_pairs.cuh), selected for timing by
  * {@value GroupPath#VARIANT_PROPERTY}=p: which entry the property picks and the shared memory it needs (no device), and
- * through the emulator every atom count it takes (13..{@value GroupPath#P_ATOMS}) against the float64 reference student
- * with the default entry's bounds (GroupForcesTest.against: relative force error <= 1e-5, energy <= 1e-6 of the summed
- * per-atom magnitudes), plus two alanine dipeptides, the size it is meant for.
+ * through the emulator every atom count they take (1..{@value GroupPath#N12_ATOMS}, 13..{@value GroupPath#P_ATOMS})
+ * against the float64 reference student with the default entries' bounds (GroupForcesTest.against: relative force
+ * error <= 1e-5, energy <= 1e-6 of the summed per-atom magnitudes), plus two ethanols and two alanine dipeptides, the
+ * sizes they are meant for.
  */
 class GroupVariantTest {
     private static final int F = GroupPath.F;
@@ -31,22 +35,26 @@ class GroupVariantTest {
     }
 
     /**
-     * Without the property nothing changes; with it, tc replicas of 13..22 atoms take the variant, 23 and 24 (whose
-     * stored d rbf/dd would not fit sm_90's 232,448 B), the 12-slot entries and SIMT keep their entries.
+     * Without the property nothing changes; with it, tc replicas of 1..12 atoms take k_group_n12_tc_p, of 13..22
+     * k_group_n24_tc_p; 23 and 24 (whose stored d rbf/dd would not fit sm_90's 232,448 B) and SIMT keep their entries.
      */
     @Test
     void thePropertyPicksTheVariantOnlyWhereItApplies() {
         KernelChoices.GroupDense tc = KernelChoices.GroupDense.TC;
-        assertEquals("k_group_n24_tc", GroupPath.kernel(22, tc));
+        KernelChoices.GroupDense simt = KernelChoices.GroupDense.SIMT;
+        for (int m = 1; m <= GroupPath.MAX_ATOMS; m++) {
+            assertEquals(m <= 12 ? "k_group_n12_tc" : "k_group_n24_tc", GroupPath.kernel(m, tc), m + " atoms");
+        }
         System.setProperty(GroupPath.VARIANT_PROPERTY, "p");
         for (int m = 1; m <= GroupPath.MAX_ATOMS; m++) {
-            String want = m <= 12 ? "k_group_n12_tc" : m <= GroupPath.P_ATOMS ? "k_group_n24_tc_p" : "k_group_n24_tc";
+            String want = m <= 12 ? "k_group_n12_tc_p" : m <= GroupPath.P_ATOMS ? "k_group_n24_tc_p" : "k_group_n24_tc";
             assertEquals(want, GroupPath.kernel(m, tc), m + " atoms");
+            assertEquals(m <= 12 ? "k_group_n12" : "k_group_n24", GroupPath.kernel(m, simt), m + " atoms, simt");
         }
-        assertEquals("k_group_n24", GroupPath.kernel(22, KernelChoices.GroupDense.SIMT));
         assertEquals("k_group_n12", GroupPath.kernel(9));
         System.setProperty(GroupPath.VARIANT_PROPERTY, "q");
         assertEquals("k_group_n24_tc", GroupPath.kernel(22, tc));
+        assertEquals("k_group_n12_tc", GroupPath.kernel(9, tc));
     }
 
     /**
@@ -76,6 +84,66 @@ class GroupVariantTest {
         assertEquals(256, GroupPath.threads("k_group_n24_tc_p"));
         assertEquals(48, GroupPath.geoFloats("k_group_n24_tc_p"));
         assertEquals(28, GroupPath.geoFloats("k_group_n24_tc"));
+    }
+
+    /**
+     * grp::GroupLayout&lt;0, 0, GEOP&gt; at 128 threads, written out: k_group_n12_tc's layout with 48 floats a pair
+     * (28 + 20 of d rbf/dd) where the layout's end binds, else the dense tiles' rows (9 or 18 of 3F past B). An
+     * ethanol (9 atoms): 53,616 B against 50,736, four blocks still fit sm_90's 228 KB a multiprocessor.
+     */
+    @Test
+    void theTwelveSlotVariantsSharedMemoryHoldsDrbfPerPair() {
+        for (int m = 1; m <= GroupPath.N12_ATOMS; m++) {
+            int p = m * (m - 1) / 2, b = 7 * m * F;
+            int end = b + 3 * m * F + 52 * p + ((m + 3) & ~3);
+            int tiles = b + (m <= 9 ? 9 : 18) * 3 * F;
+            assertEquals(4 * Math.max(end, tiles), GroupPath.sharedBytes("k_group_n12_tc_p", m), m + " atoms");
+            assertTrue(GroupPath.sharedBytes("k_group_n12_tc_p", m) >= GroupPath.sharedBytes("k_group_n12_tc", m));
+        }
+        assertEquals(53_616, GroupPath.sharedBytes("k_group_n12_tc_p", 9));
+        assertEquals(50_736, GroupPath.sharedBytes("k_group_n12_tc", 9));
+        assertTrue(4 * (GroupPath.sharedBytes("k_group_n12_tc_p", 9) + 1024) <= 228 * 1024);   // + 1 KB a block reserved
+        assertEquals(75_216, GroupPath.sharedBytes("k_group_n12_tc_p", 12));
+        assertEquals(128, GroupPath.threads("k_group_n12_tc_p"));
+        assertEquals(9, GroupPath.rowTile("k_group_n12_tc_p"));
+        assertArrayEquals(new int[] {9, 9}, GroupPath.uvRowTiles("k_group_n12_tc_p"));
+        assertEquals(48, GroupPath.geoFloats("k_group_n12_tc_p"));
+    }
+
+    /**
+     * Random clusters of every size k_group_n12_tc_p takes, 1..12 atoms (those of
+     * GroupForcesTest.everySizeOfTheTwelveSlotEntry), two replicas each; one atom has no pairs: zero force.
+     */
+    @Test
+    void everySizeOfTheTwelveSlotVariantEqualsTheReferenceStudent() {
+        onTheVariant();
+        for (int atoms = 1; atoms <= GroupPath.N12_ATOMS; atoms++) {
+            List<ReplicaStart> starts = new ArrayList<>();
+            for (int r = 0; r < 2; r++) {
+                Atoms a = GroupForcesTest.perturbed(CudaTestSupport.randomAtoms(80 + atoms, atoms, atoms <= 7 ? 3.0 : 4.0,
+                        1.1, null), 90 + r);
+                starts.add(new ReplicaStart(a, new DynamicsSpec.VelocityVerlet(0.5), 90 + r, Math.max(3, 3 * atoms - 3)));
+            }
+            if (atoms > 1) {
+                GroupForcesTest.against("cluster of " + atoms, starts, "k_group_n12_tc_p");
+                continue;
+            }
+            StudentWeights w = GroupForcesTest.weights();
+            try (CudaMdEngine md = new CudaMdEngine(w, starts, GroupForcesTest.stages(1))) {
+                assertEquals("group (k_group_n12_tc_p)", md.replicaForces(), md.description());
+                for (int r = 0; r < starts.size(); r++) {
+                    GroupCheck.ReplicaError e = GroupCheck.ReplicaError.of(md, r, starts.get(r), new ReferenceStudent(w));
+                    assertTrue(e.maxAbs() == 0 && e.energy() <= 1e-6, "one atom, replica " + r + ": max |F| "
+                            + e.maxAbs() + " eV/A, E rel err " + e.energy());
+                }
+            }
+        }
+    }
+
+    @Test
+    void ethanolReplicasOnTheVariantEqualTheReferenceStudent() {
+        onTheVariant();
+        GroupForcesTest.against("ethanol", 2, "k_group_n12_tc_p");
     }
 
     /** Random clusters of every size the variant takes, two replicas each (partial row tiles of 8 included). */
