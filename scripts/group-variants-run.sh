@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU, from a bundle folder BUNDLE (default: this script's folder; jre/ and lib/ as
-# scripts/group-engine-run.sh uses them): the group kernel's pair-loop variant k_group_n24_tc_p
-# (-Dmolten.cuda.groupVariant=p, molten_group_pairs.cuh) timed beside the default k_group_n24_tc in one binary:
-#   1. GroupCheck (CHECK_ARGS ethanols and dipeptides, default "2 256": the variant touches 13..22 atoms only, the
-#      dipeptides at the bench's count) without and with the property: replicas 0, 1, R/2, R - 1 against the float64
-#      reference student, PASS/FAIL lines; the variant's group-tc lines must name k_group_n24_tc_p;
-#   2. molten bench --device cuda --replicas 256 on alanine dipeptide (22 atoms), default and variant alternating, and
-#      1,024 ethanols (default only: the variant leaves k_group_n12 unchanged), two rounds, so that a drift of the
-#      machine shows; us a step and replica-steps/s, the mode column names the entry.
+# scripts/group-engine-run.sh uses them): the group kernel's pair-loop variants k_group_n24_tc_p and k_group_n12_tc_p
+# (-Dmolten.cuda.groupVariant=p, molten_group_pairs.cuh) timed beside the defaults in one binary:
+#   1. GroupCheck (CHECK_ARGS ethanols and dipeptides, default "2 256": the dipeptides at the bench's count) without
+#      and with the property: replicas 0, 1, R/2, R - 1 against the float64 reference student, PASS/FAIL lines; the
+#      variant's group-tc lines must name k_group_n12_tc_p (ethanol) and k_group_n24_tc_p (dipeptide);
+#   2. molten bench --device cuda, two rounds alternating, so that a drift of the machine shows: 256 alanine
+#      dipeptides (22 atoms), default (k_group_n24_tc) and variant (k_group_n24_tc_p); 1,024 ethanols, default
+#      (k_group_n12, SIMT), tc (k_group_n12_tc, the variant's own baseline) and variant (k_group_n12_tc_p: the ethanols'
+#      default is SIMT, so the variant needs groupDense=tc too); us a step and replica-steps/s, the mode column names
+#      the entry.
 # Limits: each GroupCheck 200 s, each bench 60 s (a bench is ~10-20 s); a step that would end past BUDGET_S seconds
 # from the start (default 540) is skipped and the log says so. Logs in OUT (default /tmp/group-variants-out).
 set -uo pipefail
@@ -22,6 +24,7 @@ tree=${TREE:-$PWD}
 java=("$bundle/jre/bin/java" -Xmx60g -Xss8m -XX:+UseParallelGC --enable-native-access=ALL-UNNAMED
       -cp "$bundle/lib/*:$tree/forcefield/src/main/resources:$tree/platform-cuda/src/main/resources")
 variant=(-Dmolten.cuda.groupVariant=p)
+tc=(-Dmolten.cuda.groupDense=tc)
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv 2>&1 | tee "$out/nvidia-smi.txt"
 start=$(date +%s)
 fits() {  # seconds a step may take; says so and fails where it would end past the budget
@@ -48,5 +51,7 @@ for round in 1 2; do
   bench 22 256 default "$round"
   bench 22 256 p "$round" "${variant[@]}"
   bench 9 1024 default "$round"
+  bench 9 1024 tc "$round" "${tc[@]}"
+  bench 9 1024 p "$round" "${tc[@]}" "${variant[@]}"
 done
 echo "done after $(( $(date +%s) - start )) s"

@@ -511,8 +511,8 @@ class ClusterConstraintsCheckRunTest(unittest.TestCase):
 
 class GroupVariantsRunTest(unittest.TestCase):
     """group-variants-run.sh with the stand-in java: GroupCheck without and with -Dmolten.cuda.groupVariant=p, then two
-    rounds of benches alternating the dipeptides' default and variant (ethanols default only), all from BUNDLE; a budget
-    too small for a step skips it and says so."""
+    rounds of benches alternating the dipeptides' default and variant and the ethanols' default, tc and variant (tc
+    and p: the ethanols' default is SIMT), all from BUNDLE; a budget too small for a step skips it and says so."""
 
     def test_checks_then_alternating_benches_from_the_bundle(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -524,16 +524,19 @@ class GroupVariantsRunTest(unittest.TestCase):
             r = run(script, tree, {"OUT": out, "BUNDLE": b, "BUDGET_S": "10000"})
             self.assertEqual(0, r.returncode, r.stderr)
             calls = read(os.path.join(b, "args.log")).splitlines()
-            self.assertEqual(8, len(calls), calls)
+            self.assertEqual(12, len(calls), calls)
             self.assertTrue(all("-cp " + os.path.join(b, "lib") + "/*:" in c for c in calls), calls)
-            variant = ["-Dmolten.cuda.groupVariant=p" in c for c in calls]
-            self.assertEqual([False, True, False, True, False, False, True, False], variant)
+            # (groupVariant=p, groupDense=tc) of each call: the checks, then per round 22 default / p, 9 default / tc / p
+            props = [("-Dmolten.cuda.groupVariant=p" in c, "-Dmolten.cuda.groupDense=tc" in c) for c in calls]
+            bench_round = [(False, False), (True, False), (False, False), (False, True), (True, True)]
+            self.assertEqual([(False, False), (True, False)] + bench_round * 2, props)
             self.assertTrue(calls[0].endswith("org.molten.forcefield.cuda.GroupCheck 2 256"), calls[0])
             self.assertTrue(calls[1].endswith("org.molten.forcefield.cuda.GroupCheck 2 256"), calls[1])
             sizes = [re.search(r"--sizes (\d+) --replicas (\d+)", c).groups() for c in calls[2:]]
-            self.assertEqual([("22", "256"), ("22", "256"), ("9", "1024")] * 2, sizes)
+            self.assertEqual([("22", "256"), ("22", "256"), ("9", "1024"), ("9", "1024"), ("9", "1024")] * 2, sizes)
             self.assertTrue(all("bench --device cuda" in c for c in calls[2:]), calls)
-            for f in ("group-check-default.txt", "group-check-p.txt", "bench-22-p-2.txt", "bench-9-default-1.txt"):
+            for f in ("group-check-default.txt", "group-check-p.txt", "bench-22-p-2.txt", "bench-9-default-1.txt",
+                      "bench-9-tc-2.txt", "bench-9-p-1.txt", "bench-9-p-2.txt"):
                 self.assertTrue(os.path.exists(os.path.join(out, f)), f)
 
     def test_a_small_budget_skips_and_says_so(self):
@@ -544,6 +547,7 @@ class GroupVariantsRunTest(unittest.TestCase):
             self.assertFalse(os.path.exists(os.path.join(b, "args.log")))
             self.assertIn("skipped (GroupCheck default): ", r.stdout)
             self.assertIn("skipped (bench 22 x 256 p round 2): ", r.stdout)
+            self.assertIn("skipped (bench 9 x 1024 p round 2): ", r.stdout)
 
 
 class EnergyLogsTest(unittest.TestCase):
