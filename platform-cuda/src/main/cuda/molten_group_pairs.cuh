@@ -37,10 +37,8 @@ __device__ __forceinline__ void pair_fwd_pv(int M, int f, int half, const float*
         const float vi0 = V[i * F3 + f], vi1 = V[i * F3 + F + f], vi2 = V[i * F3 + F2 + f];
         float r0 = 0.0f, r1 = 0.0f, r2 = 0.0f, r3 = 0.0f;   // atom i's ds, dv x, y, z
         int j = i + 1 + (H > 1 ? ((half - p0) & 1) : 0);   // the half's first pair of row i
-        In cur = load(p0 + (j < M ? j : i + 1) - i - 1, j < M ? j : i + 1);
-        for (; j < M; j += H) {
-            const int p = p0 + j - i - 1, jn = j + H < M ? j + H : j;   // past the row: reload this pair (unused)
-            const In nxt = load(p0 + jn - i - 1, jn);
+        auto pair = [&](const In& cur, int j) {
+            const int p = p0 + j - i - 1;
             if (cur.ok != 0.0f) {
                 const float* e = geo + p * GEOP;
                 const float fc = e[1], ux = e[4], uy = e[5], uz = e[6];
@@ -67,7 +65,16 @@ __device__ __forceinline__ void pair_fwd_pv(int M, int f, int half, const float*
                 Bj[F] = cur.b1 + (xvv_ji * vi1 - uy * xvs_ji);
                 Bj[F2] = cur.b2 + (xvv_ji * vi2 - uz * xvs_ji);
             }
-            cur = nxt;
+        };
+        // unrolled by two, the two pairs' inputs in alternate registers (a, b): no loop-carried copies
+        In a = load(p0 + (j < M ? j : i + 1) - i - 1, j < M ? j : i + 1);
+        for (; j < M; j += 2 * H) {
+            const int j1 = j + H < M ? j + H : j, j2 = j + 2 * H < M ? j + 2 * H : j;   // past the row: reload (unused)
+            const In b = load(p0 + j1 - i - 1, j1);
+            pair(a, j);
+            if (j + H >= M) break;
+            a = load(p0 + j2 - i - 1, j2);
+            pair(b, j + H);
         }
         float* Bi = Bd + i * sB + f;
         float* dst[4] = {Sd + i * sS + f, Bi, Bi + F, Bi + F2};
@@ -103,10 +110,8 @@ __device__ __forceinline__ void pair_bwd_pv(int M, int f, int half, const float*
         const float gsi = gs[i * F + f], gix = gv[i * F3 + f], giy = gv[i * F3 + F + f], giz = gv[i * F3 + F2 + f];
         float ra[3] = {0.0f, 0.0f, 0.0f}, rb[3] = {0.0f, 0.0f, 0.0f};   // atom i's g_phi, g_v (as a sender)
         int j = i + 1 + (H > 1 ? ((half - p0) & 1) : 0);
-        In cur = load(p0 + (j < M ? j : i + 1) - i - 1, j < M ? j : i + 1);
-        for (; j < M; j += H) {
-            const int p = p0 + j - i - 1, jn = j + H < M ? j + H : j;
-            const In nxt = load(p0 + jn - i - 1, jn);
+        auto pair = [&](const In& cur, int j) {
+            const int p = p0 + j - i - 1;
             if (cur.ok != 0.0f) {   // warp-uniform (p is): warp_add4's shuffles stay full-warp
                 const float* e = geo + p * GEOP;
                 const float fc = e[1], dfc = e[2], ux = e[4], uy = e[5], uz = e[6];
@@ -144,7 +149,15 @@ __device__ __forceinline__ void pair_bwd_pv(int M, int f, int half, const float*
                 const float ej = cur.p2 * w2, ei = phi2 * w2;   // g_u (w.r.t. u_ij) = G_i x_vs_ij - G_j x_vs_ji
                 warp_add4(gd, gix * ej - cur.g0 * ei, giy * ej - cur.g1 * ei, giz * ej - cur.g2 * ei, gp + (size_t)p * 4);
             }
-            cur = nxt;
+        };
+        In a = load(p0 + (j < M ? j : i + 1) - i - 1, j < M ? j : i + 1);   // unrolled by two as pair_fwd_pv
+        for (; j < M; j += 2 * H) {
+            const int j1 = j + H < M ? j + H : j, j2 = j + 2 * H < M ? j + 2 * H : j;
+            const In b = load(p0 + j1 - i - 1, j1);
+            pair(a, j);
+            if (j + H >= M) break;
+            a = load(p0 + j2 - i - 1, j2);
+            pair(b, j + H);
         }
         float* Pi = Pd + i * sP + f;
         float* Bi = Bd + i * sB + f;
