@@ -87,6 +87,12 @@ extern "C" __global__ void __launch_bounds__(256, 1) k_group_n24_tc_p(const __gr
 extern "C" __global__ void __launch_bounds__(128, 4) k_group_n12_tc_p(const __grid_constant__ Net n) {
     stage_entry(); SMEM_DECL; grp::group_force<12, 9, 1, true, 4, 2, true, 6, 2, 0, 0, true>(n, sm);
 }
+// The same pair loops in k_group_n12 itself (NOT yet measured; -Dmolten.cuda.groupVariant=p, SIMT, 1..12 atoms): the
+// ethanols' default entry (634,259 replica-steps/s for 1,024 on an H200) with its launch shape, U|V row tiles of 14 /
+// 27 and at most 128 registers (4 blocks a multiprocessor); shared memory as k_group_n12 plus 80 B a pair (GroupPath).
+extern "C" __global__ void __launch_bounds__(128, 4) k_group_n12_p(const __grid_constant__ Net n) {
+    stage_entry(); SMEM_DECL; grp::group_force<12, 9, 1, true, 4, 2, false, 6, 2, 14, 27, true>(n, sm);
+}
 
 // Dense stages, warp variant (_w), tiled variant (_t) and narrow tiles (_n, see molten_layers.cuh); at most 128 registers, so that two
 // blocks (16 warps) share a multiprocessor and hide each other's memory latency. s: K splits of the tiled
