@@ -17,12 +17,12 @@ import org.molten.forcefield.student.ReferenceStudent;
 import org.molten.forcefield.student.StudentWeights;
 
 /**
- * The pair-loop variants k_group_n24_tc_p and k_group_n12_tc_p (molten_group_pairs.cuh), selected for timing by
- * {@value GroupPath#VARIANT_PROPERTY}=p: which entry the property picks and the shared memory it needs (no device), and
- * through the emulator every atom count they take (1..{@value GroupPath#N12_ATOMS}, 13..{@value GroupPath#P_ATOMS})
- * against the float64 reference student with the default entries' bounds (GroupForcesTest.against: relative force
- * error <= 1e-5, energy <= 1e-6 of the summed per-atom magnitudes), plus two ethanols and two alanine dipeptides, the
- * sizes they are meant for.
+ * The pair-loop variants k_group_n12_p, k_group_n12_tc_p and k_group_n24_tc_p (molten_group_pairs.cuh), selected for
+ * timing by {@value GroupPath#VARIANT_PROPERTY}=p: which entry the property picks and the shared memory it needs (no
+ * device), and through the emulator every atom count they take (1..{@value
+ * GroupPath#N12_ATOMS}, 13..{@value GroupPath#P_ATOMS}) against the float64 reference student with the default entries'
+ * bounds (GroupForcesTest.against: relative force error <= 1e-5, energy <= 1e-6 of the summed per-atom magnitudes),
+ * plus two ethanols and two alanine dipeptides, the sizes they are meant for.
  */
 class GroupVariantTest {
     private static final int F = GroupPath.F;
@@ -35,26 +35,35 @@ class GroupVariantTest {
     }
 
     /**
-     * Without the property nothing changes; with it, tc replicas of 1..12 atoms take k_group_n12_tc_p, of 13..22
-     * k_group_n24_tc_p; 23 and 24 (whose stored d rbf/dd would not fit sm_90's 232,448 B) and SIMT keep their entries.
+     * Without the property nothing changes; with it, replicas of 1..12 atoms take k_group_n12_p (SIMT, the ethanols'
+     * default dense products) or k_group_n12_tc_p (tc), tc replicas of 13..22 k_group_n24_tc_p; tc 23 and 24 (whose
+     * stored d rbf/dd would not fit sm_90's 232,448 B) and SIMT 13..24 keep their entries. Any other value: none.
      */
     @Test
     void thePropertyPicksTheVariantOnlyWhereItApplies() {
         KernelChoices.GroupDense tc = KernelChoices.GroupDense.TC;
         KernelChoices.GroupDense simt = KernelChoices.GroupDense.SIMT;
-        for (int m = 1; m <= GroupPath.MAX_ATOMS; m++) {
-            assertEquals(m <= 12 ? "k_group_n12_tc" : "k_group_n24_tc", GroupPath.kernel(m, tc), m + " atoms");
+        for (String property : new String[] {null, "p", "q"}) {
+            if (property != null) {
+                System.setProperty(GroupPath.VARIANT_PROPERTY, property);
+            }
+            boolean p = "p".equals(property);
+            for (int m = 1; m <= GroupPath.MAX_ATOMS; m++) {
+                String what = m + " atoms, property " + property;
+                String wantTc = m <= 12 ? "k_group_n12_tc" : "k_group_n24_tc";
+                String wantSimt = m <= 12 ? "k_group_n12" : "k_group_n24";
+                assertEquals(wantTc + (p && m <= GroupPath.P_ATOMS ? "_p" : ""), GroupPath.kernel(m, tc), what + ", tc");
+                assertEquals(wantSimt + (p && m <= GroupPath.N12_ATOMS ? "_p" : ""), GroupPath.kernel(m, simt),
+                        what + ", simt");
+                assertEquals(GroupPath.kernel(m, simt), GroupPath.kernel(m), what);
+            }
         }
         System.setProperty(GroupPath.VARIANT_PROPERTY, "p");
-        for (int m = 1; m <= GroupPath.MAX_ATOMS; m++) {
-            String want = m <= 12 ? "k_group_n12_tc_p" : m <= GroupPath.P_ATOMS ? "k_group_n24_tc_p" : "k_group_n24_tc";
-            assertEquals(want, GroupPath.kernel(m, tc), m + " atoms");
-            assertEquals(m <= 12 ? "k_group_n12" : "k_group_n24", GroupPath.kernel(m, simt), m + " atoms, simt");
-        }
-        assertEquals("k_group_n12", GroupPath.kernel(9));
-        System.setProperty(GroupPath.VARIANT_PROPERTY, "q");
-        assertEquals("k_group_n24_tc", GroupPath.kernel(22, tc));
-        assertEquals("k_group_n12_tc", GroupPath.kernel(9, tc));
+        assertEquals("k_group_n12_p", GroupPath.kernel(9));
+        assertEquals("k_group_n12_tc_p", GroupPath.kernel(12, tc));
+        assertEquals("k_group_n24_tc_p", GroupPath.kernel(22, tc));
+        assertEquals("k_group_n24_tc", GroupPath.kernel(23, tc));
+        assertEquals("k_group_n24", GroupPath.kernel(13, simt));
     }
 
     /**
@@ -111,12 +120,62 @@ class GroupVariantTest {
     }
 
     /**
+     * k_group_n12_p: k_group_n12's layout (U|V row tiles of 14 / 27: grp::GroupLayout&lt;14, 27, GEOP&gt;) with 48
+     * floats a pair, written out: the layout's end, the dense tiles' rows (9 or 18 of 3F past B) or the U|V tiles' rows
+     * (F each), whichever is last. An ethanol: 53,616 B against k_group_n12's 50,736. Blocks a multiprocessor by shared
+     * memory (sm_90: 233,472 B, 1 KB a block reserved) as k_group_n12's at every size: 4 up to 9 atoms (then the
+     * registers bind, 128 x 128 x 4 = 64 K), 3 from 10.
+     */
+    @Test
+    void theSimtVariantsSharedMemoryIsK_group_n12sLayoutWithDrbfPerPair() {
+        for (int m = 1; m <= GroupPath.N12_ATOMS; m++) {
+            int p = m * (m - 1) / 2, b = 7 * m * F;
+            int end = b + 3 * m * F + 52 * p + ((m + 3) & ~3);
+            int tiles = b + (m <= 9 ? 9 : 18) * 3 * F;
+            int uv = b + Math.max((3 * m + 13) / 14 * 14, (3 * m + 26) / 27 * 27) * F;
+            int bytes = GroupPath.sharedBytes("k_group_n12_p", m);
+            assertEquals(4 * Math.max(end, Math.max(tiles, uv)), bytes, m + " atoms");
+            assertTrue(bytes >= GroupPath.sharedBytes("k_group_n12", m));
+            int blocks = Math.min(4, 233_472 / (bytes + 1024));
+            assertEquals(Math.min(4, 233_472 / (GroupPath.sharedBytes("k_group_n12", m) + 1024)), blocks, m + " atoms");
+            assertEquals(m <= 9 ? 4 : 3, blocks, m + " atoms");
+        }
+        assertEquals(53_616, GroupPath.sharedBytes("k_group_n12_p", 9));
+        assertEquals(50_736, GroupPath.sharedBytes("k_group_n12", 9));
+        assertEquals(75_216, GroupPath.sharedBytes("k_group_n12_p", 12));
+        assertEquals(128, GroupPath.threads("k_group_n12_p"));
+        assertEquals(9, GroupPath.rowTile("k_group_n12_p"));
+        assertArrayEquals(new int[] {14, 27}, GroupPath.uvRowTiles("k_group_n12_p"));
+        assertEquals(48, GroupPath.geoFloats("k_group_n12_p"));
+        assertEquals("k_group_n12", GroupPath.base("k_group_n12_p"));
+        assertEquals("k_group_n12_tc", GroupPath.base("k_group_n12_tc_p"));
+        assertEquals("k_group_n24_tc", GroupPath.base("k_group_n24_tc"));
+    }
+
+    /**
      * Random clusters of every size k_group_n12_tc_p takes, 1..12 atoms (those of
      * GroupForcesTest.everySizeOfTheTwelveSlotEntry), two replicas each; one atom has no pairs: zero force.
      */
     @Test
     void everySizeOfTheTwelveSlotVariantEqualsTheReferenceStudent() {
         onTheVariant();
+        everyTwelveSlotSize("k_group_n12_tc_p");
+    }
+
+    /** The same for k_group_n12_p, the variant of the ethanols' default k_group_n12 (SIMT, U|V tiles of 14 / 27). */
+    @Test
+    void everySizeOfTheSimtVariantEqualsTheReferenceStudent() {
+        onTheSimtVariant();
+        everyTwelveSlotSize("k_group_n12_p");
+    }
+
+    @Test
+    void ethanolReplicasOnTheSimtVariantEqualTheReferenceStudent() {
+        onTheSimtVariant();
+        GroupForcesTest.against("ethanol", 2, "k_group_n12_p");
+    }
+
+    private static void everyTwelveSlotSize(String kernel) {
         for (int atoms = 1; atoms <= GroupPath.N12_ATOMS; atoms++) {
             List<ReplicaStart> starts = new ArrayList<>();
             for (int r = 0; r < 2; r++) {
@@ -125,12 +184,12 @@ class GroupVariantTest {
                 starts.add(new ReplicaStart(a, new DynamicsSpec.VelocityVerlet(0.5), 90 + r, Math.max(3, 3 * atoms - 3)));
             }
             if (atoms > 1) {
-                GroupForcesTest.against("cluster of " + atoms, starts, "k_group_n12_tc_p");
+                GroupForcesTest.against("cluster of " + atoms, starts, kernel);
                 continue;
             }
             StudentWeights w = GroupForcesTest.weights();
             try (CudaMdEngine md = new CudaMdEngine(w, starts, GroupForcesTest.stages(1))) {
-                assertEquals("group (k_group_n12_tc_p)", md.replicaForces(), md.description());
+                assertEquals("group (" + kernel + ")", md.replicaForces(), md.description());
                 for (int r = 0; r < starts.size(); r++) {
                     GroupCheck.ReplicaError e = GroupCheck.ReplicaError.of(md, r, starts.get(r), new ReferenceStudent(w));
                     assertTrue(e.maxAbs() == 0 && e.energy() <= 1e-6, "one atom, replica " + r + ": max |F| "
@@ -171,6 +230,13 @@ class GroupVariantTest {
         assumeTrue(CudaTestSupport.gpu(), CudaTestSupport::whyNot);
         System.setProperty(KernelChoices.REPLICA_FORCES_PROPERTY, "group");
         System.setProperty(KernelChoices.GROUP_DENSE_PROPERTY, "tc");
+        System.setProperty(GroupPath.VARIANT_PROPERTY, "p");
+    }
+
+    /** The property alone: the 12-slot entries' dense products stay auto's FP32 FMAs (GroupPath.dense). */
+    private static void onTheSimtVariant() {
+        assumeTrue(CudaTestSupport.gpu(), CudaTestSupport::whyNot);
+        System.setProperty(KernelChoices.REPLICA_FORCES_PROPERTY, "group");
         System.setProperty(GroupPath.VARIANT_PROPERTY, "p");
     }
 }
