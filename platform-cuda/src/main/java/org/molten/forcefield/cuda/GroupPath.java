@@ -31,7 +31,8 @@ import org.molten.core.Cell;
  * ethanols' default, where {@link #dense} resolved to FP32 FMAs, and {@code k_group_n12_tc_p} where it resolved to the
  * tensor cores; replicas of 13..{@value #P_ATOMS} atoms on the tensor cores run {@code k_group_n24_tc_p} (SIMT
  * 13..24 has no variant). A variant takes its default's launch shape and row tiles ({@link #base}) and 80 B more
- * shared memory a pair. Without the property nothing changes.
+ * shared memory a pair; where that exceeds the device's, the default runs ({@link #entry}, the reason in
+ * {@link #variantWhyNot}). Without the property nothing changes.
  */
 final class GroupPath {
     /** Largest atom count of a replica the group kernels hold. */
@@ -83,6 +84,27 @@ final class GroupPath {
     /** The default entry {@code kernel} varies ({@code k_group_n12_p} -&gt; {@code k_group_n12}), else itself. */
     static String base(String kernel) {
         return kernel.endsWith("_p") ? kernel.substring(0, kernel.length() - 2) : kernel;
+    }
+
+    /**
+     * The entry launched for replicas of {@code atoms} atoms with the dense products {@code dense} (resolved) on a
+     * device that allows {@code maxShared} bytes of shared memory a block: {@link #kernel(int,
+     * KernelChoices.GroupDense)}, or, where that is a variant whose shared memory exceeds {@code maxShared}, its
+     * default. {@link #why} checks this entry's shared memory and DeviceSystem launches it: the same one.
+     */
+    static String entry(int atoms, KernelChoices.GroupDense dense, int maxShared) {
+        String k = kernel(atoms, dense);
+        return sharedBytes(k, atoms) <= maxShared ? k : base(k);
+    }
+
+    /** Why the variant {@value #VARIANT_PROPERTY} asked for does not run ({@link #entry}), or {@code null}. */
+    static String variantWhyNot(int atoms, KernelChoices.GroupDense dense, int maxShared) {
+        String k = kernel(atoms, dense);
+        if (entry(atoms, dense, maxShared).equals(k)) {
+            return null;
+        }
+        return VARIANT_PROPERTY + "=p: " + k + " needs " + sharedBytes(k, atoms) + " bytes of shared memory a block,"
+                + " the device allows " + maxShared;
     }
 
     /**
@@ -174,10 +196,12 @@ final class GroupPath {
     /**
      * Why the group kernel does not evaluate this batch's forces, or {@code null} where it does.
      *
+     * @param groupDense the dense products asked for ({@value KernelChoices#GROUP_DENSE_PROPERTY}, auto included)
+     * @param computeMajor the device's compute capability, major
      * @param maxShared the device's opt-in shared memory per block, bytes
      */
     static String why(KernelChoices.ReplicaForces choice, ReplicaBuffers replicas, CudaOptions.Mode mode, Cell cell,
-                      DeviceWeights dw, int maxShared) {
+                      DeviceWeights dw, KernelChoices.GroupDense groupDense, int computeMajor, int maxShared) {
         if (choice != KernelChoices.ReplicaForces.GROUP) {
             return KernelChoices.REPLICA_FORCES_PROPERTY + "=" + choice.name().toLowerCase(java.util.Locale.ROOT);
         }
@@ -200,10 +224,17 @@ final class GroupPath {
         if (n > MAX_ATOMS) {
             return n + " atoms a replica (the group kernel: <= " + MAX_ATOMS + ")";
         }
-        int smem = sharedBytes(kernel(n), n);
-        if (smem > maxShared) {
-            return smem + " bytes of shared memory a block, the device allows " + maxShared;
-        }
-        return null;
+        return sharedWhyNot(n, dense(groupDense, n, computeMajor), maxShared);
+    }
+
+    /**
+     * Why the entry launched for replicas of {@code atoms} atoms ({@link #entry}, a variant included) does not fit a
+     * device of {@code maxShared} bytes of shared memory a block, or {@code null} where it fits.
+     */
+    static String sharedWhyNot(int atoms, KernelChoices.GroupDense dense, int maxShared) {
+        String k = entry(atoms, dense, maxShared);
+        int smem = sharedBytes(k, atoms);
+        return smem > maxShared ? k + ": " + smem + " bytes of shared memory a block, the device allows " + maxShared
+                : null;
     }
 }

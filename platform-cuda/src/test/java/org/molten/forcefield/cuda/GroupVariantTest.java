@@ -18,8 +18,8 @@ import org.molten.forcefield.student.StudentWeights;
 
 /**
  * The pair-loop variants k_group_n12_p, k_group_n12_tc_p and k_group_n24_tc_p (molten_group_pairs.cuh), selected for
- * timing by {@value GroupPath#VARIANT_PROPERTY}=p: which entry the property picks and the shared memory it needs (no
- * device), and through the emulator every atom count they take (1..{@value
+ * timing by {@value GroupPath#VARIANT_PROPERTY}=p: which entry the property picks, the shared memory it needs and the
+ * check of it against the device's (no device), and through the emulator every atom count they take (1..{@value
  * GroupPath#N12_ATOMS}, 13..{@value GroupPath#P_ATOMS}) against the float64 reference student with the default entries'
  * bounds (GroupForcesTest.against: relative force error <= 1e-5, energy <= 1e-6 of the summed per-atom magnitudes),
  * plus two ethanols and two alanine dipeptides, the sizes they are meant for.
@@ -150,6 +150,81 @@ class GroupVariantTest {
         assertEquals("k_group_n12", GroupPath.base("k_group_n12_p"));
         assertEquals("k_group_n12_tc", GroupPath.base("k_group_n12_tc_p"));
         assertEquals("k_group_n24_tc", GroupPath.base("k_group_n24_tc"));
+    }
+
+    /**
+     * The shared memory checked is the launched entry's (GroupPath.entry: the variant where it fits the device, else
+     * its default), for every size, SIMT and tc, limits either side of the default's and the variant's bytes: the
+     * check refuses exactly where the launched entry exceeds the limit, the variant runs exactly where it fits. Cases
+     * the SIMT entry's bytes got wrong (the rule before): an ethanol on k_group_n12_p where only k_group_n12 fits (it
+     * would have launched the variant short of 2,880 B), 5 atoms on k_group_n12_tc at its own 31,744 B (k_group_n12
+     * needs 32,256: refused before).
+     */
+    @Test
+    void theSharedMemoryCheckedIsTheLaunchedEntrys() {
+        System.setProperty(GroupPath.VARIANT_PROPERTY, "p");
+        for (KernelChoices.GroupDense dense : new KernelChoices.GroupDense[] {KernelChoices.GroupDense.SIMT,
+                KernelChoices.GroupDense.TC}) {
+            for (int m = 1; m <= GroupPath.MAX_ATOMS; m++) {
+                String k = GroupPath.kernel(m, dense), d = GroupPath.base(k);
+                int kb = GroupPath.sharedBytes(k, m), db = GroupPath.sharedBytes(d, m);
+                for (int limit : new int[] {db - 1, db, kb - 1, kb, 232_448}) {
+                    String what = m + " atoms, " + dense + ", limit " + limit + " B";
+                    String e = GroupPath.entry(m, dense, limit);
+                    assertEquals(limit >= kb ? k : d, e, what);
+                    assertEquals(GroupPath.sharedBytes(e, m) > limit, GroupPath.sharedWhyNot(m, dense, limit) != null,
+                            what);
+                    assertEquals(!e.equals(k), GroupPath.variantWhyNot(m, dense, limit) != null, what);
+                }
+            }
+        }
+        KernelChoices.GroupDense simt = KernelChoices.GroupDense.SIMT, tc = KernelChoices.GroupDense.TC;
+        assertEquals("k_group_n12", GroupPath.entry(9, simt, 50_736));
+        assertEquals(null, GroupPath.sharedWhyNot(9, simt, 50_736));
+        assertEquals(GroupPath.VARIANT_PROPERTY + "=p: k_group_n12_p needs 53616 bytes of shared memory a block, the"
+                + " device allows 50736", GroupPath.variantWhyNot(9, simt, 50_736));
+        assertEquals("k_group_n12: 50736 bytes of shared memory a block, the device allows 50735",
+                GroupPath.sharedWhyNot(9, simt, 50_735));
+        assertEquals("k_group_n12_p", GroupPath.entry(9, simt, 53_616));
+        assertEquals("k_group_n24_tc", GroupPath.entry(22, tc, GroupPath.sharedBytes("k_group_n24_tc", 22)));
+        System.clearProperty(GroupPath.VARIANT_PROPERTY);
+        assertEquals(null, GroupPath.sharedWhyNot(5, tc, 31_744));
+        assertTrue(GroupPath.sharedBytes("k_group_n12", 5) > 31_744);
+        assertEquals(null, GroupPath.variantWhyNot(9, simt, 1));
+    }
+
+    /**
+     * GroupPath.why itself, as DeviceSystem calls it, on emulator batches: two ethanols with the property fit a device
+     * of k_group_n12_p's 53,616 B and of k_group_n12's 50,736 (the default then runs), one byte less refuses naming
+     * k_group_n12; five-atom clusters on the tensor cores without it fit k_group_n12_tc's 31,744 B (the rule before
+     * checked k_group_n12's 32,256).
+     */
+    @Test
+    void whyChecksTheEntryThatWouldRun() {
+        assumeTrue(CudaTestSupport.gpu(), CudaTestSupport::whyNot);
+        KernelChoices.ReplicaForces group = KernelChoices.ReplicaForces.GROUP;
+        CudaOptions.Mode stages = CudaOptions.Mode.STAGES;
+        KernelChoices.GroupDense auto = KernelChoices.GroupDense.AUTO, tc = KernelChoices.GroupDense.TC;
+        DeviceWeights dw = new DeviceWeights(GroupForcesTest.weights());
+        List<ReplicaStart> fives = new ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            fives.add(new ReplicaStart(CudaTestSupport.randomAtoms(85, 5, 3.0, 1.1, null),
+                    new DynamicsSpec.VelocityVerlet(0.5), 95 + r, 12));
+        }
+        try (CudaContext cx = new CudaContext()) {
+            ReplicaBuffers ethanols = new ReplicaBuffers(cx, GroupForcesTest.replicas("ethanol", 2,
+                    new DynamicsSpec.VelocityVerlet(0.5), 29));
+            ReplicaBuffers five = new ReplicaBuffers(cx, fives);
+            System.setProperty(GroupPath.VARIANT_PROPERTY, "p");
+            assertEquals(null, GroupPath.why(group, ethanols, stages, null, dw, auto, 9, 53_616));
+            assertEquals(null, GroupPath.why(group, ethanols, stages, null, dw, auto, 9, 50_736));
+            assertEquals("k_group_n12: 50736 bytes of shared memory a block, the device allows 50735",
+                    GroupPath.why(group, ethanols, stages, null, dw, auto, 9, 50_735));
+            System.clearProperty(GroupPath.VARIANT_PROPERTY);
+            assertEquals(null, GroupPath.why(group, five, stages, null, dw, tc, 9, 31_744));
+            assertEquals("k_group_n12: 32256 bytes of shared memory a block, the device allows 31744",
+                    GroupPath.why(group, five, stages, null, dw, tc, 7, 31_744), "tc below sm_80 runs SIMT");
+        }
     }
 
     /**
