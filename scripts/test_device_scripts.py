@@ -510,9 +510,10 @@ class ClusterConstraintsCheckRunTest(unittest.TestCase):
 
 
 class GroupVariantsRunTest(unittest.TestCase):
-    """group-variants-run.sh with the stand-in java: GroupCheck without and with -Dmolten.cuda.groupVariant=p, then two
-    rounds of benches alternating the dipeptides' default and variant and the ethanols' default, tc and variant (tc
-    and p: the ethanols' default is SIMT), all from BUNDLE; a budget too small for a step skips it and says so."""
+    """group-variants-run.sh with the stand-in java: GroupCheck without and with -Dmolten.cuda.groupVariant=p, then
+    benches in order of importance, two rounds each alternating: the ethanols' default and p (k_group_n12_p: the
+    property alone), the dipeptides' default and p, the ethanols on the tensor cores (tc, tc and p), all from BUNDLE;
+    a budget too small for a step skips it and says so, the tensor-core benches first."""
 
     def test_checks_then_alternating_benches_from_the_bundle(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -524,19 +525,20 @@ class GroupVariantsRunTest(unittest.TestCase):
             r = run(script, tree, {"OUT": out, "BUNDLE": b, "BUDGET_S": "10000"})
             self.assertEqual(0, r.returncode, r.stderr)
             calls = read(os.path.join(b, "args.log")).splitlines()
-            self.assertEqual(12, len(calls), calls)
+            self.assertEqual(14, len(calls), calls)
             self.assertTrue(all("-cp " + os.path.join(b, "lib") + "/*:" in c for c in calls), calls)
-            # (groupVariant=p, groupDense=tc) of each call: the checks, then per round 22 default / p, 9 default / tc / p
+            # (groupVariant=p, groupDense=tc) of each call: the checks, then 9 default / p, 22 default / p, 9 tc / tcp
             props = [("-Dmolten.cuda.groupVariant=p" in c, "-Dmolten.cuda.groupDense=tc" in c) for c in calls]
-            bench_round = [(False, False), (True, False), (False, False), (False, True), (True, True)]
-            self.assertEqual([(False, False), (True, False)] + bench_round * 2, props)
+            plain, p, tc, tcp = (False, False), (True, False), (False, True), (True, True)
+            self.assertEqual([plain, p] + [plain, p] * 4 + [tc, tcp] * 2, props)
             self.assertTrue(calls[0].endswith("org.molten.forcefield.cuda.GroupCheck 2 256"), calls[0])
             self.assertTrue(calls[1].endswith("org.molten.forcefield.cuda.GroupCheck 2 256"), calls[1])
             sizes = [re.search(r"--sizes (\d+) --replicas (\d+)", c).groups() for c in calls[2:]]
-            self.assertEqual([("22", "256"), ("22", "256"), ("9", "1024"), ("9", "1024"), ("9", "1024")] * 2, sizes)
+            self.assertEqual([("9", "1024")] * 4 + [("22", "256")] * 4 + [("9", "1024")] * 4, sizes)
             self.assertTrue(all("bench --device cuda" in c for c in calls[2:]), calls)
-            for f in ("group-check-default.txt", "group-check-p.txt", "bench-22-p-2.txt", "bench-9-default-1.txt",
-                      "bench-9-tc-2.txt", "bench-9-p-1.txt", "bench-9-p-2.txt"):
+            for f in ("group-check-default.txt", "group-check-p.txt", "bench-9-default-1.txt", "bench-9-p-1.txt",
+                      "bench-9-p-2.txt", "bench-22-default-2.txt", "bench-22-p-2.txt", "bench-9-tc-1.txt",
+                      "bench-9-tcp-2.txt"):
                 self.assertTrue(os.path.exists(os.path.join(out, f)), f)
 
     def test_a_small_budget_skips_and_says_so(self):
@@ -546,8 +548,36 @@ class GroupVariantsRunTest(unittest.TestCase):
             self.assertEqual(0, r.returncode, r.stderr)
             self.assertFalse(os.path.exists(os.path.join(b, "args.log")))
             self.assertIn("skipped (GroupCheck default): ", r.stdout)
-            self.assertIn("skipped (bench 22 x 256 p round 2): ", r.stdout)
             self.assertIn("skipped (bench 9 x 1024 p round 2): ", r.stdout)
+            self.assertIn("skipped (bench 22 x 256 p round 2): ", r.stdout)
+            self.assertIn("skipped (bench 9 x 1024 tcp round 2): ", r.stdout)
+
+    def test_the_worst_case_of_540_s_keeps_the_ethanols_default_and_p(self):
+        # every step taking its whole limit (a stand-in clock: date +%s advanced by each call's timeout)
+        with tempfile.TemporaryDirectory() as tmp:
+            b, tree = bundle(tmp)
+            script = installed(b, "group-variants-run.sh")
+            clock = os.path.join(tmp, "clock")
+            with open(clock, "w") as f:
+                f.write("0")
+            fake = os.path.join(tmp, "bin")
+            os.makedirs(fake)
+            with open(os.path.join(fake, "date"), "w") as f:
+                f.write(f"#!/bin/sh\ncat {clock}\n")
+            with open(os.path.join(fake, "timeout"), "w") as f:
+                f.write(f"#!/bin/sh\necho $(( $(cat {clock}) + $1 )) > {clock}\nshift\nexec \"$@\"\n")
+            for n in ("date", "timeout"):
+                os.chmod(os.path.join(fake, n), 0o755)
+            e = dict(os.environ, OUT=os.path.join(tmp, "out"), BUDGET_S="540",
+                     PATH=fake + os.pathsep + os.environ.get("PATH", "/usr/bin:/bin"))
+            r = subprocess.run(["bash", script], cwd=tree, env=e, capture_output=True, text=True, timeout=60)
+            self.assertEqual(0, r.returncode, r.stderr)
+            calls = read(os.path.join(b, "args.log")).splitlines()
+            self.assertEqual(4, len(calls), calls)
+            self.assertIn("--sizes 9 --replicas 1024", calls[2])
+            self.assertNotIn("groupVariant", calls[2])
+            self.assertIn("-Dmolten.cuda.groupVariant=p", calls[3])
+            self.assertIn("skipped (bench 9 x 1024 default round 2): 520 s gone", r.stdout)
 
 
 class EnergyLogsTest(unittest.TestCase):
