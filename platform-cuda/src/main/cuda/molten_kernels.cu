@@ -56,7 +56,8 @@ KERNEL k_energy_rep(const Net n) { stage_entry(); SMEM_DECL; st_energy_rep(n, bl
 // weight reads -20 %). Measured on an H200 (2026-11-29, 1,024 ethanols, molten bench --replicas): 634,259 / 633,146
 // replica-steps/s against 615,494 / 614,376 with tiles of 9 (+3.1 %), at ptxas spills of 80 / 92 B against 68 / 80.
 // The variants that measured slower (k_group_n12_lb3, k_group_n24_tc2, k_group_n24_tc_h1) are on branch group-v3
-// (commit 958b043; docs/performance-notes.md has the figures).
+// (commit 958b043; docs/performance-notes.md has the figures); the 12-slot entries' pair-loop variants k_group_n12_p
+// and k_group_n12_tc_p (1,024 ethanols 2.6 % and 2.8 % slower on an H200) in git history (scripts/patches/group-v5).
 extern "C" __global__ void __launch_bounds__(128, 4) k_group_n12(const __grid_constant__ Net n) {
     stage_entry(); SMEM_DECL; grp::group_force<12, 9, 1, true, 4, 2, false, 6, 2, 14, 27>(n, sm);
 }
@@ -79,19 +80,6 @@ extern "C" __global__ void __launch_bounds__(256, 1) k_group_n24_tc(const __grid
 // d rbf/dd (80 B a pair) takes 228,368 B of shared memory at 22 atoms, 241,136 B at 23 (sm_90 allows 232,448).
 extern "C" __global__ void __launch_bounds__(256, 1) k_group_n24_tc_p(const __grid_constant__ Net n) {
     stage_entry(); SMEM_DECL; grp::group_force<22, 11, 2, true, 4, 2, true, 12, 2, 0, 0, true>(n, sm);
-}
-// The same pair loops in k_group_n12_tc (NOT yet measured; -Dmolten.cuda.groupVariant=p with groupDense=tc, 1..12
-// atoms): its launch shape, 128 threads (one a channel), at most 128 registers (4 blocks a multiprocessor). The stored
-// d rbf/dd adds 80 B a pair: 53,616 B of shared memory for an ethanol (9 atoms) against 50,736, four blocks still fit
-// sm_90's 228 KB a multiprocessor; 75,216 B at 12 atoms (default 70,656: three blocks either way).
-extern "C" __global__ void __launch_bounds__(128, 4) k_group_n12_tc_p(const __grid_constant__ Net n) {
-    stage_entry(); SMEM_DECL; grp::group_force<12, 9, 1, true, 4, 2, true, 6, 2, 0, 0, true>(n, sm);
-}
-// The same pair loops in k_group_n12 itself (NOT yet measured; -Dmolten.cuda.groupVariant=p, SIMT, 1..12 atoms): the
-// ethanols' default entry (634,259 replica-steps/s for 1,024 on an H200) with its launch shape, U|V row tiles of 14 /
-// 27 and at most 128 registers (4 blocks a multiprocessor); shared memory as k_group_n12 plus 80 B a pair (GroupPath).
-extern "C" __global__ void __launch_bounds__(128, 4) k_group_n12_p(const __grid_constant__ Net n) {
-    stage_entry(); SMEM_DECL; grp::group_force<12, 9, 1, true, 4, 2, false, 6, 2, 14, 27, true>(n, sm);
 }
 
 // Dense stages, warp variant (_w), tiled variant (_t) and narrow tiles (_n, see molten_layers.cuh); at most 128 registers, so that two

@@ -26,13 +26,12 @@ import org.molten.core.Cell;
  * extra rows: 512 B less at 5..7 atoms); {@link #dense} picks between the two
  * ({@value KernelChoices#GROUP_DENSE_PROPERTY}).
  * <p>{@value #VARIANT_PROPERTY}{@code =p} exists only to time a variant beside the default in one binary (one bundle,
- * one fatbin, alternating runs: scripts/group-variants-run.sh): it makes replicas of 1..{@value #N12_ATOMS} atoms run
- * {@code k_group_n12_p}, the pair-loop variant (molten_group_pairs.cuh, not yet measured) of {@code k_group_n12}, the
- * ethanols' default, where {@link #dense} resolved to FP32 FMAs, and {@code k_group_n12_tc_p} where it resolved to the
- * tensor cores; replicas of 13..{@value #P_ATOMS} atoms on the tensor cores run {@code k_group_n24_tc_p} (SIMT
- * 13..24 has no variant). A variant takes its default's launch shape and row tiles ({@link #base}) and 80 B more
- * shared memory a pair; where that exceeds the device's, the default runs ({@link #entry}, the reason in
- * {@link #variantWhyNot}). Without the property nothing changes.
+ * one fatbin, alternating runs: scripts/group-variants-run.sh): it makes replicas of 13..{@value #P_ATOMS} atoms on
+ * the tensor cores run {@code k_group_n24_tc_p}, the pair-loop variant (molten_group_pairs.cuh) of
+ * {@code k_group_n24_tc} (SIMT 13..24 and the 12-slot entries have none: {@code k_group_n12_p} and
+ * {@code k_group_n12_tc_p} measured slower and stay in git history). The variant takes its default's launch shape
+ * and row tiles ({@link #base}) and 80 B more shared memory a pair; where that exceeds the device's, the default runs
+ * ({@link #entry}, the reason in {@link #variantWhyNot}). Without the property nothing changes.
  */
 final class GroupPath {
     /** Largest atom count of a replica the group kernels hold. */
@@ -40,9 +39,8 @@ final class GroupPath {
     /** Largest atom count of a replica the 12-slot entries (k_group_n12, k_group_n12_tc) hold. */
     static final int N12_ATOMS = 12;
     /**
-     * Selects a group-kernel variant for timing only ({@code p}: {@code k_group_n12_p}, {@code k_group_n12_tc_p},
-     * {@code k_group_n24_tc_p}); read where the entry is picked ({@link #kernel(int, KernelChoices.GroupDense)}), not
-     * a user setting.
+     * Selects a group-kernel variant for timing only ({@code p}: {@code k_group_n24_tc_p}); read where the entry is
+     * picked ({@link #kernel(int, KernelChoices.GroupDense)}), not a user setting.
      */
     static final String VARIANT_PROPERTY = "molten.cuda.groupVariant";
     /**
@@ -74,14 +72,14 @@ final class GroupPath {
         }
         String entry = (atoms <= N12_ATOMS ? "k_group_n12" : "k_group_n24")
                 + (dense == KernelChoices.GroupDense.TC ? "_tc" : "");
-        boolean hasVariant = dense == KernelChoices.GroupDense.TC ? atoms <= P_ATOMS : atoms <= N12_ATOMS;
+        boolean hasVariant = dense == KernelChoices.GroupDense.TC && atoms > N12_ATOMS && atoms <= P_ATOMS;
         if (hasVariant && "p".equals(System.getProperty(VARIANT_PROPERTY))) {
             return entry + "_p";   // timing a variant beside the default (class comment)
         }
         return entry;
     }
 
-    /** The default entry {@code kernel} varies ({@code k_group_n12_p} -&gt; {@code k_group_n12}), else itself. */
+    /** The default entry {@code kernel} varies ({@code k_group_n24_tc_p} -&gt; {@code k_group_n24_tc}), else itself. */
     static String base(String kernel) {
         return kernel.endsWith("_p") ? kernel.substring(0, kernel.length() - 2) : kernel;
     }
@@ -151,17 +149,16 @@ final class GroupPath {
     /**
      * Rows a tile of the U|V products (the 3M Cartesian rows of v) of {@code kernel} holds, forward and backward (the
      * template's RT3 / RT3B): k_group_n12 14 and 27 (measured 3.1 % faster than tiles of 9 on an H200, 1,024
-     * ethanols, 2026-11-29: molten_kernels.cu) and its variant k_group_n12_p ({@link #base}), else the dense row tile
-     * (the _tc twins' products have no row tiles).
+     * ethanols, 2026-11-29: molten_kernels.cu), else the dense row tile (the _tc twins' products have no row tiles).
      */
     static int[] uvRowTiles(String kernel) {
         int rt = rowTile(kernel);
-        return base(kernel).equals("k_group_n12") ? new int[] {14, 27} : new int[] {rt, rt};
+        return kernel.equals("k_group_n12") ? new int[] {14, 27} : new int[] {rt, rt};
     }
 
     /**
-     * Floats a pair holds in shared memory (grp::GEO; the pair-loop variants {@code k_group_n12_p},
-     * {@code k_group_n12_tc_p}, {@code k_group_n24_tc_p} also its n_rbf values of d rbf/dd, grp::GEOP).
+     * Floats a pair holds in shared memory (grp::GEO; the pair-loop variant {@code k_group_n24_tc_p} also its n_rbf
+     * values of d rbf/dd, grp::GEOP).
      */
     static int geoFloats(String kernel) {
         return kernel.endsWith("_p") ? GEO + GroupWeights.N_RBF : GEO;

@@ -1,6 +1,5 @@
 package org.molten.forcefield.cuda;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,16 +12,14 @@ import org.junit.jupiter.api.Test;
 import org.molten.core.Atoms;
 import org.molten.core.dynamics.DynamicsSpec;
 import org.molten.core.dynamics.ReplicaStart;
-import org.molten.forcefield.student.ReferenceStudent;
-import org.molten.forcefield.student.StudentWeights;
 
 /**
- * The pair-loop variants k_group_n12_p, k_group_n12_tc_p and k_group_n24_tc_p (molten_group_pairs.cuh), selected for
- * timing by {@value GroupPath#VARIANT_PROPERTY}=p: which entry the property picks, the shared memory it needs and the
- * check of it against the device's (no device), and through the emulator every atom count they take (1..{@value
- * GroupPath#N12_ATOMS}, 13..{@value GroupPath#P_ATOMS}) against the float64 reference student with the default entries'
- * bounds (GroupForcesTest.against: relative force error <= 1e-5, energy <= 1e-6 of the summed per-atom magnitudes),
- * plus two ethanols and two alanine dipeptides, the sizes they are meant for.
+ * The pair-loop variant k_group_n24_tc_p (molten_group_pairs.cuh), selected for timing by {@value
+ * GroupPath#VARIANT_PROPERTY}=p: which entry the property picks, the shared memory it needs and the check of it
+ * against the device's (no device), and through the emulator every atom count it takes (13..{@value
+ * GroupPath#P_ATOMS}) against the float64 reference student with the default entries' bounds (GroupForcesTest.against:
+ * relative force error <= 1e-5, energy <= 1e-6 of the summed per-atom magnitudes), plus two alanine dipeptides, the
+ * size it is meant for.
  */
 class GroupVariantTest {
     private static final int F = GroupPath.F;
@@ -35,9 +32,9 @@ class GroupVariantTest {
     }
 
     /**
-     * Without the property nothing changes; with it, replicas of 1..12 atoms take k_group_n12_p (SIMT, the ethanols'
-     * default dense products) or k_group_n12_tc_p (tc), tc replicas of 13..22 k_group_n24_tc_p; tc 23 and 24 (whose
-     * stored d rbf/dd would not fit sm_90's 232,448 B) and SIMT 13..24 keep their entries. Any other value: none.
+     * Without the property nothing changes; with it, tc replicas of 13..22 take k_group_n24_tc_p; tc 23 and 24 (whose
+     * stored d rbf/dd would not fit sm_90's 232,448 B), the 12-slot entries and SIMT 13..24 keep theirs. Any other
+     * value: none.
      */
     @Test
     void thePropertyPicksTheVariantOnlyWhereItApplies() {
@@ -52,15 +49,16 @@ class GroupVariantTest {
                 String what = m + " atoms, property " + property;
                 String wantTc = m <= 12 ? "k_group_n12_tc" : "k_group_n24_tc";
                 String wantSimt = m <= 12 ? "k_group_n12" : "k_group_n24";
-                assertEquals(wantTc + (p && m <= GroupPath.P_ATOMS ? "_p" : ""), GroupPath.kernel(m, tc), what + ", tc");
-                assertEquals(wantSimt + (p && m <= GroupPath.N12_ATOMS ? "_p" : ""), GroupPath.kernel(m, simt),
-                        what + ", simt");
+                boolean variant = p && m > GroupPath.N12_ATOMS && m <= GroupPath.P_ATOMS;
+                assertEquals(wantTc + (variant ? "_p" : ""), GroupPath.kernel(m, tc), what + ", tc");
+                assertEquals(wantSimt, GroupPath.kernel(m, simt), what + ", simt");
                 assertEquals(GroupPath.kernel(m, simt), GroupPath.kernel(m), what);
             }
         }
         System.setProperty(GroupPath.VARIANT_PROPERTY, "p");
-        assertEquals("k_group_n12_p", GroupPath.kernel(9));
-        assertEquals("k_group_n12_tc_p", GroupPath.kernel(12, tc));
+        assertEquals("k_group_n12", GroupPath.kernel(9));
+        assertEquals("k_group_n12_tc", GroupPath.kernel(12, tc));
+        assertEquals("k_group_n24_tc_p", GroupPath.kernel(13, tc));
         assertEquals("k_group_n24_tc_p", GroupPath.kernel(22, tc));
         assertEquals("k_group_n24_tc", GroupPath.kernel(23, tc));
         assertEquals("k_group_n24", GroupPath.kernel(13, simt));
@@ -93,62 +91,7 @@ class GroupVariantTest {
         assertEquals(256, GroupPath.threads("k_group_n24_tc_p"));
         assertEquals(48, GroupPath.geoFloats("k_group_n24_tc_p"));
         assertEquals(28, GroupPath.geoFloats("k_group_n24_tc"));
-    }
-
-    /**
-     * grp::GroupLayout&lt;0, 0, GEOP&gt; at 128 threads, written out: k_group_n12_tc's layout with 48 floats a pair
-     * (28 + 20 of d rbf/dd) where the layout's end binds, else the dense tiles' rows (9 or 18 of 3F past B). An
-     * ethanol (9 atoms): 53,616 B against 50,736, four blocks still fit sm_90's 228 KB a multiprocessor.
-     */
-    @Test
-    void theTwelveSlotVariantsSharedMemoryHoldsDrbfPerPair() {
-        for (int m = 1; m <= GroupPath.N12_ATOMS; m++) {
-            int p = m * (m - 1) / 2, b = 7 * m * F;
-            int end = b + 3 * m * F + 52 * p + ((m + 3) & ~3);
-            int tiles = b + (m <= 9 ? 9 : 18) * 3 * F;
-            assertEquals(4 * Math.max(end, tiles), GroupPath.sharedBytes("k_group_n12_tc_p", m), m + " atoms");
-            assertTrue(GroupPath.sharedBytes("k_group_n12_tc_p", m) >= GroupPath.sharedBytes("k_group_n12_tc", m));
-        }
-        assertEquals(53_616, GroupPath.sharedBytes("k_group_n12_tc_p", 9));
-        assertEquals(50_736, GroupPath.sharedBytes("k_group_n12_tc", 9));
-        assertTrue(4 * (GroupPath.sharedBytes("k_group_n12_tc_p", 9) + 1024) <= 228 * 1024);   // + 1 KB a block reserved
-        assertEquals(75_216, GroupPath.sharedBytes("k_group_n12_tc_p", 12));
-        assertEquals(128, GroupPath.threads("k_group_n12_tc_p"));
-        assertEquals(9, GroupPath.rowTile("k_group_n12_tc_p"));
-        assertArrayEquals(new int[] {9, 9}, GroupPath.uvRowTiles("k_group_n12_tc_p"));
-        assertEquals(48, GroupPath.geoFloats("k_group_n12_tc_p"));
-    }
-
-    /**
-     * k_group_n12_p: k_group_n12's layout (U|V row tiles of 14 / 27: grp::GroupLayout&lt;14, 27, GEOP&gt;) with 48
-     * floats a pair, written out: the layout's end, the dense tiles' rows (9 or 18 of 3F past B) or the U|V tiles' rows
-     * (F each), whichever is last. An ethanol: 53,616 B against k_group_n12's 50,736. Blocks a multiprocessor by shared
-     * memory (sm_90: 233,472 B, 1 KB a block reserved) as k_group_n12's at every size: 4 up to 9 atoms (then the
-     * registers bind, 128 x 128 x 4 = 64 K), 3 from 10.
-     */
-    @Test
-    void theSimtVariantsSharedMemoryIsK_group_n12sLayoutWithDrbfPerPair() {
-        for (int m = 1; m <= GroupPath.N12_ATOMS; m++) {
-            int p = m * (m - 1) / 2, b = 7 * m * F;
-            int end = b + 3 * m * F + 52 * p + ((m + 3) & ~3);
-            int tiles = b + (m <= 9 ? 9 : 18) * 3 * F;
-            int uv = b + Math.max((3 * m + 13) / 14 * 14, (3 * m + 26) / 27 * 27) * F;
-            int bytes = GroupPath.sharedBytes("k_group_n12_p", m);
-            assertEquals(4 * Math.max(end, Math.max(tiles, uv)), bytes, m + " atoms");
-            assertTrue(bytes >= GroupPath.sharedBytes("k_group_n12", m));
-            int blocks = Math.min(4, 233_472 / (bytes + 1024));
-            assertEquals(Math.min(4, 233_472 / (GroupPath.sharedBytes("k_group_n12", m) + 1024)), blocks, m + " atoms");
-            assertEquals(m <= 9 ? 4 : 3, blocks, m + " atoms");
-        }
-        assertEquals(53_616, GroupPath.sharedBytes("k_group_n12_p", 9));
-        assertEquals(50_736, GroupPath.sharedBytes("k_group_n12", 9));
-        assertEquals(75_216, GroupPath.sharedBytes("k_group_n12_p", 12));
-        assertEquals(128, GroupPath.threads("k_group_n12_p"));
-        assertEquals(9, GroupPath.rowTile("k_group_n12_p"));
-        assertArrayEquals(new int[] {14, 27}, GroupPath.uvRowTiles("k_group_n12_p"));
-        assertEquals(48, GroupPath.geoFloats("k_group_n12_p"));
-        assertEquals("k_group_n12", GroupPath.base("k_group_n12_p"));
-        assertEquals("k_group_n12_tc", GroupPath.base("k_group_n12_tc_p"));
+        assertEquals("k_group_n24_tc", GroupPath.base("k_group_n24_tc_p"));
         assertEquals("k_group_n24_tc", GroupPath.base("k_group_n24_tc"));
     }
 
@@ -156,9 +99,9 @@ class GroupVariantTest {
      * The shared memory checked is the launched entry's (GroupPath.entry: the variant where it fits the device, else
      * its default), for every size, SIMT and tc, limits either side of the default's and the variant's bytes: the
      * check refuses exactly where the launched entry exceeds the limit, the variant runs exactly where it fits. Cases
-     * the SIMT entry's bytes got wrong (the rule before): an ethanol on k_group_n12_p where only k_group_n12 fits (it
-     * would have launched the variant short of 2,880 B), 5 atoms on k_group_n12_tc at its own 31,744 B (k_group_n12
-     * needs 32,256: refused before).
+     * the SIMT entry's bytes got wrong (the rule before): a dipeptide on k_group_n24_tc_p where only k_group_n24_tc
+     * fits (it would have launched the variant short of 18,480 B), 5 atoms on k_group_n12_tc at its own 31,744 B
+     * (k_group_n12 needs 32,256: refused before).
      */
     @Test
     void theSharedMemoryCheckedIsTheLaunchedEntrys() {
@@ -179,14 +122,14 @@ class GroupVariantTest {
             }
         }
         KernelChoices.GroupDense simt = KernelChoices.GroupDense.SIMT, tc = KernelChoices.GroupDense.TC;
+        assertEquals("k_group_n24_tc", GroupPath.entry(22, tc, 209_888));
+        assertEquals(null, GroupPath.sharedWhyNot(22, tc, 209_888));
+        assertEquals(GroupPath.VARIANT_PROPERTY + "=p: k_group_n24_tc_p needs 228368 bytes of shared memory a block,"
+                + " the device allows 209888", GroupPath.variantWhyNot(22, tc, 209_888));
+        assertEquals("k_group_n24_tc: 209888 bytes of shared memory a block, the device allows 209887",
+                GroupPath.sharedWhyNot(22, tc, 209_887));
+        assertEquals("k_group_n24_tc_p", GroupPath.entry(22, tc, 228_368));
         assertEquals("k_group_n12", GroupPath.entry(9, simt, 50_736));
-        assertEquals(null, GroupPath.sharedWhyNot(9, simt, 50_736));
-        assertEquals(GroupPath.VARIANT_PROPERTY + "=p: k_group_n12_p needs 53616 bytes of shared memory a block, the"
-                + " device allows 50736", GroupPath.variantWhyNot(9, simt, 50_736));
-        assertEquals("k_group_n12: 50736 bytes of shared memory a block, the device allows 50735",
-                GroupPath.sharedWhyNot(9, simt, 50_735));
-        assertEquals("k_group_n12_p", GroupPath.entry(9, simt, 53_616));
-        assertEquals("k_group_n24_tc", GroupPath.entry(22, tc, GroupPath.sharedBytes("k_group_n24_tc", 22)));
         System.clearProperty(GroupPath.VARIANT_PROPERTY);
         assertEquals(null, GroupPath.sharedWhyNot(5, tc, 31_744));
         assertTrue(GroupPath.sharedBytes("k_group_n12", 5) > 31_744);
@@ -194,10 +137,10 @@ class GroupVariantTest {
     }
 
     /**
-     * GroupPath.why itself, as DeviceSystem calls it, on emulator batches: two ethanols with the property fit a device
-     * of k_group_n12_p's 53,616 B and of k_group_n12's 50,736 (the default then runs), one byte less refuses naming
-     * k_group_n12; five-atom clusters on the tensor cores without it fit k_group_n12_tc's 31,744 B (the rule before
-     * checked k_group_n12's 32,256).
+     * GroupPath.why itself, as DeviceSystem calls it, on emulator batches: two alanine dipeptides (auto: tc) with the
+     * property fit a device of k_group_n24_tc_p's 228,368 B and of k_group_n24_tc's 209,888 (the default then runs),
+     * one byte less refuses naming k_group_n24_tc; five-atom clusters on the tensor cores without it fit
+     * k_group_n12_tc's 31,744 B (the rule before checked k_group_n12's 32,256).
      */
     @Test
     void whyChecksTheEntryThatWouldRun() {
@@ -212,72 +155,19 @@ class GroupVariantTest {
                     new DynamicsSpec.VelocityVerlet(0.5), 95 + r, 12));
         }
         try (CudaContext cx = new CudaContext()) {
-            ReplicaBuffers ethanols = new ReplicaBuffers(cx, GroupForcesTest.replicas("ethanol", 2,
+            ReplicaBuffers dipeptides = new ReplicaBuffers(cx, GroupForcesTest.replicas("alanine-dipeptide", 2,
                     new DynamicsSpec.VelocityVerlet(0.5), 29));
             ReplicaBuffers five = new ReplicaBuffers(cx, fives);
             System.setProperty(GroupPath.VARIANT_PROPERTY, "p");
-            assertEquals(null, GroupPath.why(group, ethanols, stages, null, dw, auto, 9, 53_616));
-            assertEquals(null, GroupPath.why(group, ethanols, stages, null, dw, auto, 9, 50_736));
-            assertEquals("k_group_n12: 50736 bytes of shared memory a block, the device allows 50735",
-                    GroupPath.why(group, ethanols, stages, null, dw, auto, 9, 50_735));
+            assertEquals(null, GroupPath.why(group, dipeptides, stages, null, dw, auto, 9, 228_368));
+            assertEquals(null, GroupPath.why(group, dipeptides, stages, null, dw, auto, 9, 209_888));
+            assertEquals("k_group_n24_tc: 209888 bytes of shared memory a block, the device allows 209887",
+                    GroupPath.why(group, dipeptides, stages, null, dw, auto, 9, 209_887));
             System.clearProperty(GroupPath.VARIANT_PROPERTY);
             assertEquals(null, GroupPath.why(group, five, stages, null, dw, tc, 9, 31_744));
             assertEquals("k_group_n12: 32256 bytes of shared memory a block, the device allows 31744",
                     GroupPath.why(group, five, stages, null, dw, tc, 7, 31_744), "tc below sm_80 runs SIMT");
         }
-    }
-
-    /**
-     * Random clusters of every size k_group_n12_tc_p takes, 1..12 atoms (those of
-     * GroupForcesTest.everySizeOfTheTwelveSlotEntry), two replicas each; one atom has no pairs: zero force.
-     */
-    @Test
-    void everySizeOfTheTwelveSlotVariantEqualsTheReferenceStudent() {
-        onTheVariant();
-        everyTwelveSlotSize("k_group_n12_tc_p");
-    }
-
-    /** The same for k_group_n12_p, the variant of the ethanols' default k_group_n12 (SIMT, U|V tiles of 14 / 27). */
-    @Test
-    void everySizeOfTheSimtVariantEqualsTheReferenceStudent() {
-        onTheSimtVariant();
-        everyTwelveSlotSize("k_group_n12_p");
-    }
-
-    @Test
-    void ethanolReplicasOnTheSimtVariantEqualTheReferenceStudent() {
-        onTheSimtVariant();
-        GroupForcesTest.against("ethanol", 2, "k_group_n12_p");
-    }
-
-    private static void everyTwelveSlotSize(String kernel) {
-        for (int atoms = 1; atoms <= GroupPath.N12_ATOMS; atoms++) {
-            List<ReplicaStart> starts = new ArrayList<>();
-            for (int r = 0; r < 2; r++) {
-                Atoms a = GroupForcesTest.perturbed(CudaTestSupport.randomAtoms(80 + atoms, atoms, atoms <= 7 ? 3.0 : 4.0,
-                        1.1, null), 90 + r);
-                starts.add(new ReplicaStart(a, new DynamicsSpec.VelocityVerlet(0.5), 90 + r, Math.max(3, 3 * atoms - 3)));
-            }
-            if (atoms > 1) {
-                GroupForcesTest.against("cluster of " + atoms, starts, kernel);
-                continue;
-            }
-            StudentWeights w = GroupForcesTest.weights();
-            try (CudaMdEngine md = new CudaMdEngine(w, starts, GroupForcesTest.stages(1))) {
-                assertEquals("group (" + kernel + ")", md.replicaForces(), md.description());
-                for (int r = 0; r < starts.size(); r++) {
-                    GroupCheck.ReplicaError e = GroupCheck.ReplicaError.of(md, r, starts.get(r), new ReferenceStudent(w));
-                    assertTrue(e.maxAbs() == 0 && e.energy() <= 1e-6, "one atom, replica " + r + ": max |F| "
-                            + e.maxAbs() + " eV/A, E rel err " + e.energy());
-                }
-            }
-        }
-    }
-
-    @Test
-    void ethanolReplicasOnTheVariantEqualTheReferenceStudent() {
-        onTheVariant();
-        GroupForcesTest.against("ethanol", 2, "k_group_n12_tc_p");
     }
 
     /** Random clusters of every size the variant takes, two replicas each (partial row tiles of 8 included). */
@@ -305,13 +195,6 @@ class GroupVariantTest {
         assumeTrue(CudaTestSupport.gpu(), CudaTestSupport::whyNot);
         System.setProperty(KernelChoices.REPLICA_FORCES_PROPERTY, "group");
         System.setProperty(KernelChoices.GROUP_DENSE_PROPERTY, "tc");
-        System.setProperty(GroupPath.VARIANT_PROPERTY, "p");
-    }
-
-    /** The property alone: the 12-slot entries' dense products stay auto's FP32 FMAs (GroupPath.dense). */
-    private static void onTheSimtVariant() {
-        assumeTrue(CudaTestSupport.gpu(), CudaTestSupport::whyNot);
-        System.setProperty(KernelChoices.REPLICA_FORCES_PROPERTY, "group");
         System.setProperty(GroupPath.VARIANT_PROPERTY, "p");
     }
 }
