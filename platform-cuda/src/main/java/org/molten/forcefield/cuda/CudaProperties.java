@@ -30,9 +30,6 @@ public final class CudaProperties {
         all.addAll(KernelChoices.PROPERTIES);
         all.add(new String[] {DenseSplit.PROPERTY, "auto|1.." + DenseSplit.MAX_SPLITS, "K splits of the tiled"
                 + " dense layers; auto minimises a measured cost model; to time fixed splits"});
-        all.add(new String[] {GroupPath.VARIANT_PROPERTY, "p", "timing only: tensor-core replicas of 13.."
-                + GroupPath.P_ATOMS + " atoms on k_group_n24_tc_p, the group kernel's pair-loop variant, beside the"
-                + " default in one binary (scripts/group-variants-run.sh)"});
         all.add(new String[] {EMULATOR, "path", "tests only: the CPU emulator of the driver that the CUDA tests"
                 + " load where no GPU is"});
         return all;

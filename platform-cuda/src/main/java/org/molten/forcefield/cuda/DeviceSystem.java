@@ -169,15 +169,15 @@ final class DeviceSystem implements AutoCloseable {
             why = "no weights in the group kernel's order were given";
         }
         // the dense products: auto's measured choice per entry, or the one asked for; tc where the device has no tf32
-        // mma.sync (below sm_80) runs the SIMT entry with the reason in groupWhyNot (replicaForces() names both); a
-        // timing variant whose shared memory the device lacks runs its default (GroupPath.entry: the entry why checked)
+        // mma.sync (below sm_80) runs the SIMT entry with the reason in groupWhyNot (replicaForces() names both); where
+        // the device lacks the pair-loop entry's shared memory its fallback runs (GroupPath.entry, which why checked)
         String denseWhyNot = why == null ? GroupPath.denseWhyNot(choices.groupDense(), cx.computeMajor()) : null;
         KernelChoices.GroupDense dense = why == null
                 ? GroupPath.dense(choices.groupDense(), replicas.atoms(0), cx.computeMajor()) : null;
         this.groupKernel = why == null ? GroupPath.entry(replicas.atoms(0), dense, cx.maxSharedMemoryPerBlock()) : null;
-        String variantWhyNot = why == null
-                ? GroupPath.variantWhyNot(replicas.atoms(0), dense, cx.maxSharedMemoryPerBlock()) : null;
-        this.groupWhyNot = why != null ? why : Stream.of(denseWhyNot, variantWhyNot)
+        String fallbackWhy = why == null
+                ? GroupPath.fallbackWhy(replicas.atoms(0), dense, cx.maxSharedMemoryPerBlock()) : null;
+        this.groupWhyNot = why != null ? why : Stream.of(denseWhyNot, fallbackWhy)
                 .filter(Objects::nonNull).collect(Collectors.joining("; "));
         this.groupWeights = groupKernel == null ? null : groupWeights;
         this.groupLayout = groupKernel == null ? null : groupLayout;

@@ -14,8 +14,8 @@ import org.molten.core.Cell;
  *       makes pairs beyond r_c contribute nothing);</li>
  *   <li>the student's shape, for which the kernel is compiled: F = 128, T = 3, n_rbf = 20 ({@link GroupWeights});</li>
  *   <li>every replica has the same atom count N (a mixed batch keeps the stages), N &lt;= {@link #MAX_ATOMS};</li>
- *   <li>the block's shared memory fits the device (the N &lt;= 24 entry needs up to ~227 KB: sm_90; an A100's 163 KB
- *       holds N &lt;= 18 there).</li>
+ *   <li>the block's shared memory fits the device (the N &lt;= 24 entries need up to ~227 KB: sm_90; an A100's 163 KB,
+ *       166,912 B, holds N &lt;= 16 on the pair-loop entry, 17 on k_group_n24_tc).</li>
  * </ol>
  * Entries: {@code k_group_n12} (N &lt;= 12, 128 threads, a thread per channel, row tiles of 9, the U|V products' 3N
  * rows in tiles of 14 forward and 27 backward: {@link #uvRowTiles}) and
@@ -25,24 +25,19 @@ import org.molten.core.Cell;
  * mma.sync, the probe's VTC) have the same launch shape and shared memory (k_group_n12_tc without the U|V tiles'
  * extra rows: 512 B less at 5..7 atoms); {@link #dense} picks between the two
  * ({@value KernelChoices#GROUP_DENSE_PROPERTY}).
- * <p>{@value #VARIANT_PROPERTY}{@code =p} exists only to time a variant beside the default in one binary (one bundle,
- * one fatbin, alternating runs: scripts/group-variants-run.sh): it makes replicas of 13..{@value #P_ATOMS} atoms on
- * the tensor cores run {@code k_group_n24_tc_p}, the pair-loop variant (molten_group_pairs.cuh) of
- * {@code k_group_n24_tc} (SIMT 13..24 and the 12-slot entries have none: {@code k_group_n12_p} and
- * {@code k_group_n12_tc_p} measured slower and stay in git history). The variant takes its default's launch shape
- * and row tiles ({@link #base}) and 80 B more shared memory a pair; where that exceeds the device's, the default runs
- * ({@link #entry}, the reason in {@link #variantWhyNot}). Without the property nothing changes.
+ * <p>On the tensor cores, replicas of 13..{@value #P_ATOMS} atoms run {@code k_group_n24_tc_p}: k_group_n24_tc's
+ * launch shape and row tiles with the pair loops of molten_group_pairs.cuh (d rbf/dd stored once per pair, atom i's
+ * sums in registers, the next pair's inputs loaded ahead), measured 1.10x faster on an H200 (256 alanine dipeptides,
+ * 1,481 against 1,629 us a step, 2026-11-29). Its stored d rbf/dd costs 80 B of shared memory a pair, so 23 and 24
+ * atoms keep {@code k_group_n24_tc}, which also runs where a device's shared memory holds it but not the pair-loop
+ * entry ({@link #entry}, the reason in {@link #fallbackWhy}; e.g. 17 atoms on an A100). SIMT 13..24 and the 12-slot
+ * entries keep their loops (the 12-slot entries' pair-loop variants measured slower: git history).
  */
 final class GroupPath {
     /** Largest atom count of a replica the group kernels hold. */
     static final int MAX_ATOMS = 24;
     /** Largest atom count of a replica the 12-slot entries (k_group_n12, k_group_n12_tc) hold. */
     static final int N12_ATOMS = 12;
-    /**
-     * Selects a group-kernel variant for timing only ({@code p}: {@code k_group_n24_tc_p}); read where the entry is
-     * picked ({@link #kernel(int, KernelChoices.GroupDense)}), not a user setting.
-     */
-    static final String VARIANT_PROPERTY = "molten.cuda.groupVariant";
     /**
      * Largest atom count of {@code k_group_n24_tc_p}: its pairs hold d rbf/dd too ({@link #geoFloats}), 228,368 B of
      * shared memory a block at 22 atoms, 241,136 B at 23, above sm_90's 232,448 B.
@@ -64,45 +59,49 @@ final class GroupPath {
     /**
      * The entry for replicas of {@code atoms} atoms ({@code atoms <= MAX_ATOMS}) with the dense products of
      * {@code dense} (SIMT or TC, as {@link #dense} resolves them): the tensor-core twins ({@code _tc}) have the same
-     * block size and shared memory.
+     * block size and shared memory; on the tensor cores 13..{@value #P_ATOMS} atoms take the pair-loop entry
+     * {@code k_group_n24_tc_p} (class comment).
      */
     static String kernel(int atoms, KernelChoices.GroupDense dense) {
         if (dense == KernelChoices.GroupDense.AUTO) {
             throw new IllegalArgumentException("resolve auto first (GroupPath.dense)");
         }
-        String entry = (atoms <= N12_ATOMS ? "k_group_n12" : "k_group_n24")
-                + (dense == KernelChoices.GroupDense.TC ? "_tc" : "");
-        boolean hasVariant = dense == KernelChoices.GroupDense.TC && atoms > N12_ATOMS && atoms <= P_ATOMS;
-        if (hasVariant && "p".equals(System.getProperty(VARIANT_PROPERTY))) {
-            return entry + "_p";   // timing a variant beside the default (class comment)
+        if (dense == KernelChoices.GroupDense.SIMT) {
+            return atoms <= N12_ATOMS ? "k_group_n12" : "k_group_n24";
         }
-        return entry;
+        return atoms <= N12_ATOMS ? "k_group_n12_tc" : atoms <= P_ATOMS ? "k_group_n24_tc_p" : "k_group_n24_tc";
     }
 
-    /** The default entry {@code kernel} varies ({@code k_group_n24_tc_p} -&gt; {@code k_group_n24_tc}), else itself. */
-    static String base(String kernel) {
-        return kernel.endsWith("_p") ? kernel.substring(0, kernel.length() - 2) : kernel;
+    /**
+     * The entry that runs instead of {@code kernel} where its shared memory exceeds the device's: k_group_n24_tc for
+     * the pair-loop entry k_group_n24_tc_p (20 floats a pair fewer, the same launch shape), else {@code kernel}.
+     */
+    static String fallback(String kernel) {
+        return kernel.equals("k_group_n24_tc_p") ? "k_group_n24_tc" : kernel;
     }
 
     /**
      * The entry launched for replicas of {@code atoms} atoms with the dense products {@code dense} (resolved) on a
      * device that allows {@code maxShared} bytes of shared memory a block: {@link #kernel(int,
-     * KernelChoices.GroupDense)}, or, where that is a variant whose shared memory exceeds {@code maxShared}, its
-     * default. {@link #why} checks this entry's shared memory and DeviceSystem launches it: the same one.
+     * KernelChoices.GroupDense)} where it fits, else its {@link #fallback}. {@link #why} checks this entry's shared
+     * memory and DeviceSystem launches it: the same one.
      */
     static String entry(int atoms, KernelChoices.GroupDense dense, int maxShared) {
         String k = kernel(atoms, dense);
-        return sharedBytes(k, atoms) <= maxShared ? k : base(k);
+        return sharedBytes(k, atoms) <= maxShared ? k : fallback(k);
     }
 
-    /** Why the variant {@value #VARIANT_PROPERTY} asked for does not run ({@link #entry}), or {@code null}. */
-    static String variantWhyNot(int atoms, KernelChoices.GroupDense dense, int maxShared) {
+    /**
+     * Why {@link #entry} is not {@link #kernel(int, KernelChoices.GroupDense)} (its shared memory exceeds the
+     * device's; replicaForces() says it beside the entry that runs), or {@code null}.
+     */
+    static String fallbackWhy(int atoms, KernelChoices.GroupDense dense, int maxShared) {
         String k = kernel(atoms, dense);
         if (entry(atoms, dense, maxShared).equals(k)) {
             return null;
         }
-        return VARIANT_PROPERTY + "=p: " + k + " needs " + sharedBytes(k, atoms) + " bytes of shared memory a block,"
-                + " the device allows " + maxShared;
+        return k + " needs " + sharedBytes(k, atoms) + " bytes of shared memory a block, the device allows "
+                + maxShared;
     }
 
     /**
@@ -157,11 +156,11 @@ final class GroupPath {
     }
 
     /**
-     * Floats a pair holds in shared memory (grp::GEO; the pair-loop variant {@code k_group_n24_tc_p} also its n_rbf
+     * Floats a pair holds in shared memory (grp::GEO; the pair-loop entry {@code k_group_n24_tc_p} also its n_rbf
      * values of d rbf/dd, grp::GEOP).
      */
     static int geoFloats(String kernel) {
-        return kernel.endsWith("_p") ? GEO + GroupWeights.N_RBF : GEO;
+        return kernel.equals("k_group_n24_tc_p") ? GEO + GroupWeights.N_RBF : GEO;
     }
 
     /**
@@ -225,7 +224,7 @@ final class GroupPath {
     }
 
     /**
-     * Why the entry launched for replicas of {@code atoms} atoms ({@link #entry}, a variant included) does not fit a
+     * Why the entry launched for replicas of {@code atoms} atoms ({@link #entry}, its fallback included) does not fit a
      * device of {@code maxShared} bytes of shared memory a block, or {@code null} where it fits.
      */
     static String sharedWhyNot(int atoms, KernelChoices.GroupDense dense, int maxShared) {
