@@ -34,7 +34,7 @@ constexpr int F = 128, F2 = 256, F3 = 384, NR = 20, NT = 3, FH = 64;
 constexpr int NFLD = 17;                                                         // scratch floats per row and layer, units of F
 enum { FZ1 = 0, FPHI = 1, FVM = 4, FUV = 7, FVV = 10, FZ3 = 13, FA = 14 };         // field offsets (units of F)
 constexpr int GEO = 28;   // per pair: d, fcut, fcut', valid, ux, uy, uz, 0, rbf[20]
-constexpr int GEOP = GEO + NR;   // the pair-loop variant (PV): also d rbf_k / dd (1/Å) at 8 + NR + k
+constexpr int GEOP = GEO + NR;   // the pair-loop entry (PV, k_group_n22_tc): also d rbf_k / dd (1/Å) at 8 + NR + k
 
 // One layer's weights (floats, offsets from the layer's start; the layers follow each other).
 namespace LO {
@@ -353,7 +353,7 @@ namespace grp {
 // TC: the dense products on the tensor cores (dense_tc: MAXT accumulator tiles, TCPF weight pipeline depth in
 // blocks of 16 k); the epilogues then run on the lane holding (row, channel), so they address channel ch, not f.
 // RT3_ / RT3B_: the row tiles of the 3M-row U|V products, forward / backward (0 = RT, resp. the forward's; SIMT only:
-// dense_tc has no row tiles). PV: the pair-loop variant's loops (molten_group_pairs.cuh; RACC there also with H = 2 and
+// dense_tc has no row tiles). PV: the pair-loop entry's loops (molten_group_pairs.cuh; RACC there also with H = 2 and
 // in the backward loop; geo holds GEOP floats a pair, d rbf / dd included).
 template <int NMAX, int RT, int H, bool RACC, int PD1, int PD, bool TC = false, int MAXT = 6, int TCPF = 2,
           int RT3_ = 0, int RT3B_ = 0, bool PV = false>

@@ -1,7 +1,8 @@
-// The pair loops of the group kernel's pair-loop variant (PV: entry k_group_n24_tc_p, issue 29), included by
-// molten_group.cuh before group_force (uses its constants, radd_n and warp_add4). A PTX count of k_group_n24_tc for
-// the alanine dipeptide put ~1.37 M warp-instructions a block in the pair loops against ~0.77 M in the tensor-core
-// products, the schedulers issuing in ~37 % of the cycles (latency-bound). Against the default loops these:
+// The pair loops of the group kernel's pair-loop entry k_group_n22_tc (PV; issue 29; measured as k_group_n24_tc_p
+// 1.10x faster than k_group_n24_tc for 256 alanine dipeptides on an H200), included by molten_group.cuh before
+// group_force (uses its constants, radd_n and warp_add4). A PTX count of k_group_n24_tc for the alanine dipeptide put
+// ~1.37 M warp-instructions a block in the pair loops against ~0.77 M in the tensor-core products, the schedulers
+// issuing in ~37 % of the cycles (latency-bound). Against group_force's own loops (the other entries') these:
 // 1. read d rbf_k / dd from geo (8 + NR + k, written once per pair by the geometry pass) instead of recomputing it
 //    for every channel, pair and layer in the backward loop (-2 gamma (d - mu_k) rbf_k: a subtraction and two
 //    multiplications of 20 k, ~60 instructions of a pair's ~270 there);
@@ -12,7 +13,7 @@
 //    arithmetic, so that their shared- and global-memory latency overlaps it (the halves take alternate pairs: the
 //    next pair of a half is j + H; at a row's end the current row is reloaded instead, unused).
 // A half's destination rows of channel f are written by that thread alone, so the running sums of row j can be read
-// ahead. Results equal the default loops' up to the order of row i's additions (float32 rounding).
+// ahead. Results equal group_force's own loops' up to the order of row i's additions (float32 rounding).
 #pragma once
 
 namespace grp {

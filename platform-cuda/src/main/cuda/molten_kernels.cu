@@ -74,11 +74,13 @@ extern "C" __global__ void __launch_bounds__(128, 4) k_group_n12_tc(const __grid
 extern "C" __global__ void __launch_bounds__(256, 1) k_group_n24_tc(const __grid_constant__ Net n) {
     stage_entry(); SMEM_DECL; grp::group_force<24, 11, 2, false, 4, 2, true, 12, 2>(n, sm);
 }
-// The pair-loop variant of k_group_n24_tc (molten_group_pairs.cuh: d rbf/dd once per pair, atom i's sums in
-// registers in both pair loops, the next pair's inputs loaded ahead; NOT yet measured), selected only by
-// -Dmolten.cuda.groupVariant=p (GroupPath) to be timed beside the default in one binary. NMAX 22: the stored
-// d rbf/dd (80 B a pair) takes 228,368 B of shared memory at 22 atoms, 241,136 B at 23 (sm_90 allows 232,448).
-extern "C" __global__ void __launch_bounds__(256, 1) k_group_n24_tc_p(const __grid_constant__ Net n) {
+// k_group_n24_tc with the pair loops of molten_group_pairs.cuh (d rbf/dd once per pair, atom i's sums in registers
+// in both pair loops, the next pair's inputs loaded ahead): the tensor-core entry for 13..22 atoms (GroupPath).
+// Measured on an H200 (2026-11-29, 256 alanine dipeptides, molten bench --replicas, as the timing variant
+// k_group_n24_tc_p): 1,481.1 / 1,480.6 us a step against k_group_n24_tc's 1,628.6 / 1,628.4 (1.10x); ptxas 255
+// registers, spills 0 / 0 B (k_group_n24_tc 4 / 68). NMAX 22: the stored d rbf/dd (80 B a pair) takes 228,368 B of
+// shared memory at 22 atoms, 241,136 B at 23 (sm_90 allows 232,448), so 23 and 24 atoms keep k_group_n24_tc.
+extern "C" __global__ void __launch_bounds__(256, 1) k_group_n22_tc(const __grid_constant__ Net n) {
     stage_entry(); SMEM_DECL; grp::group_force<22, 11, 2, true, 4, 2, true, 12, 2, 0, 0, true>(n, sm);
 }
 

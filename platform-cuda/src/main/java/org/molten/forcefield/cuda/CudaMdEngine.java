@@ -237,7 +237,7 @@ public final class CudaMdEngine implements DeviceDynamics {
     /**
      * What evaluates the replicas' forces on the stage path: "group (k_group_n12)" / "group (k_group_n24)" (a block per
      * replica, GroupPath; "group (k_group_n12_tc)" etc. with the tensor-core dense products, "group (k_group_n12;
-     * why not tc)" where tc was asked for but cannot run, "group (k_group_n24_tc; why not k_group_n24_tc_p)" where the
+     * why not tc)" where tc was asked for but cannot run, "group (k_group_n24_tc; why not k_group_n22_tc)" where the
      * device lacks the pair-loop entry's shared memory), else "stages (why not the group kernel)"; "molecule" for the
      * small-molecule kernel.
      */

@@ -25,13 +25,14 @@ import org.molten.core.Cell;
  * mma.sync, the probe's VTC) have the same launch shape and shared memory (k_group_n12_tc without the U|V tiles'
  * extra rows: 512 B less at 5..7 atoms); {@link #dense} picks between the two
  * ({@value KernelChoices#GROUP_DENSE_PROPERTY}).
- * <p>On the tensor cores, replicas of 13..{@value #P_ATOMS} atoms run {@code k_group_n24_tc_p}: k_group_n24_tc's
+ * <p>On the tensor cores, replicas of 13..{@value #N22_ATOMS} atoms run {@code k_group_n22_tc}: k_group_n24_tc's
  * launch shape and row tiles with the pair loops of molten_group_pairs.cuh (d rbf/dd stored once per pair, atom i's
  * sums in registers, the next pair's inputs loaded ahead), measured 1.10x faster on an H200 (256 alanine dipeptides,
- * 1,481 against 1,629 us a step, 2026-11-29). Its stored d rbf/dd costs 80 B of shared memory a pair, so 23 and 24
- * atoms keep {@code k_group_n24_tc}, which also runs where a device's shared memory holds it but not the pair-loop
- * entry ({@link #entry}, the reason in {@link #fallbackWhy}; e.g. 17 atoms on an A100). SIMT 13..24 and the 12-slot
- * entries keep their loops (the 12-slot entries' pair-loop variants measured slower: git history).
+ * 1,481 against 1,629 us a step, 2026-11-29; then named k_group_n24_tc_p, a timing variant; n22 names the largest
+ * replica it holds, as n12 and n24 do). Its stored d rbf/dd costs 80 B of shared memory a pair, so 23 and 24 atoms
+ * keep {@code k_group_n24_tc}, which also runs where a device's shared memory holds it but not k_group_n22_tc
+ * ({@link #entry}, the reason in {@link #fallbackWhy}; e.g. 17 atoms on an A100). SIMT 13..24 and the 12-slot entries
+ * keep group_force's own pair loops (the 12-slot entries' pair-loop variants measured slower: git history).
  */
 final class GroupPath {
     /** Largest atom count of a replica the group kernels hold. */
@@ -39,10 +40,10 @@ final class GroupPath {
     /** Largest atom count of a replica the 12-slot entries (k_group_n12, k_group_n12_tc) hold. */
     static final int N12_ATOMS = 12;
     /**
-     * Largest atom count of {@code k_group_n24_tc_p}: its pairs hold d rbf/dd too ({@link #geoFloats}), 228,368 B of
+     * Largest atom count of {@code k_group_n22_tc}: its pairs hold d rbf/dd too ({@link #geoFloats}), 228,368 B of
      * shared memory a block at 22 atoms, 241,136 B at 23, above sm_90's 232,448 B.
      */
-    static final int P_ATOMS = 22;
+    static final int N22_ATOMS = 22;
     static final int F = GroupWeights.F;
     /** Floats a pair holds in shared memory (grp::GEO) and scratch floats per atom, layer and channel (grp::NFLD). */
     static final int GEO = 28;
@@ -59,8 +60,8 @@ final class GroupPath {
     /**
      * The entry for replicas of {@code atoms} atoms ({@code atoms <= MAX_ATOMS}) with the dense products of
      * {@code dense} (SIMT or TC, as {@link #dense} resolves them): the tensor-core twins ({@code _tc}) have the same
-     * block size and shared memory; on the tensor cores 13..{@value #P_ATOMS} atoms take the pair-loop entry
-     * {@code k_group_n24_tc_p} (class comment).
+     * block size and shared memory; on the tensor cores 13..{@value #N22_ATOMS} atoms take the pair-loop entry
+     * {@code k_group_n22_tc} (class comment).
      */
     static String kernel(int atoms, KernelChoices.GroupDense dense) {
         if (dense == KernelChoices.GroupDense.AUTO) {
@@ -69,15 +70,15 @@ final class GroupPath {
         if (dense == KernelChoices.GroupDense.SIMT) {
             return atoms <= N12_ATOMS ? "k_group_n12" : "k_group_n24";
         }
-        return atoms <= N12_ATOMS ? "k_group_n12_tc" : atoms <= P_ATOMS ? "k_group_n24_tc_p" : "k_group_n24_tc";
+        return atoms <= N12_ATOMS ? "k_group_n12_tc" : atoms <= N22_ATOMS ? "k_group_n22_tc" : "k_group_n24_tc";
     }
 
     /**
      * The entry that runs instead of {@code kernel} where its shared memory exceeds the device's: k_group_n24_tc for
-     * the pair-loop entry k_group_n24_tc_p (20 floats a pair fewer, the same launch shape), else {@code kernel}.
+     * the pair-loop entry k_group_n22_tc (20 floats a pair fewer, the same launch shape), else {@code kernel}.
      */
     static String fallback(String kernel) {
-        return kernel.equals("k_group_n24_tc_p") ? "k_group_n24_tc" : kernel;
+        return kernel.equals("k_group_n22_tc") ? "k_group_n24_tc" : kernel;
     }
 
     /**
@@ -156,11 +157,11 @@ final class GroupPath {
     }
 
     /**
-     * Floats a pair holds in shared memory (grp::GEO; the pair-loop entry {@code k_group_n24_tc_p} also its n_rbf
+     * Floats a pair holds in shared memory (grp::GEO; the pair-loop entry {@code k_group_n22_tc} also its n_rbf
      * values of d rbf/dd, grp::GEOP).
      */
     static int geoFloats(String kernel) {
-        return kernel.equals("k_group_n24_tc_p") ? GEO + GroupWeights.N_RBF : GEO;
+        return kernel.equals("k_group_n22_tc") ? GEO + GroupWeights.N_RBF : GEO;
     }
 
     /**

@@ -18,7 +18,7 @@ import org.molten.core.dynamics.ReplicaStart;
  * reference student with GroupForcesTest's bounds (relative force error <= 1e-5, energy <= 1e-6 of the summed
  * per-atom magnitudes) for ethanol x 3, random clusters of 23 and 24 atoms (k_group_n24_tc's sizes since 13..22 take
  * the pair-loop entry: GroupPairLoopTest), random 5- and 13-atom clusters (partial row tiles of 8 on k_group_n12_tc
- * and k_group_n24_tc_p); and 10 Langevin steps of two ethanols on the tc entry against the stage kernels.
+ * and k_group_n22_tc); and 10 Langevin steps of two ethanols on the tc entry against the stage kernels.
  */
 class GroupForcesTcTest {
     @BeforeEach
@@ -55,7 +55,7 @@ class GroupForcesTcTest {
 
     /**
      * Random clusters of 5 and 13 atoms: row tiles of 8 padded with zero rows (5 -> 8, 3M = 15 -> 16 on
-     * k_group_n12_tc; 13 -> 16, 39 -> 40 on k_group_n24_tc_p), two replicas each.
+     * k_group_n12_tc; 13 -> 16, 39 -> 40 on k_group_n22_tc), two replicas each.
      */
     @Test
     void partialRowTilesOnTheTensorCoresEqualTheReferenceStudent() {

@@ -14,8 +14,8 @@ import org.molten.core.dynamics.DynamicsSpec;
 import org.molten.core.dynamics.ReplicaStart;
 
 /**
- * The pair-loop entry k_group_n24_tc_p (molten_group_pairs.cuh), the default on the tensor cores for 13..{@value
- * GroupPath#P_ATOMS} atoms since it measured 1.10x faster than k_group_n24_tc on an H200: which sizes take it, the
+ * The pair-loop entry k_group_n22_tc (molten_group_pairs.cuh), the default on the tensor cores for 13..{@value
+ * GroupPath#N22_ATOMS} atoms since it measured 1.10x faster than k_group_n24_tc on an H200: which sizes take it, the
  * shared memory it needs and the fallback to k_group_n24_tc where a device lacks it (no device), and through the
  * emulator, with no property set, every atom count it takes against the float64 reference student with the default
  * entries' bounds (GroupForcesTest.against: relative force error <= 1e-5, energy <= 1e-6 of the summed per-atom
@@ -30,7 +30,7 @@ class GroupPairLoopTest {
     }
 
     /**
-     * Tensor-core replicas of 13..22 atoms take k_group_n24_tc_p, 23 and 24 (whose stored d rbf/dd would not fit
+     * Tensor-core replicas of 13..22 atoms take k_group_n22_tc, 23 and 24 (whose stored d rbf/dd would not fit
      * sm_90's 232,448 B) k_group_n24_tc; the 12-slot entries and SIMT 13..24 keep theirs; auto on an sm_90 is tc from
      * 13 atoms, so the pair-loop entry is what a dipeptide batch runs by default.
      */
@@ -38,14 +38,14 @@ class GroupPairLoopTest {
     void tensorCoreReplicasOf13To22AtomsTakeThePairLoopEntry() {
         KernelChoices.GroupDense tc = KernelChoices.GroupDense.TC, simt = KernelChoices.GroupDense.SIMT;
         for (int m = 1; m <= GroupPath.MAX_ATOMS; m++) {
-            String wantTc = m <= 12 ? "k_group_n12_tc" : m <= 22 ? "k_group_n24_tc_p" : "k_group_n24_tc";
+            String wantTc = m <= 12 ? "k_group_n12_tc" : m <= 22 ? "k_group_n22_tc" : "k_group_n24_tc";
             assertEquals(wantTc, GroupPath.kernel(m, tc), m + " atoms, tc");
             assertEquals(m <= 12 ? "k_group_n12" : "k_group_n24", GroupPath.kernel(m, simt), m + " atoms, simt");
             String wantAuto = m <= 12 ? "k_group_n12" : wantTc;
             assertEquals(wantAuto, GroupPath.kernel(m, GroupPath.dense(KernelChoices.GroupDense.AUTO, m, 9)),
                     m + " atoms, auto on sm_90");
         }
-        assertEquals(22, GroupPath.P_ATOMS);
+        assertEquals(22, GroupPath.N22_ATOMS);
     }
 
     /**
@@ -65,19 +65,19 @@ class GroupPairLoopTest {
      */
     @Test
     void itsSharedMemoryHoldsDrbfPerPair() {
-        for (int m = 13; m <= GroupPath.P_ATOMS; m++) {
+        for (int m = 13; m <= GroupPath.N22_ATOMS; m++) {
             int p = m * (m - 1) / 2;
             assertEquals(GroupPath.sharedBytes("k_group_n24_tc", m) + 4 * 20 * p,
-                    GroupPath.sharedBytes("k_group_n24_tc_p", m), m + " atoms");
+                    GroupPath.sharedBytes("k_group_n22_tc", m), m + " atoms");
         }
-        assertEquals(4 * (16 * 22 * F + 231 * 52 + 24), GroupPath.sharedBytes("k_group_n24_tc_p", 22));
-        assertEquals(228_368, GroupPath.sharedBytes("k_group_n24_tc_p", 22));
-        assertTrue(GroupPath.sharedBytes("k_group_n24_tc_p", 23) > 232_448);
-        assertEquals(256, GroupPath.threads("k_group_n24_tc_p"));
-        assertEquals(11, GroupPath.rowTile("k_group_n24_tc_p"));
-        assertEquals(48, GroupPath.geoFloats("k_group_n24_tc_p"));
+        assertEquals(4 * (16 * 22 * F + 231 * 52 + 24), GroupPath.sharedBytes("k_group_n22_tc", 22));
+        assertEquals(228_368, GroupPath.sharedBytes("k_group_n22_tc", 22));
+        assertTrue(GroupPath.sharedBytes("k_group_n22_tc", 23) > 232_448);
+        assertEquals(256, GroupPath.threads("k_group_n22_tc"));
+        assertEquals(11, GroupPath.rowTile("k_group_n22_tc"));
+        assertEquals(48, GroupPath.geoFloats("k_group_n22_tc"));
         assertEquals(28, GroupPath.geoFloats("k_group_n24_tc"));
-        assertEquals("k_group_n24_tc", GroupPath.fallback("k_group_n24_tc_p"));
+        assertEquals("k_group_n24_tc", GroupPath.fallback("k_group_n22_tc"));
         assertEquals("k_group_n24_tc", GroupPath.fallback("k_group_n24_tc"));
         assertEquals("k_group_n12", GroupPath.fallback("k_group_n12"));
     }
@@ -109,18 +109,18 @@ class GroupPairLoopTest {
         KernelChoices.GroupDense simt = KernelChoices.GroupDense.SIMT, tc = KernelChoices.GroupDense.TC;
         assertEquals("k_group_n24_tc", GroupPath.entry(22, tc, 209_888));
         assertEquals(null, GroupPath.sharedWhyNot(22, tc, 209_888));
-        assertEquals("k_group_n24_tc_p needs 228368 bytes of shared memory a block, the device allows 209888",
+        assertEquals("k_group_n22_tc needs 228368 bytes of shared memory a block, the device allows 209888",
                 GroupPath.fallbackWhy(22, tc, 209_888));
         assertEquals("k_group_n24_tc: 209888 bytes of shared memory a block, the device allows 209887",
                 GroupPath.sharedWhyNot(22, tc, 209_887));
-        assertEquals("k_group_n24_tc_p", GroupPath.entry(22, tc, 228_368));
+        assertEquals("k_group_n22_tc", GroupPath.entry(22, tc, 228_368));
         assertEquals(null, GroupPath.fallbackWhy(22, tc, 232_448));
         assertEquals("k_group_n12", GroupPath.entry(9, simt, 50_736));
         assertEquals(null, GroupPath.fallbackWhy(9, simt, 1));
         int a100 = 166_912;
-        assertEquals("k_group_n24_tc_p", GroupPath.entry(16, tc, a100));
+        assertEquals("k_group_n22_tc", GroupPath.entry(16, tc, a100));
         assertEquals("k_group_n24_tc", GroupPath.entry(17, tc, a100));
-        assertEquals(167_632, GroupPath.sharedBytes("k_group_n24_tc_p", 17));
+        assertEquals(167_632, GroupPath.sharedBytes("k_group_n22_tc", 17));
         assertEquals(null, GroupPath.sharedWhyNot(17, tc, a100));
         assertTrue(GroupPath.sharedWhyNot(18, tc, a100).startsWith("k_group_n24_tc: "));
         // the 12-slot tc entry's own bytes, not k_group_n12's (which need 32,256 at 5 atoms)
@@ -130,7 +130,7 @@ class GroupPairLoopTest {
 
     /**
      * GroupPath.why itself, as DeviceSystem calls it, on emulator batches: two alanine dipeptides (auto: tc) fit a
-     * device of k_group_n24_tc_p's 228,368 B and of k_group_n24_tc's 209,888 (which then runs), one byte less refuses
+     * device of k_group_n22_tc's 228,368 B and of k_group_n24_tc's 209,888 (which then runs), one byte less refuses
      * naming k_group_n24_tc; five-atom clusters on the tensor cores fit k_group_n12_tc's 31,744 B.
      */
     @Test
@@ -166,20 +166,20 @@ class GroupPairLoopTest {
     @Test
     void everySizeOfThePairLoopEntryEqualsTheReferenceStudent() {
         assumeTrue(CudaTestSupport.gpu(), CudaTestSupport::whyNot);
-        for (int atoms = GroupPath.N12_ATOMS + 1; atoms <= GroupPath.P_ATOMS; atoms++) {
+        for (int atoms = GroupPath.N12_ATOMS + 1; atoms <= GroupPath.N22_ATOMS; atoms++) {
             List<ReplicaStart> starts = new ArrayList<>();
             for (int r = 0; r < 2; r++) {
                 Atoms a = GroupForcesTest.perturbed(CudaTestSupport.randomAtoms(110 + atoms, atoms, 4.5, 1.1, null),
                         120 + r);
                 starts.add(new ReplicaStart(a, new DynamicsSpec.VelocityVerlet(0.5), 120 + r, 3 * atoms - 3));
             }
-            GroupForcesTest.against("cluster of " + atoms, starts, "k_group_n24_tc_p");
+            GroupForcesTest.against("cluster of " + atoms, starts, "k_group_n22_tc");
         }
     }
 
     @Test
     void alanineDipeptideReplicasOnTheDefaultsEqualTheReferenceStudent() {
         assumeTrue(CudaTestSupport.gpu(), CudaTestSupport::whyNot);
-        GroupForcesTest.against("alanine-dipeptide", 2, "k_group_n24_tc_p");
+        GroupForcesTest.against("alanine-dipeptide", 2, "k_group_n22_tc");
     }
 }
