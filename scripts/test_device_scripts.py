@@ -164,10 +164,13 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
                 self.assertTrue(glob.glob(os.path.join(tmp, "out", "window-call3.tar.gz.*")))
 
     def test_round_and_engine_refuses_an_unknown_engine(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            r = self.window(tmp, "round-and-engine", {"ENGINE": "grup"})
-            self.assertEqual(2, r.returncode, r.stderr)
-            self.assertIn("ENGINE='grup' is neither group nor variants (nothing started)", r.stderr)
+        # variants: the mode that ran scripts/group-variants-run.sh, removed with it (its variants measured)
+        for engine in ("grup", "variants"):
+            with tempfile.TemporaryDirectory() as tmp:
+                r = self.window(tmp, "round-and-engine", {"ENGINE": engine})
+                self.assertEqual(2, r.returncode, r.stderr)
+                self.assertIn(f"ENGINE='{engine}' is not group, the only engine measurement (nothing started)",
+                              r.stderr)
 
 
 # Stand-ins for round1's TRAIN_PROFILE=1 (tests' bin folder first on PATH): timeout, taskset and python3 record their
@@ -208,8 +211,6 @@ class Round1TrainProfileTest(unittest.TestCase):
             os.makedirs(g3)
             with open(os.path.join(g3, "group-engine-run.sh"), "w") as fh:
                 fh.write('sleep "${ENGINE_SLEEP:-0}"; echo "engine CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-} $*" >> "$CALLS"\n')
-            with open(os.path.join(g3, "group-variants-run.sh"), "w") as fh:
-                fh.write('echo "variants CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-} BUDGET_S=$BUDGET_S" >> "$CALLS"\n')
             os.makedirs(os.path.join(tmp, ".device"))
             subprocess.run(["tar", "-C", os.path.join(tmp, "b"), "-cJf", os.path.join(tmp, ".device", "g3.tar.xz"), "g3"],
                            check=True)
@@ -347,24 +348,24 @@ class Round1TrainProfileTest(unittest.TestCase):
                              pipeline)
             self.assertIn("./organic/train-profile/train-step-profile.txt", self.archive(tmp, "round-and-engine"))
 
-    def test_variants_run_then_pytorchs_baseline_beside_them_on_the_engine_gpu(self):
-        # ENGINE=variants: the bundle's group-variants-run.sh, then torch_replica_bench.py for 1,024 ethanols and 256
-        # alanine dipeptides, all on ENGINE_GPU (figures of issue 29 stand only with the baseline rerun beside them)
+    def test_the_engine_then_pytorchs_baseline_beside_it_on_the_engine_gpu(self):
+        # ENGINE=group (the default, said explicitly): the bundle's group-engine-run.sh, then torch_replica_bench.py
+        # for 1,024 ethanols and 256 alanine dipeptides, all on ENGINE_GPU (figures of issue 29 stand only with the
+        # baseline rerun beside them)
         with tempfile.TemporaryDirectory() as tmp:
-            r, calls, _ = self.round1(tmp, {"ENGINE": "variants", "ENGINE_GPU": "1", "TRAIN_GPUS": "0,1",
+            r, calls, _ = self.round1(tmp, {"ENGINE": "group", "ENGINE_GPU": "1", "TRAIN_GPUS": "0,1",
                                             "MEASURE_S": "330"}, phase="round-and-engine")
             self.assertEqual(0, r.returncode, r.stderr)
-            variants = [c for c in calls if c.startswith("variants ")]
-            self.assertEqual(1, len(variants), calls)
-            self.assertTrue(variants[0].startswith("variants CUDA_VISIBLE_DEVICES=1 BUDGET_S="), variants[0])
+            engine = [c for c in calls if c.startswith("engine ")]
+            self.assertEqual(["engine CUDA_VISIBLE_DEVICES=1 "], engine, calls)
             torch_runs = [c for c in calls if c.startswith("python3 ") and "torch_replica_bench.py" in c]
             self.assertEqual(2, len(torch_runs), calls)
             self.assertTrue(all(c.startswith("python3 CUDA_VISIBLE_DEVICES=1 ") for c in torch_runs), torch_runs)
             self.assertTrue(torch_runs[0].split()[-4].endswith("student-gfn2.safetensors"), torch_runs[0])
             self.assertEqual([("ethanol.xyz", "1024"), ("alanine-dipeptide.xyz", "256")],
                              [(os.path.basename(c.split()[-3]), c.split()[-2]) for c in torch_runs])
-            self.assertGreater(calls.index(torch_runs[0]), calls.index(variants[0]))
-            # the checkout's baseline, not the bundle's copy (a variants branch carries an older one)
+            self.assertGreater(calls.index(torch_runs[0]), calls.index(engine[0]))
+            # the checkout's baseline, not the bundle's copy (a bundle of another branch may carry an older one)
             self.assertTrue(all(" scripts/torch_replica_bench.py " in c for c in torch_runs), torch_runs)
 
     def test_an_engine_gpu_that_is_the_probes_or_not_the_machines_is_refused_before_anything_starts(self):
@@ -507,77 +508,6 @@ class ClusterConstraintsCheckRunTest(unittest.TestCase):
                           "over 2.0 ps", text)
             calls = read(os.path.join(b, "args.log")).splitlines()
             self.assertEqual(2, sum("-Dmolten.cuda.mode=stages" in c for c in calls))
-
-
-class GroupVariantsRunTest(unittest.TestCase):
-    """group-variants-run.sh with the stand-in java: GroupCheck without and with -Dmolten.cuda.groupVariant=p, then
-    benches in order of importance, two rounds each alternating: the ethanols' default and p (k_group_n12_p: the
-    property alone), the dipeptides' default and p, the ethanols on the tensor cores (tc, tc and p), all from BUNDLE;
-    a budget too small for a step skips it and says so, the tensor-core benches first."""
-
-    def test_checks_then_alternating_benches_from_the_bundle(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            b, tree = bundle(tmp)
-            out = os.path.join(tmp, "out")
-            script = os.path.join(tree, "scripts", "group-variants-run.sh")
-            with open(os.path.join(HERE, "group-variants-run.sh")) as src, open(script, "w") as dst:
-                dst.write(src.read())
-            r = run(script, tree, {"OUT": out, "BUNDLE": b, "BUDGET_S": "10000"})
-            self.assertEqual(0, r.returncode, r.stderr)
-            calls = read(os.path.join(b, "args.log")).splitlines()
-            self.assertEqual(14, len(calls), calls)
-            self.assertTrue(all("-cp " + os.path.join(b, "lib") + "/*:" in c for c in calls), calls)
-            # (groupVariant=p, groupDense=tc) of each call: the checks, then 9 default / p, 22 default / p, 9 tc / tcp
-            props = [("-Dmolten.cuda.groupVariant=p" in c, "-Dmolten.cuda.groupDense=tc" in c) for c in calls]
-            plain, p, tc, tcp = (False, False), (True, False), (False, True), (True, True)
-            self.assertEqual([plain, p] + [plain, p] * 4 + [tc, tcp] * 2, props)
-            self.assertTrue(calls[0].endswith("org.molten.forcefield.cuda.GroupCheck 2 256"), calls[0])
-            self.assertTrue(calls[1].endswith("org.molten.forcefield.cuda.GroupCheck 2 256"), calls[1])
-            sizes = [re.search(r"--sizes (\d+) --replicas (\d+)", c).groups() for c in calls[2:]]
-            self.assertEqual([("9", "1024")] * 4 + [("22", "256")] * 4 + [("9", "1024")] * 4, sizes)
-            self.assertTrue(all("bench --device cuda" in c for c in calls[2:]), calls)
-            for f in ("group-check-default.txt", "group-check-p.txt", "bench-9-default-1.txt", "bench-9-p-1.txt",
-                      "bench-9-p-2.txt", "bench-22-default-2.txt", "bench-22-p-2.txt", "bench-9-tc-1.txt",
-                      "bench-9-tcp-2.txt"):
-                self.assertTrue(os.path.exists(os.path.join(out, f)), f)
-
-    def test_a_small_budget_skips_and_says_so(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            b, tree = bundle(tmp)
-            r = run(installed(b, "group-variants-run.sh"), tree, {"OUT": os.path.join(tmp, "out"), "BUDGET_S": "50"})
-            self.assertEqual(0, r.returncode, r.stderr)
-            self.assertFalse(os.path.exists(os.path.join(b, "args.log")))
-            self.assertIn("skipped (GroupCheck default): ", r.stdout)
-            self.assertIn("skipped (bench 9 x 1024 p round 2): ", r.stdout)
-            self.assertIn("skipped (bench 22 x 256 p round 2): ", r.stdout)
-            self.assertIn("skipped (bench 9 x 1024 tcp round 2): ", r.stdout)
-
-    def test_the_worst_case_of_540_s_keeps_the_ethanols_default_and_p(self):
-        # every step taking its whole limit (a stand-in clock: date +%s advanced by each call's timeout)
-        with tempfile.TemporaryDirectory() as tmp:
-            b, tree = bundle(tmp)
-            script = installed(b, "group-variants-run.sh")
-            clock = os.path.join(tmp, "clock")
-            with open(clock, "w") as f:
-                f.write("0")
-            fake = os.path.join(tmp, "bin")
-            os.makedirs(fake)
-            with open(os.path.join(fake, "date"), "w") as f:
-                f.write(f"#!/bin/sh\ncat {clock}\n")
-            with open(os.path.join(fake, "timeout"), "w") as f:
-                f.write(f"#!/bin/sh\necho $(( $(cat {clock}) + $1 )) > {clock}\nshift\nexec \"$@\"\n")
-            for n in ("date", "timeout"):
-                os.chmod(os.path.join(fake, n), 0o755)
-            e = dict(os.environ, OUT=os.path.join(tmp, "out"), BUDGET_S="540",
-                     PATH=fake + os.pathsep + os.environ.get("PATH", "/usr/bin:/bin"))
-            r = subprocess.run(["bash", script], cwd=tree, env=e, capture_output=True, text=True, timeout=60)
-            self.assertEqual(0, r.returncode, r.stderr)
-            calls = read(os.path.join(b, "args.log")).splitlines()
-            self.assertEqual(4, len(calls), calls)
-            self.assertIn("--sizes 9 --replicas 1024", calls[2])
-            self.assertNotIn("groupVariant", calls[2])
-            self.assertIn("-Dmolten.cuda.groupVariant=p", calls[3])
-            self.assertIn("skipped (bench 9 x 1024 default round 2): 520 s gone", r.stdout)
 
 
 class EnergyLogsTest(unittest.TestCase):
