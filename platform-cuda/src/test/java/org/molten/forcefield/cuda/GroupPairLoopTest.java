@@ -60,8 +60,8 @@ class GroupPairLoopTest {
     }
 
     /**
-     * grp::GroupLayout&lt;0, 0, GEOP&gt; written out: k_group_n24_tc's layout with 48 floats a pair instead of 28 (20 of
-     * d rbf/dd, 80 B a pair); the 256-thread launch shape.
+     * grp::GroupLayout&lt;0, 0, GEOP&gt; written out: k_group_n24_tc's layout with 48 floats a pair instead of 28
+     * (20 of d rbf/dd, 80 B a pair); the 256-thread launch shape.
      */
     @Test
     void itsSharedMemoryHoldsDrbfPerPair() {
