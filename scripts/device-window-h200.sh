@@ -173,18 +173,17 @@ case "$phase" in
     # Carry: .device/g3.tar.xz (rebuilt with the engine to measure: NO_SWEEP=1 scripts/device-window-x4.sh bundle,
     # 20.8 MB), .device/data.tar.xz (only where the sparse checkout leaves forcefield/training/data out, as round1),
     # .model-payload/xtblib.tar.xz, with the sparse checkout of call1 (about 62.5 MB in all).
-    # ENGINE=variants (default group): instead of group-engine-run.sh (PyTorch's runs follow in both modes), a
-    # variants branch's group-variants-run.sh (today scripts/patches/group-v5 applied with git am: GroupCheck and
-    # molten bench for the default and the variant, all in one binary) from BUNDLE_TAR, a bundle built on that branch
-    # with KEEP_FATBIN=1 NO_SWEEP=1 scripts/device-window-x4.sh bundle (24.7 MB: the branch's fatbin in its jar, first
-    # on every class path, so the stability survey of call3 runs the branch's default kernels too; main's fatbin may then
-    # be left out of the sparse checkout to fit 64 MiB: '!/platform-cuda/src/main/resources/org/molten/forcefield/cuda/
-    # molten_kernels.fatbin')
+    # ENGINE: group (the default, and the only value since the variants mode left with scripts/group-variants-run.sh,
+    # its variants measured: docs/performance-notes.md, 2026-11-29)
     # ENGINE_GPU (on nvidia-h200-x2, e.g. 1; default: none): the engine's measurements on that GPU alone while, with
     # TRAIN_PROFILE=1, the training-step probe runs at the same time on the first TRAIN_GPUS GPU (pinned to
     # PROFILE_CPU, default 15; keep it outside DATA_CPUS and PROBE_CPUS), so both fit in the data's few minutes on 28
     # cores; without it, the probe follows the engine on one GPU as before
-    case ${ENGINE:-group} in group|variants) ;; *) echo "round-and-engine: ENGINE='$ENGINE' is neither group nor variants (nothing started)" >&2; exit 2 ;; esac
+    case ${ENGINE:-group} in
+      group) ;;
+      *) echo "round-and-engine: ENGINE='$ENGINE' is not group, the only engine measurement (nothing started)" >&2
+         exit 2 ;;
+    esac
     check_train_gpus
     engine_env=()
     if [[ -n ${ENGINE_GPU:-} ]]; then
@@ -217,21 +216,15 @@ case "$phase" in
       train_profile "$(cap "${PROFILE_S:-240}")" "${PROFILE_CPU:-15}" &
       probe_pid=$!
     fi
-    if [[ ${ENGINE:-group} == variants ]]; then
-      [[ -f $broot/g3/group-variants-run.sh ]] || echo "round-and-engine: $bundle_tar has no group-variants-run.sh"
-      OUT=$eng BUNDLE=$broot/g3 TREE=$PWD BUDGET_S=$(( $(cap 400) - 30 )) \
-        "${engine_env[@]}" timeout "$(cap 400)" taskset -c "$probe" bash "$broot"/g3/group-variants-run.sh \
-        > "$eng/group-variants-run.log" 2>&1
-      tail -30 "$eng/group-variants-run.log"
-    elif (( $(cap 300) >= 30 )); then
+    if (( $(cap 300) >= 30 )); then
       OUT=$eng "${engine_env[@]}" timeout "$(cap 300)" taskset -c "$probe" bash "$broot"/g3/group-engine-run.sh \
         > "$eng/group-engine-run.log" 2>&1
       tail -30 "$eng/group-engine-run.log"
     fi
     model=$PWD/forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2.safetensors
-    # PyTorch's batched baseline beside the engine's figures in both modes (issue 29's figures stand only with it
-    # rerun in the same call), in what is left of MEASURE_S; the checkout's script (a variants bundle carries its
-    # branch's older copy), the bundle's molecules
+    # PyTorch's batched baseline beside the engine's figures (issue 29's figures stand only with it rerun in the same
+    # call), in what is left of MEASURE_S; the checkout's script (a bundle built on another branch may carry an older
+    # copy), the bundle's molecules
     for spec in 1024:ethanol 256:alanine-dipeptide; do
       IFS=: read -r r m <<< "$spec"
       (( $(cap 70) >= 30 )) || { echo "no time left for PyTorch's $m"; continue; }

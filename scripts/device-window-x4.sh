@@ -65,8 +65,6 @@ case "$phase" in
     # the bundle times that branch's kernels wherever it runs (scripts/patches/*/README.md)
     [[ ${KEEP_FATBIN:-0} == 1 ]] || zip -q -d "$dest"/lib/platform-cuda-*.jar '*.fatbin' > /dev/null || true
     cp "$root"/scripts/{gpu-langevin-temperature-run.sh,constraints-figures-run.sh,sweep-2gpu-run.sh,gpu3-run.sh} "$dest/"
-    # a variants branch's timing script (scripts/patches/group-v5 adds it), where the checkout has one
-    [[ ! -f $root/scripts/group-variants-run.sh ]] || cp "$root/scripts/group-variants-run.sh" "$dest/"
     # jars stored, not deflated: xz then packs the classes themselves, a third smaller than the deflated jars
     for j in "$dest"/lib/*.jar; do
       t=$(mktemp -d); (cd "$t" && unzip -q "$j" && rm -f "$j" && zip -q -0 -r -X "$j" .); rm -rf "$t"

@@ -164,10 +164,13 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
                 self.assertTrue(glob.glob(os.path.join(tmp, "out", "window-call3.tar.gz.*")))
 
     def test_round_and_engine_refuses_an_unknown_engine(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            r = self.window(tmp, "round-and-engine", {"ENGINE": "grup"})
-            self.assertEqual(2, r.returncode, r.stderr)
-            self.assertIn("ENGINE='grup' is neither group nor variants (nothing started)", r.stderr)
+        # variants: the mode that ran scripts/group-variants-run.sh, removed with it (its variants measured)
+        for engine in ("grup", "variants"):
+            with tempfile.TemporaryDirectory() as tmp:
+                r = self.window(tmp, "round-and-engine", {"ENGINE": engine})
+                self.assertEqual(2, r.returncode, r.stderr)
+                self.assertIn(f"ENGINE='{engine}' is not group, the only engine measurement (nothing started)",
+                              r.stderr)
 
 
 # Stand-ins for round1's TRAIN_PROFILE=1 (tests' bin folder first on PATH): timeout, taskset and python3 record their
@@ -208,8 +211,6 @@ class Round1TrainProfileTest(unittest.TestCase):
             os.makedirs(g3)
             with open(os.path.join(g3, "group-engine-run.sh"), "w") as fh:
                 fh.write('sleep "${ENGINE_SLEEP:-0}"; echo "engine CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-} $*" >> "$CALLS"\n')
-            with open(os.path.join(g3, "group-variants-run.sh"), "w") as fh:
-                fh.write('echo "variants CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-} BUDGET_S=$BUDGET_S" >> "$CALLS"\n')
             os.makedirs(os.path.join(tmp, ".device"))
             subprocess.run(["tar", "-C", os.path.join(tmp, "b"), "-cJf", os.path.join(tmp, ".device", "g3.tar.xz"), "g3"],
                            check=True)
@@ -347,24 +348,24 @@ class Round1TrainProfileTest(unittest.TestCase):
                              pipeline)
             self.assertIn("./organic/train-profile/train-step-profile.txt", self.archive(tmp, "round-and-engine"))
 
-    def test_variants_run_then_pytorchs_baseline_beside_them_on_the_engine_gpu(self):
-        # ENGINE=variants: the bundle's group-variants-run.sh, then torch_replica_bench.py for 1,024 ethanols and 256
-        # alanine dipeptides, all on ENGINE_GPU (figures of issue 29 stand only with the baseline rerun beside them)
+    def test_the_engine_then_pytorchs_baseline_beside_it_on_the_engine_gpu(self):
+        # ENGINE=group (the default, said explicitly): the bundle's group-engine-run.sh, then torch_replica_bench.py
+        # for 1,024 ethanols and 256 alanine dipeptides, all on ENGINE_GPU (figures of issue 29 stand only with the
+        # baseline rerun beside them)
         with tempfile.TemporaryDirectory() as tmp:
-            r, calls, _ = self.round1(tmp, {"ENGINE": "variants", "ENGINE_GPU": "1", "TRAIN_GPUS": "0,1",
+            r, calls, _ = self.round1(tmp, {"ENGINE": "group", "ENGINE_GPU": "1", "TRAIN_GPUS": "0,1",
                                             "MEASURE_S": "330"}, phase="round-and-engine")
             self.assertEqual(0, r.returncode, r.stderr)
-            variants = [c for c in calls if c.startswith("variants ")]
-            self.assertEqual(1, len(variants), calls)
-            self.assertTrue(variants[0].startswith("variants CUDA_VISIBLE_DEVICES=1 BUDGET_S="), variants[0])
+            engine = [c for c in calls if c.startswith("engine ")]
+            self.assertEqual(["engine CUDA_VISIBLE_DEVICES=1 "], engine, calls)
             torch_runs = [c for c in calls if c.startswith("python3 ") and "torch_replica_bench.py" in c]
             self.assertEqual(2, len(torch_runs), calls)
             self.assertTrue(all(c.startswith("python3 CUDA_VISIBLE_DEVICES=1 ") for c in torch_runs), torch_runs)
             self.assertTrue(torch_runs[0].split()[-4].endswith("student-gfn2.safetensors"), torch_runs[0])
             self.assertEqual([("ethanol.xyz", "1024"), ("alanine-dipeptide.xyz", "256")],
                              [(os.path.basename(c.split()[-3]), c.split()[-2]) for c in torch_runs])
-            self.assertGreater(calls.index(torch_runs[0]), calls.index(variants[0]))
-            # the checkout's baseline, not the bundle's copy (a variants branch carries an older one)
+            self.assertGreater(calls.index(torch_runs[0]), calls.index(engine[0]))
+            # the checkout's baseline, not the bundle's copy (a bundle of another branch may carry an older one)
             self.assertTrue(all(" scripts/torch_replica_bench.py " in c for c in torch_runs), torch_runs)
 
     def test_an_engine_gpu_that_is_the_probes_or_not_the_machines_is_refused_before_anything_starts(self):

@@ -34,6 +34,7 @@ constexpr int F = 128, F2 = 256, F3 = 384, NR = 20, NT = 3, FH = 64;
 constexpr int NFLD = 17;                                                         // scratch floats per row and layer, units of F
 enum { FZ1 = 0, FPHI = 1, FVM = 4, FUV = 7, FVV = 10, FZ3 = 13, FA = 14 };         // field offsets (units of F)
 constexpr int GEO = 28;   // per pair: d, fcut, fcut', valid, ux, uy, uz, 0, rbf[20]
+constexpr int GEOP = GEO + NR;   // the pair-loop entry (PV, k_group_n22_tc): also d rbf_k / dd (1/Å) at 8 + NR + k
 
 // One layer's weights (floats, offsets from the layer's start; the layers follow each other).
 namespace LO {
@@ -45,13 +46,13 @@ constexpr int phi0T = 0, phi0 = phi0T + F * F, bphi0 = phi0 + F * F, phi2T = bph
 
 // Shared memory (floats) of a block holding M atoms, row tiles of RT, the second half's private copy X if PRIV.
 // RT3 / RT3B: the row tiles of the two 3M-row U|V products (forward / backward; 0 = RT, resp. RT3). Also computed by
-// GroupPath.sharedBytes (Java): keep the two equal.
-template <int RT3 = 0, int RT3B = 0>
+// GroupPath.sharedBytes (Java): keep the two equal. GW: floats a pair holds (GEO, or GEOP for the PV entry).
+template <int RT3 = 0, int RT3B = 0, int GW = GEO>
 struct GroupLayout {
     int S, V, A, B, GEOM, GP, ESH, X, TOTAL;
     __device__ __forceinline__ GroupLayout(int M, int RT, bool priv) {
         const int P = M * (M - 1) / 2, Mp = (M + RT - 1) / RT * RT;
-        S = 0; V = S + M * F; A = V + M * F3; B = A + M * F3; GEOM = B + M * F3; GP = GEOM + P * GEO;
+        S = 0; V = S + M * F; A = V + M * F3; B = A + M * F3; GEOM = B + M * F3; GP = GEOM + P * GW;
         ESH = GP + 4 * P; X = ESH + ((M + 3) & ~3);
         TOTAL = X + (priv ? M * 6 * F : 0);
         // a partial row tile reads rows up to Mp - 1 of B (the widest input, ld 3F): keep them inside the block
@@ -342,19 +343,25 @@ __device__ __forceinline__ void warp_add4(float a0, float a1, float a2, float a3
     if ((lane & 7) == 0) atomicAdd(dst + (lane >> 3), k);   // lanes 0, 8, 16, 24 hold values 0, 1, 2, 3
 }
 
+}  // namespace grp
+#include "molten_group_pairs.cuh"   // the PV entry's pair loops (use radd_n, warp_add4 above)
+namespace grp {
+
 // Energies and forces of replica blockIdx.x (atoms [rep_start[b], rep_start[b + 1]), at most NMAX), 128 H threads.
 // RT: dense row tile; H = 2: two threads per channel, the second half's pair sums in X (PRIV); RACC: the forward
 // pair loop keeps atom i's sums in registers over j (H = 1 only). PD1 / PD: weight pipeline depth in groups of 4 k.
 // TC: the dense products on the tensor cores (dense_tc: MAXT accumulator tiles, TCPF weight pipeline depth in
 // blocks of 16 k); the epilogues then run on the lane holding (row, channel), so they address channel ch, not f.
 // RT3_ / RT3B_: the row tiles of the 3M-row U|V products, forward / backward (0 = RT, resp. the forward's; SIMT only:
-// dense_tc has no row tiles).
+// dense_tc has no row tiles). PV: the pair-loop entry's loops (molten_group_pairs.cuh; RACC there also with H = 2 and
+// in the backward loop; geo holds GEOP floats a pair, d rbf / dd included).
 template <int NMAX, int RT, int H, bool RACC, int PD1, int PD, bool TC = false, int MAXT = 6, int TCPF = 2,
-          int RT3_ = 0, int RT3B_ = 0>
+          int RT3_ = 0, int RT3B_ = 0, bool PV = false>
 __device__ __forceinline__ void group_force(const Net& n, float* sm) {
-    static_assert(!RACC || H == 1, "register accumulation with one thread per channel");
+    static_assert(!RACC || H == 1 || PV, "register accumulation with two threads a channel: the PV loops only");
     constexpr int RT3 = RT3_ == 0 ? RT : RT3_, RT3B = RT3B_ == 0 ? RT3 : RT3B_;   // forward, backward U|V
-    using Layout = GroupLayout<RT3_, RT3B_>;
+    constexpr int GW = PV ? GEOP : GEO;   // floats a pair holds in geo
+    using Layout = GroupLayout<RT3_, RT3B_, GW>;
     constexpr bool PRIV = H == 2;
     constexpr int F6 = 6 * F;
     constexpr int NTH = 128 * H;
@@ -410,7 +417,7 @@ __device__ __forceinline__ void group_force(const Net& n, float* sm) {
         const double* pj = n.pos + 3 * (size_t)(a0 + j);
         const float rx = (float)(pj[0] - pi[0]), ry = (float)(pj[1] - pi[1]), rz = (float)(pj[2] - pi[2]);
         const float d = sqrtf(rx * rx + ry * ry + rz * rz);
-        float* e = geo + (size_t)q * GEO;
+        float* e = geo + (size_t)q * GW;
         const float inv = 1.0f / d;
         e[0] = d;
         e[1] = d < rc ? 0.5f * (cosf(kpi * d) + 1.0f) : 0.0f;      // fcut
@@ -421,6 +428,8 @@ __device__ __forceinline__ void group_force(const Net& n, float* sm) {
             const float t = d - rc * (float)k / (float)(NR - 1);
             e[8 + k] = expf(-gamma * t * t);
         }
+        if constexpr (PV)   // d rbf_k / dd once per pair, the expression of the default backward loop (same bits)
+            for (int k = 0; k < NR; ++k) e[8 + NR + k] = -2.0f * gamma * (d - rc * (float)k / (float)(NR - 1)) * e[8 + k];
         gp[4 * q] = gp[4 * q + 1] = gp[4 * q + 2] = gp[4 * q + 3] = 0.0f;
     }
     for (int m = tid; m < M; m += NTH) esh[m] = 0.0f;
@@ -460,6 +469,9 @@ __device__ __forceinline__ void group_force(const Net& n, float* sm) {
                 for (int q = 0; q < 4; ++q) X[m * F6 + q * F + f] = 0.0f;
         }
         if (H > 1) __syncthreads();
+        if constexpr (PV)
+            pair_fwd_pv<H>(M, f, half, geo, A, V, mine ? X : S, mine ? F6 : F, mine ? X + F : B, mine ? F6 : F3, wf, bf);
+        else
         {
             int p = 0;
             for (int i = 0; i < M; ++i) {
@@ -643,6 +655,10 @@ __device__ __forceinline__ void group_force(const Net& n, float* sm) {
                 for (int q = 0; q < 6; ++q) X[m * F6 + q * F + f] = 0.0f;
         }
         if (H > 1) __syncthreads();
+        if constexpr (PV)
+            pair_bwd_pv<H>(M, f, half, geo, gp, scr + (size_t)t * M * NFLD * F, S, V, mine ? X : A, mine ? F6 : F3,
+                           mine ? X + F3 : B, mine ? F6 : F3, wf, bf);
+        else
         {
             int p = 0;
             for (int i = 0; i < M; ++i) {
@@ -718,7 +734,7 @@ __device__ __forceinline__ void group_force(const Net& n, float* sm) {
     }
     // ---- pair gradients to forces: g_r = g_d u + (g_u - (u . g_u) u) / d (in place), then F_k = -(sum_{i<k} g_r - sum_{j>k} g_r)
     for (int q = tid; q < P; q += NTH) {
-        const float* e = geo + (size_t)q * GEO;
+        const float* e = geo + (size_t)q * GW;
         float* h = gp + (size_t)q * 4;
         const float d = e[0], ux = e[4], uy = e[5], uz = e[6];
         const float gd = h[0], gx = h[1], gy = h[2], gz = h[3];

@@ -56,7 +56,8 @@ KERNEL k_energy_rep(const Net n) { stage_entry(); SMEM_DECL; st_energy_rep(n, bl
 // weight reads -20 %). Measured on an H200 (2026-11-29, 1,024 ethanols, molten bench --replicas): 634,259 / 633,146
 // replica-steps/s against 615,494 / 614,376 with tiles of 9 (+3.1 %), at ptxas spills of 80 / 92 B against 68 / 80.
 // The variants that measured slower (k_group_n12_lb3, k_group_n24_tc2, k_group_n24_tc_h1) are on branch group-v3
-// (commit 958b043; docs/performance-notes.md has the figures).
+// (commit 958b043; docs/performance-notes.md has the figures); the 12-slot entries' pair-loop variants k_group_n12_p
+// and k_group_n12_tc_p (1,024 ethanols 2.6 % and 2.8 % slower on an H200) in git history (scripts/patches/group-v5).
 extern "C" __global__ void __launch_bounds__(128, 4) k_group_n12(const __grid_constant__ Net n) {
     stage_entry(); SMEM_DECL; grp::group_force<12, 9, 1, true, 4, 2, false, 6, 2, 14, 27>(n, sm);
 }
@@ -72,6 +73,15 @@ extern "C" __global__ void __launch_bounds__(128, 4) k_group_n12_tc(const __grid
 }
 extern "C" __global__ void __launch_bounds__(256, 1) k_group_n24_tc(const __grid_constant__ Net n) {
     stage_entry(); SMEM_DECL; grp::group_force<24, 11, 2, false, 4, 2, true, 12, 2>(n, sm);
+}
+// k_group_n24_tc with the pair loops of molten_group_pairs.cuh (d rbf/dd once per pair, atom i's sums in registers
+// in both pair loops, the next pair's inputs loaded ahead): the tensor-core entry for 13..22 atoms (GroupPath).
+// Measured on an H200 (2026-11-29, 256 alanine dipeptides, molten bench --replicas, as the timing variant
+// k_group_n24_tc_p): 1,481.1 / 1,480.6 us a step against k_group_n24_tc's 1,628.6 / 1,628.4 (1.10x); ptxas 255
+// registers, spills 0 / 0 B (k_group_n24_tc 4 / 68). NMAX 22: the stored d rbf/dd (80 B a pair) takes 228,368 B of
+// shared memory at 22 atoms, 241,136 B at 23 (sm_90 allows 232,448), so 23 and 24 atoms keep k_group_n24_tc.
+extern "C" __global__ void __launch_bounds__(256, 1) k_group_n22_tc(const __grid_constant__ Net n) {
+    stage_entry(); SMEM_DECL; grp::group_force<22, 11, 2, true, 4, 2, true, 12, 2, 0, 0, true>(n, sm);
 }
 
 // Dense stages, warp variant (_w), tiled variant (_t) and narrow tiles (_n, see molten_layers.cuh); at most 128 registers, so that two

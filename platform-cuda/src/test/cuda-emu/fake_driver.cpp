@@ -361,6 +361,7 @@ static const std::vector<KernelInfo>& registry() {
         REG(k_readout_w, 1), REG(k_readout_t, 1), REG(k_readout_bwd_w, 1), REG(k_readout_bwd_t, 1),
         REG(k_small_c16, 16), REG(k_small_c16_cons, 16),
         REG(k_group_n12, 1), REG(k_group_n24, 1), REG(k_group_n12_tc, 1), REG(k_group_n24_tc, 1),
+        REG(k_group_n22_tc, 1),
     };
     return r;
 }

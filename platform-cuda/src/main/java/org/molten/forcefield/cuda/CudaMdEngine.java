@@ -236,9 +236,10 @@ public final class CudaMdEngine implements DeviceDynamics {
 
     /**
      * What evaluates the replicas' forces on the stage path: "group (k_group_n12)" / "group (k_group_n24)" (a block per
-     * replica, GroupPath; "group (k_group_n12_tc)" etc. with the tensor-core dense products, and "group (k_group_n12;
-     * why not tc)" where tc was asked for but cannot run), else "stages (why not the group kernel)"; "molecule" for
-     * the small-molecule kernel.
+     * replica, GroupPath; "group (k_group_n12_tc)" etc. with the tensor-core dense products, "group (k_group_n12;
+     * why not tc)" where tc was asked for but cannot run, "group (k_group_n24_tc; why not k_group_n22_tc)" where the
+     * device lacks the pair-loop entry's shared memory), else "stages (why not the group kernel)"; "molecule" for the
+     * small-molecule kernel.
      */
     public String replicaForces() {
         if (sys.megaKernel() != null) {

@@ -20,6 +20,9 @@ import static jcuda.driver.JCudaDriver.cuMemsetD32Async;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import jcuda.Pointer;
 import jcuda.driver.CUevent;
 import jcuda.driver.CUfunction;
@@ -160,16 +163,22 @@ final class DeviceSystem implements AutoCloseable {
         this.groups = lanesChannels / mg;
         // the cell list does not separate replicas: several replicas search their own atoms, all pairs
         this.search = replicaCount == 1 && useCellList(cell, atoms, dw.cutoffA, opt, mode) ? 1 : 0;
-        String why = GroupPath.why(choices.replicaForces(), replicas, mode, cell, dw, cx.maxSharedMemoryPerBlock());
+        String why = GroupPath.why(choices.replicaForces(), replicas, mode, cell, dw, choices.groupDense(),
+                cx.computeMajor(), cx.maxSharedMemoryPerBlock());
         if (why == null && groupWeights == null) {
             why = "no weights in the group kernel's order were given";
         }
         // the dense products: auto's measured choice per entry, or the one asked for; tc where the device has no tf32
-        // mma.sync (below sm_80) runs the SIMT entry with the reason in groupWhyNot (replicaForces() names both)
+        // mma.sync (below sm_80) runs the SIMT entry with the reason in groupWhyNot (replicaForces() names both); where
+        // the device lacks the pair-loop entry's shared memory its fallback runs (GroupPath.entry, which why checked)
         String denseWhyNot = why == null ? GroupPath.denseWhyNot(choices.groupDense(), cx.computeMajor()) : null;
-        this.groupKernel = why == null ? GroupPath.kernel(replicas.atoms(0),
-                GroupPath.dense(choices.groupDense(), replicas.atoms(0), cx.computeMajor())) : null;
-        this.groupWhyNot = why == null ? (denseWhyNot == null ? "" : denseWhyNot) : why;
+        KernelChoices.GroupDense dense = why == null
+                ? GroupPath.dense(choices.groupDense(), replicas.atoms(0), cx.computeMajor()) : null;
+        this.groupKernel = why == null ? GroupPath.entry(replicas.atoms(0), dense, cx.maxSharedMemoryPerBlock()) : null;
+        String fallbackWhy = why == null
+                ? GroupPath.fallbackWhy(replicas.atoms(0), dense, cx.maxSharedMemoryPerBlock()) : null;
+        this.groupWhyNot = why != null ? why : Stream.of(denseWhyNot, fallbackWhy)
+                .filter(Objects::nonNull).collect(Collectors.joining("; "));
         this.groupWeights = groupKernel == null ? null : groupWeights;
         this.groupLayout = groupKernel == null ? null : groupLayout;
         this.groupAtoms = groupKernel == null ? 0 : replicas.atoms(0);

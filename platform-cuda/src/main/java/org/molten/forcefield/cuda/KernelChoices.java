@@ -52,10 +52,10 @@ record KernelChoices(int rowSplit, DenseTiles denseTiles, Launch launch, Replica
      * The dense products of the group kernel (where {@value #REPLICA_FORCES_PROPERTY} is {@code group}): {@code auto}
      * (the default, GroupPath.dense: the tensor cores for the 24-atom-slot entry on sm_80 or newer, FP32 FMAs for the
      * 12-slot entry), {@code simt} (FP32 FMAs, a thread per channel; entries k_group_n12 / k_group_n24) or {@code tc}
-     * (the tensor cores, 3xTF32 mma.sync m16n8k8, float32-level accuracy; entries k_group_n12_tc / k_group_n24_tc,
-     * sm_80 or newer). Measured on an H200 (2026-11-29, scripts/group-engine-run.sh, whole Langevin step): 1,024
-     * ethanols (k_group_n12) simt 1,680.9 us, tc 2,085.0; 256 alanine dipeptides (k_group_n24) tc 1,626.8 us, simt
-     * 1,815.6 (docs/benchmarks.md).
+     * (the tensor cores, 3xTF32 mma.sync m16n8k8, float32-level accuracy; entries k_group_n12_tc, k_group_n22_tc for
+     * 13..22 atoms, k_group_n24_tc; sm_80 or newer). Measured on an H200 (2026-11-29, scripts/group-engine-run.sh,
+     * whole Langevin step): 1,024 ethanols (k_group_n12) simt 1,680.9 us, tc 2,085.0; 256 alanine dipeptides
+     * (k_group_n24) tc 1,626.8 us, simt 1,815.6 (docs/benchmarks.md); tc's pair-loop entry later 1,481 us.
      */
     static final String GROUP_DENSE_PROPERTY = "molten.cuda.groupDense";
 

@@ -14,10 +14,10 @@ import org.molten.forcefield.student.StudentWeights;
  * 1,024 ethanols and 256 alanine dipeptides (replicas perturbed by 0.05 Å, each its own), on three paths: the group
  * kernel with SIMT dense products ({@code group-simt}: {@value KernelChoices#REPLICA_FORCES_PROPERTY}=group,
  * {@value KernelChoices#GROUP_DENSE_PROPERTY}=simt), the group kernel on the tensor cores ({@code group-tc}:
- * k_group_n12_tc / k_group_n24_tc) and the stage kernels ({@code stages}), replicas 0, 1, R/2 and R - 1 of each against the
- * float64 reference student with GpuCheck's bounds (relative force error <= 1e-5, energy <= 1e-6 of the summed
- * per-atom magnitudes). One PASS/FAIL line per replica and path; exit status 1 if any failed. GpuCheck runs the same
- * check on fewer replicas as its "groups" section.
+ * k_group_n12_tc / k_group_n22_tc) and the stage kernels ({@code stages}), replicas 0, 1, R/2 and R - 1 of each
+ * against the float64 reference student with GpuCheck's bounds (relative force error <= 1e-5, energy <= 1e-6 of the
+ * summed per-atom magnitudes). One PASS/FAIL line per replica and path; exit status 1 if any failed. GpuCheck runs
+ * the same check on fewer replicas as its "groups" section.
  *
  * <pre>GroupCheck [ETHANOLS [DIPEPTIDES]]</pre>
  */

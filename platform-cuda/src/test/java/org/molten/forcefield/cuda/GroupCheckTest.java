@@ -24,7 +24,7 @@ class GroupCheckTest {
         String out = bytes.toString(StandardCharsets.UTF_8);
         System.out.print(out);
         assertEquals(0, failed, out);
-        for (String kernel : new String[] {"k_group_n12)", "k_group_n24)", "k_group_n12_tc)", "k_group_n24_tc)"}) {
+        for (String kernel : new String[] {"k_group_n12)", "k_group_n24)", "k_group_n12_tc)", "k_group_n22_tc)"}) {
             assertTrue(out.contains("PASS") && out.contains(kernel), kernel + " not checked:\n" + out);
         }
         assertEquals(12, out.lines().filter(l -> l.startsWith("PASS")).count(), out);

@@ -16,8 +16,9 @@ import org.molten.core.dynamics.ReplicaStart;
  * {@value KernelChoices#GROUP_DENSE_PROPERTY}=tc) through the emulator, whose fake driver runs the warp-wide mma by
  * the PTX ISA fragment layout (fake_driver.cpp, emu_mma_tf32): each replica's energy and forces against the float64
  * reference student with GroupForcesTest's bounds (relative force error <= 1e-5, energy <= 1e-6 of the summed
- * per-atom magnitudes) for ethanol x 3 and alanine dipeptide x 2, random 5- and 13-atom clusters (partial row tiles
- * of 8 on both entries); and 10 Langevin steps of two ethanols on the tc entry against the stage kernels.
+ * per-atom magnitudes) for ethanol x 3, random clusters of 23 and 24 atoms (k_group_n24_tc's sizes since 13..22 take
+ * the pair-loop entry: GroupPairLoopTest), random 5- and 13-atom clusters (partial row tiles of 8 on k_group_n12_tc
+ * and k_group_n22_tc); and 10 Langevin steps of two ethanols on the tc entry against the stage kernels.
  */
 class GroupForcesTcTest {
     @BeforeEach
@@ -38,14 +39,23 @@ class GroupForcesTcTest {
         GroupForcesTest.against("ethanol", 3, "k_group_n12_tc");
     }
 
+    /** Random clusters of 23 and 24 atoms, two replicas each: k_group_n24_tc's sizes (23: rows 23 -> 24, 69 -> 72). */
     @Test
-    void alanineDipeptideReplicasOnTheTensorCoresEqualTheReferenceStudent() {
-        GroupForcesTest.against("alanine-dipeptide", 2, "k_group_n24_tc");
+    void theLargestSizesOnTheTensorCoresEqualTheReferenceStudent() {
+        for (int atoms : new int[] {23, 24}) {
+            List<ReplicaStart> starts = new ArrayList<>();
+            for (int r = 0; r < 2; r++) {
+                Atoms a = GroupForcesTest.perturbed(CudaTestSupport.randomAtoms(140 + atoms, atoms, 4.5, 1.1, null),
+                        150 + r);
+                starts.add(new ReplicaStart(a, new DynamicsSpec.VelocityVerlet(0.5), 150 + r, 3 * atoms - 3));
+            }
+            GroupForcesTest.against("cluster of " + atoms, starts, "k_group_n24_tc");
+        }
     }
 
     /**
      * Random clusters of 5 and 13 atoms: row tiles of 8 padded with zero rows (5 -> 8, 3M = 15 -> 16 on
-     * k_group_n12_tc; 13 -> 16, 39 -> 40 on k_group_n24_tc), two replicas each.
+     * k_group_n12_tc; 13 -> 16, 39 -> 40 on k_group_n22_tc), two replicas each.
      */
     @Test
     void partialRowTilesOnTheTensorCoresEqualTheReferenceStudent() {

@@ -31,7 +31,7 @@ class GroupForcesTest {
     @BeforeEach
     void needsGpu() {
         assumeTrue(CudaTestSupport.gpu(), CudaTestSupport::whyNot);
-        // the group path is the default; the SIMT entries are asked for (auto runs k_group_n24_tc for 13-24 atoms)
+        // the group path is the default; the SIMT entries are asked for (auto runs the tc entries for 13-24 atoms)
         System.setProperty(KernelChoices.GROUP_DENSE_PROPERTY, "simt");
     }
 
@@ -43,12 +43,12 @@ class GroupForcesTest {
 
     /**
      * With no property set, a uniform batch takes the group kernel with auto's dense products (the emulator plays an
-     * sm_90): k_group_n12 for ethanols, k_group_n24_tc for alanine dipeptides.
+     * sm_90): k_group_n12 for ethanols, the pair-loop entry k_group_n22_tc for alanine dipeptides.
      */
     @Test
     void theDefaultsTakeTheGroupKernelWithTheMeasuredDenseProducts() {
         System.clearProperty(KernelChoices.GROUP_DENSE_PROPERTY);
-        for (String[] m : new String[][] {{"ethanol", "k_group_n12"}, {"alanine-dipeptide", "k_group_n24_tc"}}) {
+        for (String[] m : new String[][] {{"ethanol", "k_group_n12"}, {"alanine-dipeptide", "k_group_n22_tc"}}) {
             List<ReplicaStart> starts = replicas(m[0], 2, new DynamicsSpec.VelocityVerlet(0.5), 5);
             try (CudaMdEngine md = new CudaMdEngine(weights(), starts, CudaOptions.defaults())) {
                 assertEquals("group (" + m[1] + ")", md.replicaForces(), md.description());

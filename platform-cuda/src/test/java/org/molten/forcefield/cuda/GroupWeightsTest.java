@@ -135,13 +135,15 @@ class GroupWeightsTest {
 
     /**
      * The tensor-core twins (molten.cuda.groupDense=tc): k_group_n12_tc / k_group_n24_tc, the same block size and
-     * shared memory as the SIMT entries; tc needs sm_80 (else the SIMT entry, with the reason).
+     * shared memory as the SIMT entries (13..22 atoms take the pair-loop entry k_group_n22_tc: GroupPairLoopTest);
+     * tc needs sm_80 (else the SIMT entry, with the reason).
      */
     @Test
     void theTensorCoreEntriesHaveTheSimtLaunchShape() {
         assertEquals("k_group_n12", GroupPath.kernel(9, KernelChoices.GroupDense.SIMT));
         assertEquals("k_group_n12_tc", GroupPath.kernel(12, KernelChoices.GroupDense.TC));
-        assertEquals("k_group_n24_tc", GroupPath.kernel(13, KernelChoices.GroupDense.TC));
+        assertEquals("k_group_n22_tc", GroupPath.kernel(13, KernelChoices.GroupDense.TC));
+        assertEquals("k_group_n24_tc", GroupPath.kernel(23, KernelChoices.GroupDense.TC));
         for (int m : new int[] {2, 5, 9, 10, 12}) {
             assertEquals(128, GroupPath.threads("k_group_n12_tc"));
             // the SIMT entry's U|V tiles of 14 read one row of F more at 5..7 atoms (theTwelveSlotEntryHoldsEverySize)
@@ -161,15 +163,16 @@ class GroupWeightsTest {
      * molten.cuda.groupDense=auto (the default) takes what measured faster on an H200 (2026-11-29,
      * scripts/group-engine-run.sh): the 12-slot entry on FP32 FMAs (k_group_n12: 1,024 ethanols 1,680.9 against 2,085.0
      * us a step on k_group_n12_tc), the 24-slot entry on the tensor cores where the device has tf32 mma.sync, sm_80 or
-     * newer (k_group_n24_tc: 256 dipeptides 1,626.8 against 1,815.6 us on k_group_n24), the SIMT entries below sm_80;
-     * explicit simt and tc are kept (tc below sm_80 runs SIMT, with the reason).
+     * newer (k_group_n24_tc: 256 dipeptides 1,626.8 against 1,815.6 us on k_group_n24; 13..22 atoms its pair-loop
+     * entry k_group_n22_tc, 1,481 us), the SIMT entries below sm_80; explicit simt and tc are kept (tc below sm_80
+     * runs SIMT, with the reason).
      */
     @Test
     void autoTakesTheMeasuredDenseProductsPerEntry() {
         KernelChoices.GroupDense auto = KernelChoices.GroupDense.AUTO;
         for (int major : new int[] {8, 9, 10}) {
             for (int m = 1; m <= GroupPath.MAX_ATOMS; m++) {
-                String want = m <= 12 ? "k_group_n12" : "k_group_n24_tc";
+                String want = m <= 12 ? "k_group_n12" : m <= 22 ? "k_group_n22_tc" : "k_group_n24_tc";
                 String what = m + " atoms, compute capability " + major + ".x";
                 assertEquals(want, GroupPath.kernel(m, GroupPath.dense(auto, m, major)), what);
             }
@@ -184,5 +187,29 @@ class GroupWeightsTest {
         }
         assertNull(GroupPath.denseWhyNot(auto, 7), "auto below sm_80 is no refusal of what was asked for");
         assertThrows(IllegalArgumentException.class, () -> GroupPath.kernel(9, auto));
+    }
+
+    /**
+     * The fatbin's group entries are exactly those GroupPath launches (every size, SIMT and tc, and the fallbacks):
+     * none is missing, and no variant that measured slower stays in the binary users get.
+     */
+    @Test
+    void theFatbinHoldsExactlyTheGroupEntriesGroupPathLaunches() {
+        java.util.Set<String> launched = new java.util.TreeSet<>();
+        for (int m = 1; m <= GroupPath.MAX_ATOMS; m++) {
+            for (KernelChoices.GroupDense d : new KernelChoices.GroupDense[] {KernelChoices.GroupDense.SIMT,
+                    KernelChoices.GroupDense.TC}) {
+                launched.add(GroupPath.kernel(m, d));
+                launched.add(GroupPath.fallback(GroupPath.kernel(m, d)));
+            }
+        }
+        java.util.Set<String> inFatbin = new java.util.TreeSet<>();
+        for (String e : KernelImage.entries()) {
+            if (e.startsWith("k_group_")) {
+                inFatbin.add(e);
+            }
+        }
+        assertEquals(inFatbin, launched);
+        assertEquals(5, launched.size(), launched.toString());
     }
 }

@@ -81,7 +81,8 @@ class KernelChoicesTest {
         for (String name : read) {
             assertTrue(report.contains("-D" + name + "="), name + " is not described for molten info:\n" + report);
         }
-        for (String gone : new String[] {"messagePass", "backwardEdges", "filterLoads", "moleculeKernel"}) {
+        for (String gone : new String[] {"messagePass", "backwardEdges", "filterLoads", "moleculeKernel",
+            "groupVariant"}) {
             assertTrue(!report.contains("molten.cuda." + gone), gone + " is still described");
         }
         assertTrue(report.contains("sm_80, sm_86, sm_89, sm_90") && report.contains("compute_90"), report);
