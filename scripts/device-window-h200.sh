@@ -62,6 +62,17 @@ check_gpus() {  # the setting's name, its value
   done
 }
 check_train_gpus() { check_gpus TRAIN_GPUS "${TRAIN_GPUS:-0}"; }
+# ACTIVE_WITH_DATA=1 (the pipeline's active round beside the data): the pipeline's own check (active_check of
+# forcefield/training/active_settings.sh, which device_organic.sh sources) here, before anything starts, with the
+# settings the pipeline will be started with given as assignments before the call (as start_round1's): the pipeline
+# runs detached, so its refusal would show only in pipeline.log while this call waited CALL_S for a DONE never coming
+check_active() {
+  [[ ${ACTIVE_WITH_DATA:-0} == 1 ]] || return 0
+  local msg
+  msg=$( { source forcefield/training/active_settings.sh && active_check; } 2>&1 ) && return 0
+  echo "$phase: $msg" >&2
+  exit 2
+}
 # until the pipeline's DONE, or 20 s before this call's CALL_S (default 570 s) ends
 wait_done() {
   local left=$(( ${CALL_S:-570} - SECONDS ))
@@ -132,6 +143,11 @@ case "$phase" in
     ;;
   round1)
     check_train_gpus
+    if [[ ${TRAIN_PROFILE:-0} == 1 ]]; then   # the probe's gate and data cores, as the round is started below
+      DATA_CPUS=${DATA_CPUS:-0-14} GPU_GATE=$PWD/$work/GPU_FREE check_active
+    else
+      check_active
+    fi
     # v1-v5's data: the checkout's, or .device/data.tar.xz where a sparse checkout leaves them out
     v5=; [[ -d forcefield/training/data ]] || v5=.device/data.tar.xz
     for f in .model-payload/xtblib.tar.xz ${INIT:+"$INIT"} $v5; do
@@ -196,6 +212,8 @@ case "$phase" in
       fi
       engine_env=(env CUDA_VISIBLE_DEVICES="$ENGINE_GPU")
     fi
+    # the gate and data cores as the round is started below (ENGINE_GPU and TRAIN_PROFILE as given)
+    DATA_CPUS=${DATA_CPUS:-0-12} DATA_WORKERS=${DATA_WORKERS:-13} GPU_GATE=$PWD/$work/GPU_FREE check_active
     bundle_tar=${BUNDLE_TAR:-.device/g3.tar.xz}
     v5=; [[ -d forcefield/training/data ]] || v5=.device/data.tar.xz   # as round1
     for f in "$bundle_tar" $v5 .model-payload/xtblib.tar.xz ${INIT:+"$INIT"}; do

@@ -196,6 +196,7 @@ FAKE_PIPELINE = """#!/usr/bin/env bash
 echo "$BATCH" > "$3/pipeline-batch"
 echo "$EVAL_BUDGET_S" > "$3/pipeline-eval-budget"
 echo "$1 DATA_CPUS=$DATA_CPUS DATA_WORKERS=$DATA_WORKERS GPU_GATE=${GPU_GATE:-}" > "$3/pipeline-env"
+echo "ACTIVE_WITH_DATA=${ACTIVE_WITH_DATA:-} ACTIVE_GPUS=${ACTIVE_GPUS:-}" > "$3/pipeline-active"
 """
 
 
@@ -222,6 +223,9 @@ class Round1TrainProfileTest(unittest.TestCase):
         os.makedirs(os.path.join(tmp, "scripts"))
         subprocess.run(["cp", os.path.join(HERE, "device-window-h200.sh"), os.path.join(tmp, "scripts")], check=True)
         os.makedirs(os.path.join(tmp, "forcefield", "training", "data"))
+        # the real checks of ACTIVE_WITH_DATA=1 that the window sources (the pipeline itself is FAKE_PIPELINE)
+        subprocess.run(["cp", os.path.join(HERE, "..", "forcefield", "training", "active_settings.sh"),
+                        os.path.join(tmp, "forcefield", "training")], check=True)
         os.makedirs(os.path.join(tmp, ".model-payload"))
         open(os.path.join(tmp, ".model-payload", "xtblib.tar.xz"), "w").close()
         bin_dir = os.path.join(tmp, "bin")
@@ -238,7 +242,8 @@ class Round1TrainProfileTest(unittest.TestCase):
         open(calls, "w").close()
         e = dict(os.environ, OUT=os.path.join(tmp, "out"), CALL_S="0", CALLS=calls,
                  PATH=bin_dir + os.pathsep + os.environ["PATH"], **env)
-        for k in ("DATA_CPUS", "DATA_WORKERS", "TRAIN_GPUS", "PROFILE_CPU", "PROFILE_S", "BATCH", "EVAL_BUDGET_S"):
+        for k in ("DATA_CPUS", "DATA_WORKERS", "TRAIN_GPUS", "PROFILE_CPU", "PROFILE_S", "BATCH", "EVAL_BUDGET_S",
+                  "TRAIN_PROFILE", "ENGINE_GPU", "GPU_GATE", "ACTIVE_WITH_DATA", "ACTIVE_GPUS", "ACTIVE_MD_S"):
             if k not in env:
                 e.pop(k, None)
         r = subprocess.run(["bash", "scripts/device-window-h200.sh", phase], cwd=tmp, env=e, capture_output=True,
@@ -411,6 +416,39 @@ class Round1TrainProfileTest(unittest.TestCase):
                 self.assertIn("round1: " + message + " (nothing started)", r.stderr)
                 self.assertEqual([], calls)
                 self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "out", "pipeline-env")))
+
+    # ACTIVE_WITH_DATA=1: the pipeline runs detached, so settings it would refuse (ACTIVE_GPUS on a GPU the
+    # measurements hold, a numeric ACTIVE_* setting not a whole number) are refused by the window itself, before the
+    # bundle is unpacked, the engine or probe started or the pipeline launched; else the pipeline gets them
+    def test_active_gpus_the_measurements_hold_or_not_whole_seconds_are_refused_before_anything_starts(self):
+        for phase, env, message in (
+                ("round-and-engine", {"ENGINE_GPU": "1", "TRAIN_GPUS": "0,1", "ACTIVE_GPUS": "0,1"},
+                 "ACTIVE_GPUS='0,1' and ENGINE_GPU='1' both name GPU 1"),
+                ("round1", {"TRAIN_PROFILE": "1", "TRAIN_GPUS": "0,1"},   # ACTIVE_GPUS: TRAIN_GPUS's
+                 "ACTIVE_GPUS='0,1' and TRAIN_PROFILE=1 (the probe on the first of TRAIN_GPUS='0,1') both name GPU 0"),
+                ("round1", {"ACTIVE_MD_S": "3m"}, "ACTIVE_MD_S='3m': expected a whole number")):
+            with tempfile.TemporaryDirectory() as tmp:
+                r, calls, _ = self.round1(tmp, dict(env, ACTIVE_WITH_DATA="1"), phase=phase, expect_pipeline=False)
+                self.assertEqual(2, r.returncode, r.stdout + r.stderr)
+                self.assertIn(f"{phase}: {message}", r.stderr)
+                self.assertIn("(nothing started)", r.stderr)
+                self.assertEqual([], calls)   # no engine, no probe
+                self.assertFalse(os.path.exists(os.path.join(tmp, "unpacked")))   # the bundle left packed
+                self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "pipeline.log")))
+                self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "out", "pipeline-env")))
+
+    def test_active_gpus_the_measurements_leave_reach_the_pipeline(self):
+        for phase, env in (("round1", {"TRAIN_GPUS": "0,1"}),   # no probe: nothing held
+                           ("round-and-engine", {"ENGINE_GPU": "1", "TRAIN_GPUS": "0,1", "MEASURE_S": "60"})):
+            gpus = "0,1" if phase == "round1" else "0"
+            with tempfile.TemporaryDirectory() as tmp:
+                r, calls, pipeline = self.round1(tmp, dict(env, ACTIVE_WITH_DATA="1", ACTIVE_GPUS=gpus), phase=phase)
+                self.assertEqual(0, r.returncode, r.stderr)
+                self.assertTrue(pipeline.startswith("multi "), pipeline)
+                self.assertEqual(f"ACTIVE_WITH_DATA=1 ACTIVE_GPUS={gpus}",
+                                 read(os.path.join(tmp, ".organic-run", "out", "pipeline-active")).strip())
+                if phase == "round-and-engine":
+                    self.assertIn("engine CUDA_VISIBLE_DEVICES=1 ", calls)
 
     def test_without_train_profile_no_probe_and_the_round_as_before(self):
         with tempfile.TemporaryDirectory() as tmp:

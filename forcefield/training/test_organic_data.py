@@ -334,6 +334,7 @@ class DeviceActiveWithDataTest(unittest.TestCase):
 
     def multi(self, **env):
         """Runs the phase in a fresh folder; (return code, stdout + stderr, the stub's log lines)."""
+        import shutil
         import subprocess
         import sys
         import tempfile
@@ -344,6 +345,9 @@ class DeviceActiveWithDataTest(unittest.TestCase):
             os.chmod(os.path.join(d, "bin", "python3"), 0o755)
             os.makedirs(os.path.join(d, "w", "lib"))
             open(os.path.join(d, "w", "lib", "libxtb.so.6"), "w").close()   # no payload to unpack
+            # the checks it sources from the checkout (cwd: here the temporary folder)
+            os.makedirs(os.path.join(d, "forcefield", "training"))
+            shutil.copy(os.path.join(self.HERE, "active_settings.sh"), os.path.join(d, "forcefield", "training"))
             base = {k: v for k, v in os.environ.items() if not k.startswith(("ACTIVE_", "GPU_GATE", "ENGINE_GPU",
                                                                                   "TRAIN_", "DATA_", "SYSTEM_WEIGHTS"))}
             e = dict(base, PATH=os.path.join(d, "bin") + os.pathsep + os.environ["PATH"], STUB_DIR=d,
@@ -397,18 +401,16 @@ class DeviceActiveWithDataTest(unittest.TestCase):
         self.assertEqual([x for x in lines if x.endswith(".py") or " | " in x], [])   # no script ran
 
     def test_the_held_gpus_and_the_numeric_settings(self):
-        """active_check alone: which ACTIVE_GPUS pass beside which measurements; whole numbers of seconds."""
-        import re
+        """active_check alone (active_settings.sh, which device_organic.sh and the window source): which ACTIVE_GPUS
+        pass beside which measurements; whole numbers of seconds."""
         import subprocess
-        with open(os.path.join(self.HERE, "device_organic.sh")) as f:
-            script = f.read()
-        functions = "".join(re.search(rf"^{name}\(\) {{\n.*?^}}\n", script, re.S | re.M).group(0)
-                            for name in ("held_gpus", "active_check"))
+        settings = os.path.join(self.HERE, "active_settings.sh")
         cases = [(dict(ACTIVE_GPUS="0,1"), 0),                                   # nothing measured
                  (dict(ACTIVE_GPUS="0", ENGINE_GPU="1"), 0),
                  (dict(ACTIVE_GPUS="1", ENGINE_GPU="1"), 2),                     # also without GPU_GATE
                  (dict(ACTIVE_GPUS="1", GPU_GATE="g"), 0),                       # the measurements' default: 0
                  (dict(ACTIVE_GPUS="0,1", GPU_GATE="g"), 2),
+                 (dict(GPU_GATE="g", TRAIN_PROFILE="1", TRAIN_GPUS="0,1"), 2),   # the probe's GPU: named below
                  (dict(ACTIVE_GPUS="0", ENGINE_GPU="1", GPU_GATE="g", TRAIN_PROFILE="1", TRAIN_GPUS="0,1"), 2),
                  (dict(ACTIVE_GPUS="1", TRAIN_PROFILE="1", TRAIN_GPUS="0,1"), 0),  # no probe without the gate
                  (dict(TRAIN_GPUS="0,1", ENGINE_GPU="1"), 2),                     # ACTIVE_GPUS defaults to TRAIN_GPUS
@@ -418,10 +420,13 @@ class DeviceActiveWithDataTest(unittest.TestCase):
         base = {k: v for k, v in os.environ.items() if not k.startswith(("ACTIVE_", "ENGINE_GPU", "GPU_GATE",
                                                                           "TRAIN_PROFILE", "TRAIN_GPUS"))}
         for env, rc in cases:
-            p = subprocess.run(["bash", "-c", f"set -euo pipefail\n{functions}\nactive_check"],
+            p = subprocess.run(["bash", "-c", f"set -euo pipefail\nsource '{settings}'\nactive_check"],
                                capture_output=True, text=True, timeout=60, env=dict(base, **env))
             self.assertEqual(rc, p.returncode, (env, p.stderr))
             self.assertEqual(rc != 0, "nothing started" in p.stderr, (env, p.stderr))
+            if env.get("TRAIN_PROFILE") and rc:   # the setting that chose the GPU, not the gate's default device
+                self.assertIn("and TRAIN_PROFILE=1 (the probe on the first of TRAIN_GPUS='0,1') both name GPU 0",
+                              p.stderr)
 
     def test_the_sequential_round_stays_the_default(self):
         rc, text, lines = self.multi(TRAIN_GPUS="1", ACTIVE_OPTS="--only-weighted --weight-category imine=3",
