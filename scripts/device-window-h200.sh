@@ -5,7 +5,8 @@
 #          its widened F = 256 copy trained side by side on the GPU, both exported and evaluated on the test frames
 #          (forcefield/training/device_organic.sh widths), detached, DEADLINE_S (default 1380) after this call's start
 #   call2: waits while the training runs, copies their best weights so far
-#   call3: waits for the pipeline's DONE (or CALL_S), copies the final weights and logs
+#   call3: waits for the pipeline's DONE (or CALL_S), copies the final weights and logs; then, on the card, the
+#          stability survey (STABILITY=1) and the engine's GroupCheck (CHECK_ENGINE=1), each where time is left
 #   round1 (instead of widths): issue 27's round at F = 128 alone, the small-molecule pool in its data (device_organic.sh
 #          multi on the one GPU and 15 cores); call2 and call3 then wait for it as above; TRAIN_PROFILE=1 profiles
 #          train.py's step on the GPU while the data are labelled (below)
@@ -77,6 +78,10 @@ check_active() {
 wait_done() {
   local left=$(( ${CALL_S:-570} - SECONDS ))
   while [[ ! -f $work/out/DONE ]] && (( left > 20 )); do sleep 10; left=$(( ${CALL_S:-570} - SECONDS )); done
+}
+# the carried Java bundle (.device/g3.tar.xz, carried in this call or an earlier one of this machine) in $broot, once
+unpack_bundle() {
+  mkdir -p "$broot" && [[ -x $broot/g3/jre/bin/java ]] || XZ_OPT=-T0 tar -C "$broot" -xJf .device/g3.tar.xz
 }
 
 start_round1() {
@@ -295,12 +300,29 @@ case "$phase" in
       left=$(( ${CALL_S:-570} - SECONDS - 30 ))
       (( left < sbudget )) && sbudget=$left
       if (( sbudget >= 60 )); then
-        mkdir -p "$broot" && [[ -x $broot/g3/jre/bin/java ]] || XZ_OPT=-T0 tar -C "$broot" -xJf .device/g3.tar.xz
+        unpack_bundle
         cp scripts/organic-stability-run.sh "$broot/g3/"
         MODEL=$PWD/$work/out/student-gfn2-v6.safetensors BUDGET=$sbudget OUT=$stage/stability \
           bash "$broot/g3/organic-stability-run.sh" | tail -4
       else
         echo "$phase: ${sbudget} s left of CALL_S=${CALL_S:-570}, too little for the stability survey (not started)"
+      fi
+    fi
+    # CHECK_ENGINE=1 (call3): the bundle's group-engine-run.sh (GroupCheck of the group kernel's defaults against the
+    # float64 reference, then molten bench of them) in what is left of CALL_S less 30 s for the archive, not under
+    # 30 s; logs in the archive's engine/. For a window whose GPUs all go to the round: the card still checks the
+    # engine's defaults (k_group_n22_tc was measured on a card only under its earlier name, k_group_n24_tc_p)
+    if [[ ${CHECK_ENGINE:-0} == 1 && $phase == call3 ]]; then
+      eleft=$(( ${CALL_S:-570} - SECONDS - 30 ))
+      if (( eleft >= 30 )); then
+        unpack_bundle
+        mkdir -p "$stage/engine"
+        OUT=$stage/engine timeout "$eleft" bash "$broot/g3/group-engine-run.sh" \
+          > "$stage/engine/group-engine-run.log" 2>&1
+        echo "engine check: exit $? after $SECONDS s"
+        grep -hE "^FAIL|group check" "$stage/engine/group-check.txt" 2>/dev/null | tail -3
+      else
+        echo "$phase: ${eleft} s left of CALL_S=${CALL_S:-570}, too little for the engine check (not started)"
       fi
     fi
     pack

@@ -163,6 +163,42 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
                     self.assertIn(int(read(budget)), range(int(expect) - 2, int(expect) + 1), call_s)
                 self.assertTrue(glob.glob(os.path.join(tmp, "out", "window-call3.tar.gz.*")))
 
+    def test_call3_checks_the_engine_in_what_is_left_of_the_call_and_packs_its_logs(self):
+        # CHECK_ENGINE=1: a stand-in group-engine-run.sh in the unpacked bundle writes into its OUT and records its
+        # time limit (the fake timeout's first argument is what the call leaves: CALL_S - SECONDS - 30); its files come
+        # back in the archive's engine/; under 30 s it is not started
+        for call_s, expect in (("200", 170), ("50", None)):
+            with tempfile.TemporaryDirectory() as tmp:
+                os.makedirs(os.path.join(tmp, ".organic-run", "out"))
+                open(os.path.join(tmp, ".organic-run", "out", "DONE"), "w").close()   # the pipeline finished
+                g3 = os.path.join(tmp, "bundle", "g3")
+                os.makedirs(os.path.join(g3, "jre", "bin"))
+                open(os.path.join(g3, "jre", "bin", "java"), "w").close()
+                os.chmod(os.path.join(g3, "jre", "bin", "java"), 0o755)
+                with open(os.path.join(g3, "group-engine-run.sh"), "w") as fh:
+                    fh.write('echo "PASS ethanol replica 0, group (k_group_n12)" > "$OUT/group-check.txt"\n')
+                bin_dir = os.path.join(tmp, "bin")
+                os.makedirs(bin_dir)
+                with open(os.path.join(bin_dir, "timeout"), "w") as fh:
+                    fh.write('#!/usr/bin/env bash\necho "$1" > "' + os.path.join(tmp, "limit.txt") + '"\nshift\n"$@"\n')
+                os.chmod(os.path.join(bin_dir, "timeout"), 0o755)
+                r = self.window(tmp, "call3", {"CALL_S": call_s, "CHECK_ENGINE": "1",
+                                                "BUNDLE_ROOT": os.path.join(tmp, "bundle"),
+                                                "PATH": bin_dir + os.pathsep + os.environ["PATH"]})
+                self.assertEqual(0, r.returncode, r.stderr)
+                parts = sorted(glob.glob(os.path.join(tmp, "out", "window-call3.tar.gz.*")))
+                listing = subprocess.run("cat " + " ".join(parts) + " | tar -tz", shell=True, capture_output=True,
+                                         text=True).stdout.split()
+                limit = os.path.join(tmp, "limit.txt")
+                if expect is None:
+                    self.assertFalse(os.path.exists(limit))
+                    self.assertIn("too little for the engine check (not started)", r.stdout)
+                    self.assertNotIn("./engine/group-check.txt", listing)
+                else:   # bash's SECONDS may tick once or twice while the call runs: within 2 s below
+                    self.assertIn(int(read(limit)), range(expect - 2, expect + 1))
+                    self.assertIn("./engine/group-check.txt", listing)
+                    self.assertIn("./engine/group-engine-run.log", listing)
+
     def test_round_and_engine_refuses_an_unknown_engine(self):
         # variants: the mode that ran scripts/group-variants-run.sh, removed with it (its variants measured)
         for engine in ("grup", "variants"):
