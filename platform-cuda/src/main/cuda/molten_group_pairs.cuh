@@ -18,6 +18,22 @@
 
 namespace grp {
 
+// Row i's pairs (i, j) of a half, j = j0, j0 + H, ... < M, unrolled by two: the next pair's inputs (load(p, j), p the
+// pair's index) are loaded before the current pair's arithmetic (pair(inputs, j)), in alternate registers (no
+// loop-carried copies); past the row's end a pair of the row is loaded again, unused. p0: the index of pair (i, i + 1).
+template <int H, class Load, class Pair>
+__device__ __forceinline__ void row_pairs_ahead(int M, int i, int p0, int j, const Load& load, const Pair& pair) {
+    auto a = load(p0 + (j < M ? j : i + 1) - i - 1, j < M ? j : i + 1);
+    for (; j < M; j += 2 * H) {
+        const int j1 = j + H < M ? j + H : j, j2 = j + 2 * H < M ? j + 2 * H : j;
+        const auto b = load(p0 + j1 - i - 1, j1);
+        pair(a, j);
+        if (j + H >= M) break;
+        a = load(p0 + j2 - i - 1, j2);
+        pair(b, j + H);
+    }
+}
+
 // Forward message pair loop of channel f, half `half` (H = 2: pairs p with p % 2 == half): ds -> Sd rows (stride
 // sS), dv -> Bd rows (stride sB; x, y, z at +0, +F, +2F), from phi (A: x_vv, x_s, x_vs at +0, +F, +2F) and v (V).
 template <int H>
@@ -67,16 +83,7 @@ __device__ __forceinline__ void pair_fwd_pv(int M, int f, int half, const float*
                 Bj[F2] = cur.b2 + (xvv_ji * vi2 - uz * xvs_ji);
             }
         };
-        // unrolled by two, the two pairs' inputs in alternate registers (a, b): no loop-carried copies
-        In a = load(p0 + (j < M ? j : i + 1) - i - 1, j < M ? j : i + 1);
-        for (; j < M; j += 2 * H) {
-            const int j1 = j + H < M ? j + H : j, j2 = j + 2 * H < M ? j + 2 * H : j;   // past the row: reload (unused)
-            const In b = load(p0 + j1 - i - 1, j1);
-            pair(a, j);
-            if (j + H >= M) break;
-            a = load(p0 + j2 - i - 1, j2);
-            pair(b, j + H);
-        }
+        row_pairs_ahead<H>(M, i, p0, j, load, pair);
         float* Bi = Bd + i * sB + f;
         float* dst[4] = {Sd + i * sS + f, Bi, Bi + F, Bi + F2};
         const float add[4] = {r0, r1, r2, r3};
@@ -151,15 +158,7 @@ __device__ __forceinline__ void pair_bwd_pv(int M, int f, int half, const float*
                 warp_add4(gd, gix * ej - cur.g0 * ei, giy * ej - cur.g1 * ei, giz * ej - cur.g2 * ei, gp + (size_t)p * 4);
             }
         };
-        In a = load(p0 + (j < M ? j : i + 1) - i - 1, j < M ? j : i + 1);   // unrolled by two as pair_fwd_pv
-        for (; j < M; j += 2 * H) {
-            const int j1 = j + H < M ? j + H : j, j2 = j + 2 * H < M ? j + 2 * H : j;
-            const In b = load(p0 + j1 - i - 1, j1);
-            pair(a, j);
-            if (j + H >= M) break;
-            a = load(p0 + j2 - i - 1, j2);
-            pair(b, j + H);
-        }
+        row_pairs_ahead<H>(M, i, p0, j, load, pair);
         float* Pi = Pd + i * sP + f;
         float* Bi = Bd + i * sB + f;
         float* dst[6] = {Pi, Pi + F, Pi + F2, Bi, Bi + F, Bi + F2};
