@@ -2,14 +2,10 @@ package org.molten.forcefield.cuda;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.molten.core.Atoms;
 import org.molten.core.dynamics.DynamicsSpec;
-import org.molten.core.dynamics.ReplicaStart;
 
 /**
  * The group kernel's tensor-core entries (k_group_n12_tc, k_group_n24_tc: the dense products as 3xTF32 mma.sync,
@@ -43,13 +39,8 @@ class GroupForcesTcTest {
     @Test
     void theLargestSizesOnTheTensorCoresEqualTheReferenceStudent() {
         for (int atoms : new int[] {23, 24}) {
-            List<ReplicaStart> starts = new ArrayList<>();
-            for (int r = 0; r < 2; r++) {
-                Atoms a = GroupForcesTest.perturbed(CudaTestSupport.randomAtoms(140 + atoms, atoms, 4.5, 1.1, null),
-                        150 + r);
-                starts.add(new ReplicaStart(a, new DynamicsSpec.VelocityVerlet(0.5), 150 + r, 3 * atoms - 3));
-            }
-            GroupForcesTest.against("cluster of " + atoms, starts, "k_group_n24_tc");
+            GroupForcesTest.against("cluster of " + atoms, GroupForcesTest.twoReplicas(atoms, 140 + atoms, 4.5, 150),
+                    "k_group_n24_tc");
         }
     }
 
@@ -60,13 +51,9 @@ class GroupForcesTcTest {
     @Test
     void partialRowTilesOnTheTensorCoresEqualTheReferenceStudent() {
         for (int atoms : new int[] {5, 13}) {
-            List<ReplicaStart> starts = new ArrayList<>();
-            for (int r = 0; r < 2; r++) {
-                Atoms a = GroupForcesTest.perturbed(CudaTestSupport.randomAtoms(60 + atoms, atoms, atoms == 5 ? 3.0 : 4.5,
-                        1.1, null), 70 + r);
-                starts.add(new ReplicaStart(a, new DynamicsSpec.VelocityVerlet(0.5), 70 + r, 3 * atoms - 3));
-            }
-            GroupForcesTest.against("cluster of " + atoms, starts, GroupPath.kernel(atoms, KernelChoices.GroupDense.TC));
+            GroupForcesTest.against("cluster of " + atoms,
+                    GroupForcesTest.twoReplicas(atoms, 60 + atoms, atoms == 5 ? 3.0 : 4.5, 70),
+                    GroupPath.kernel(atoms, KernelChoices.GroupDense.TC));
         }
     }
 

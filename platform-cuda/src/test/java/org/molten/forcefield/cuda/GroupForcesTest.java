@@ -65,6 +65,20 @@ class GroupForcesTest {
     }
 
     /** {@code a} with Gaussian displacements of sigma 0.05 Å (seeded), velocities thermalised at 300 K. */
+    /**
+     * Two replicas of a random H/C/N/O cluster of {@code atoms} atoms (CudaTestSupport.randomAtoms: seed
+     * {@code atomSeed}, a box of {@code side} Å, atoms at least 1.1 Å apart), replica r perturbed with seed
+     * {@code seed + r}, which also seeds its velocity-Verlet dynamics (0.5 fs; 3N - 3 degrees of freedom, 3 for one atom).
+     */
+    static List<ReplicaStart> twoReplicas(int atoms, long atomSeed, double side, long seed) {
+        List<ReplicaStart> starts = new ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            Atoms a = perturbed(CudaTestSupport.randomAtoms(atomSeed, atoms, side, 1.1, null), seed + r);
+            starts.add(new ReplicaStart(a, new DynamicsSpec.VelocityVerlet(0.5), seed + r, Math.max(3, 3 * atoms - 3)));
+        }
+        return starts;
+    }
+
     static Atoms perturbed(Atoms a, long seed) {
         Atoms b = GpuCheck.thermalise(a.copy(), seed);
         RandomStream rng = new RandomStream(seed * 31 + 7);
@@ -105,12 +119,8 @@ class GroupForcesTest {
     @Test
     void partialRowTilesEqualTheReferenceStudent() {
         for (int atoms : new int[] {5, 16}) {
-            List<ReplicaStart> starts = new ArrayList<>();
-            for (int r = 0; r < 2; r++) {
-                Atoms a = perturbed(CudaTestSupport.randomAtoms(60 + atoms, atoms, atoms == 5 ? 3.0 : 5.0, 1.1, null), 70 + r);
-                starts.add(new ReplicaStart(a, new DynamicsSpec.VelocityVerlet(0.5), 70 + r, 3 * atoms - 3));
-            }
-            against("cluster of " + atoms, starts, GroupPath.kernel(atoms));
+            against("cluster of " + atoms, twoReplicas(atoms, 60 + atoms, atoms == 5 ? 3.0 : 5.0, 70),
+                    GroupPath.kernel(atoms));
         }
     }
 
@@ -122,12 +132,7 @@ class GroupForcesTest {
     @Test
     void everySizeOfTheTwelveSlotEntryEqualsTheReferenceStudent() {
         for (int atoms = 1; atoms <= GroupPath.N12_ATOMS; atoms++) {
-            List<ReplicaStart> starts = new ArrayList<>();
-            for (int r = 0; r < 2; r++) {
-                Atoms a = perturbed(CudaTestSupport.randomAtoms(80 + atoms, atoms, atoms <= 7 ? 3.0 : 4.0, 1.1, null),
-                        90 + r);
-                starts.add(new ReplicaStart(a, new DynamicsSpec.VelocityVerlet(0.5), 90 + r, Math.max(3, 3 * atoms - 3)));
-            }
+            List<ReplicaStart> starts = twoReplicas(atoms, 80 + atoms, atoms <= 7 ? 3.0 : 4.0, 90);
             if (atoms > 1) {
                 against("cluster of " + atoms, starts, "k_group_n12");
                 continue;

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.molten.core.Atoms;
 import org.molten.core.dynamics.DynamicsSpec;
 import org.molten.core.dynamics.ReplicaStart;
 
@@ -167,13 +166,8 @@ class GroupPairLoopTest {
     void everySizeOfThePairLoopEntryEqualsTheReferenceStudent() {
         assumeTrue(CudaTestSupport.gpu(), CudaTestSupport::whyNot);
         for (int atoms = GroupPath.N12_ATOMS + 1; atoms <= GroupPath.N22_ATOMS; atoms++) {
-            List<ReplicaStart> starts = new ArrayList<>();
-            for (int r = 0; r < 2; r++) {
-                Atoms a = GroupForcesTest.perturbed(CudaTestSupport.randomAtoms(110 + atoms, atoms, 4.5, 1.1, null),
-                        120 + r);
-                starts.add(new ReplicaStart(a, new DynamicsSpec.VelocityVerlet(0.5), 120 + r, 3 * atoms - 3));
-            }
-            GroupForcesTest.against("cluster of " + atoms, starts, "k_group_n22_tc");
+            GroupForcesTest.against("cluster of " + atoms, GroupForcesTest.twoReplicas(atoms, 110 + atoms, 4.5, 120),
+                    "k_group_n22_tc");
         }
     }
 
