@@ -714,8 +714,32 @@ def parser():
     return ap
 
 
+def check_args(ap, args):
+    """Refuse, before anything is written or started, what would fail only later (a device string the MD's worker
+    process would reject after the starts are read, a CUDA device this machine lacks, a start file that is not there)
+    or mean nothing (a negative MD budget): ap.error names the option and the value, exit status 2."""
+    names = [d.strip() for d in args.devices.split(",")] if args.devices else [args.device]
+    for d in names:
+        try:
+            dev = torch.device(d)
+        except RuntimeError:
+            ap.error(f"{'--devices' if args.devices else '--device'}: '{d}' is not a device (cpu, cuda, cuda:N)")
+        if dev.type == "cuda" and (not torch.cuda.is_available()
+                                   or (dev.index or 0) >= torch.cuda.device_count()):
+            ap.error(f"{'--devices' if args.devices else '--device'}: '{d}': this machine has "
+                     f"{torch.cuda.device_count() if torch.cuda.is_available() else 'no'} CUDA device(s)")
+    if args.budget_s < 0:
+        ap.error(f"--budget-s: {args.budget_s:g} s: expected 0 (no limit) or more")
+    for group in args.starts or []:
+        for f in group:
+            if not os.path.isfile(f):
+                ap.error(f"--starts: {f}: no such file")
+
+
 def main(argv=None, log=print):
-    args = parser().parse_args(argv)
+    ap = parser()
+    args = ap.parse_args(argv)
+    check_args(ap, args)
     os.makedirs(args.out, exist_ok=True)
     return run(args, log)
 

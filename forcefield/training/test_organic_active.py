@@ -482,5 +482,29 @@ class BudgetTest(unittest.TestCase):
             self.assertEqual(full["dropped"]["md_budget"], 0)
 
 
+class BadOptionsTest(unittest.TestCase):
+    """Options that would fail only after the starts are read and the MD's processes spawned (a device string, a CUDA
+    device the machine lacks, a missing start file), or mean nothing (a negative budget), are refused first: exit 2,
+    the option and value named, no output folder made."""
+
+    def test_each_bad_option_is_refused_before_anything_is_written(self):
+        import contextlib
+        import io
+        cases = [(["--devices", "cpu,gpu0"], "--devices: 'gpu0' is not a device"),
+                 (["--device", "cuda:7"], "--device: 'cuda:7': this machine has"),
+                 (["--budget-s", "-5"], "--budget-s: -5 s: expected 0 (no limit) or more"),
+                 (["--starts", STARTS_TRAIN, "/nonexistent/starts.xyz.gz"],
+                  "--starts: /nonexistent/starts.xyz.gz: no such file")]
+        for extra, message in cases:
+            with tempfile.TemporaryDirectory() as tmp:
+                out = os.path.join(tmp, "round")
+                err = io.StringIO()
+                with self.assertRaises(SystemExit) as cm, contextlib.redirect_stderr(err):
+                    organic_active.main(["--weights", PREVIEW, "--out", out, "--limit", "1"] + extra)
+                self.assertEqual(2, cm.exception.code, extra)
+                self.assertIn(message, err.getvalue())
+                self.assertFalse(os.path.exists(out), extra)
+
+
 if __name__ == "__main__":
     unittest.main()
