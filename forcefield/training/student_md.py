@@ -101,19 +101,23 @@ class StudentLangevin:
         outside it (that step is part of the trajectory)."""
         self.chunk_steps = int(chunk_steps)
         if self.device.type == "cuda":
-            s = torch.cuda.Stream()
-            s.wait_stream(torch.cuda.current_stream())
-            with torch.cuda.stream(s):
-                self.step()                          # warm-up outside the graph
-            torch.cuda.current_stream().wait_stream(s)
-            self.graph = torch.cuda.CUDAGraph()
-            with torch.cuda.graph(self.graph):
-                self._chunk()
+            # streams and the capture belong to the current device: make it the state's (cuda:1 from a process
+            # whose current device is cuda:0 would capture nothing of its own)
+            with torch.cuda.device(self.device):
+                s = torch.cuda.Stream()
+                s.wait_stream(torch.cuda.current_stream())
+                with torch.cuda.stream(s):
+                    self.step()                      # warm-up outside the graph
+                torch.cuda.current_stream().wait_stream(s)
+                self.graph = torch.cuda.CUDAGraph()
+                with torch.cuda.graph(self.graph):
+                    self._chunk()
 
     def advance(self):
         """One chunk of steps (prepare() first)."""
         if self.graph is not None:
-            self.graph.replay()
+            with torch.cuda.device(self.device):
+                self.graph.replay()
         else:
             self._chunk()
 
