@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # One device window on an nvidia-h200 machine (one H200, 16 cores), three commands of < 10 minutes chained so the
 # machine stays warm (it is given back ~30 s after a command ends):
-#   widths: issue 27's next round: the small-molecule pool in the data (15 cores), then F = 128 from the preview and
-#          its widened F = 256 copy trained side by side on the GPU, both exported and evaluated on the test frames
-#          (forcefield/training/device_organic.sh widths), detached, DEADLINE_S (default 1380) after this call's start
+#   widths: issue 27's capacity question: the data as round1's (DATA_OPTS, EXTRA_WEIGHTS, ACTIVE_WITH_DATA=1's active
+#          round beside them), then F = 128 from INIT (default the preview) and its widened F = 256 copy trained for the
+#          same minutes, side by side on the one GPU, or with ARM_GPUS=0,1 (nvidia-h200-x2) each alone on its own GPU;
+#          both exported and evaluated on the test frames, F = 128's export also as the round's weight file
+#          (forcefield/training/device_organic.sh widths), detached, DEADLINE_S (default 1380) after this call's start;
+#          call3 with STABILITY=1 surveys F = 128's export, with STABILITY_F256=1 F = 256's beside it (below)
 #   call2: waits while the training runs, copies their best weights so far
 #   call3: waits for the pipeline's DONE (or CALL_S), copies the final weights and logs; then, on the card, the
 #          stability survey (STABILITY=1) and the engine's GroupCheck (CHECK_ENGINE=1), each where time is left
@@ -74,6 +77,14 @@ check_active() {
   echo "$phase: $msg" >&2
   exit 2
 }
+# widths' ARM_GPUS (two GPUs of this machine, not one twice; TRAIN_CPUS a taskset list): the pipeline's own check
+# (arm_check of active_settings.sh) here, before anything starts, for the reason check_active gives
+check_arms() {
+  local msg
+  msg=$( { source forcefield/training/active_settings.sh && arm_check; } 2>&1 ) && return 0
+  echo "$phase: $msg" >&2
+  exit 2
+}
 # until the pipeline's DONE, or 20 s before this call's CALL_S (default 570 s) ends
 wait_done() {
   local left=$(( ${CALL_S:-570} - SECONDS ))
@@ -84,13 +95,17 @@ unpack_bundle() {
   mkdir -p "$broot" && [[ -x $broot/g3/jre/bin/java ]] || XZ_OPT=-T0 tar -C "$broot" -xJf .device/g3.tar.xz
 }
 
-start_round1() {
+# The pipeline (device_organic.sh PHASE: multi for round1 and round-and-engine, widths) detached, with the settings
+# below; DEADLINE_S (default: DEFAULT seconds) after this call's start.   PHASE DEFAULT
+start_pipeline() {
   # issue 27's next round (forcefield/training/README.md, "The small-molecule pool in the next round"): data with the
   # small-molecule pool on 15 cores (DATA_CPUS, DATA_WORKERS: fewer where a probe shares the machine), then training on the GPU from the preview, the v6 weight file with its domain,
-  # the figures; detached, DEADLINE_S (default 1500) after this call's start; call2/call3 wait and copy.
+  # the figures; call2/call3 wait and copy. Settings given to this call pass through as they are (INIT, TRAIN_CPUS,
+  # ARM_GPUS, ACTIVE_*, WARMUP); the ones below get their defaults here.
   v5data
   mkdir -p "$work/out"
-  cp forcefield/training/device_organic.sh "$work/device_organic.sh"   # see widths
+  # bash reads a script as it runs: the pipeline runs a copy that the next command's copy of the checkout cannot touch
+  cp forcefield/training/device_organic.sh "$work/device_organic.sh"
   # DATA_OPTS (default --small; "--small --conjugated" adds the conjugated pool, organic/conjugated.csv) and
   # EXTRA_WEIGHTS (e.g. "--system-weight organic-conjugated=3") for the pools beyond the small one
   # TRAIN_GPUS (default 0): "0,1" on an nvidia-h200-x2 machine (two ranks, data parallel; with DATA_CPUS=0-31
@@ -103,9 +118,10 @@ start_round1() {
   DATA_CPUS=${DATA_CPUS:-0-15} DATA_WORKERS=${DATA_WORKERS:-15} TRAIN_GPUS=${TRAIN_GPUS:-0} BATCH=${BATCH:-256} LR=${LR:-3e-4} LR_FINAL=1e-5 DATA_OPTS="${DATA_OPTS:---small}" \
     EVAL_BUDGET_S=${EVAL_BUDGET_S:-0} COMMIT=${COMMIT:-unknown} \
     SYSTEM_WEIGHTS="--system-weight water=2 --system-weight ethanol=2 --system-weight benzene=2 --system-weight alanine-dipeptide=2 --system-weight ace-ala5-nme=3 --system-weight water-clusters=2 --system-weight organic-small=${SMALL_WEIGHT:-3} ${EXTRA_WEIGHTS:-}" \
-    setsid nohup bash "$work/device_organic.sh" multi "$work" "$work/out" "${DEADLINE_S:-1500}" \
+    setsid nohup bash "$work/device_organic.sh" "$1" "$work" "$work/out" "${DEADLINE_S:-$2}" \
     > "$work/pipeline.log" 2>&1 < /dev/null &
 }
+start_round1() { start_pipeline multi 1500; }
 
 # The numeric settings, before anything starts: a BATCH or PROFILE_S that is not a whole number would otherwise fail
 # the training after the data's minutes of labelling, or reach bash's arithmetic as 0 (a probe cut at once, a survey
@@ -134,14 +150,17 @@ train_profile() {
 
 case "$phase" in
   widths)
-    v5data
-    mkdir -p "$work/out"
-    # bash reads a script as it runs: the pipeline runs a copy that the next command's copy of the checkout cannot touch
-    cp forcefield/training/device_organic.sh "$work/device_organic.sh"
-    DATA_CPUS=0-15 DATA_WORKERS=15 BATCH=256 LR=${LR:-5e-4} LR_FINAL=1e-5 DATA_OPTS="--small" COMMIT=${COMMIT:-unknown} \
-      SYSTEM_WEIGHTS="--system-weight water=2 --system-weight ethanol=2 --system-weight benzene=2 --system-weight alanine-dipeptide=2 --system-weight ace-ala5-nme=3 --system-weight water-clusters=2 --system-weight organic-small=${SMALL_WEIGHT:-3}" \
-      setsid nohup bash "$work/device_organic.sh" widths "$work" "$work/out" "${DEADLINE_S:-1380}" \
-      > "$work/pipeline.log" 2>&1 < /dev/null &
+    # The settings as round1's (start_pipeline; LR 3e-4 now, not the 5e-4 of 2026-11-29's widths round, which cost the
+    # older six: training README), and ARM_GPUS; refused before anything starts: a wrong ARM_GPUS, ACTIVE_WITH_DATA=1's
+    # settings (ACTIVE_GPUS default ARM_GPUS, as the pipeline's: the active round ends before the arms train, so the
+    # two may name the same GPUs), a file not carried
+    check_arms
+    if [[ -n ${ARM_GPUS:-} ]]; then ACTIVE_GPUS=${ACTIVE_GPUS:-$ARM_GPUS} check_active; else check_active; fi
+    v5=; [[ -d forcefield/training/data ]] || v5=.device/data.tar.xz   # as round1
+    for f in .model-payload/xtblib.tar.xz ${INIT:+"$INIT"} $v5; do
+      [[ -f $f ]] || { echo "widths: $f was not carried (nothing started)" >&2; exit 2; }
+    done
+    start_pipeline widths 1380
     nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv
     wait_done
     pack
@@ -295,6 +314,12 @@ case "$phase" in
     # machine). It gets STABILITY_S (default 300) or what is left of CALL_S less 30 s for the archive, whichever is
     # less, so the call ends within CALL_S: round 8's first call3 waited for the pipeline, then ran the survey past
     # the tool's limit and came back with nothing. Under 60 s left it is not started (a next call3 runs it).
+    # STABILITY_F256=1 (after widths): the same survey of the F = 256 arm's export (student-gfn2-v6-f256.safetensors)
+    # at the same time on the second of ARM_GPUS (default 0,1), the F = 128 one's on the first, with the same budget,
+    # its files in the archive's stability-f256/. The CUDA engine takes F = 256 (DeviceWeights: a multiple of 32 up to
+    # 256; the group kernel only F = 128 and replicas of one size, so this mixed batch runs on the stage kernels
+    # either way) but no F = 256 file has run on a card yet, and at about twice to four times the dense work a step it
+    # may be cut before 100 ps: its stability.json then says how far it came (frames_done, time_done_ps).
     if [[ ${STABILITY:-0} == 1 && -f $work/out/DONE && -f $work/out/student-gfn2-v6.safetensors ]]; then
       sbudget=${STABILITY_S:-300}
       left=$(( ${CALL_S:-570} - SECONDS - 30 ))
@@ -302,8 +327,23 @@ case "$phase" in
       if (( sbudget >= 60 )); then
         unpack_bundle
         cp scripts/organic-stability-run.sh "$broot/g3/"
-        MODEL=$PWD/$work/out/student-gfn2-v6.safetensors BUDGET=$sbudget OUT=$stage/stability \
+        IFS=, read -r -a sgpus <<< "${ARM_GPUS:-0,1}"
+        sgpu=()   # the F = 128 survey on the first GPU where the F = 256 one runs beside it, else as before
+        f256_pid=
+        if [[ ${STABILITY_F256:-0} == 1 && -f $work/out/student-gfn2-v6-f256.safetensors ]]; then
+          sgpu=(env CUDA_VISIBLE_DEVICES="${sgpus[0]}")
+          CUDA_VISIBLE_DEVICES=${sgpus[1]} MODEL=$PWD/$work/out/student-gfn2-v6-f256.safetensors BUDGET=$sbudget \
+            OUT=$stage/stability-f256 bash "$broot/g3/organic-stability-run.sh" > "$stage/stability-f256.txt" 2>&1 &
+          f256_pid=$!
+        elif [[ ${STABILITY_F256:-0} == 1 ]]; then
+          echo "$phase: no student-gfn2-v6-f256.safetensors in the pipeline's output: F = 128's survey alone"
+        fi
+        "${sgpu[@]}" env MODEL="$PWD/$work/out/student-gfn2-v6.safetensors" BUDGET="$sbudget" OUT="$stage/stability" \
           bash "$broot/g3/organic-stability-run.sh" | tail -4
+        if [[ -n $f256_pid ]]; then
+          wait "$f256_pid"
+          echo "F = 256's survey: exit $?"; tail -4 "$stage/stability-f256.txt"
+        fi
       else
         echo "$phase: ${sbudget} s left of CALL_S=${CALL_S:-570}, too little for the stability survey (not started)"
       fi

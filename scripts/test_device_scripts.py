@@ -163,6 +163,58 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
                     self.assertIn(int(read(budget)), range(int(expect) - 2, int(expect) + 1), call_s)
                 self.assertTrue(glob.glob(os.path.join(tmp, "out", "window-call3.tar.gz.*")))
 
+    def test_call3_surveys_the_f256_export_beside_the_f128_one_on_the_second_gpu(self):
+        # STABILITY_F256=1 after widths: a stand-in survey records its model, GPU and budget at its start and end; the
+        # F = 256 export's runs on the second of ARM_GPUS at the same time as F = 128's on the first, with the same
+        # budget, its files in the archive's stability-f256/; without the F = 256 file, or the setting, F = 128's alone
+        # as before (no GPU named)
+        for f256_file, setting, arm_gpus in ((True, "1", None), (True, "1", "1,0"), (False, "1", None),
+                                             (True, None, None)):
+            with tempfile.TemporaryDirectory() as tmp:
+                out = os.path.join(tmp, ".organic-run", "out")
+                os.makedirs(out)
+                for f in ("DONE", "student-gfn2-v6.safetensors") + (("student-gfn2-v6-f256.safetensors",) if f256_file
+                                                                    else ()):
+                    open(os.path.join(out, f), "w").close()
+                g3 = os.path.join(tmp, "bundle", "g3", "jre", "bin")
+                os.makedirs(g3)
+                open(os.path.join(g3, "java"), "w").close()
+                os.chmod(os.path.join(g3, "java"), 0o755)
+                os.makedirs(os.path.join(tmp, "scripts"))
+                log = os.path.join(tmp, "surveys.txt")
+                with open(os.path.join(tmp, "scripts", "organic-stability-run.sh"), "w") as fh:
+                    fh.write(f'echo "start $(basename "$MODEL") gpu=${{CUDA_VISIBLE_DEVICES:-}} $BUDGET" >> {log}\n'
+                             f'mkdir -p "$OUT" && echo {{}} > "$OUT/stability.json"; sleep 1\n'
+                             f'echo "end $(basename "$MODEL")" >> {log}\n')
+                env = {"CALL_S": "400", "STABILITY": "1", "STABILITY_S": "230",
+                       "BUNDLE_ROOT": os.path.join(tmp, "bundle")}
+                if setting:
+                    env["STABILITY_F256"] = setting
+                if arm_gpus:
+                    env["ARM_GPUS"] = arm_gpus
+                r = self.window(tmp, "call3", env)
+                self.assertEqual(0, r.returncode, r.stderr)
+                lines = read(log).splitlines()
+                parts = sorted(glob.glob(os.path.join(tmp, "out", "window-call3.tar.gz.*")))
+                listing = subprocess.run("cat " + " ".join(parts) + " | tar -tz", shell=True, capture_output=True,
+                                         text=True).stdout.split()
+                starts = sorted(x for x in lines if x.startswith("start "))
+                if f256_file and setting:
+                    first, second = (arm_gpus or "0,1").split(",")
+                    budget = starts[0].split()[-1]
+                    self.assertIn(int(budget), range(228, 231), starts)
+                    self.assertEqual([f"start student-gfn2-v6-f256.safetensors gpu={second} {budget}",
+                                      f"start student-gfn2-v6.safetensors gpu={first} {budget}"], starts)
+                    self.assertTrue(all(x.startswith("start ") for x in lines[:2]), lines)   # at the same time
+                    self.assertIn("./stability-f256/stability.json", listing)
+                    self.assertIn("./stability/stability.json", listing)
+                else:
+                    self.assertEqual(1, len(starts), lines)
+                    self.assertTrue(starts[0].startswith("start student-gfn2-v6.safetensors gpu= "), starts)
+                    self.assertNotIn("./stability-f256/stability.json", listing)
+                    if setting:
+                        self.assertIn("no student-gfn2-v6-f256.safetensors in the pipeline's output", r.stdout)
+
     def test_call3_checks_the_engine_in_what_is_left_of_the_call_and_packs_its_logs(self):
         # CHECK_ENGINE=1: a stand-in group-engine-run.sh in the unpacked bundle writes into its OUT and records its
         # time limit (the fake timeout's first argument is what the call leaves: CALL_S - SECONDS - 30); its files come
@@ -233,6 +285,8 @@ echo "$BATCH" > "$3/pipeline-batch"
 echo "$EVAL_BUDGET_S" > "$3/pipeline-eval-budget"
 echo "$1 DATA_CPUS=$DATA_CPUS DATA_WORKERS=$DATA_WORKERS GPU_GATE=${GPU_GATE:-}" > "$3/pipeline-env"
 echo "ACTIVE_WITH_DATA=${ACTIVE_WITH_DATA:-} ACTIVE_GPUS=${ACTIVE_GPUS:-}" > "$3/pipeline-active"
+printf '%s\n' "ARM_GPUS=${ARM_GPUS:-}" "TRAIN_CPUS=${TRAIN_CPUS:-}" "LR=${LR:-}" "BATCH=${BATCH:-}" "DATA_OPTS=${DATA_OPTS:-}" \
+  "SYSTEM_WEIGHTS=${SYSTEM_WEIGHTS:-}" "INIT=${INIT:-}" "ACTIVE_ROUND=${ACTIVE_ROUND:-}" "DEADLINE=$4" > "$3/pipeline-arms"
 """
 
 
@@ -279,7 +333,8 @@ class Round1TrainProfileTest(unittest.TestCase):
         e = dict(os.environ, OUT=os.path.join(tmp, "out"), CALL_S="0", CALLS=calls,
                  PATH=bin_dir + os.pathsep + os.environ["PATH"], **env)
         for k in ("DATA_CPUS", "DATA_WORKERS", "TRAIN_GPUS", "PROFILE_CPU", "PROFILE_S", "BATCH", "EVAL_BUDGET_S",
-                  "TRAIN_PROFILE", "ENGINE_GPU", "GPU_GATE", "ACTIVE_WITH_DATA", "ACTIVE_GPUS", "ACTIVE_MD_S"):
+                  "TRAIN_PROFILE", "ENGINE_GPU", "GPU_GATE", "ACTIVE_WITH_DATA", "ACTIVE_GPUS", "ACTIVE_MD_S",
+                  "ARM_GPUS", "TRAIN_CPUS", "LR", "DATA_OPTS", "EXTRA_WEIGHTS", "INIT", "ACTIVE_ROUND"):
             if k not in env:
                 e.pop(k, None)
         r = subprocess.run(["bash", "scripts/device-window-h200.sh", phase], cwd=tmp, env=e, capture_output=True,
@@ -485,6 +540,44 @@ class Round1TrainProfileTest(unittest.TestCase):
                                  read(os.path.join(tmp, ".organic-run", "out", "pipeline-active")).strip())
                 if phase == "round-and-engine":
                     self.assertIn("engine CUDA_VISIBLE_DEVICES=1 ", calls)
+
+    # widths (issue 27's capacity question, F = 128 against F = 256): the settings as round1's pass through to the
+    # pipeline with ARM_GPUS and TRAIN_CPUS; ARM_GPUS that the pipeline would refuse are refused here, before it starts
+    def test_widths_passes_the_round_settings_and_arm_gpus_through(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            env = {"ARM_GPUS": "0,1", "TRAIN_CPUS": "0-31", "BATCH": "512", "DATA_CPUS": "0-27", "DATA_WORKERS": "28",
+                   "DATA_OPTS": "--small --conjugated --rare", "ACTIVE_WITH_DATA": "1", "ACTIVE_GPUS": "0,1",
+                   "ACTIVE_ROUND": "12", "EXTRA_WEIGHTS": "--system-weight organic-rare=2", "DEADLINE_S": "1430"}
+            r, calls, pipeline = self.round1(tmp, env, phase="widths")
+            self.assertEqual(0, r.returncode, r.stderr)
+            self.assertEqual("widths DATA_CPUS=0-27 DATA_WORKERS=28 GPU_GATE=", pipeline)
+            self.assertEqual("ACTIVE_WITH_DATA=1 ACTIVE_GPUS=0,1",
+                             read(os.path.join(tmp, ".organic-run", "out", "pipeline-active")).strip())
+            arms = dict(x.split("=", 1) for x in read(os.path.join(tmp, ".organic-run", "out", "pipeline-arms")).splitlines())
+            self.assertEqual(("0,1", "0-31", "3e-4", "512", "--small --conjugated --rare", "12", "1430"),
+                             (arms["ARM_GPUS"], arms["TRAIN_CPUS"], arms["LR"], arms["BATCH"], arms["DATA_OPTS"],
+                              arms["ACTIVE_ROUND"], arms["DEADLINE"]))
+            self.assertTrue(arms["SYSTEM_WEIGHTS"].startswith("--system-weight water=2 "), arms)
+            self.assertTrue(arms["SYSTEM_WEIGHTS"].endswith(" --system-weight organic-small=3 --system-weight "
+                                                            "organic-rare=2"), arms)
+            self.assertTrue(self.archive(tmp, "widths"))   # packed (the detached pipeline's files may come later)
+
+    def test_widths_refuses_a_wrong_arm_gpus_before_anything_starts(self):
+        # the stand-in nvidia-smi lists two GPUs, as on nvidia-h200-x2
+        for env, message in (({"ARM_GPUS": "0,2"}, "widths: ARM_GPUS='0,2' names GPU '2', not one of this machine's 2"),
+                             ({"ARM_GPUS": "1,1"}, "widths: ARM_GPUS='1,1' names GPU 1 twice"),
+                             ({"ARM_GPUS": "0;1"}, "widths: ARM_GPUS='0;1': expected two GPU indices"),
+                             ({"ARM_GPUS": "0,1", "INIT": ".model-payload/none.npz"},
+                              "widths: .model-payload/none.npz was not carried"),
+                             ({"ARM_GPUS": "0,1", "ACTIVE_WITH_DATA": "1", "ACTIVE_MD_S": "3m"},
+                              "widths: ACTIVE_MD_S='3m': expected a whole number")):
+            with tempfile.TemporaryDirectory() as tmp:
+                r, calls, _ = self.round1(tmp, env, phase="widths", expect_pipeline=False)
+                self.assertEqual(2, r.returncode, r.stdout + r.stderr)
+                self.assertIn(message, r.stderr)
+                self.assertIn("(nothing started)", r.stderr)
+                self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "pipeline.log")), env)
+                self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "out", "pipeline-env")))
 
     def test_without_train_profile_no_probe_and_the_round_as_before(self):
         with tempfile.TemporaryDirectory() as tmp:

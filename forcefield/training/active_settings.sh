@@ -1,8 +1,9 @@
 # shellcheck shell=bash
-# ACTIVE_WITH_DATA=1's checks, sourced by device_organic.sh (multi refuses before anything starts, when run by hand)
-# and by scripts/device-window-h200.sh (round1, round-and-engine: the pipeline runs detached there, so its own
-# refusal would show only in pipeline.log while the window's call waited CALL_S for a DONE that never comes). One
-# file, so that the window and the pipeline cannot disagree on what the measurements hold. Functions only.
+# ACTIVE_WITH_DATA=1's checks (and widths' ARM_GPUS, arm_check), sourced by device_organic.sh (multi and widths refuse
+# before anything starts, when run by hand) and by scripts/device-window-h200.sh (round1, round-and-engine, widths:
+# the pipeline runs detached there, so its own refusal would show only in pipeline.log while the window's call waited
+# CALL_S for a DONE that never comes). One file, so that the window and the pipeline cannot disagree on what the
+# measurements hold. Functions only.
 
 # GPU indices (comma-separated) that the measurements sharing the machine hold while the data are labelled
 # (GPU_GATE: they want them to themselves until they create the gate file): with TRAIN_PROFILE=1 the training-step
@@ -48,4 +49,35 @@ active_check() {
       done
     done <<< "$(held_gpus)"
   done
+}
+
+# widths' ARM_GPUS (device_organic.sh widths: the F = 128 arm alone on the first GPU, F = 256 on the second) before
+# anything starts, else a message and 2: two GPU indices, not the same one twice (then both arms would share it
+# unannounced: leave ARM_GPUS out for that), each one this machine has where nvidia-smi answers; TRAIN_CPUS, where
+# given, a taskset list of cores (halved between the arms). Here and not only in the pipeline, since the window
+# (scripts/device-window-h200.sh widths) starts the pipeline detached, where a refusal would show only in pipeline.log.
+arm_check() {
+  local list g n
+  [[ -n ${ARM_GPUS:-} ]] || return 0
+  IFS=, read -r -a list <<< "$ARM_GPUS"
+  if (( ${#list[@]} != 2 )) || [[ $ARM_GPUS == *, || $ARM_GPUS == ,* ]]; then
+    echo "ARM_GPUS='$ARM_GPUS': expected two GPU indices, the F = 128 arm's and the F = 256 arm's (nothing started)" >&2
+    return 2
+  fi
+  n=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true)
+  for g in "${list[@]}"; do
+    if [[ ! $g =~ ^[0-9]+$ ]] || { (( n > 0 )) && (( g >= n )); }; then
+      echo "ARM_GPUS='$ARM_GPUS' names GPU '$g', not one of this machine's ${n:-0} (nothing started)" >&2
+      return 2
+    fi
+  done
+  if (( list[0] == list[1] )); then
+    echo "ARM_GPUS='$ARM_GPUS' names GPU ${list[0]} twice: each arm has a GPU of its own (without ARM_GPUS both" \
+      "share one) (nothing started)" >&2
+    return 2
+  fi
+  if [[ -n ${TRAIN_CPUS:-} && ! $TRAIN_CPUS =~ ^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$ ]]; then
+    echo "TRAIN_CPUS='$TRAIN_CPUS': expected a taskset list of cores such as 0-31 (nothing started)" >&2
+    return 2
+  fi
 }

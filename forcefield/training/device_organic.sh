@@ -6,7 +6,8 @@
 #   device_organic.sh train-and-eval WORK OUT DEADLINE_S   training run B warm-started from A, then the figures
 #   device_organic.sh all|multi WORK OUT DEADLINE_S        everything, detached (see the phases below)
 #   device_organic.sh weighting WORK OUT DEADLINE_S        the force loss per atom against per structure, one GPU
-#   device_organic.sh widths WORK OUT DEADLINE_S           F = 128 against the widened F = 256, with the pool, one GPU
+#   device_organic.sh widths WORK OUT DEADLINE_S           F = 128 against the widened F = 256 (one GPU, or one each:
+#                                                          ARM_GPUS)
 # Each phase ends its training so that the whole command ends by DEADLINE_S seconds after it started.
 #
 # WORK is a git-ignored folder that outlives one command while the machine stays up; if it was lost
@@ -64,8 +65,11 @@ pools_text() {
 
 # The weight file for the Java side with its domain (docs/model.md): v5's data and the RDKit starts of the training
 # molecules (and of the pools DATA_OPTS adds: --small, --conjugated, --rare), named as the preview's.   RUN WEIGHTS TS
+# The starts go to a file of this export's own (named after TS): widths exports its two arms at the same time.
 export_v6() {
   local run=$1 weights=$2 ts=$3
+  local starts
+  starts=$work/organic-starts.$(basename "${ts%.pt}").xyz.gz
   python3 -c "
 import sys; sys.path.insert(0, '$tr'); import extxyz
 fr = list(extxyz.read('$tr/organic/starts.train.xyz.gz'))
@@ -73,11 +77,11 @@ for pool in ('small', 'conjugated', 'rare'):   # trained on too
     if '--' + pool in '${DATA_OPTS:-}'.split(): fr += list(extxyz.read('$tr/organic/starts.' + pool + '.xyz.gz'))
 import numpy as np
 for f in fr: f.info['system'] = f.info['name']; f.energy = 0.0; f.forces = np.zeros_like(f.positions)   # unlabelled: the domain reads geometry only
-extxyz.write('$work/organic-starts.train.xyz.gz', fr)"
+extxyz.write('$starts', fr)"
   timeout 300 python3 $tr/export.py --state "$run/state.npz" --log "$run/train_log.json" \
     --weights "$weights" --torchscript "$ts" --training-commit "${COMMIT:-unknown}" \
     --dataset "molten-gfn2-organic (forcefield/training/organic, organic_data.py)$(pools_text)" \
-    --domain-data ${V5DATA:-$tr/data} "$work/organic-starts.train.xyz.gz" 2>&1 | grep -v '^ "domain"' | tail -25
+    --domain-data ${V5DATA:-$tr/data} "$starts" 2>&1 | grep -v '^ "domain"' | tail -25
 }
 
 pin() { if [[ -n ${1:-} ]]; then echo "taskset -c $1"; fi; }
@@ -129,19 +133,65 @@ active_join() {
   fi
   return 0
 }
+# ACTIVE_WITH_DATA=1 (multi, widths): the settings' check (exit 2 before anything starts), then the active round from
+# weights $1 in the background while the data are labelled (active_pid; empty without the setting)
+active_begin() {
+  active_data= active_pid=
+  if [[ ${ACTIVE_WITH_DATA:-0} == 1 ]]; then
+    active_check || exit 2
+    echo "active round on GPUs ${ACTIVE_GPUS:-${TRAIN_GPUS:-0}} while the data are labelled, from $1"
+    active_with_data "$1" &
+    active_pid=$!
+  fi
+}
+# ... and once the data are there: wait for the round, its frames into the training (active_join)
+active_end() {
+  if [[ -n $active_pid ]]; then
+    wait "$active_pid" || echo "the active round ended with $?"
+    tail -2 "$out/active_stdout.txt" || true
+    active_join
+    echo "active round joined at $SECONDS s: $([[ -n $active_data ]] && echo "its frames" || echo "no frames")" \
+      "in the training"
+  fi
+}
 
-# Two fine-tunings side by side on the one GPU, the same in everything (data, seed, batch, learning rates, system
-# weights, wall-clock budget) but their own train.py options; best weights so far copied to $out every minute.
+# train.py's options of multi's training (and of widths' arms on their own GPUs, so that the F = 128 arm is what multi
+# trains on one GPU): v1-v5's data, the organic data and the active round's where it joined; BATCH frames a step (per
+# rank), LR to LR_FINAL after WARMUP steps, SYSTEM_WEIGHTS, the best state by train.py's default (--select force-mae).
+# Into the array train_args.   OUT MINUTES INIT HIDDEN
+multi_args() {
+  # shellcheck disable=SC2206   # V5DATA, active_data and SYSTEM_WEIGHTS split into words, as they always were
+  train_args=(--data ${V5DATA:-$tr/data} "$work/data" ${active_data:-} \
+    --test forcefield/src/main/resources/org/molten/forcefield/student/testset --out "$1" --minutes "$2" \
+    --hidden "$4" --batch "${BATCH:-256}" --lr "${LR:-1e-3}" --lr-final "${LR_FINAL:-1e-5}" --warmup "${WARMUP:-300}" \
+    --val-every-s 45 --patience 1000 --seed 20261128 --init "$3" --checkpoint ${SYSTEM_WEIGHTS:-})
+}
+
+# The best weights so far of the runs named (run-NAME) copied to $out every minute, where a later command (and a lost
+# machine's last archive) finds them. Run in the background; kill it when the trainings end.
+save_every_minute() {
+  local n
+  while sleep 60; do
+    for n in "$@"; do cp "$work/run-$n/checkpoint.npz" "$out/checkpoint-$n.npz" 2>/dev/null || true; done
+  done
+}
+# a run's final, last and log files into $out   NAME
+keep_run() {
+  cp "$work/run-$1/state.npz" "$out/state_$1.npz"; cp "$work/run-$1/state_last.npz" "$out/state_$1_last.npz" 2>/dev/null || true
+  cp "$work/run-$1/train_log.json" "$out/train_log_$1.json"
+}
+
+# Two fine-tunings side by side on the one GPU, the same in everything (data, the active round's where it joined, seed,
+# batch, learning rates, system weights, wall-clock budget) but their own train.py options; best weights so far copied
+# to $out every minute.
 #   side_by_side MINUTES NAME1 "OPTIONS1" NAME2 "OPTIONS2"
 side_by_side() {
   local minutes=$1 names=("$2" "$4") opts=("$3" "$5") pids=() i
-  ( while sleep 60; do
-      for n in "${names[@]}"; do cp "$work/run-$n/checkpoint.npz" "$out/checkpoint-$n.npz" 2>/dev/null || true; done
-    done ) &
+  save_every_minute "${names[@]}" &
   local saver=$!
   for i in 0 1; do
     mkdir -p "$work/run-${names[$i]}"
-    $(pin "${TRAIN_CPUS:-}") python3 $tr/train.py --data ${V5DATA:-$tr/data} "$work/data" \
+    $(pin "${TRAIN_CPUS:-}") python3 $tr/train.py --data ${V5DATA:-$tr/data} "$work/data" ${active_data:-} \
       --test forcefield/src/main/resources/org/molten/forcefield/student/testset --out "$work/run-${names[$i]}" \
       --minutes "$minutes" --batch "${BATCH:-256}" --lr "${LR:-3e-4}" --lr-final "${LR_FINAL:-1e-5}" \
       --warmup "${WARMUP:-300}" --val-every-s 45 --patience 1000 --seed 20261128 --checkpoint ${opts[$i]} \
@@ -150,10 +200,42 @@ side_by_side() {
   done
   for i in 0 1; do wait "${pids[$i]}" || echo "training ${names[$i]} ended with $?"; done
   kill $saver 2>/dev/null || true
-  for n in "${names[@]}"; do
-    cp "$work/run-$n/state.npz" "$out/state_$n.npz"; cp "$work/run-$n/state_last.npz" "$out/state_${n}_last.npz" 2>/dev/null || true
-    cp "$work/run-$n/train_log.json" "$out/train_log_$n.json"
+  for n in "${names[@]}"; do keep_run "$n"; done
+}
+
+# The cores of a taskset list (e.g. 0-31, or 0-13,16-29) in N equal shares, in order: share K (from 0), as a list;
+# the whole list where it has fewer cores than shares, nothing where none was given.   LIST K N
+cpu_share() {
+  local part a b c cores=() share=() parts
+  [[ -n $1 ]] || return 0
+  IFS=, read -r -a parts <<< "$1"
+  for part in "${parts[@]}"; do
+    a=${part%-*}; b=${part#*-}
+    for ((c = a; c <= b; c++)); do cores+=("$c"); done
   done
+  if (( ${#cores[@]} < $3 )); then echo "$1"; return 0; fi
+  for ((c = $2 * ${#cores[@]} / $3; c < ($2 + 1) * ${#cores[@]} / $3; c++)); do share+=("${cores[$c]}"); done
+  (IFS=,; echo "${share[*]}")
+}
+# Two fine-tunings each alone on its own GPU (ARM_GPUS: the first arm's, the second's) for the same minutes, each one
+# train.py process with multi's options (multi_args) and its own start and width, pinned to its share of TRAIN_CPUS
+# (half each, where given); best weights copied to $out every minute, as side_by_side's.
+#   apart MINUTES NAME1 INIT1 HIDDEN1 NAME2 INIT2 HIDDEN2
+apart() {
+  local minutes=$1 names=("$2" "$5") inits=("$3" "$6") widths=("$4" "$7") gpus pids=() i
+  IFS=, read -r -a gpus <<< "$ARM_GPUS"
+  save_every_minute "${names[@]}" &
+  local saver=$!
+  for i in 0 1; do
+    mkdir -p "$work/run-${names[$i]}"
+    multi_args "$work/run-${names[$i]}" "$minutes" "${inits[$i]}" "${widths[$i]}"
+    CUDA_VISIBLE_DEVICES=${gpus[$i]} $(pin "$(cpu_share "${TRAIN_CPUS:-}" "$i" 2)") python3 $tr/train.py \
+      "${train_args[@]}" > "$out/train_${names[$i]}.txt" 2>&1 &
+    pids+=($!)
+  done
+  for i in 0 1; do wait "${pids[$i]}" || echo "training ${names[$i]} ended with $?"; done
+  kill $saver 2>/dev/null || true
+  for i in 0 1; do keep_run "${names[$i]}"; done
 }
 
 case "$phase" in
@@ -207,22 +289,10 @@ case "$phase" in
     IFS=, read -r -a gpu_list <<< "$gpus"
     n=${#gpu_list[@]}
     init=${INIT:-forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors}
-    active_data= active_pid=
-    if [[ ${ACTIVE_WITH_DATA:-0} == 1 ]]; then
-      active_check || exit 2
-      echo "active round on GPUs ${ACTIVE_GPUS:-$gpus} while the data are labelled, from $init"
-      active_with_data "$init" &
-      active_pid=$!
-    fi
+    active_begin "$init"
     data_once
     (cd "$work/data" && tar -cJf "$out/testset-organic.tar.xz" testset) &
-    if [[ -n $active_pid ]]; then
-      wait "$active_pid" || echo "the active round ended with $?"
-      tail -2 "$out/active_stdout.txt" || true
-      active_join
-      echo "active round joined at $SECONDS s: $([[ -n $active_data ]] && echo "its frames" || echo "no frames")" \
-        "in the training"
-    fi
+    active_end
     # GPU_GATE (a file name): measurements share the machine and want the GPU to themselves until they create it;
     # the GPU work below (active round, training) waits for it, at most GPU_GATE_S (default 300) seconds after the data are ready
     if [[ -n ${GPU_GATE:-} ]]; then
@@ -248,12 +318,9 @@ case "$phase" in
     export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1   # never NVLink multicast
     export MASTER_ADDR=127.0.0.1 MASTER_PORT=${MASTER_PORT:-29533} WORLD_SIZE=$n CUDA_VISIBLE_DEVICES=$gpus
     pids=()
+    multi_args "$work/run" "$minutes" "$init" "${HIDDEN:-128}"
     for ((r = n - 1; r >= 0; r--)); do
-      RANK=$r LOCAL_RANK=$r $(pin "${TRAIN_CPUS:-}") python3 $tr/train.py --data ${V5DATA:-$tr/data} "$work/data" $active_data \
-        --test forcefield/src/main/resources/org/molten/forcefield/student/testset --out "$work/run" --minutes "$minutes" \
-        --hidden "${HIDDEN:-128}" --batch "${BATCH:-256}" --lr "${LR:-1e-3}" --lr-final "${LR_FINAL:-1e-5}" --warmup "${WARMUP:-300}" \
-        --val-every-s 45 --patience 1000 --seed 20261128 --init "$init" --checkpoint ${SYSTEM_WEIGHTS:-} \
-        > "$out/train_rank$r.txt" 2>&1 &
+      RANK=$r LOCAL_RANK=$r $(pin "${TRAIN_CPUS:-}") python3 $tr/train.py "${train_args[@]}" > "$out/train_rank$r.txt" 2>&1 &
       pids+=($!)
     done
     for p in "${pids[@]}"; do wait "$p" || echo "a training rank ended with $?"; done
@@ -279,26 +346,65 @@ case "$phase" in
     touch "$out/DONE"
     ;;
   widths)
-    # One GPU, detached across several commands: does a wider student (F = 256, widen.py's function-preserving copy
-    # of INIT) fit the organic frames better than INIT's F = 128 given the same data and wall-clock budget? Data with
-    # DATA_OPTS (the pools: --small, --conjugated) on DATA_CPUS; the two fine-tunings side by side on the GPU
-    # (f128 from INIT, f256 from its widened copy); each exported with its domain (student-gfn2-v6-f128/-f256
-    # .safetensors) and their accuracy on the test frames (organic_eval.py without the stability run, which
-    # `molten stability` does for a model worth it) by DEADLINE_S; then DONE.
+    # Detached across several commands: does a wider student (F = 256, widen.py's function-preserving copy of INIT)
+    # fit the organic frames better than INIT's F = 128 given the same data and wall-clock budget? Data with DATA_OPTS
+    # (the pools: --small, --conjugated, --rare) on DATA_CPUS (DATA_WORKERS processes); ACTIVE_WITH_DATA=1: the active
+    # round beside them and its frames in both arms' data, as multi's (on ACTIVE_GPUS, default ARM_GPUS: the round
+    # ends before the training starts); then two fine-tunings, f128 from INIT and f256 from its widened copy:
+    #  - ARM_GPUS unset: side by side on the one GPU (side_by_side; round of 2026-11-29, each had half the GPU);
+    #  - ARM_GPUS (two GPU indices, e.g. 0,1): f128 alone on the first, f256 alone on the second (apart), each with
+    #    multi's train.py options (BATCH, LR, LR_FINAL, WARMUP, SYSTEM_WEIGHTS, V5DATA, the active round's frames:
+    #    f128 is what multi trains on one GPU), each pinned to half of TRAIN_CPUS where given; a wrong ARM_GPUS is
+    #    refused before anything starts (arm_check).
+    # Each exported with its domain (student-gfn2-v6-f128/-f256.safetensors; f128's also as student-gfn2-v6
+    # .safetensors, which the window's call3 STABILITY=1 surveys) and their accuracy on the test frames
+    # (organic_eval.py without the stability loop, which `molten stability` does for a model worth it), all by
+    # DEADLINE_S; then DONE. With ARM_GPUS each arm's export and evaluation run at once, the evaluation on its GPU.
+    workers=${DATA_WORKERS:-$(( cores > 1 ? cores - 1 : 1 ))}
+    arm_check || exit 2
+    if [[ -n ${ARM_GPUS:-} ]]; then ACTIVE_GPUS=${ACTIVE_GPUS:-$ARM_GPUS}; fi   # the active round's default GPUs
+    init=${INIT:-forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors}
+    active_begin "$init"
     data_once
     (cd "$work/data" && tar -cJf "$out/testset-organic.tar.xz" testset) &
-    init=${INIT:-forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors}
+    active_end
     python3 $tr/widen.py --weights "$init" --out "$work/wide.npz" --noise 0.01 --seed 1
-    minutes=$(python3 -c "print(round(($deadline - $SECONDS - 240) / 60, 2))")   # 2 exports and 2 evaluations after
-    echo "two trainings on one GPU for $minutes min: F = 128 from $init, F = 256 from its widened copy"
-    side_by_side "$minutes" f128 "--init $init --hidden 128" f256 "--init $work/wide.npz --hidden 256"
-    for n in f128 f256; do
-      export_v6 "$work/run-$n" "$out/student-gfn2-v6-$n.safetensors" "$work/v6-$n.pt" > "$out/export_$n.txt"
-    done
-    for n in f128 f256; do
-      python3 $tr/organic_eval.py --weights "$work/run-$n/state.npz" --test "$work/data/organic-test.npz" \
-        --independent $tr/testset-independent --out "$out/eval_$n.json" > "$out/eval_$n.txt" 2>&1 || echo "eval $n: $?"
-    done
+    if [[ -n ${ARM_GPUS:-} ]]; then
+      # after the trainings (seconds): train.py's last validation and test, then each arm's export (~1 min, both at
+      # once on the CPU) and its evaluation on its GPU (< 1 min): multi's 120 s for one export and one evaluation,
+      # and 30 s for F = 256's larger export and the two sharing the cores
+      minutes=$(python3 -c "print(round(($deadline - $SECONDS - 150) / 60, 2))")
+      echo "two trainings for $minutes min, each on a GPU of its own: F = 128 from $init on GPU ${ARM_GPUS%%,*}," \
+        "F = 256 from its widened copy on GPU ${ARM_GPUS##*,}"
+      apart "$minutes" f128 "$init" 128 f256 "$work/wide.npz" 256
+      IFS=, read -r -a arm_gpus <<< "$ARM_GPUS"
+      pids=()
+      for i in 0 1; do
+        n=$([[ $i == 0 ]] && echo f128 || echo f256)
+        (
+          export_v6 "$work/run-$n" "$out/student-gfn2-v6-$n.safetensors" "$work/v6-$n.pt" > "$out/export_$n.txt"
+          # F = 128's export is the round's weight file: call3's stability survey (STABILITY=1) reads this name
+          if [[ $n == f128 ]]; then cp "$out/student-gfn2-v6-f128.safetensors" "$out/student-gfn2-v6.safetensors"; fi
+          CUDA_VISIBLE_DEVICES=${arm_gpus[$i]} python3 $tr/organic_eval.py --weights "$work/run-$n/state.npz" \
+            --test "$work/data/organic-test.npz" --independent $tr/testset-independent --out "$out/eval_$n.json" \
+            > "$out/eval_$n.txt" 2>&1 || echo "eval $n: $?"
+        ) &
+        pids+=($!)
+      done
+      for p in "${pids[@]}"; do wait "$p" || echo "an arm's export or evaluation ended with $?"; done
+    else
+      minutes=$(python3 -c "print(round(($deadline - $SECONDS - 240) / 60, 2))")   # 2 exports and 2 evaluations after
+      echo "two trainings on one GPU for $minutes min: F = 128 from $init, F = 256 from its widened copy"
+      side_by_side "$minutes" f128 "--init $init --hidden 128" f256 "--init $work/wide.npz --hidden 256"
+      for n in f128 f256; do
+        export_v6 "$work/run-$n" "$out/student-gfn2-v6-$n.safetensors" "$work/v6-$n.pt" > "$out/export_$n.txt"
+      done
+      cp "$out/student-gfn2-v6-f128.safetensors" "$out/student-gfn2-v6.safetensors"   # as above
+      for n in f128 f256; do
+        python3 $tr/organic_eval.py --weights "$work/run-$n/state.npz" --test "$work/data/organic-test.npz" \
+          --independent $tr/testset-independent --out "$out/eval_$n.json" > "$out/eval_$n.txt" 2>&1 || echo "eval $n: $?"
+      done
+    fi
     wait
     touch "$out/DONE"
     ;;

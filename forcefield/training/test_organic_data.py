@@ -289,8 +289,9 @@ class DeviceFiguresTest(unittest.TestCase):
 # A python3 for device_organic.sh's multi phase: logs each script it is asked to run (the GPUs it sees, its CPUs and
 # its arguments) and writes what the phase reads next. organic_data.py waits up to 6 s for the active round to have
 # started (and logs whether it had); organic_active.py marks its start, takes 1 s and writes its round's files;
-# train.py logs whether the active round had finished; export.py says it exported. `-c` snippets: the core count,
-# the phase's arithmetic (run by the real python), the others (torch's banner, export_v6's starts) nothing.
+# train.py logs whether the active round had finished; export.py writes a weight file naming the state it exported
+# and says so; widen.py writes its --out. `-c` snippets: the core count, the phase's arithmetic (run by the real
+# python), the others (torch's banner, export_v6's starts) nothing.
 STUB_PYTHON = r"""#!/usr/bin/env bash
 log=$STUB_DIR/calls.log
 if [[ $1 == -c ]]; then
@@ -314,13 +315,60 @@ case $script in
     echo "data: active started $([[ -e $STUB_DIR/active-started ]] && echo yes || echo no)" >> "$log"
     mkdir -p "$out/testset"; touch "$out/organic.train.npz" "$out/organic-test.npz"
     echo {} > "$out/organic-data.json" ;;
-  export.py) echo "exported" ;;
+  export.py) echo "weights of $(opt --state "$@")" > "$(opt --weights "$@")"; echo "exported" ;;
+  widen.py) echo "widened $(opt --weights "$@")" > "$out" ;;
   train.py)
     echo "train: active done $([[ -e $STUB_DIR/active-done ]] && echo yes || echo no)" >> "$log"
     mkdir -p "$out"; touch "$out/state.npz"; echo {} > "$out/train_log.json" ;;
 esac
 exit 0
 """
+
+
+def run_phase(phase, env, gpus=None):
+    """device_organic.sh PHASE w o 900 in a fresh folder, python3 stubbed (STUB_PYTHON), and where gpus is given an
+    nvidia-smi listing that many GPUs; (return code, stdout + stderr, the stub's log lines, {name: text} of o/)."""
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+    here = os.path.dirname(os.path.abspath(__file__))
+    with tempfile.TemporaryDirectory() as d:
+        os.mkdir(os.path.join(d, "bin"))
+        stubs = {"python3": STUB_PYTHON}
+        if gpus is not None:
+            stubs["nvidia-smi"] = ("#!/usr/bin/env bash\nfor ((g = 0; g < %d; g++)); do "
+                                   "echo \"GPU $g: NVIDIA H200 (UUID: GPU-$g)\"; done\n" % gpus)
+        for name, body in stubs.items():
+            with open(os.path.join(d, "bin", name), "w") as f:
+                f.write(body)
+            os.chmod(os.path.join(d, "bin", name), 0o755)
+        os.makedirs(os.path.join(d, "w", "lib"))
+        open(os.path.join(d, "w", "lib", "libxtb.so.6"), "w").close()   # no payload to unpack
+        # the checks it sources from the checkout (cwd: here the temporary folder)
+        os.makedirs(os.path.join(d, "forcefield", "training"))
+        shutil.copy(os.path.join(here, "active_settings.sh"), os.path.join(d, "forcefield", "training"))
+        base = {k: v for k, v in os.environ.items() if not k.startswith(("ACTIVE_", "GPU_GATE", "ENGINE_GPU", "TRAIN_",
+                                                                          "DATA_", "SYSTEM_WEIGHTS", "ARM_GPUS",
+                                                                          "BATCH", "LR", "WARMUP", "INIT", "V5DATA"))}
+        e = dict(base, PATH=os.path.join(d, "bin") + os.pathsep + os.environ["PATH"], STUB_DIR=d,
+                 REAL_PYTHON=sys.executable, EVAL_BUDGET_S="0", **env)
+        # output to a file, not a pipe: the phase's minute saver leaves a `sleep 60` holding its output open
+        with open(os.path.join(d, "out.txt"), "w") as f:
+            p = subprocess.run(["bash", os.path.join(here, "device_organic.sh"), phase, "w", "o", "900"],
+                               stdout=f, stderr=subprocess.STDOUT, timeout=120, env=e, cwd=d)
+        with open(os.path.join(d, "out.txt")) as f:
+            text = f.read()
+        lines = []
+        if os.path.exists(os.path.join(d, "calls.log")):
+            with open(os.path.join(d, "calls.log")) as f:
+                lines = f.read().splitlines()
+        files = {}
+        if os.path.isdir(os.path.join(d, "o")):
+            for name in os.listdir(os.path.join(d, "o")):
+                with open(os.path.join(d, "o", name), "rb") as f:
+                    files[name] = f.read().decode("utf-8", "replace")
+    return p.returncode, text, lines, files
 
 
 class DeviceActiveWithDataTest(unittest.TestCase):
@@ -334,35 +382,7 @@ class DeviceActiveWithDataTest(unittest.TestCase):
 
     def multi(self, **env):
         """Runs the phase in a fresh folder; (return code, stdout + stderr, the stub's log lines)."""
-        import shutil
-        import subprocess
-        import sys
-        import tempfile
-        with tempfile.TemporaryDirectory() as d:
-            os.mkdir(os.path.join(d, "bin"))
-            with open(os.path.join(d, "bin", "python3"), "w") as f:
-                f.write(STUB_PYTHON)
-            os.chmod(os.path.join(d, "bin", "python3"), 0o755)
-            os.makedirs(os.path.join(d, "w", "lib"))
-            open(os.path.join(d, "w", "lib", "libxtb.so.6"), "w").close()   # no payload to unpack
-            # the checks it sources from the checkout (cwd: here the temporary folder)
-            os.makedirs(os.path.join(d, "forcefield", "training"))
-            shutil.copy(os.path.join(self.HERE, "active_settings.sh"), os.path.join(d, "forcefield", "training"))
-            base = {k: v for k, v in os.environ.items() if not k.startswith(("ACTIVE_", "GPU_GATE", "ENGINE_GPU",
-                                                                                  "TRAIN_", "DATA_", "SYSTEM_WEIGHTS"))}
-            e = dict(base, PATH=os.path.join(d, "bin") + os.pathsep + os.environ["PATH"], STUB_DIR=d,
-                     REAL_PYTHON=sys.executable, EVAL_BUDGET_S="0", **env)
-            # output to a file, not a pipe: the phase's minute saver leaves a `sleep 60` holding its output open
-            with open(os.path.join(d, "out.txt"), "w") as f:
-                p = subprocess.run(["bash", os.path.join(self.HERE, "device_organic.sh"), "multi", "w", "o", "900"],
-                                   stdout=f, stderr=subprocess.STDOUT, timeout=120, env=e, cwd=d)
-            with open(os.path.join(d, "out.txt")) as f:
-                text = f.read()
-            lines = []
-            if os.path.exists(os.path.join(d, "calls.log")):
-                with open(os.path.join(d, "calls.log")) as f:
-                    lines = f.read().splitlines()
-        return p.returncode, text, lines
+        return run_phase("multi", env)[:3]
 
     @staticmethod
     def call(lines, script):
@@ -443,6 +463,122 @@ class DeviceActiveWithDataTest(unittest.TestCase):
         self.assertNotIn("--devices", argv)
         for t in self.call(lines, "train.py"):
             self.assertIn("--system-weight organic-active-r4=2", t)
+
+
+class DeviceWidthsTest(unittest.TestCase):
+    """device_organic.sh widths: F = 128 from INIT against its widened F = 256 copy. With ARM_GPUS each arm trains alone
+    on its GPU with multi's train.py options (the F = 128 arm is what multi trains on one GPU), pinned to its half of
+    TRAIN_CPUS; ACTIVE_WITH_DATA=1's round joins both arms; a wrong ARM_GPUS is refused before anything starts; the
+    F = 128 export is also the round's weight file. python3 (STUB_PYTHON) and nvidia-smi stubbed."""
+
+    INIT = "forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors"
+    SETTINGS = dict(DATA_CPUS="0", DATA_WORKERS="3", BATCH="512", LR="3e-4", LR_FINAL="1e-5", WARMUP="200",
+                    DATA_OPTS="--small --rare", V5DATA="v5", SYSTEM_WEIGHTS="--system-weight water=2")
+
+    @staticmethod
+    def argv(line):
+        return line.split(" | ")[3].split()
+
+    @staticmethod
+    def without(argv, *options):
+        """argv without the options named and their values"""
+        out, skip = [], False
+        for a in argv:
+            if skip:
+                skip = False
+            elif a in options:
+                skip = True
+            else:
+                out.append(a)
+        return out
+
+    def test_each_arm_alone_on_its_gpu_with_multis_options(self):
+        rc, text, lines, files = run_phase("widths", dict(self.SETTINGS, ARM_GPUS="0,1", TRAIN_CPUS="0-1"), gpus=2)
+        self.assertEqual(0, rc, text)
+        trains = [x for x in lines if x.startswith("train.py |")]
+        self.assertEqual(2, len(trains), lines)
+        by_gpu = {x.split(" | ")[1]: x for x in trains}
+        self.assertEqual({"CUDA_VISIBLE_DEVICES=0", "CUDA_VISIBLE_DEVICES=1"}, set(by_gpu), trains)
+        f128, f256 = self.argv(by_gpu["CUDA_VISIBLE_DEVICES=0"]), self.argv(by_gpu["CUDA_VISIBLE_DEVICES=1"])
+        # each pinned to its half of TRAIN_CPUS
+        self.assertEqual("cpus=0", by_gpu["CUDA_VISIBLE_DEVICES=0"].split(" | ")[2])
+        self.assertEqual("cpus=1", by_gpu["CUDA_VISIBLE_DEVICES=1"].split(" | ")[2])
+        self.assertEqual(["--hidden", "128", "--init", self.INIT, "--out", "w/run-f128"],
+                         [f128[f128.index(o) + k] for o in ("--hidden", "--init", "--out") for k in (0, 1)])
+        self.assertEqual(["--hidden", "256", "--init", "w/wide.npz", "--out", "w/run-f256"],
+                         [f256[f256.index(o) + k] for o in ("--hidden", "--init", "--out") for k in (0, 1)])
+        self.assertEqual(self.without(f128, "--hidden", "--init", "--out"),
+                         self.without(f256, "--hidden", "--init", "--out"))
+        # the widened copy is of INIT
+        widen = [x for x in lines if x.startswith("widen.py |")]
+        self.assertEqual(1, len(widen), lines)
+        self.assertIn(f"--weights {self.INIT} --out w/wide.npz", widen[0])
+        # the F = 128 arm is multi's training on one GPU: the same options but its folder and minutes
+        rc, text, multi_lines, _ = run_phase("multi", dict(self.SETTINGS, TRAIN_GPUS="0"))
+        self.assertEqual(0, rc, text)
+        (multi,) = [self.argv(x) for x in multi_lines if x.startswith("train.py |")]
+        self.assertEqual(self.without(multi, "--out", "--minutes"), self.without(f128, "--out", "--minutes"))
+        # trained until DEADLINE_S less 150 s for the exports and evaluations, which run at once, one on each GPU
+        minutes = float(f128[f128.index("--minutes") + 1])
+        self.assertTrue(12.3 <= minutes <= 12.5, minutes)   # (900 - a few s - 150) / 60
+        self.assertEqual(f128[f128.index("--minutes") + 1], f256[f256.index("--minutes") + 1])
+        evals = {x.split(" | ")[1]: self.argv(x) for x in lines if x.startswith("organic_eval.py |")}
+        self.assertEqual("w/run-f128/state.npz", evals["CUDA_VISIBLE_DEVICES=0"][1], evals)
+        self.assertEqual("w/run-f256/state.npz", evals["CUDA_VISIBLE_DEVICES=1"][1], evals)
+        # both exports, and F = 128's also as the round's weight file (call3's STABILITY=1 surveys that name)
+        self.assertEqual("weights of w/run-f128/state.npz\n", files["student-gfn2-v6-f128.safetensors"])
+        self.assertEqual("weights of w/run-f256/state.npz\n", files["student-gfn2-v6-f256.safetensors"])
+        self.assertEqual(files["student-gfn2-v6-f128.safetensors"], files["student-gfn2-v6.safetensors"])
+        self.assertIn("DONE", files)
+
+    def test_both_arms_train_on_the_active_rounds_frames(self):
+        for arm_gpus in ("0,1", None):   # on two GPUs, and side by side on one
+            env = dict(self.SETTINGS, ACTIVE_WITH_DATA="1", ACTIVE_ROUND="12", ACTIVE_WEIGHT="2")
+            if arm_gpus:
+                env["ARM_GPUS"] = arm_gpus
+            rc, text, lines, files = run_phase("widths", env, gpus=2)
+            self.assertEqual(0, rc, text)
+            self.assertIn("data: active started yes", lines)   # beside the data, not after
+            (active,) = [x for x in lines if x.startswith("organic_active.py |")]
+            # on ARM_GPUS by default (the round ends before the arms train); TRAIN_GPUS' default 0 without
+            self.assertEqual("CUDA_VISIBLE_DEVICES=" + (arm_gpus or "0"), active.split(" | ")[1])
+            trains = [x for x in lines if x.startswith("train.py |")]
+            self.assertEqual(2, len(trains), lines)
+            self.assertIn("train: active done yes", lines)
+            for t in trains:
+                self.assertIn(" w/active ", t)
+                self.assertIn("--system-weight water=2 --system-weight organic-active-r12=2", t)
+            self.assertIn("student-gfn2-v6.safetensors", files)
+
+    def test_a_wrong_arm_gpus_is_refused_before_anything_starts(self):
+        for arm_gpus, message in (("0,2", "ARM_GPUS='0,2' names GPU '2', not one of this machine's 2"),
+                                  ("0,x", "ARM_GPUS='0,x' names GPU 'x', not one of this machine's 2"),
+                                  ("1,1", "ARM_GPUS='1,1' names GPU 1 twice"),
+                                  ("0", "ARM_GPUS='0': expected two GPU indices"),
+                                  ("0,1,", "ARM_GPUS='0,1,': expected two GPU indices")):
+            rc, text, lines, files = run_phase("widths", dict(self.SETTINGS, ARM_GPUS=arm_gpus, ACTIVE_WITH_DATA="1"),
+                                               gpus=2)
+            self.assertEqual(2, rc, text)
+            self.assertIn(message, text)
+            self.assertIn("(nothing started)", text)
+            self.assertEqual([], lines, arm_gpus)   # no script ran: no data, no active round, no training
+        rc, text, lines, _ = run_phase("widths", dict(self.SETTINGS, ARM_GPUS="0,1", TRAIN_CPUS="0-1;4"), gpus=2)
+        self.assertEqual(2, rc, text)
+        self.assertIn("TRAIN_CPUS='0-1;4': expected a taskset list of cores", text)
+        self.assertEqual([], lines)
+
+    def test_the_cores_halved_between_the_arms(self):
+        import subprocess
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "device_organic.sh")) as f:
+            script = f.read()
+        import re
+        function = re.search(r"^cpu_share\(\) {\n.*?^}\n", script, re.S | re.M).group(0)
+        for spec, k, want in (("0-31", 0, "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15"), ("0-31", 1, "16,17,18,19,20,21,22,"
+                              "23,24,25,26,27,28,29,30,31"), ("0-1,4-5", 1, "4,5"), ("3", 1, "3"), ("", 0, "")):
+            p = subprocess.run(["bash", "-c", f"set -euo pipefail\n{function}\ncpu_share '{spec}' {k} 2"],
+                               capture_output=True, text=True, timeout=30)
+            self.assertEqual(0, p.returncode, p.stderr)
+            self.assertEqual(want, p.stdout.strip(), (spec, k))
 
 
 if __name__ == "__main__":
