@@ -6,10 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.molten.core.Atoms;
 import org.molten.core.Cell;
+import org.molten.core.dynamics.DynamicsSpec;
+import org.molten.core.dynamics.ReplicaStart;
 import org.molten.forcefield.student.ReferenceStudent;
 import org.molten.forcefield.student.StudentWeights;
 
@@ -119,6 +123,45 @@ class CudaStudentTest {
                 new boolean[] {true, true, true});
         Atoms box = CudaTestSupport.randomAtoms(seed, 20, 9.0, 1.1, null).withCell(tri);
         checkMolecule(w64, box, "20 atoms, triclinic cell, F = 64, molecule kernel (seed " + seed + ")");
+    }
+
+    /**
+     * The widest student the engine takes (F = 256, DeviceWeights.MAX_HIDDEN), in the shape of widen.py's copy of the
+     * organic preview (three interaction blocks, 20 radial functions, 5 Å): the small-molecule cluster kernel does not
+     * fit an H100/H200's 227 KB of shared memory a block at that width, so AUTO gives a single molecule the stage
+     * kernels (no error), which match the reference; a replica batch of two molecules (what `molten stability` runs,
+     * where the F = 128-only group kernel cannot serve) equals each molecule alone on the stage kernels, bit for bit.
+     * No F = 256 file has run on a card yet; the next window's F = 256 arm is surveyed this way.
+     */
+    @Test
+    void theWidestStudentRunsOnTheStageKernelsAndMatchesTheReference() {
+        long seed = 20261130L;   // fixed: a failure names it and reruns the same atoms
+        StudentWeights w = StudentWeights.random(27, new int[] {1, 6, 7, 8}, 256, 3, 20, 5.0, 16.0);
+        Atoms mol = CudaTestSupport.randomAtoms(seed, 9, Math.cbrt(9 * 12.0), 1.0, null);
+        check(w, mol, CudaOptions.defaults(), CudaOptions.Mode.STAGES, "9 atoms, F = 256, stage kernels (seed " + seed + ")");
+        try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults())) {
+            gpu.energyAndForces(mol, new double[3 * mol.size()]);
+            assertEquals("stages", gpu.mode(), "F = 256, 9 atoms: AUTO should not pick the cluster kernel, which does not fit");
+        }
+        List<ReplicaStart> starts = new ArrayList<>();
+        Atoms[] mols = {CudaDynamicsTest.water(), CudaDynamicsTest.ethanol()};
+        for (int r = 0; r < mols.length; r++) {
+            Atoms a = CudaDynamicsTest.thermalised(mols[r], 300, seed + r);
+            starts.add(new ReplicaStart(a, new DynamicsSpec.Langevin(0.5, 300, 0.02, true), seed + 7 * r, 3 * a.size() - 3));
+        }
+        int steps = 3;
+        try (CudaMdEngine md = new CudaMdEngine(w, starts, CudaOptions.defaults())) {
+            assertEquals("stages", md.mode(), "F = 256 replica batch");
+            md.advance(steps);
+            for (int r = 0; r < starts.size(); r++) {
+                Atoms together = starts.get(r).atoms().copy();
+                md.read(r, together, null);
+                MoleculeThermostatTest.Run alone = MoleculeThermostatTest.run(w, starts.get(r), MoleculeThermostatTest.stages(1), steps);
+                String what = "F = 256, replica " + r + " of a water + ethanol batch (seed " + seed + ")";
+                assertArrayEquals(alone.atoms().positions(), together.positions(), what + ": positions");
+                assertArrayEquals(alone.atoms().velocities(), together.velocities(), what + ": velocities");
+            }
+        }
     }
 
     private static void checkMolecule(StudentWeights w, Atoms atoms, String what) {
