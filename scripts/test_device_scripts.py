@@ -63,6 +63,16 @@ def bundle(tmp):
     return b, tree
 
 
+def unpacked_bundle(tmp):
+    """The window's unpacked bundle as call3 finds it (BUNDLE_ROOT=TMP/bundle: g3/jre/bin/java, an empty stand-in); its
+    g3 folder."""
+    g3 = os.path.join(tmp, "bundle", "g3")
+    os.makedirs(os.path.join(g3, "jre", "bin"))
+    open(os.path.join(g3, "jre", "bin", "java"), "w").close()
+    os.chmod(os.path.join(g3, "jre", "bin", "java"), 0o755)
+    return g3
+
+
 def read(path):
     with open(path) as f:
         return f.read()
@@ -145,10 +155,7 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
                 os.makedirs(out)
                 for f in ("DONE", "student-gfn2-v6.safetensors"):
                     open(os.path.join(out, f), "w").close()
-                g3 = os.path.join(tmp, "bundle", "g3", "jre", "bin")
-                os.makedirs(g3)
-                open(os.path.join(g3, "java"), "w").close()
-                os.chmod(os.path.join(g3, "java"), 0o755)
+                unpacked_bundle(tmp)
                 os.makedirs(os.path.join(tmp, "scripts"))
                 with open(os.path.join(tmp, "scripts", "organic-stability-run.sh"), "w") as fh:
                     fh.write('echo "$BUDGET" > "$(dirname "$0")/../../budget.txt"\n')
@@ -176,10 +183,7 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
                 for f in ("DONE", "student-gfn2-v6.safetensors") + (("student-gfn2-v6-f256.safetensors",) if f256_file
                                                                     else ()):
                     open(os.path.join(out, f), "w").close()
-                g3 = os.path.join(tmp, "bundle", "g3", "jre", "bin")
-                os.makedirs(g3)
-                open(os.path.join(g3, "java"), "w").close()
-                os.chmod(os.path.join(g3, "java"), 0o755)
+                unpacked_bundle(tmp)
                 os.makedirs(os.path.join(tmp, "scripts"))
                 log = os.path.join(tmp, "surveys.txt")
                 with open(os.path.join(tmp, "scripts", "organic-stability-run.sh"), "w") as fh:
@@ -223,10 +227,7 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
             with tempfile.TemporaryDirectory() as tmp:
                 os.makedirs(os.path.join(tmp, ".organic-run", "out"))
                 open(os.path.join(tmp, ".organic-run", "out", "DONE"), "w").close()   # the pipeline finished
-                g3 = os.path.join(tmp, "bundle", "g3")
-                os.makedirs(os.path.join(g3, "jre", "bin"))
-                open(os.path.join(g3, "jre", "bin", "java"), "w").close()
-                os.chmod(os.path.join(g3, "jre", "bin", "java"), 0o755)
+                g3 = unpacked_bundle(tmp)
                 with open(os.path.join(g3, "group-engine-run.sh"), "w") as fh:
                     fh.write('echo "PASS ethanol replica 0, group (k_group_n12)" > "$OUT/group-check.txt"\n')
                 bin_dir = os.path.join(tmp, "bin")
