@@ -16,6 +16,7 @@ Output (OUT/):
   organic-small.train.npz              with --small: the small-molecule pool's frames (system organic-small)
   organic-conjugated.train.npz         with --conjugated: the conjugated pool's frames (system organic-conjugated)
   organic-rare.train.npz               with --rare: the rare-bond pool's frames (system organic-rare)
+  organic-motifs.train.npz             with --motifs: the motif pool's frames (system organic-motifs)
   testset/<molecule>_<T>K.xyz.gz       the same frames for `molten accuracy --testset`
   organic-data.json                    counts, drops, seeds, timings (frames/s/core, teacher CPU time)
 
@@ -45,7 +46,7 @@ MAX_EXCESS_EV_PER_ATOM = 1.0
 # The pools beside the list (option --<pool>, STARTS/starts.<pool>.xyz.gz -> organic-<pool>.train.npz, training only):
 # the start id of each pool's first start, from which its tasks' seeds come (the list's training starts from 0, its test
 # starts from 100000), so that adding a pool changes no other task's seed
-POOLS = {"small": 200000, "conjugated": 300000, "rare": 400000}
+POOLS = {"small": 200000, "conjugated": 300000, "rare": 400000, "motifs": 500000}
 
 
 def bond_graph(numbers, positions):
@@ -232,6 +233,11 @@ def main():
                          "tiny molecule GFN2-xTB keeps, and N-N, N-O, N-C#N, O-C-O, 1,2-dicarbonyl, strained alkene and "
                          "small nitro families): training frames in organic-rare.train.npz (system organic-rare), never "
                          "held out for validation; every other task's seed and the validation draw stay as they are")
+    ap.add_argument("--motifs", action="store_true",
+                    help="also the motif pool (STARTS/starts.motifs.xyz.gz of organic/enumerate_motifs.py: aryl "
+                         "O-C-O acetals, N-cyano amidines and guanidines, 3-/4-ring-fused bicyclic alkenes and ketones, "
+                         "aryl 1,2-dicarbonyls): training frames in organic-motifs.train.npz (system organic-motifs), "
+                         "never held out for validation; every other task's seed and the validation draw stay as they are")
     args = ap.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     os.makedirs(os.path.join(args.out, "testset"), exist_ok=True)

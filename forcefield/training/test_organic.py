@@ -53,6 +53,12 @@ def flat(smiles):
     return Chem.MolToSmiles(m)
 
 
+def tautomer(smiles):
+    """RDKit's canonical tautomer without stereo: N#CN=C(N)N and N#CNC(=N)N (cyanoguanidine) alike."""
+    from rdkit.Chem.MolStandardize import rdMolStandardize
+    return Chem.MolToSmiles(rdMolStandardize.TautomerEnumerator().Canonicalize(Chem.MolFromSmiles(flat(smiles))))
+
+
 def scaffold(smiles):
     return MurckoScaffold.MurckoScaffoldSmiles(smiles=smiles, includeChirality=False)
 
@@ -411,14 +417,105 @@ class RarePoolTest(unittest.TestCase):
 
 
 @unittest.skipUnless(HAVE_RDKIT, "python3-rdkit not installed")
+class MotifPoolTest(unittest.TestCase):
+    """organic/motifs.csv: hand-named molecules of four motifs of the preview's test tail that the training data barely
+    hold (aryl O-CH2-O acetal: 1,3-benzodioxole, sesamol; N-cyano guanidine: cyanoguanidine; cyclobutane-fused
+    bicyclic alkene: alpha-pinene; aryl 1,2-dicarbonyl: isatin), all for training, none on a test molecule's scaffold."""
+    # Each category's motif, written here (not enumerate_motifs.MOTIFS): a member matches every SMARTS of its category
+    MOTIFS = {"aryl_acetal": ["c-[#8]-[#6X4]-[#8]"],
+              "cyano_amidine": ["N#C[NX2,NX3]~[CX3](~[#7])"],
+              "strained_bicyclic_alkene": ["[R2;r3,r4]", "[#6]=[#6,#8]"],
+              "aryl_dicarbonyl": ["O=[#6X3]~[#6X3](=O)~[a,$([#7,#8]~a)]"]}
+
+    @classmethod
+    def setUpClass(cls):
+        cls.rows, cls.mols = read_molecules("motifs.csv")
+        cls.listed = read_rows(os.path.join(ORGANIC, "molecules.csv"))
+        cls.known = {flat(r["smiles"]) for f in ("molecules.csv", "small.csv", "conjugated.csv", "rare.csv")
+                     for r in read_rows(os.path.join(ORGANIC, f))}
+
+    def test_every_row_is_a_new_neutral_closed_shell_hcno_molecule_of_at_most_35_atoms(self):
+        """Canonical, parsed and sanitised, H/C/N/O, neutral, closed shell, one fragment, 4+ heavy atoms and <= 35 with
+        hydrogens, free of the list's unstable groups; none in molecules.csv (train or test), small.csv, conjugated.csv
+        or rare.csv, none twice, stereo aside."""
+        self.assertEqual(list(self.rows[0].keys()), ["name", "smiles", "category"])
+        self.assertTrue(60 <= len(self.rows) <= 120, len(self.rows))
+        seen = set()
+        for r, m in zip(self.rows, self.mols):
+            self.assertIsNotNone(m, f"{r['name']}: {r['smiles']} does not parse or sanitise")
+            self.assertEqual(canon(r["smiles"]), r["smiles"], r["name"])
+            self.assertNotIn(flat(r["smiles"]), seen, r["name"])
+            self.assertNotIn(flat(r["smiles"]), self.known, f"{r['name']} is in the list or another pool")
+            seen.add(flat(r["smiles"]))
+            self.assertLessEqual({a.GetSymbol() for a in m.GetAtoms()}, {"C", "N", "O"}, r["name"])
+            self.assertEqual((Chem.GetFormalCharge(m), charge_problems(m)), (0, []), r["name"])
+            self.assertEqual(sum(a.GetNumRadicalElectrons() for a in m.GetAtoms()), 0, r["name"])
+            self.assertEqual(len(Chem.GetMolFrags(m)), 1, r["name"])
+            self.assertTrue(m.GetNumAtoms() >= 4 and Chem.AddHs(m).GetNumAtoms() <= 35, r["name"])
+            for p in ConjugatedPoolTest.UNSTABLE:
+                self.assertFalse(m.HasSubstructMatch(Chem.MolFromSmarts(p)), f"{r['name']}: {p}")
+
+    def test_no_test_molecule_and_no_ring_scaffold_of_one(self):
+        """No cyanoguanidine, isatin, alpha-pinene, 1,3-benzodioxole or sesamol, nor their stereoisomers; no
+        1,3-benzodioxole, isatin or bicyclo[3.1.1]heptene scaffold (no piperonal, N-methylisatin, beta-pinene)."""
+        test_scaffolds = {scaffold(r["smiles"]): r["name"] for r in self.listed if r["split"] == "test"}
+        test_scaffolds.pop("", None)
+        test = {flat(r["smiles"]) for r in self.listed if r["split"] == "test"}
+        for s in ("N#CNC(=N)N", "O=C1Nc2ccccc2C1=O", "CC1=CCC2CC1C2(C)C", "c1ccc2c(c1)OCO2", "Oc1ccc2c(c1)OCO2"):
+            self.assertIn(flat(s), test)   # the tail's molecules are the list's test molecules
+        test_tautomers = {tautomer(r["smiles"]) for r in self.listed if r["split"] == "test"}
+        self.assertIn(tautomer("N#CN=C(N)N"), test_tautomers)
+        for r, m in zip(self.rows, self.mols):
+            self.assertNotIn(flat(r["smiles"]), test, r["name"])
+            self.assertNotIn(tautomer(r["smiles"]), test_tautomers, r["name"])   # cyanoguanidine is N#CNC(=N)N there
+            s = scaffold(r["smiles"]) if m.GetRingInfo().NumRings() else ""
+            self.assertFalse(s in test_scaffolds, f"{r['name']}: scaffold {s} of test molecule {test_scaffolds.get(s)}")
+
+    def test_it_reaches_its_motifs(self):
+        """Every row has its category's motif; >= 15 aryl O-C(sp3)-O acetals and N-cyano amidines/guanidines/isoureas
+        (the training data held 1 and 0), >= 10 of them N-cyano guanidines as cyanoguanidine, every category >= 15."""
+        by = {}
+        for r, m in zip(self.rows, self.mols):
+            self.assertIn(r["category"], self.MOTIFS, r["name"])
+            for p in self.MOTIFS[r["category"]]:
+                self.assertTrue(m.HasSubstructMatch(Chem.MolFromSmarts(p)), f"{r['name']} ({r['smiles']}): {p}")
+            by[r["category"]] = by.get(r["category"], 0) + 1
+        self.assertGreaterEqual(by["aryl_acetal"], 15)
+        self.assertGreaterEqual(by["cyano_amidine"], 15)
+        self.assertGreaterEqual(min(by.values()), 15, by)
+        guanidine = Chem.MolFromSmarts("[#7]~[CX3](~[#7])~[#7]C#N")   # either tautomer: none in the other training data
+        self.assertGreaterEqual(sum(m.HasSubstructMatch(guanidine) for m in self.mols), 10)
+
+    def test_the_teacher_check_gives_the_recorded_verdicts(self):
+        """enumerate_motifs' teacher_check (enumerate_rare's: GFN2-xTB optimisation and MD at 1000 K) keeps one
+        molecule of each category intact, as TEACHER_BROKEN records; skipped without libxtb."""
+        from test_organic_active import libxtb_or_skip
+        import enumerate_motifs
+        libxtb_or_skip()
+        for s in ("COCOc1ccc(C)cc1", "CNC(N)=NC#N", "O=C1CC2C=CCC12", "CCOC(=O)C(=O)c1ccccc1"):
+            self.assertNotIn(canon(s), enumerate_motifs.TEACHER_BROKEN)
+            self.assertIsNone(enumerate_motifs.teacher_check(canon(s), md_steps=40), s)
+
+    def test_the_csv_is_the_builds_output(self):
+        import enumerate_motifs
+        self.assertEqual([(r["name"], r["smiles"], r["category"]) for r in enumerate_motifs.build()],
+                         [(r["name"], r["smiles"], r["category"]) for r in self.rows])
+
+    def test_every_molecule_embeds_and_the_starts_hold_each_with_its_seeds_atoms_and_stereo(self):
+        import enumerate_motifs
+        assert_pool_starts(self, self.rows, "motifs", enumerate_motifs.MOTIF_INDEX)
+        self.assertEqual(enumerate_motifs.MOTIF_INDEX, 400000)   # the rare pool's rows are indexed from 300,000
+
+
+@unittest.skipUnless(HAVE_RDKIT, "python3-rdkit not installed")
 class TrainTestDisjointTest(unittest.TestCase):
     """Issue 27: training and test molecules are disjoint, stereo aside. Every training source (the list's training
-    split, small.csv, conjugated.csv, rare.csv) and every training start file (starts.train and each pool's) is checked
+    split, small.csv, conjugated.csv, rare.csv, motifs.csv) and every training start file (starts.train and each pool's) is checked
     against the test molecules by canonical SMILES without E/Z and R/S (flat(), written here, not enumerate.py's key): a
     SMILES with open stereo (small.csv's CN=NC) embeds as either isomer, and a trans start of CN=NC is azomethane
     C/N=N/C, a test molecule. Until 2026-11-29 small.csv held CN=NC and CC=NO (acetaldoxime C/C=N/O)."""
-    SOURCES = ("molecules.csv", "small.csv", "conjugated.csv", "rare.csv")
-    STARTS = ("train", "small", "conjugated", "rare")
+    SOURCES = ("molecules.csv", "small.csv", "conjugated.csv", "rare.csv", "motifs.csv")
+    STARTS = ("train", "small", "conjugated", "rare", "motifs")
 
     @classmethod
     def setUpClass(cls):

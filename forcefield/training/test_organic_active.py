@@ -408,7 +408,7 @@ class PoolsAndDevicesRoundTest(unittest.TestCase):
                          ["ethanol", "small C#CC=N", "tiny C#CN", "water"])
         self.assertEqual(self.npz("one", "val")["molecules"].tolist(), ["hydrogen cyanide"])
         s = self.summary["one"]
-        self.assertEqual(s["molecules"], dict(train=4, val=1, small=1, conjugated=0, rare=1))
+        self.assertEqual(s["molecules"], dict(train=4, val=1, small=1, conjugated=0, rare=1, motifs=0))
         self.assertEqual(s["val_molecules"], ["hydrogen cyanide"])
         self.assertIn("small/imine@300K", s["families"])
         self.assertIn("rare/tiny@600K", s["families"])

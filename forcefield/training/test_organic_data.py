@@ -102,9 +102,9 @@ def run_data(out, *extra):
 
 
 class PoolDataTest(unittest.TestCase):
-    """organic_data.py's pools beside the list (--small, --conjugated, --rare): each its own training system and seeds,
-    never in validation, every other task's frames as they were without it. One labelled run each: the list alone,
-    with the small pool, with the small and conjugated pools, with all three."""
+    """organic_data.py's pools beside the list (--small, --conjugated, --rare, --motifs): each its own training system
+    and seeds, never in validation, every other task's frames as they were without it. One labelled run each: the list
+    alone, with the small pool, with the small and conjugated pools, with those and the rare pool, with all four."""
     LIST_FILES = ("organic.train.npz", "organic.val.npz", "organic-test.npz")
 
     @classmethod
@@ -114,7 +114,8 @@ class PoolDataTest(unittest.TestCase):
         cls.tmp = tempfile.TemporaryDirectory()
         cls.out = {}
         for key, opts in (("list", ()), ("small", ("--small",)), ("both", ("--small", "--conjugated")),
-                          ("all", ("--small", "--conjugated", "--rare"))):
+                          ("all", ("--small", "--conjugated", "--rare")),
+                          ("motifs", ("--small", "--conjugated", "--rare", "--motifs"))):
             cls.out[key] = os.path.join(cls.tmp.name, key)
             run_data(cls.out[key], *opts)
 
@@ -180,6 +181,18 @@ class PoolDataTest(unittest.TestCase):
         self.assertAlmostEqual(e, float(rare["energy"][0]), delta=1e-4)
         self.assertLess(np.abs(f - rare["forces"][:n]).max(), 1e-3)
 
+    def test_the_motif_pool_leaves_every_other_tasks_frames_alone_and_goes_to_its_own_system(self):
+        # motifs.csv's first rows: 1-methoxy-4-(methoxymethoxy)benzene's 3 conformers and the next aryl acetal's first
+        self.assertPoolAlone("all", "motifs", "motifs", ["1-(methoxymethoxy)-4-methylbenzene",
+                                                         "1-methoxy-4-(methoxymethoxy)benzene"], {1, 6, 8})
+        motifs = np.load(os.path.join(self.out["motifs"], "organic-motifs.train.npz"))
+        n = int(motifs["n_atoms"][0])
+        z, x = motifs["z"][:n].astype(int), motifs["pos"][:n].astype(float)
+        with XtbCalculator(z, x, "gfn2") as calc:   # the teacher's labels
+            e, f = calc.compute(x)
+        self.assertAlmostEqual(e, float(motifs["energy"][0]), delta=1e-4)
+        self.assertLess(np.abs(f - motifs["forces"][:n]).max(), 1e-3)
+
     def test_the_conjugated_frames_carry_the_teachers_labels(self):
         conj = np.load(os.path.join(self.out["both"], "organic-conjugated.train.npz"))
         n = int(conj["n_atoms"][0])
@@ -216,10 +229,11 @@ class DeviceExportTest(unittest.TestCase):
             script = f.read()
         functions = "".join(re.search(rf"^{name}\(\) {{\n.*?^}}\n", script, re.S | re.M).group(0)
                             for name in ("pools_text", "export_v6"))
-        starts = {"train": 6, "small": 4, "conjugated": 3, "rare": 10}   # the first frames of each file: every sum
-        # tells them apart
+        starts = {"train": 6, "small": 4, "conjugated": 3, "rare": 10, "motifs": 20}   # the first frames of each file:
+        # every sum tells them apart
         text = {"small": "the small-molecule pool (organic/small.csv)",
-                "conjugated": "the conjugated pool (organic/conjugated.csv)", "rare": "the rare-bond pool (organic/rare.csv)"}
+                "conjugated": "the conjugated pool (organic/conjugated.csv)", "rare": "the rare-bond pool (organic/rare.csv)",
+                "motifs": "the motif pool (organic/motifs.csv)"}
         with tempfile.TemporaryDirectory() as d:
             tr = os.path.join(d, "tr")
             os.mkdir(tr)
@@ -241,7 +255,9 @@ class DeviceExportTest(unittest.TestCase):
                         "print('domain=%d' % len(extxyz.read(a[-1])))\n")
             for opts, pools in (("", ()), ("--small", ("small",)), ("--small --conjugated", ("small", "conjugated")),
                                 ("--conjugated --train-frames 16", ("conjugated",)),
-                                ("--small --conjugated --rare", ("small", "conjugated", "rare")), ("--rare", ("rare",))):
+                                ("--small --conjugated --rare", ("small", "conjugated", "rare")), ("--rare", ("rare",)),
+                                ("--small --conjugated --rare --motifs", ("small", "conjugated", "rare", "motifs")),
+                                ("--motifs --train-frames 16", ("motifs",))):
                 p = subprocess.run(["bash", "-c", f"set -euo pipefail; tr={tr}; work={d}\n{functions}\nexport_v6 run w ts"],
                                    capture_output=True, text=True, timeout=120, env=dict(os.environ, DATA_OPTS=opts))
                 self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
