@@ -316,6 +316,21 @@ def assert_pool_starts(test, rows, pool, first):
 
 
 @unittest.skipUnless(HAVE_RDKIT, "python3-rdkit not installed")
+def assert_new_pool_row(test, r, m, seen, known):
+    """A pool's row r (its molecule m, None where it does not parse): parsed and sanitised, written canonically, new to
+    the pool (seen, updated) and to the list and the other pools (known), stereo aside; H/C/N/O, neutral without
+    charge-separated groups, closed shell, one fragment."""
+    test.assertIsNotNone(m, f"{r['name']}: {r['smiles']} does not parse or sanitise")
+    test.assertEqual(canon(r["smiles"]), r["smiles"], r["name"])
+    test.assertNotIn(flat(r["smiles"]), seen, r["name"])
+    test.assertNotIn(flat(r["smiles"]), known, f"{r['name']} is in the list or another pool")
+    seen.add(flat(r["smiles"]))
+    test.assertLessEqual({a.GetSymbol() for a in m.GetAtoms()}, {"C", "N", "O"}, r["name"])
+    test.assertEqual((Chem.GetFormalCharge(m), charge_problems(m)), (0, []), r["name"])
+    test.assertEqual(sum(a.GetNumRadicalElectrons() for a in m.GetAtoms()), 0, r["name"])
+    test.assertEqual(len(Chem.GetMolFrags(m)), 1, r["name"])
+
+
 class RarePoolTest(unittest.TestCase):
     """organic/rare.csv: every tiny molecule (<= 3 heavy atoms) GFN2-xTB keeps intact, and hand-named families of the
     rare bonds of round 6's tail (N-N, N-O, N-C#N, O-C-O, 1,2-dicarbonyl, strained alkene, small nitro), all for
@@ -337,15 +352,7 @@ class RarePoolTest(unittest.TestCase):
         unstable = [p for p in ConjugatedPoolTest.UNSTABLE if p != "[#7,#8]C#C"] + ["[#7,#8;!$([N+](=O)[O-])]C#C"]
         seen = set()
         for r, m in zip(self.rows, self.mols):
-            self.assertIsNotNone(m, f"{r['name']}: {r['smiles']} does not parse or sanitise")
-            self.assertEqual(canon(r["smiles"]), r["smiles"], r["name"])
-            self.assertNotIn(flat(r["smiles"]), seen, r["name"])
-            self.assertNotIn(flat(r["smiles"]), self.known, f"{r['name']} is in the list or another pool")
-            seen.add(flat(r["smiles"]))
-            self.assertLessEqual({a.GetSymbol() for a in m.GetAtoms()}, {"C", "N", "O"}, r["name"])
-            self.assertEqual((Chem.GetFormalCharge(m), charge_problems(m)), (0, []), r["name"])
-            self.assertEqual(sum(a.GetNumRadicalElectrons() for a in m.GetAtoms()), 0, r["name"])
-            self.assertEqual(len(Chem.GetMolFrags(m)), 1, r["name"])
+            assert_new_pool_row(self, r, m, seen, self.known)
             if r["category"] == "tiny":
                 self.assertLessEqual(m.GetNumAtoms(), 3, r["name"])
                 continue
@@ -442,15 +449,7 @@ class MotifPoolTest(unittest.TestCase):
         self.assertTrue(60 <= len(self.rows) <= 120, len(self.rows))
         seen = set()
         for r, m in zip(self.rows, self.mols):
-            self.assertIsNotNone(m, f"{r['name']}: {r['smiles']} does not parse or sanitise")
-            self.assertEqual(canon(r["smiles"]), r["smiles"], r["name"])
-            self.assertNotIn(flat(r["smiles"]), seen, r["name"])
-            self.assertNotIn(flat(r["smiles"]), self.known, f"{r['name']} is in the list or another pool")
-            seen.add(flat(r["smiles"]))
-            self.assertLessEqual({a.GetSymbol() for a in m.GetAtoms()}, {"C", "N", "O"}, r["name"])
-            self.assertEqual((Chem.GetFormalCharge(m), charge_problems(m)), (0, []), r["name"])
-            self.assertEqual(sum(a.GetNumRadicalElectrons() for a in m.GetAtoms()), 0, r["name"])
-            self.assertEqual(len(Chem.GetMolFrags(m)), 1, r["name"])
+            assert_new_pool_row(self, r, m, seen, self.known)
             self.assertTrue(m.GetNumAtoms() >= 4 and Chem.AddHs(m).GetNumAtoms() <= 35, r["name"])
             for p in ConjugatedPoolTest.UNSTABLE:
                 self.assertFalse(m.HasSubstructMatch(Chem.MolFromSmarts(p)), f"{r['name']}: {p}")
