@@ -142,6 +142,17 @@ class PoolDataTest(unittest.TestCase):
         self.assertEqual([str(m) for m in small["molecules"]], ["small C#CC=N", "small C#CCN"])   # small.csv: first rows
         self.assertGreater(len(small["energy"]), 0)
 
+    def assertTeacherLabels(self, run, name):
+        """The first frame of run's NAME carries GFN2-xTB's energy (eV, to 1e-4: positions stored in float32) and forces
+        (eV/Å, to 1e-3; forces of the order of 1), recomputed here."""
+        d = np.load(os.path.join(self.out[run], name))
+        n = int(d["n_atoms"][0])
+        z, x = d["z"][:n].astype(int), d["pos"][:n].astype(float)
+        with XtbCalculator(z, x, "gfn2") as calc:
+            e, f = calc.compute(x)
+        self.assertAlmostEqual(e, float(d["energy"][0]), delta=1e-4, msg=name)
+        self.assertLess(np.abs(f - d["forces"][:n]).max(), 1e-3, name)
+
     def assertPoolAlone(self, before, after, pool, molecules, elements):
         """The run `after` is the run `before` with --<pool> added: every file of `before` (the list's, the testset's,
         the other pools') is unchanged, and the pool's own file holds the first rows' frames (4 starts), counted."""
@@ -173,34 +184,16 @@ class PoolDataTest(unittest.TestCase):
     def test_the_rare_pool_leaves_every_other_tasks_frames_alone_and_goes_to_its_own_system(self):
         # rare.csv's first rows: ethynamine's 3 conformers and ethynol's first (tiny molecules, the enumeration's order)
         self.assertPoolAlone("both", "all", "rare", ["tiny C#CN", "tiny C#CO"], {1, 6, 7, 8})
-        rare = np.load(os.path.join(self.out["all"], "organic-rare.train.npz"))
-        n = int(rare["n_atoms"][0])
-        z, x = rare["z"][:n].astype(int), rare["pos"][:n].astype(float)
-        with XtbCalculator(z, x, "gfn2") as calc:   # the teacher's labels
-            e, f = calc.compute(x)
-        self.assertAlmostEqual(e, float(rare["energy"][0]), delta=1e-4)
-        self.assertLess(np.abs(f - rare["forces"][:n]).max(), 1e-3)
+        self.assertTeacherLabels("all", "organic-rare.train.npz")
 
     def test_the_motif_pool_leaves_every_other_tasks_frames_alone_and_goes_to_its_own_system(self):
         # motifs.csv's first rows: 1-methoxy-4-(methoxymethoxy)benzene's 3 conformers and the next aryl acetal's first
         self.assertPoolAlone("all", "motifs", "motifs", ["1-(methoxymethoxy)-4-methylbenzene",
                                                          "1-methoxy-4-(methoxymethoxy)benzene"], {1, 6, 8})
-        motifs = np.load(os.path.join(self.out["motifs"], "organic-motifs.train.npz"))
-        n = int(motifs["n_atoms"][0])
-        z, x = motifs["z"][:n].astype(int), motifs["pos"][:n].astype(float)
-        with XtbCalculator(z, x, "gfn2") as calc:   # the teacher's labels
-            e, f = calc.compute(x)
-        self.assertAlmostEqual(e, float(motifs["energy"][0]), delta=1e-4)
-        self.assertLess(np.abs(f - motifs["forces"][:n]).max(), 1e-3)
+        self.assertTeacherLabels("motifs", "organic-motifs.train.npz")
 
     def test_the_conjugated_frames_carry_the_teachers_labels(self):
-        conj = np.load(os.path.join(self.out["both"], "organic-conjugated.train.npz"))
-        n = int(conj["n_atoms"][0])
-        z, x = conj["z"][:n].astype(int), conj["pos"][:n].astype(float)
-        with XtbCalculator(z, x, "gfn2") as calc:
-            e, f = calc.compute(x)
-        self.assertAlmostEqual(e, float(conj["energy"][0]), delta=1e-4)   # eV; positions stored in float32
-        self.assertLess(np.abs(f - conj["forces"][:n]).max(), 1e-3)      # eV/Å; forces of the order of 1
+        self.assertTeacherLabels("both", "organic-conjugated.train.npz")
 
     def test_the_pools_start_ids_never_meet_another_tasks(self):
         """Seeds come from (master seed, start id, temperature): each pool's start ids lie in a range of their own,
