@@ -32,9 +32,13 @@ STARTS = os.path.join(ORGANIC, "starts.testb.xyz.gz")
 # makes a new test set, whose figures are not comparable: build it under another name instead.
 TESTB_SHA256 = "f75127c1572aab2787ac6e6e843f0870d1cd7817e9f71746aaa0080b9d45c35a"
 STARTS_TEXT_SHA256 = "2ddb6112d46a085dc4430cd7884f6157dfd78da402df4e33abebd07559900db0"
-# Every file of molecules that training reads or that test set A holds, and the start files.
-SOURCES = ("molecules.csv", "curated.csv", "small.csv", "conjugated.csv", "rare.csv", "motifs.csv")
-START_FILES = ("train", "test", "small", "conjugated", "rare", "motifs")
+# Every file of molecules that training reads or that test set A holds, and the start files: every organic/*.csv and
+# starts.*.xyz.gz but B's own, so that a pool added later is held to B's rules too (at least these).
+SOURCES = tuple(sorted(f for f in os.listdir(ORGANIC) if f.endswith(".csv") and f != "testset_b.csv"))
+START_FILES = tuple(sorted(f[len("starts."):-len(".xyz.gz")] for f in os.listdir(ORGANIC)
+                           if f.startswith("starts.") and f.endswith(".xyz.gz") and f != "starts.testb.xyz.gz"))
+KNOWN_SOURCES = {"molecules.csv", "curated.csv", "small.csv", "conjugated.csv", "rare.csv", "motifs.csv"}
+KNOWN_STARTS = {"train", "test", "small", "conjugated", "rare", "motifs"}
 V5_SYSTEMS = ("O", "CCO", "c1ccccc1", "CC(=O)N[C@@H](C)C(=O)NC",
               "CC(=O)N[C@@H](C)C(=O)N[C@@H](C)C(=O)N[C@@H](C)C(=O)N[C@@H](C)C(=O)N[C@@H](C)C(=O)NC")
 FIRST_INDEX = 600000
@@ -73,6 +77,10 @@ class TestSetBTest(unittest.TestCase):
                      for r in read_rows(os.path.join(ORGANIC, f))]
         cls.known += [("v5 systems", s, s, "train") for s in V5_SYSTEMS]
         cls.listed = read_rows(os.path.join(ORGANIC, "molecules.csv"))
+
+    def test_every_source_is_read(self):
+        self.assertLessEqual(KNOWN_SOURCES, set(SOURCES))
+        self.assertLessEqual(KNOWN_STARTS, set(START_FILES))
 
     def test_columns_size_and_split(self):
         with open(TESTB) as f:
