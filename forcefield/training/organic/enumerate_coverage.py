@@ -303,6 +303,9 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=COVERAGE_CSV)
     ap.add_argument("--size", type=int, default=SIZE)
+    ap.add_argument("--testset-b", default=TESTSET_B,
+                    help="test set B's molecules (name,smiles,...), excluded with their ring scaffolds when the file "
+                         "exists (default organic/testset_b.csv)")
     ap.add_argument("--starts", action="store_true", help="also write the starts (make_starts.py's conformers)")
     ap.add_argument("--starts-out", default=STARTS)
     ap.add_argument("--conformers", type=int, default=3, help="conformers per molecule (default 3, as make_starts.py)")
@@ -340,14 +343,14 @@ def main(argv=None):
         return
     t0 = time.time()
     rep = {}
-    rows = build(size=args.size, report=rep)
+    rows = build(size=args.size, testset_b=args.testset_b, report=rep)
     write(rows, args.out)
     by = {}
     for r in rows:
         by[r["category"]] = by.get(r["category"], 0) + 1
     print(f"{rep['candidates']} candidates ({rep['linked']} linked pairs; {rep['eligible']} new), {rep['training']} "
           f"training molecules, {rep['universe'][None]} environments (radius {RADII}) in training and candidates; test set B "
-          f"{'excluded' if rep['test_b'] else 'absent (excluded when organic/testset_b.csv exists)'}")
+          f"{'excluded: ' + args.testset_b if rep['test_b'] else 'absent (excluded when organic/testset_b.csv exists)'}")
     for r in (None,) + RADII:
         b, a = rep["before"][r], rep["after"][r]
         print(f"radius {r or 'both'}: {rep['universe'][r]} environments; absent from training {b[0]} -> {a[0]}, held by "
