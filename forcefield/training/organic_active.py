@@ -105,6 +105,14 @@ def read_pool_molecules(folder):
     return rows
 
 
+def pool_molecule_counts(keep, molecules):
+    """The record's molecules of each pool among keep: the four pools before the coverage pool always (0 where none, as
+    the records have them), a later pool (coverage) only where the round holds its molecules, so that a round without
+    it writes the record it wrote before."""
+    counts = {pool: sum(1 for n in keep if molecules[n]["split"] == pool) for pool in POOLS}
+    return {p: k for p, k in counts.items() if p in ("small", "conjugated", "rare", "motifs") or k}
+
+
 def training_starts(starts, molecules, source, pools=None):
     """The starts, refusing any of a test molecule (by its `split=` or its row in the molecule list) or of a
     molecule the list lacks: a test molecule's frames must never reach training. With `pools` (read_pool_molecules),
@@ -654,7 +662,7 @@ def run(args, log=print):
         weighted_molecules={n: w for n, w in sorted(weights.items()) if w[0] > 1},
         starts_files=start_files,
         molecules=dict(train=len(keep - val_names), val=len(keep & val_names),
-                       **{pool: sum(1 for n in keep if molecules[n]["split"] == pool) for pool in POOLS}),
+                       **pool_molecule_counts(keep, molecules)),
         val_molecules=sorted(keep & val_names),
         frames=dict(train=len(rows["train"]), val=len(rows["val"]),
                     sampled=sum(len(v) for v in frames.values()), labelled=labelled),
