@@ -46,8 +46,8 @@ MAX_FORCE = 30.0
 MAX_EXCESS_EV_PER_ATOM = 1.0
 # The pools beside the list (option --<pool>, STARTS/starts.<pool>.xyz.gz -> organic-<pool>.train.npz, training only):
 # the start id of each pool's first start, from which its tasks' seeds come (the list's training starts from 0, its test
-# starts from 100000), so that adding a pool changes no other task's seed
-POOLS = {"small": 200000, "conjugated": 300000, "rare": 400000, "motifs": 500000, "coverage": 600000}
+# starts from 100000), so that adding a pool changes no other task's seed; 600000 is test set B's (organic_testb_data.py)
+POOLS = {"small": 200000, "conjugated": 300000, "rare": 400000, "motifs": 500000, "coverage": 700000}
 
 
 def bond_graph(numbers, positions):

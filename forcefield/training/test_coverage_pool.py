@@ -115,7 +115,7 @@ class CoveragePoolTest(unittest.TestCase):
 
 
 class CoverageDataTest(unittest.TestCase):
-    """organic_data.py --coverage: its own system, seeds (start ids from 600,000) and file, never in validation; every
+    """organic_data.py --coverage: its own system, seeds (start ids from 700,000) and file, never in validation; every
     other file as it is without the option; the pool's first frame carries GFN2-xTB's labels."""
 
     @classmethod
@@ -136,7 +136,7 @@ class CoverageDataTest(unittest.TestCase):
         import json
         import numpy as np
         import organic_data
-        self.assertEqual(organic_data.POOLS["coverage"], 600000)
+        self.assertEqual(organic_data.POOLS["coverage"], 700000)   # test set B's tasks (organic_testb_data.py) use 600,000...
         before = sorted(f for f in os.listdir(self.out["motifs"]) if f.endswith(".npz"))
         self.assertEqual(sorted(f for f in os.listdir(self.out["coverage"]) if f.endswith(".npz")),
                          sorted(before + ["organic-coverage.train.npz"]))
