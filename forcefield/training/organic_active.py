@@ -5,10 +5,10 @@ N-O bonds) lies where its own dynamics go and GFN-FF's do not. One round:
 
   1. starts: the RDKit conformers of the *training* molecules (`--starts`, default organic/starts.train.xyz.gz, first
      `--conformers` per molecule), and of the pools' molecules where their start files are given too (`--starts
-     A B C`, or repeated: organic/starts.{small,conjugated,rare,motifs}.xyz.gz, whose `split=` names the pool and whose
-     molecules are in organic/<pool>.csv, as organic_data.py --small --conjugated --rare --motifs adds them). A start whose
-     molecule is a test molecule (its `split=` or its row in organic/molecules.csv), in any file, is refused: the run
-     stops, naming it; so is a molecule in neither list, or in two files.
+     A B C`, or repeated: organic/starts.<pool>.xyz.gz of organic_data.POOLS, small, conjugated, rare, motifs, coverage,
+     whose `split=` names the pool and whose molecules are in organic/<pool>.csv, as organic_data.py --<pool> adds
+     them). A start whose molecule is a test molecule (its `split=` or its row in organic/molecules.csv), in any file,
+     is refused: the run stops, naming it; so is a molecule in neither list, or in two files.
   2. student MD: Langevin (BAOAB, 0.5 fs, friction 0.01 fs^-1; student_md.py, the integrator of organic_eval.py's
      stability protocol) of every start at each of `--temperatures` (K) with `--replicas` replicas, times a family
      weight K (`--weight-category imine=3`, categories of organic/molecules.csv and the pools' lists;
@@ -95,7 +95,7 @@ def read_molecules(path):
 
 def read_pool_molecules(folder):
     """name -> row (smiles, category, split=<pool>) of the pools' lists beside the molecule list (organic/small.csv,
-    conjugated.csv, rare.csv, motifs.csv: organic_data.py's --small, --conjugated, --rare, --motifs), those that exist."""
+    conjugated.csv, rare.csv, motifs.csv, coverage.csv: organic_data.py's --small, ..., --coverage), those that exist."""
     rows = {}
     for pool in POOLS:
         path = os.path.join(folder, f"{pool}.csv")
@@ -103,6 +103,14 @@ def read_pool_molecules(folder):
             with open(path, newline="") as f:
                 rows.update({r["name"]: dict(r, split=pool) for r in csv.DictReader(f)})
     return rows
+
+
+def pool_molecule_counts(keep, molecules):
+    """The record's molecules of each pool among keep: the four pools before the coverage pool always (0 where none, as
+    the records have them), a later pool (coverage) only where the round holds its molecules, so that a round without
+    it writes the record it wrote before."""
+    counts = {pool: sum(1 for n in keep if molecules[n]["split"] == pool) for pool in POOLS}
+    return {p: k for p, k in counts.items() if p in ("small", "conjugated", "rare", "motifs") or k}
 
 
 def training_starts(starts, molecules, source, pools=None):
@@ -654,7 +662,7 @@ def run(args, log=print):
         weighted_molecules={n: w for n, w in sorted(weights.items()) if w[0] > 1},
         starts_files=start_files,
         molecules=dict(train=len(keep - val_names), val=len(keep & val_names),
-                       **{pool: sum(1 for n in keep if molecules[n]["split"] == pool) for pool in POOLS}),
+                       **pool_molecule_counts(keep, molecules)),
         val_molecules=sorted(keep & val_names),
         frames=dict(train=len(rows["train"]), val=len(rows["val"]),
                     sampled=sum(len(v) for v in frames.values()), labelled=labelled),
@@ -678,7 +686,7 @@ def parser():
     ap.add_argument("--round", type=int, default=1, help="round number R: files organic-active-r<R>.*")
     ap.add_argument("--starts", nargs="+", action="append", metavar="FILE",
                     help="start files (extended XYZ with name= and split=; repeatable), default the list's training "
-                         "starts; a pool's (split=small|conjugated|rare|motifs, organic/<pool>.csv) go to training only; a "
+                         "starts; a pool's (split=<pool> of organic_data.POOLS, organic/<pool>.csv) go to training only; a "
                          "test molecule in any file is refused")
     ap.add_argument("--molecules", default=os.path.join(HERE, "organic", "molecules.csv"),
                     help="molecule list: name,smiles,category,split")

@@ -17,6 +17,7 @@ Output (OUT/):
   organic-conjugated.train.npz         with --conjugated: the conjugated pool's frames (system organic-conjugated)
   organic-rare.train.npz               with --rare: the rare-bond pool's frames (system organic-rare)
   organic-motifs.train.npz             with --motifs: the motif pool's frames (system organic-motifs)
+  organic-coverage.train.npz           with --coverage: the coverage pool's frames (system organic-coverage)
   testset/<molecule>_<T>K.xyz.gz       the same frames for `molten accuracy --testset`
   organic-data.json                    counts, drops, seeds, timings (frames/s/core, teacher CPU time)
 
@@ -45,8 +46,8 @@ MAX_FORCE = 30.0
 MAX_EXCESS_EV_PER_ATOM = 1.0
 # The pools beside the list (option --<pool>, STARTS/starts.<pool>.xyz.gz -> organic-<pool>.train.npz, training only):
 # the start id of each pool's first start, from which its tasks' seeds come (the list's training starts from 0, its test
-# starts from 100000), so that adding a pool changes no other task's seed
-POOLS = {"small": 200000, "conjugated": 300000, "rare": 400000, "motifs": 500000}
+# starts from 100000), so that adding a pool changes no other task's seed; 600000 is test set B's (organic_testb_data.py)
+POOLS = {"small": 200000, "conjugated": 300000, "rare": 400000, "motifs": 500000, "coverage": 700000}
 
 
 def bond_graph(numbers, positions):
@@ -238,6 +239,12 @@ def main():
                          "O-C-O acetals, N-cyano amidines and guanidines, 3-/4-ring-fused bicyclic alkenes and ketones, "
                          "aryl 1,2-dicarbonyls): training frames in organic-motifs.train.npz (system organic-motifs), "
                          "never held out for validation; every other task's seed and the validation draw stay as they are")
+    ap.add_argument("--coverage", action="store_true",
+                    help="also the coverage pool (STARTS/starts.coverage.xyz.gz of organic/enumerate_coverage.py: "
+                         "molecules chosen greedily to cover the atom environments the training data hold fewer than 3 "
+                         "times, never by a test molecule's error): training frames in organic-coverage.train.npz "
+                         "(system organic-coverage), never held out for validation; every other task's seed and the "
+                         "validation draw stay as they are")
     args = ap.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     os.makedirs(os.path.join(args.out, "testset"), exist_ok=True)

@@ -1,0 +1,172 @@
+"""Tests of the coverage pool (organic/coverage.csv, organic/enumerate_coverage.py): training molecules chosen by a count
+of atom environments, never by a test molecule's error.
+/usr/bin/python3 -m unittest forcefield/training/test_coverage_pool.py
+
+The row checks are test_organic.py's (assert_new_pool_row; stereo-free keys, tautomers and scaffolds written there, not
+enumerate.py's). Test set B (organic/testset_b.csv, sealed) is checked whenever the file exists.
+"""
+import csv
+import os
+import unittest
+
+from test_organic import (HAVE_RDKIT, MAX_ATOMS, ORGANIC, assert_new_pool_row, canon, flat, read_molecules, read_rows,
+                          scaffold, tautomer)
+
+if HAVE_RDKIT:
+    from rdkit import Chem, RDLogger
+
+TESTSET_B = os.path.join(ORGANIC, "testset_b.csv")
+OTHER_POOLS = ("small.csv", "conjugated.csv", "rare.csv", "motifs.csv")
+CATEGORIES = {"nitro", "urea", "carbamate", "hydrazine", "oxime", "lactam", "amide", "lactone", "ester",
+              "carboxylic_acid", "nitrile", "imine", "aldehyde", "ketone", "amine", "phenol", "alcohol", "ether",
+              "heteroaromatic", "aromatic", "alkyne", "alkene", "alkane"}   # enumerate.CATEGORY_RULES' names
+
+
+def test_molecules(rows):
+    """({flat SMILES: name}, {tautomer: name}, {ring scaffold: name}) of rows."""
+    return ({flat(r["smiles"]): r.get("name", r["smiles"]) for r in rows},
+            {tautomer(r["smiles"]): r.get("name", r["smiles"]) for r in rows},
+            {s: r.get("name", r["smiles"]) for r in rows for s in [scaffold(r["smiles"])] if s})
+
+
+@unittest.skipUnless(HAVE_RDKIT, "python3-rdkit not installed")
+class CoveragePoolTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        RDLogger.DisableLog("rdApp.*")
+        cls.rows, cls.mols = read_molecules("coverage.csv")
+        listed = read_rows(os.path.join(ORGANIC, "molecules.csv"))
+        cls.known = {flat(r["smiles"]) for r in listed}
+        for f in OTHER_POOLS:
+            cls.known |= {flat(r["smiles"]) for r in read_rows(os.path.join(ORGANIC, f))}
+        cls.test_a = test_molecules([r for r in listed if r["split"] == "test"])
+
+    def test_every_row_is_a_new_neutral_closed_shell_hcno_molecule_of_at_most_42_atoms(self):
+        self.assertEqual(list(self.rows[0]), ["name", "smiles", "category"])
+        self.assertTrue(500 <= len(self.rows) <= 700, len(self.rows))
+        seen = set()
+        for r, m in zip(self.rows, self.mols):
+            assert_new_pool_row(self, r, m, seen, self.known)
+            self.assertEqual(len(Chem.GetMolFrags(m)), 1, r["name"])
+            self.assertLessEqual(Chem.AddHs(m).GetNumAtoms(), MAX_ATOMS, r["name"])
+            self.assertIn(r["category"], CATEGORIES, r["name"])
+        self.assertEqual(len({r["name"] for r in self.rows}), len(self.rows))
+
+    def assertDisjoint(self, tests, which):
+        smiles, tautomers, scaffolds = tests
+        clash = []
+        for r in self.rows:
+            if flat(r["smiles"]) in smiles:
+                clash.append(f"{r['name']} ({r['smiles']}) is {which} molecule {smiles[flat(r['smiles'])]}, stereo aside")
+            elif tautomer(r["smiles"]) in tautomers:
+                clash.append(f"{r['name']} ({r['smiles']}): a tautomer of {which} molecule "
+                             f"{tautomers[tautomer(r['smiles'])]}")
+            elif scaffold(r["smiles"]) in scaffolds:
+                clash.append(f"{r['name']} ({r['smiles']}): the ring scaffold of {which} molecule "
+                             f"{scaffolds[scaffold(r['smiles'])]}")
+        self.assertEqual(clash, [])
+
+    def test_no_test_a_molecule_stereoisomer_tautomer_or_ring_scaffold(self):
+        self.assertGreater(len(self.test_a[0]), 100)
+        self.assertDisjoint(self.test_a, "test-A")
+
+    @unittest.skipUnless(os.path.exists(TESTSET_B), "organic/testset_b.csv (test set B) not in this checkout")
+    def test_no_test_b_molecule_stereoisomer_tautomer_or_ring_scaffold(self):
+        with open(TESTSET_B, newline="") as f:
+            rows = list(csv.DictReader(f))
+        self.assertGreater(len(rows), 0)
+        self.assertDisjoint(test_molecules(rows), "test-B")
+
+    def test_every_row_is_the_product_its_name_says(self):
+        """A name is enumerate.py's 'scaffold + substituent' or 'linker: substituent, substituent' (LINKERS); the
+        product, made again here by molzip, is the row's SMILES (no hand-written molecule slips in)."""
+        import enumerate as en
+        import enumerate_coverage as ec
+        sc, sub, link = dict(en.SCAFFOLDS), dict(en.SUBSTITUENTS), {n: s for n, s, _ in ec.LINKERS}
+        for r in self.rows:
+            if ": " in r["name"]:
+                ln, pair = r["name"].split(": ")
+                a, b = pair.split(", ")
+                smi = link[ln] + "." + sub[a] + "." + sub[b].replace("[*:1]", "[*:2]")
+            else:
+                a, b = r["name"].split(" + ")
+                smi = sc[a] + "." + sub[b]
+            m = Chem.molzip(Chem.MolFromSmiles(smi))
+            Chem.SanitizeMol(m)
+            self.assertEqual(canon(Chem.MolToSmiles(m)), r["smiles"], r["name"])
+
+    def test_the_starts_hold_every_molecule_with_its_own_seeds_and_atoms(self):
+        """3 conformers a row, in order, indexed from 500,000 (the motif pool's from 400,000), split=coverage, the atoms
+        of the SMILES in its order; none is a test-A molecule, stereo aside."""
+        import extxyz
+        import enumerate_coverage as ec
+        self.assertEqual(ec.COVERAGE_INDEX, 500000)
+        frames = extxyz.read(os.path.join(ORGANIC, "starts.coverage.xyz.gz"))
+        self.assertEqual(len(frames), 3 * len(self.rows))
+        for k, fr in enumerate(frames):
+            r = self.rows[k // 3]
+            self.assertEqual((fr.info["name"], fr.info["smiles"], fr.info["split"], int(fr.info["index"]),
+                              int(fr.info["conformer"])), (r["name"], r["smiles"], "coverage", 500000 + k // 3, k % 3))
+            if k % 3 == 0:
+                atoms = [a.GetAtomicNum() for a in Chem.AddHs(Chem.MolFromSmiles(r["smiles"])).GetAtoms()]
+            self.assertEqual(fr.numbers.tolist(), atoms, r["name"])
+            self.assertNotIn(flat(fr.info["smiles"]), self.test_a[0], r["name"])
+        self.assertLess(os.path.getsize(os.path.join(ORGANIC, "starts.coverage.xyz.gz")), 800000)   # committed
+
+
+class CoverageDataTest(unittest.TestCase):
+    """organic_data.py --coverage: its own system, seeds (start ids from 700,000) and file, never in validation; every
+    other file as it is without the option; the pool's first frame carries GFN2-xTB's labels."""
+
+    @classmethod
+    def setUpClass(cls):
+        import tempfile
+        from test_organic_data import libxtb_or_skip, run_data
+        libxtb_or_skip()
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.out = {k: os.path.join(cls.tmp.name, k) for k in ("motifs", "coverage")}
+        run_data(cls.out["motifs"], "--motifs")
+        run_data(cls.out["coverage"], "--motifs", "--coverage")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_the_pool_leaves_every_other_file_alone_and_goes_to_its_own_system(self):
+        import json
+        import numpy as np
+        import organic_data
+        self.assertEqual(organic_data.POOLS["coverage"], 700000)   # test set B's tasks (organic_testb_data.py) use 600,000...
+        before = sorted(f for f in os.listdir(self.out["motifs"]) if f.endswith(".npz"))
+        self.assertEqual(sorted(f for f in os.listdir(self.out["coverage"]) if f.endswith(".npz")),
+                         sorted(before + ["organic-coverage.train.npz"]))
+        for name in before:   # array for array (an npz's zip entries carry the time they were written)
+            a, b = (np.load(os.path.join(self.out[k], name)) for k in ("motifs", "coverage"))
+            self.assertEqual(sorted(a.files), sorted(b.files), name)
+            for k in a.files:
+                np.testing.assert_array_equal(a[k], b[k], f"{name}: {k}")
+        data = np.load(os.path.join(self.out["coverage"], "organic-coverage.train.npz"))
+        first = read_rows(os.path.join(ORGANIC, "coverage.csv"))[:2]
+        self.assertEqual(sorted(str(m) for m in data["molecules"]), sorted(r["name"] for r in first))
+        stats = []
+        for k in ("motifs", "coverage"):
+            with open(os.path.join(self.out[k], "organic-data.json")) as f:
+                stats.append(json.load(f))
+        self.assertEqual(stats[1]["starts"]["coverage"], 4)
+        self.assertEqual(stats[1]["val_molecules"], stats[0]["val_molecules"])
+        self.assertGreater(len(data["energy"]), 8)
+
+    def test_the_pools_first_frame_carries_gfn2_xtb_labels(self):
+        import numpy as np
+        from libxtb import XtbCalculator
+        d = np.load(os.path.join(self.out["coverage"], "organic-coverage.train.npz"))
+        n = int(d["n_atoms"][0])
+        z, x = d["z"][:n].astype(int), d["pos"][:n].astype(float)
+        with XtbCalculator(z, x, "gfn2") as calc:
+            e, f = calc.compute(x)
+        self.assertAlmostEqual(e, float(d["energy"][0]), delta=1e-4)
+        self.assertLess(np.abs(f - d["forces"][:n]).max(), 1e-3)
+
+
+if __name__ == "__main__":
+    unittest.main()
