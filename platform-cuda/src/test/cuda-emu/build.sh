@@ -19,7 +19,25 @@ nm -D --undefined-only "$lib" | awk '$2 ~ /^cu/ {print $2}' | sort -u > "$out/wa
 comm -23 "$out/wanted.txt" "$out/implemented.txt" | while read -r s; do
   echo "extern \"C\" __attribute__((visibility(\"default\"))) int $s() { emu_unimplemented(\"$s\"); return 801; }"
 done > "$out/stubs.inc"
+# A library built from the same inputs is reused (every module's GPU tests run this script: platform-cuda's, cli's
+# through EmulatedCuda, once per test, and the sweep's; each compile takes ~20 s of one core): the key hashes this
+# script (the compiler flags), the emulator's sources, every file of the kernel sources, the stubs (JCuda's driver
+# library) and the compiler's version, so that any change of them rebuilds. The key file also holds the library's own
+# hash, so that a library written over by another build (an older checkout's script) is not taken for this one; it is
+# removed before a build and written after the library is in place, so an interrupted build is never taken for a
+# finished one.
+key=$( { sha256sum "$here/build.sh" "$here/fake_driver.cpp" "$here/emu_cuda.h" "$out/stubs.inc" "$lib" | awk '{print $1}'
+         (cd "$ff/src/main/cuda" && find . -type f -print0 | sort -z | xargs -0 sha256sum)
+         g++ --version; } | sha256sum | awk '{print $1}')
+if [[ -f "$out/libcuda.so.1" && -f "$out/libcuda.key" ]] \
+   && [[ $(<"$out/libcuda.key") == "$key $(sha256sum < "$out/libcuda.so.1" | awk '{print $1}')" ]]; then
+  echo "$out/libcuda.so.1"
+  exit 0
+fi
+rm -f "$out/libcuda.key"
 g++ -std=c++17 -O2 -g -fPIC -shared -U_FORTIFY_SOURCE -fno-strict-aliasing -Wno-unused-result \
   -I"$here" -I"$ff/src/main/cuda" -I"$out" \
-  -Wl,-soname,libcuda.so.1 -o "$out/libcuda.so.1" "$here/fake_driver.cpp"
+  -Wl,-soname,libcuda.so.1 -o "$out/libcuda.so.1.$$" "$here/fake_driver.cpp"
+mv -f "$out/libcuda.so.1.$$" "$out/libcuda.so.1"
+echo "$key $(sha256sum < "$out/libcuda.so.1" | awk '{print $1}')" > "$out/libcuda.key"
 echo "$out/libcuda.so.1"

@@ -3,12 +3,15 @@ package org.molten.forcefield.bundled;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,20 +20,69 @@ import org.junit.jupiter.api.Test;
  * bond and trajectory checks) run here, so that CI runs them with the Java suite. They need /usr/bin/python3
  * with numpy, torch and ASE (Debian: python3-numpy, python3-torch, python3-ase; .ci/run installs them): where
  * one is missing the test skips, and under CI=true it fails ({@link PeerTool}).
+ *
+ * <p>Both suites start together, before either test ({@link #startBoth}): they are independent (their own folders,
+ * temporary files of their own) and each runs on about one core, so on CI's two cores the measurement scripts' suite
+ * runs beside the recipe's instead of after it. Each test then waits for its own suite and checks it as before.
  */
 class TrainingRecipeTest {
     private static final Path TRAINING = Path.of("training");
+    private static final Path SCRIPTS = Path.of("..", "scripts");
     private static final String PYTHON = PeerTool.PYTHON;
+    private static Suite recipe;
+    private static Suite scripts;
+
+    /** A {@code python3 -m unittest discover} run in a folder, its output (stdout and stderr) going to a file. */
+    private record Suite(Process process, Path output) {
+        static Suite start(Path dir) {
+            try {
+                Path out = Files.createTempFile("molten-unittest", ".txt");
+                Process p = new ProcessBuilder(PYTHON, "-m", "unittest", "discover", "-s", ".", "-p", "test_*.py")
+                        .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+                p.getOutputStream().close();
+                return new Suite(p, out);
+            } catch (IOException e) {
+                return null;   // no python3: the test's PeerTool.require skips (fails under CI=true) before it looks
+            }
+        }
+
+        /** Waits for the end of the run (as reading its whole output did) and returns the output. */
+        String awaitOutput() throws Exception {
+            process.waitFor();
+            return Files.readString(output, StandardCharsets.UTF_8);
+        }
+    }
+
+    @BeforeAll
+    static void startBoth() {
+        if (Files.isRegularFile(TRAINING.resolve("test_model.py"))) {
+            recipe = Suite.start(TRAINING);
+        }
+        if (Files.isRegularFile(SCRIPTS.resolve("test_device_scripts.py"))) {
+            scripts = Suite.start(SCRIPTS);
+        }
+    }
+
+    /** A suite still running (its test skipped or not selected) is stopped, with what it started; the outputs go. */
+    @AfterAll
+    static void stopBoth() throws IOException {
+        for (Suite s : new Suite[] {recipe, scripts}) {
+            if (s != null) {
+                s.process().descendants().forEach(ProcessHandle::destroyForcibly);
+                s.process().destroyForcibly();
+                Files.deleteIfExists(s.output());
+            }
+        }
+    }
 
     @Test
     void theRecipesPythonTestsPass() throws Exception {
         assertTrue(Files.isRegularFile(TRAINING.resolve("test_model.py")), "run from the forcefield module");
         PeerTool.require(PeerTool.pythonHas("numpy", "torch", "ase"), PYTHON + " with numpy, torch and ASE (the training recipe)",
                 "apt-get install python3-numpy python3-torch python3-ase");
-        Process p = new ProcessBuilder(PYTHON, "-m", "unittest", "discover", "-s", ".", "-p", "test_*.py")
-                .directory(TRAINING.toFile()).redirectErrorStream(true).start();
-        p.getOutputStream().close();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(recipe != null, "python3 -m unittest could not be started in " + TRAINING.toAbsolutePath());
+        Process p = recipe.process();
+        String out = recipe.awaitOutput();
         assertTrue(p.waitFor(5, TimeUnit.MINUTES), "python3 -m unittest did not end within 5 minutes");
         assertEquals(0, p.exitValue(), "the recipe's Python tests failed:\n" + out);
         // unittest ends with "Ran N tests" and "OK": make sure tests were found, so that a renamed file cannot pass empty
@@ -45,14 +97,12 @@ class TrainingRecipeTest {
      */
     @Test
     void theMeasurementScriptsPythonTestsPass() throws Exception {
-        Path scripts = Path.of("..", "scripts");
-        assertTrue(Files.isRegularFile(scripts.resolve("test_constraints_distributions.py")), "run from the forcefield module");
-        assertTrue(Files.isRegularFile(scripts.resolve("test_device_scripts.py")), "run from the forcefield module");
+        assertTrue(Files.isRegularFile(SCRIPTS.resolve("test_constraints_distributions.py")), "run from the forcefield module");
+        assertTrue(Files.isRegularFile(SCRIPTS.resolve("test_device_scripts.py")), "run from the forcefield module");
         PeerTool.require(PeerTool.pythonHas("numpy"), PYTHON + " with numpy (the measurement scripts)", "apt-get install python3-numpy");
-        Process p = new ProcessBuilder(PYTHON, "-m", "unittest", "discover", "-s", ".", "-p", "test_*.py")
-                .directory(scripts.toFile()).redirectErrorStream(true).start();
-        p.getOutputStream().close();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(scripts != null, "python3 -m unittest could not be started in " + SCRIPTS.toAbsolutePath());
+        Process p = scripts.process();
+        String out = scripts.awaitOutput();
         assertTrue(p.waitFor(2, TimeUnit.MINUTES), "python3 -m unittest did not end within 2 minutes");
         assertEquals(0, p.exitValue(), "the scripts' Python tests failed:\n" + out);
         Matcher m = Pattern.compile("Ran (\\d+) tests?").matcher(out);

@@ -14,7 +14,7 @@ import org.molten.core.dynamics.DynamicsSpec;
  * reference student with GroupForcesTest's bounds (relative force error <= 1e-5, energy <= 1e-6 of the summed
  * per-atom magnitudes) for ethanol x 3, random clusters of 23 and 24 atoms (k_group_n24_tc's sizes since 13..22 take
  * the pair-loop entry: GroupPairLoopTest), random 5- and 13-atom clusters (partial row tiles of 8 on k_group_n12_tc
- * and k_group_n22_tc); and 10 Langevin steps of two ethanols on the tc entry against the stage kernels.
+ * and k_group_n22_tc); and 20 Langevin steps of two ethanols on the tc entry against the stage kernels.
  */
 class GroupForcesTcTest {
     @BeforeEach
@@ -57,11 +57,15 @@ class GroupForcesTcTest {
         }
     }
 
-    /** 10 Langevin steps of two ethanols on k_group_n12_tc equal the stage kernels to float32 rounding. */
+    /**
+     * 20 Langevin steps of two ethanols on k_group_n12_tc equal the stage kernels to float32 rounding: the same starts
+     * and steps as GroupForcesTest's simt run, so that the stage kernels' run (the slow part on the emulator) is made
+     * once for both (GroupForcesTest.stageRun).
+     */
     @Test
     void mdOnTheTensorCoresEqualsTheStageKernels() {
         GroupForcesTest.compareMd(GroupForcesTest.weights(),
-                GroupForcesTest.replicas("ethanol", 2, new DynamicsSpec.Langevin(0.5, 300, 0.02, true), 41), 10,
+                GroupForcesTest.replicas("ethanol", 2, new DynamicsSpec.Langevin(0.5, 300, 0.02, true), 41), 20,
                 "k_group_n12_tc");
     }
 }
