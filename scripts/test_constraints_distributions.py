@@ -77,6 +77,24 @@ class DivergenceTest(unittest.TestCase):
         self.assertIn("W1", shifted["reason"])
 
 
+class MinimumImageTest(unittest.TestCase):
+    def test_a_bond_across_the_boundary_is_measured_at_its_nearest_image(self):
+        # A triclinic cell (rows are lattice vectors, Å) and an O-H bond of 0.96 Å split across the boundary: the
+        # atoms sit 0.45 and 0.51 Å inside opposite faces along a. Wrapped coordinates put them ~9 Å apart; the
+        # nearest image is the bond. Rounding (not flooring) the fractional shift is what finds it from either side.
+        cell = np.array([[10.0, 0.0, 0.0], [2.0, 9.0, 0.0], [1.0, 1.5, 8.0]])
+        o = 0.51 / 10.0 * cell[0] + 0.3 * cell[1] + 0.6 * cell[2]
+        h = (1.0 - 0.045) * cell[0] + 0.3 * cell[1] + 0.6 * cell[2]
+        x = np.array([o, h])
+        pairs = np.array([[0, 1]])
+        self.assertAlmostEqual(float(cd.distances(x, cell, pairs)[0]), 0.96, places=9)
+        self.assertAlmostEqual(float(cd.distances(x[::-1], cell, pairs)[0]), 0.96, places=9)
+        self.assertGreater(float(cd.distances(x, None, pairs)[0]), 8.0)   # no cell: the plain distance
+        # A whole trajectory (frames, atoms, 3) at once, the second frame shifted by a lattice vector.
+        traj = np.stack([x, x + np.array([cell[1], [0.0, 0.0, 0.0]])])
+        np.testing.assert_allclose(cd.distances(traj, cell, pairs)[:, 0], [0.96, 0.96], atol=1e-9)
+
+
 class ObservableSetTest(unittest.TestCase):
     def test_alanine_dipeptide_has_the_validation_observables(self):
         symbols, x = read_xyz(ALA)
