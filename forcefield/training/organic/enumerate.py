@@ -228,22 +228,31 @@ def read_curated(path=CURATED):
     return rows
 
 
+def zipped_product(pieces, seen):
+    """The molecule of fragments joined at their attachment points (`pieces`: dot-separated SMILES with [*:k] labels),
+    as (canonical smiles, mol), or None where it does not sanitise, breaks the list's rules (problems), holds an
+    unstable group (UNWANTED) or is in `seen` (canonical SMILES; updated)."""
+    mol = Chem.molzip(Chem.MolFromSmiles(pieces))
+    try:
+        Chem.SanitizeMol(mol)
+    except Exception:   # noqa: BLE001 - RDKit raises several sanitisation errors; a product that fails is dropped
+        return None
+    smi = Chem.MolToSmiles(mol)
+    mol = Chem.MolFromSmiles(smi)
+    if mol is None or smi in seen or problems(mol) or any(mol.HasSubstructMatch(p) for p in UNWANTED):
+        return None
+    seen.add(smi)
+    return smi, mol
+
+
 def enumerate_products():
     """Every filtered scaffold x substituent product, in table order: list of (name, canonical smiles, mol)."""
     out, seen = [], set()
     for sc_name, sc in SCAFFOLDS:
         for sub_name, sub in SUBSTITUENTS:
-            mol = Chem.molzip(Chem.MolFromSmiles(sc + "." + sub))
-            try:
-                Chem.SanitizeMol(mol)
-            except Exception:   # noqa: BLE001 - RDKit raises several sanitisation errors; a product that fails is dropped
-                continue
-            smi = Chem.MolToSmiles(mol)
-            mol = Chem.MolFromSmiles(smi)
-            if mol is None or smi in seen or problems(mol) or any(mol.HasSubstructMatch(p) for p in UNWANTED):
-                continue
-            seen.add(smi)
-            out.append((f"{sc_name} + {sub_name}", smi, mol))
+            made = zipped_product(sc + "." + sub, seen)
+            if made:
+                out.append((f"{sc_name} + {sub_name}", *made))
     return out
 
 

@@ -58,8 +58,8 @@ from rdkit.Chem import AllChem
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from enumerate import (MASTER_SEED, MOLECULES, SUBSTITUENTS, UNWANTED, classify, embeds, enumerate_products,  # noqa: E402
-                       problems, scaffold, stereo_free)
+from enumerate import (MASTER_SEED, MOLECULES, SUBSTITUENTS, classify, embeds, enumerate_products,  # noqa: E402
+                       scaffold, stereo_free, zipped_product)
 from enumerate_conjugated import CONJUGATED, write_starts  # noqa: E402
 from enumerate_small import SMALL, write  # noqa: E402
 
@@ -161,17 +161,9 @@ def linked_products():
             for j, (n2, s2) in enumerate(SUBSTITUENTS):
                 if symmetric and j < i:
                     continue
-                mol = Chem.molzip(Chem.MolFromSmiles(link + "." + s1 + "." + s2.replace("[*:1]", "[*:2]")))
-                try:
-                    Chem.SanitizeMol(mol)
-                except Exception:   # noqa: BLE001 - a product that does not sanitise is dropped, as enumerate.py's
-                    continue
-                smi = Chem.MolToSmiles(mol)
-                mol = Chem.MolFromSmiles(smi)
-                if mol is None or smi in seen or problems(mol) or any(mol.HasSubstructMatch(p) for p in UNWANTED):
-                    continue
-                seen.add(smi)
-                out.append((f"{ln}: {n1}, {n2}", smi, mol))
+                made = zipped_product(link + "." + s1 + "." + s2.replace("[*:1]", "[*:2]"), seen)
+                if made:
+                    out.append((f"{ln}: {n1}, {n2}", *made))
     return out
 
 

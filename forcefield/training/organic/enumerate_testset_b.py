@@ -46,7 +46,7 @@ from rdkit import Chem, RDLogger
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from enumerate import (MOLECULES, CURATED, canonical, classify, embeds, enumerate_products, problems,  # noqa: E402
-                       scaffold, stereo_free)
+                       scaffold, stereo_free, write)
 
 B_SEED = 20261130
 TESTB_INDEX = 600000      # starts' rows indexed (and seeded) from here; the pools use 100,000..400,000
@@ -494,14 +494,6 @@ def build(seed=B_SEED, verbose=False):
         print(f"HAND: {len(HAND)} candidates, {len(hand)} eligible, {len(chosen_hand)} drawn; enumerated: "
               f"{len(enumerated)} eligible, {len(chosen_enum)} drawn")
     return rows, rejected
-
-
-def write(rows, path):
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(["name", "smiles", "category", "split"])
-        for r in rows:
-            w.writerow([r["name"], r["smiles"], r["category"], r["split"]])
 
 
 def main(argv=None):
