@@ -222,11 +222,11 @@ class DeviceExportTest(unittest.TestCase):
             script = f.read()
         functions = "".join(re.search(rf"^{name}\(\) {{\n.*?^}}\n", script, re.S | re.M).group(0)
                             for name in ("pools_text", "export_v6"))
-        starts = {"train": 6, "small": 4, "conjugated": 3, "rare": 10, "motifs": 20}   # the first frames of each file:
+        starts = {"train": 6, "small": 4, "conjugated": 3, "rare": 10, "motifs": 20, "coverage": 40}   # first frames:
         # every sum tells them apart
         text = {"small": "the small-molecule pool (organic/small.csv)",
                 "conjugated": "the conjugated pool (organic/conjugated.csv)", "rare": "the rare-bond pool (organic/rare.csv)",
-                "motifs": "the motif pool (organic/motifs.csv)"}
+                "motifs": "the motif pool (organic/motifs.csv)", "coverage": "the coverage pool (organic/coverage.csv)"}
         with tempfile.TemporaryDirectory() as d:
             tr = os.path.join(d, "tr")
             os.mkdir(tr)
@@ -250,7 +250,9 @@ class DeviceExportTest(unittest.TestCase):
                                 ("--conjugated --train-frames 16", ("conjugated",)),
                                 ("--small --conjugated --rare", ("small", "conjugated", "rare")), ("--rare", ("rare",)),
                                 ("--small --conjugated --rare --motifs", ("small", "conjugated", "rare", "motifs")),
-                                ("--motifs --train-frames 16", ("motifs",))):
+                                ("--motifs --train-frames 16", ("motifs",)),
+                                ("--small --conjugated --rare --motifs --coverage",
+                                 ("small", "conjugated", "rare", "motifs", "coverage"))):
                 p = subprocess.run(["bash", "-c", f"set -euo pipefail; tr={tr}; work={d}\n{functions}\nexport_v6 run w ts"],
                                    capture_output=True, text=True, timeout=120, env=dict(os.environ, DATA_OPTS=opts))
                 self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
