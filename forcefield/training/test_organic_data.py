@@ -262,6 +262,29 @@ class DeviceExportTest(unittest.TestCase):
                 self.assertIn(f"domain={starts['train'] + sum(starts[k] for k in pools)}\n", p.stdout, opts)
 
 
+class DeviceActiveStartsTest(unittest.TestCase):
+    """device_organic.sh's active_starts: the active round runs the student's MD of every molecule the data hold, so
+    its start files are the list's training starts and those of each pool DATA_OPTS adds, and no other."""
+
+    def test_the_active_round_starts_from_every_pool_the_data_hold(self):
+        import re
+        import subprocess
+        here = os.path.dirname(os.path.abspath(__file__))
+        with open(os.path.join(here, "device_organic.sh")) as f:
+            function = re.search(r"^active_starts\(\) {\n.*?^}\n", f.read(), re.S | re.M).group(0)
+        pools = ("small", "conjugated", "rare", "motifs", "coverage")
+        for opts, held in (("", ()), ("--small --conjugated --rare --motifs", pools[:4]),
+                           ("--small --conjugated --rare --motifs --coverage", pools),
+                           ("--coverage --train-frames 16", ("coverage",))):
+            p = subprocess.run(["bash", "-c", f"set -euo pipefail; tr=T\n{function}\nactive_starts"],
+                               capture_output=True, text=True, timeout=30, env=dict(os.environ, DATA_OPTS=opts))
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(p.stdout.split(), ["T/organic/starts.train.xyz.gz"] +
+                             [f"T/organic/starts.{k}.xyz.gz" for k in held], opts)
+        for k in pools:   # every pool organic_data.py knows has its starts file here
+            self.assertTrue(os.path.exists(os.path.join(here, "organic", f"starts.{k}.xyz.gz")), k)
+
+
 class DeviceFiguresTest(unittest.TestCase):
     """device_organic.sh's figures: organic_eval.py on the test frames and the older six, its PyTorch stability loop only
     where EVAL_BUDGET_S > 0 (a window whose last call runs molten stability passes 0; python3 stubbed)."""
