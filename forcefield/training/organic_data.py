@@ -160,7 +160,12 @@ def run_task(task):
                 labelled=n_label)
 
 
-def read_starts(path):
+def read_starts(path, asked_by="organic_data.py --starts"):
+    """The starts of an extended-XYZ(.gz) file; a missing file stops the run naming it and the option that asked for it
+    (before any task has run, so nothing is lost)."""
+    if not os.path.isfile(path):
+        raise SystemExit(f"{asked_by}: {path}: no such file (the starts are made by organic/make_starts.py "
+                         f"or the pool's organic/enumerate_*.py --starts)")
     return list(extxyz.read(path))
 
 
@@ -263,7 +268,7 @@ def main():
     pool_starts = {}
     for pool, first_id in POOLS.items():   # own seeds (start ids from first_id): the other tasks keep theirs
         if getattr(args, pool):
-            starts = read_starts(os.path.join(args.starts, f"starts.{pool}.xyz.gz"))
+            starts = read_starts(os.path.join(args.starts, f"starts.{pool}.xyz.gz"), f"organic_data.py --{pool}")
             pool_starts[pool] = starts[:args.limit] if args.limit else starts
             tasks += tasks_for(pool_starts[pool], pool, train_temps, args.train_frames, args.every, args.equil, True,
                                args.seed, first_id)

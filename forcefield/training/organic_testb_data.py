@@ -32,7 +32,7 @@ def main(argv=None):
     ap.add_argument("--limit", type=int, default=0, help="only the first N starts (a smoke test)")
     args = ap.parse_args(argv)
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    starts = [s for s in organic_data.read_starts(args.starts) if int(s.info.get("conformer", 0)) < 2]
+    starts = [s for s in organic_data.read_starts(args.starts, "organic_testb_data.py --starts") if int(s.info.get("conformer", 0)) < 2]
     if args.limit:
         starts = starts[:args.limit]
     tasks = organic_data.tasks_for(starts, "testb", [(300, 600)], args.frames, args.every, args.equil, False,

@@ -70,7 +70,6 @@ class CoveragePoolTest(unittest.TestCase):
         self.assertGreater(len(self.test_a[0]), 100)
         self.assertDisjoint(self.test_a, "test-A")
 
-    @unittest.skipUnless(os.path.exists(TESTSET_B), "organic/testset_b.csv (test set B) not in this checkout")
     def test_no_test_b_molecule_stereoisomer_tautomer_or_ring_scaffold(self):
         with open(TESTSET_B, newline="") as f:
             rows = list(csv.DictReader(f))
@@ -112,6 +111,18 @@ class CoveragePoolTest(unittest.TestCase):
             self.assertEqual(fr.numbers.tolist(), atoms, r["name"])
             self.assertNotIn(flat(fr.info["smiles"]), self.test_a[0], r["name"])
         self.assertLess(os.path.getsize(os.path.join(ORGANIC, "starts.coverage.xyz.gz")), 800000)   # committed
+
+
+class CoverageTestSetBTest(unittest.TestCase):
+    def test_a_missing_test_set_b_is_refused_not_skipped(self):
+        """A pool built without B's exclusions would train on B's molecules: a named B file that is missing stops the
+        build with its name; only an explicit '' leaves B out."""
+        import enumerate_coverage as ec
+        with self.assertRaises(SystemExit) as cm:
+            ec.test_sets(testset_b=os.path.join(ORGANIC, "no_such_testset_b.csv"))
+        self.assertIn("no_such_testset_b.csv: no such file", str(cm.exception))
+        self.assertFalse(ec.test_sets(testset_b="")["b"])
+        self.assertTrue(ec.test_sets()["b"])
 
 
 class CoverageDataTest(unittest.TestCase):

@@ -39,6 +39,16 @@ class InProcessTeacherTest(unittest.TestCase):
                 self.assertAlmostEqual(fd, f[atom, axis], delta=2e-3)
 
 
+class MissingStartsTest(unittest.TestCase):
+    def test_a_missing_starts_file_stops_the_run_naming_it_and_its_option(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "starts.coverage.xyz.gz")
+            with self.assertRaises(SystemExit) as cm:
+                organic_data.read_starts(path, "organic_data.py --coverage")
+        self.assertEqual(str(cm.exception).split(" (")[0], f"organic_data.py --coverage: {path}: no such file")
+
+
 class NamesTest(unittest.TestCase):
     def test_a_molecule_name_with_an_apostrophe_survives_the_extxyz_round_trip(self):
         import tempfile

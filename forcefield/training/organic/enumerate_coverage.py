@@ -28,7 +28,7 @@ The candidates (candidates()), in table order:
 Excluded (excluded()): a molecule already in molecules.csv (train or test) or a pool (small, conjugated, rare, motifs),
 stereo aside (enumerate.stereo_free); a test molecule's stereoisomer or tautomer (RDKit canonical tautomer, as the
 motif pool); a molecule with the Bemis-Murcko ring scaffold of a test molecule (enumerate.scaffold); and the same for
-the second, sealed test set B, TESTSET_B (organic/testset_b.csv, column smiles), whenever that file exists.
+the second, sealed test set B, TESTSET_B (organic/testset_b.csv, column smiles; a missing file is refused).
 
 The choice (select()): greedy, deterministic. A candidate's gain is the sum over its distinct environments of
 (RARE - c) / RARE for those with a count c < RARE (a new environment 1, one held once 2/3, twice 1/3); the candidate of
@@ -68,7 +68,7 @@ MOTIFS_CSV = os.path.join(HERE, "motifs.csv")
 POOL_CSVS = (SMALL, CONJUGATED, RARE_CSV, MOTIFS_CSV)
 COVERAGE_CSV = os.path.join(HERE, "coverage.csv")
 STARTS = os.path.join(HERE, "starts.coverage.xyz.gz")
-TESTSET_B = os.path.join(HERE, "testset_b.csv")   # the sealed second test set; excluded whenever it exists
+TESTSET_B = os.path.join(HERE, "testset_b.csv")   # the sealed second test set, always excluded (a missing file is refused)
 COVERAGE_INDEX = 500000   # rows indexed (and seeded) from here by the starts; motifs.csv's from 400,000
 SIZE = 600                # molecules taken
 RARE = 3                  # an environment held by fewer training molecules than this is rare
@@ -129,10 +129,15 @@ def tautomer(smiles):
 
 def test_sets(molecules=MOLECULES, testset_b=TESTSET_B):
     """The molecules no candidate may be or resemble: {"smiles": {stereo-free key: name}, "scaffolds": {scaffold: name},
-    "tautomers": {key: name}} of the list's test molecules and, when testset_b exists, test set B's."""
+    "tautomers": {key: name}} of the list's test molecules and test set B's (testset_b; "" leaves B out, for a checkout
+    before B existed). A testset_b that is named but missing is refused: building the pool without B's exclusions
+    would leak B's molecules and scaffolds into training, silently."""
     rows = [dict(name=r["name"], smiles=r["smiles"], where="test A") for r in read_smiles(molecules)
             if r["split"] == "test"]
-    if testset_b and os.path.exists(testset_b):
+    if testset_b and not os.path.exists(testset_b):
+        raise SystemExit(f"enumerate_coverage.py --testset-b {testset_b}: no such file; test set B's molecules must be "
+                         f"excluded from the pool (pass --testset-b '' only for a checkout without test set B)")
+    if testset_b:
         rows += [dict(name=r.get("name", r["smiles"]), smiles=r["smiles"], where="test B") for r in read_smiles(testset_b)]
     out = dict(smiles={}, scaffolds={}, tautomers={}, b=bool(testset_b and os.path.exists(testset_b)))
     for r in rows:
@@ -301,8 +306,8 @@ def main(argv=None):
     ap.add_argument("--out", default=COVERAGE_CSV)
     ap.add_argument("--size", type=int, default=SIZE)
     ap.add_argument("--testset-b", default=TESTSET_B,
-                    help="test set B's molecules (name,smiles,...), excluded with their ring scaffolds when the file "
-                         "exists (default organic/testset_b.csv)")
+                    help="test set B's molecules (name,smiles,...), excluded with their ring scaffolds (default "
+                         "organic/testset_b.csv); a missing file is refused; '' leaves B out")
     ap.add_argument("--starts", action="store_true", help="also write the starts (make_starts.py's conformers)")
     ap.add_argument("--starts-out", default=STARTS)
     ap.add_argument("--conformers", type=int, default=3, help="conformers per molecule (default 3, as make_starts.py)")
@@ -347,7 +352,7 @@ def main(argv=None):
         by[r["category"]] = by.get(r["category"], 0) + 1
     print(f"{rep['candidates']} candidates ({rep['linked']} linked pairs; {rep['eligible']} new), {rep['training']} "
           f"training molecules, {rep['universe'][None]} environments (radius {RADII}) in training and candidates; test set B "
-          f"{'excluded: ' + args.testset_b if rep['test_b'] else 'absent (excluded when organic/testset_b.csv exists)'}")
+          f"{('excluded: ' + args.testset_b) if rep['test_b'] else 'left out (--testset-b empty)'}")
     for r in (None,) + RADII:
         b, a = rep["before"][r], rep["after"][r]
         print(f"radius {r or 'both'}: {rep['universe'][r]} environments; absent from training {b[0]} -> {a[0]}, held by "
