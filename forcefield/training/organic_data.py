@@ -48,6 +48,18 @@ MAX_EXCESS_EV_PER_ATOM = 1.0
 # the start id of each pool's first start, from which its tasks' seeds come (the list's training starts from 0, its test
 # starts from 100000), so that adding a pool changes no other task's seed; 600000 is test set B's (organic_testb_data.py)
 POOLS = {"small": 200000, "conjugated": 300000, "rare": 400000, "motifs": 500000, "coverage": 700000}
+# What each pool holds (its option's help): STARTS/starts.<pool>.xyz.gz, made by organic/enumerate_<pool>.py
+POOL_HELP = {
+    "small": "the exhaustive pool of small molecules (STARTS/starts.small.xyz.gz of organic/enumerate_small.py)",
+    "conjugated": "the conjugated pool (STARTS/starts.conjugated.xyz.gz of organic/enumerate_conjugated.py)",
+    "rare": "the rare-bond pool (STARTS/starts.rare.xyz.gz of organic/enumerate_rare.py: every tiny molecule GFN2-xTB "
+            "keeps, and N-N, N-O, N-C#N, O-C-O, 1,2-dicarbonyl, strained alkene and small nitro families)",
+    "motifs": "the motif pool (STARTS/starts.motifs.xyz.gz of organic/enumerate_motifs.py: aryl O-C-O acetals, N-cyano "
+              "amidines and guanidines, 3-/4-ring-fused bicyclic alkenes and ketones, aryl 1,2-dicarbonyls)",
+    "coverage": "the coverage pool (STARTS/starts.coverage.xyz.gz of organic/enumerate_coverage.py: molecules chosen "
+                "greedily to cover the atom environments the training data hold fewer than 3 times, never by a test "
+                "molecule's error)",
+}
 
 
 def bond_graph(numbers, positions):
@@ -224,32 +236,11 @@ def main():
     ap.add_argument("--equil", type=int, default=200, help="MD steps before the first frame")
     ap.add_argument("--limit", type=int, default=0, help="only the first N starts of each split (a smoke test)")
     ap.add_argument("--val-fraction", type=float, default=0.05, help="training molecules held out for validation")
-    ap.add_argument("--small", action="store_true",
-                    help="also the exhaustive pool of small molecules (STARTS/starts.small.xyz.gz of "
-                         "organic/enumerate_small.py): training frames in organic-small.train.npz (system "
-                         "organic-small, for train.py's --system-weight), never held out for validation; the "
-                         "list's tasks, seeds and validation draw stay as they are without it")
-    ap.add_argument("--conjugated", action="store_true",
-                    help="also the conjugated pool (STARTS/starts.conjugated.xyz.gz of "
-                         "organic/enumerate_conjugated.py): training frames in organic-conjugated.train.npz (system "
-                         "organic-conjugated), never held out for validation; every other task's seed and the "
-                         "validation draw stay as they are without it")
-    ap.add_argument("--rare", action="store_true",
-                    help="also the rare-bond pool (STARTS/starts.rare.xyz.gz of organic/enumerate_rare.py: every "
-                         "tiny molecule GFN2-xTB keeps, and N-N, N-O, N-C#N, O-C-O, 1,2-dicarbonyl, strained alkene and "
-                         "small nitro families): training frames in organic-rare.train.npz (system organic-rare), never "
-                         "held out for validation; every other task's seed and the validation draw stay as they are")
-    ap.add_argument("--motifs", action="store_true",
-                    help="also the motif pool (STARTS/starts.motifs.xyz.gz of organic/enumerate_motifs.py: aryl "
-                         "O-C-O acetals, N-cyano amidines and guanidines, 3-/4-ring-fused bicyclic alkenes and ketones, "
-                         "aryl 1,2-dicarbonyls): training frames in organic-motifs.train.npz (system organic-motifs), "
-                         "never held out for validation; every other task's seed and the validation draw stay as they are")
-    ap.add_argument("--coverage", action="store_true",
-                    help="also the coverage pool (STARTS/starts.coverage.xyz.gz of organic/enumerate_coverage.py: "
-                         "molecules chosen greedily to cover the atom environments the training data hold fewer than 3 "
-                         "times, never by a test molecule's error): training frames in organic-coverage.train.npz "
-                         "(system organic-coverage), never held out for validation; every other task's seed and the "
-                         "validation draw stay as they are")
+    for pool, what in POOL_HELP.items():   # the pools beside the list, each its own option and system
+        ap.add_argument(f"--{pool}", action="store_true",
+                        help=f"also {what}: training frames in organic-{pool}.train.npz (system organic-{pool}, for "
+                             "train.py's --system-weight), never held out for validation; every other task's seed and "
+                             "the validation draw stay as they are without it")
     args = ap.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     os.makedirs(os.path.join(args.out, "testset"), exist_ok=True)

@@ -39,6 +39,11 @@ class InProcessTeacherTest(unittest.TestCase):
                 self.assertAlmostEqual(fd, f[atom, axis], delta=2e-3)
 
 
+class PoolOptionsTest(unittest.TestCase):
+    def test_every_pool_has_its_option_and_every_option_a_pool(self):
+        self.assertEqual(list(organic_data.POOL_HELP), list(organic_data.POOLS))
+
+
 class MissingStartsTest(unittest.TestCase):
     def test_a_missing_starts_file_stops_the_run_naming_it_and_its_option(self):
         import tempfile
