@@ -18,5 +18,5 @@ for T in ['300K', '600K']:
     for i in np.argsort(-d[:, 0])[:10]:
         print(f'  {ks[i]:40s}', ' '.join(f'{x:.3f}' for x in d[i]))
 six = [r.get('independent_six', {}) for _, r in runs]
-for k in sorted(six[0]):
+for k in sorted(set.intersection(*(set(s) for s in six))):   # a run made without --independent has none
     print(f'  {k:28s}', ' '.join(f"{s[k]['force_mae']:.4f}" for s in six))
