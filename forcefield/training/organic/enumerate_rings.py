@@ -86,7 +86,7 @@ from rdkit import Chem, RDLogger
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from enumerate import (MASTER_SEED, MOLECULES, SUBSTITUENTS, UNWANTED, atom_count, classify, embeds,  # noqa: E402
-                       problems, stereo_free, zipped_product)
+                       problems, zipped_product)
 from enumerate_conjugated import write_starts  # noqa: E402
 from enumerate_coverage import (POOL_CSVS, TESTSET_B, excluded, known_molecules, read_smiles, tautomer,  # noqa: E402
                                 test_sets)
