@@ -18,6 +18,7 @@ Output (OUT/):
   organic-rare.train.npz               with --rare: the rare-bond pool's frames (system organic-rare)
   organic-motifs.train.npz             with --motifs: the motif pool's frames (system organic-motifs)
   organic-coverage.train.npz           with --coverage: the coverage pool's frames (system organic-coverage)
+  organic-rings.train.npz              with --rings: the ring-system pool's frames (system organic-rings)
   testset/<molecule>_<T>K.xyz.gz       the same frames for `molten accuracy --testset`
   organic-data.json                    counts, drops, seeds, timings (frames/s/core, teacher CPU time)
 
@@ -47,7 +48,7 @@ MAX_EXCESS_EV_PER_ATOM = 1.0
 # The pools beside the list (option --<pool>, STARTS/starts.<pool>.xyz.gz -> organic-<pool>.train.npz, training only):
 # the start id of each pool's first start, from which its tasks' seeds come (the list's training starts from 0, its test
 # starts from 100000), so that adding a pool changes no other task's seed; 600000 is test set B's (organic_testb_data.py)
-POOLS = {"small": 200000, "conjugated": 300000, "rare": 400000, "motifs": 500000, "coverage": 700000}
+POOLS = {"small": 200000, "conjugated": 300000, "rare": 400000, "motifs": 500000, "coverage": 700000, "rings": 800000}
 # What each pool holds (its option's help): STARTS/starts.<pool>.xyz.gz, made by organic/enumerate_<pool>.py
 POOL_HELP = {
     "small": "the exhaustive pool of small molecules (STARTS/starts.small.xyz.gz of organic/enumerate_small.py)",
@@ -59,6 +60,9 @@ POOL_HELP = {
     "coverage": "the coverage pool (STARTS/starts.coverage.xyz.gz of organic/enumerate_coverage.py: molecules chosen "
                 "greedily to cover the atom environments the training data hold fewer than 3 times, never by a test "
                 "molecule's error)",
+    "rings": "the ring-system pool (STARTS/starts.rings.xyz.gz of organic/enumerate_rings.py: ring systems the training "
+             "data never held, drawn from a systematic enumeration of mono-, fused, bridged and spiro ring systems by a "
+             "seeded, stratified rule, never by a model's error; none of test set A's or B's ring systems)",
 }
 
 

@@ -237,11 +237,13 @@ class DeviceExportTest(unittest.TestCase):
             script = f.read()
         functions = "".join(re.search(rf"^{name}\(\) {{\n.*?^}}\n", script, re.S | re.M).group(0)
                             for name in ("pools_text", "export_v6"))
-        starts = {"train": 6, "small": 4, "conjugated": 3, "rare": 10, "motifs": 20, "coverage": 40}   # first frames:
+        starts = {"train": 6, "small": 4, "conjugated": 3, "rare": 10, "motifs": 20, "coverage": 40, "rings": 80}   # first
+        # frames:
         # every sum tells them apart
         text = {"small": "the small-molecule pool (organic/small.csv)",
                 "conjugated": "the conjugated pool (organic/conjugated.csv)", "rare": "the rare-bond pool (organic/rare.csv)",
-                "motifs": "the motif pool (organic/motifs.csv)", "coverage": "the coverage pool (organic/coverage.csv)"}
+                "motifs": "the motif pool (organic/motifs.csv)", "coverage": "the coverage pool (organic/coverage.csv)",
+                "rings": "the ring-system pool (organic/rings.csv)"}
         with tempfile.TemporaryDirectory() as d:
             tr = os.path.join(d, "tr")
             os.mkdir(tr)
@@ -267,7 +269,10 @@ class DeviceExportTest(unittest.TestCase):
                                 ("--small --conjugated --rare --motifs", ("small", "conjugated", "rare", "motifs")),
                                 ("--motifs --train-frames 16", ("motifs",)),
                                 ("--small --conjugated --rare --motifs --coverage",
-                                 ("small", "conjugated", "rare", "motifs", "coverage"))):
+                                 ("small", "conjugated", "rare", "motifs", "coverage")),
+                                ("--small --conjugated --rare --motifs --coverage --rings",
+                                 ("small", "conjugated", "rare", "motifs", "coverage", "rings")),
+                                ("--rings --train-frames 16", ("rings",))):
                 p = subprocess.run(["bash", "-c", f"set -euo pipefail; tr={tr}; work={d}\n{functions}\nexport_v6 run w ts"],
                                    capture_output=True, text=True, timeout=120, env=dict(os.environ, DATA_OPTS=opts))
                 self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
@@ -287,10 +292,11 @@ class DeviceActiveStartsTest(unittest.TestCase):
         here = os.path.dirname(os.path.abspath(__file__))
         with open(os.path.join(here, "device_organic.sh")) as f:
             function = re.search(r"^active_starts\(\) {\n.*?^}\n", f.read(), re.S | re.M).group(0)
-        pools = ("small", "conjugated", "rare", "motifs", "coverage")
+        pools = ("small", "conjugated", "rare", "motifs", "coverage", "rings")
         for opts, held in (("", ()), ("--small --conjugated --rare --motifs", pools[:4]),
-                           ("--small --conjugated --rare --motifs --coverage", pools),
-                           ("--coverage --train-frames 16", ("coverage",))):
+                           ("--small --conjugated --rare --motifs --coverage", pools[:5]),
+                           ("--small --conjugated --rare --motifs --coverage --rings", pools),
+                           ("--coverage --train-frames 16", ("coverage",)), ("--rings", ("rings",))):
             p = subprocess.run(["bash", "-c", f"set -euo pipefail; tr=T\n{function}\nactive_starts"],
                                capture_output=True, text=True, timeout=30, env=dict(os.environ, DATA_OPTS=opts))
             self.assertEqual(p.returncode, 0, p.stderr)

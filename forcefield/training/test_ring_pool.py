@@ -1,0 +1,261 @@
+"""Tests of the ring-system pool (organic/rings.csv, organic/enumerate_rings.py): molecules on ring systems the training
+data never held, drawn from a systematic enumeration by a seeded rule, never by a model's error.
+/usr/bin/python3 -m unittest forcefield/training/test_ring_pool.py
+
+The ring-system key is written here (system_keys: RDKit FragmentOnBonds, not enumerate_rings.ring_systems), so that a
+broken key in the builder is caught; the row checks are test_organic.py's (stereo-free keys, tautomers, scaffolds).
+"""
+import csv
+import os
+import unittest
+
+from test_organic import (HAVE_RDKIT, ORGANIC, assert_new_pool_row, assert_pool_starts, flat, read_molecules, read_rows,
+                          tautomer)
+from test_coverage_pool import CATEGORIES, test_molecules
+
+if HAVE_RDKIT:
+    from rdkit import Chem, RDLogger
+
+TESTSET_B = os.path.join(ORGANIC, "testset_b.csv")
+TRAINING = ("small.csv", "conjugated.csv", "rare.csv", "motifs.csv", "coverage.csv")   # the pools before this one
+FIRST_INDEX = 800000
+MAX_ATOMS = 40
+COVALENT_RADIUS_A = {1: 0.31, 6: 0.76, 7: 0.71, 8: 0.66}
+
+
+def system_keys(smiles):
+    """The molecule's ring systems, each with the atoms doubly bonded to it outside its rings, every other bond cut and
+    capped with H: canonical SMILES without stereo. Written apart from the builder: cut every bond that is in no ring
+    and is not a double bond from a ring atom to an atom outside every ring, keep the pieces holding a ring atom."""
+    m = Chem.MolFromSmiles(smiles)
+    ri = m.GetRingInfo()
+    cut = [b.GetIdx() for b in m.GetBonds() if not ri.NumBondRings(b.GetIdx()) and not (
+        b.GetBondType() == Chem.BondType.DOUBLE
+        and (ri.NumAtomRings(b.GetBeginAtomIdx()) == 0) != (ri.NumAtomRings(b.GetEndAtomIdx()) == 0))]
+    pieces = Chem.FragmentOnBonds(m, cut, addDummies=True) if cut else Chem.Mol(m)
+    out, atoms = set(), []
+    frags = Chem.GetMolFrags(pieces, asMols=True, sanitizeFrags=False, fragsMolAtomMapping=atoms)
+    for piece, idx in zip(frags, atoms):
+        if not any(i < m.GetNumAtoms() and ri.NumAtomRings(i) for i in idx):
+            continue   # a chain between ring systems, or a substituent
+        rw = Chem.RWMol(piece)
+        for a in rw.GetAtoms():
+            if a.GetAtomicNum() == 0:
+                a.SetAtomicNum(1)
+                a.SetIsotope(0)
+        piece = Chem.RemoveHs(rw.GetMol())
+        Chem.RemoveStereochemistry(piece)
+        out.add(Chem.MolToSmiles(Chem.MolFromSmiles(Chem.MolToSmiles(piece))))
+    return out
+
+
+def systems_of(rows):
+    """{key: name} and {tautomer of a key: name} of the ring systems of rows."""
+    keys = {}
+    for r in rows:
+        for k in system_keys(r["smiles"]):
+            keys.setdefault(k, r.get("name", r["smiles"]))
+    return keys, {tautomer(k): v for k, v in keys.items()}
+
+
+@unittest.skipUnless(HAVE_RDKIT, "python3-rdkit not installed")
+class RingPoolTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        RDLogger.DisableLog("rdApp.*")
+        cls.rows, cls.mols = read_molecules("rings.csv")
+        listed = read_rows(os.path.join(ORGANIC, "molecules.csv"))
+        cls.known = {flat(r["smiles"]) for r in listed}
+        train = [r for r in listed if r["split"] == "train"]
+        for f in TRAINING:
+            pool = read_rows(os.path.join(ORGANIC, f))
+            cls.known |= {flat(r["smiles"]) for r in pool}
+            train += pool
+        with open(TESTSET_B, newline="") as f:
+            cls.test_b_rows = list(csv.DictReader(f))
+        cls.test_a_rows = [r for r in listed if r["split"] == "test"]
+        cls.train = systems_of(train)
+        cls.test_systems = {"test A": systems_of(cls.test_a_rows), "test B": systems_of(cls.test_b_rows)}
+
+    def test_every_row_is_a_new_neutral_closed_shell_hcno_molecule_of_at_most_40_atoms(self):
+        """Parses, sanitises, canonical, H/C/N/O, neutral, closed shell, one fragment, <= 40 atoms with H, an
+        enumerate.py category; none in molecules.csv (train or test) or another pool, none twice, stereo aside."""
+        self.assertEqual(list(self.rows[0]), ["name", "smiles", "category"])
+        self.assertTrue(300 <= len(self.rows) <= 500, len(self.rows))
+        seen = set()
+        for r, m in zip(self.rows, self.mols):
+            assert_new_pool_row(self, r, m, seen, self.known)
+            self.assertLessEqual(Chem.AddHs(m).GetNumAtoms(), MAX_ATOMS, r["name"])
+            self.assertIn(r["category"], CATEGORIES, r["name"])
+        self.assertEqual(len({r["name"] for r in self.rows}), len(self.rows))
+
+    def test_the_key_written_here_is_the_builders(self):
+        """system_keys (here) and enumerate_rings.ring_systems agree on every molecule of the list, test set B and this
+        pool: the disjointness below is the builder's rule."""
+        import enumerate_rings
+        rows = read_rows(os.path.join(ORGANIC, "molecules.csv")) + self.test_b_rows + self.rows
+        differ = [r["smiles"] for r in rows if system_keys(r["smiles"]) != enumerate_rings.ring_systems(r["smiles"])]
+        self.assertEqual(differ, [])
+        self.assertEqual(system_keys("CCc1cccc2[nH]ccc12"), {"c1ccc2[nH]ccc2c1"})
+        self.assertEqual(system_keys("CN1CCCC1=O"), {"O=C1CCCN1"})
+        self.assertEqual(system_keys("C=C1CCC2(CC1)OCCO2"), {"C=C1CCC2(CC1)OCCO2"})
+        self.assertEqual(system_keys("c1ccccc1-c1ccncc1"), {"c1ccccc1", "c1ccncc1"})
+
+    def test_no_test_a_or_b_molecule_stereoisomer_or_tautomer(self):
+        for which, rows in (("test A", self.test_a_rows), ("test B", self.test_b_rows)):
+            smiles, tautomers, _ = test_molecules(rows)
+            self.assertGreater(len(smiles), 100)
+            clash = [f"{r['name']} is {which}'s {smiles.get(flat(r['smiles'])) or tautomers[tautomer(r['smiles'])]}"
+                     for r in self.rows if flat(r["smiles"]) in smiles or tautomer(r["smiles"]) in tautomers]
+            self.assertEqual(clash, [], which)
+
+    def test_no_ring_system_of_a_test_a_or_b_molecule(self):
+        """B's ring-system tail (1,2,4-triazine, furazan, pyrazolo[1,5-a]pyrimidine, glycoluril, ...) stays an honest
+        test of generalisation: no row holds a ring system of a test molecule, as written or as a tautomer, but those the
+        training data held before this pool (benzene, cyclopropane of a phenyl or cyclopropyl substituent)."""
+        self.assertIn("c1cnon1", self.test_systems["test B"][0])   # furazan, B's
+        self.assertIn("c1cnc2ccnn2c1", self.test_systems["test B"][0])   # pyrazolo[1,5-a]pyrimidine, B's
+        clash = []
+        for which, (keys, tauts) in self.test_systems.items():
+            for r in self.rows:
+                for k in system_keys(r["smiles"]) - set(self.train[0]):
+                    if k in keys or tautomer(k) in tauts:
+                        clash.append(f"{r['name']}: ring system {k} of {which}'s {keys.get(k) or tauts[tautomer(k)]}")
+        self.assertEqual(clash, [])
+
+    def test_every_ring_system_of_test_a_and_b_is_refused_as_one(self):
+        """The builder's exclusions hold every ring system of test A and B that the training data lack, as a test
+        molecule's ring system (not only through enumerate_coverage's Bemis-Murcko scaffold of a whole test molecule,
+        which misses a ring system of a test molecule with two), as written and as a tautomer, and refuse it."""
+        import enumerate_rings
+        ex = enumerate_rings.exclusions()
+        n = {}
+        for which, (keys, _) in self.test_systems.items():
+            for k in keys:
+                if k in self.train[0]:
+                    continue
+                n[which] = n.get(which, 0) + 1
+                self.assertTrue(ex["avoid"].get(k, "").startswith("a ring system of a test molecule"), f"{which}: {k}")
+                self.assertIn(tautomer(k), ex["avoid_taut"], f"{which}: {k}")
+                self.assertIsNotNone(enumerate_rings.why_not(k, ex, broken={}), f"{which}: {k}")
+        self.assertEqual(n, {"test A": 20, "test B": 20})
+
+    def test_every_row_brings_one_ring_system_the_training_data_never_held(self):
+        """A row 'ring <key>[ + substituents]' holds the ring system key, absent from the training data before this pool
+        (as written and as a tautomer), and no other ring system the training data lack; every system has its
+        H-capped row (the key itself) first; 150-250 systems, each in at most two rows."""
+        keys, tauts = self.train
+        self.assertGreater(len(keys), 300)
+        rows_of = {}
+        for r in self.rows:
+            key = r["name"][len("ring "):].split(" + ")[0]
+            self.assertTrue(r["name"].startswith("ring "), r["name"])
+            self.assertFalse(key in keys or tautomer(key) in tauts, f"{r['name']}: {key} is in the training data")
+            self.assertEqual({k for k in system_keys(r["smiles"]) if k not in keys}, {key}, r["name"])
+            rows_of.setdefault(key, []).append(r)
+        self.assertTrue(150 <= len(rows_of) <= 250, len(rows_of))
+        for key, rs in rows_of.items():
+            self.assertEqual(rs[0]["smiles"], key)
+            self.assertLessEqual(len(rs), 2, key)
+        self.assertEqual(len({tautomer(k) for k in rows_of}), len(rows_of))   # no two systems are tautomers
+
+    def test_the_csv_is_the_builds_output(self):
+        """The whole build (enumeration, exclusions, draw, substitutions: ~30 s) writes rings.csv byte for byte."""
+        import tempfile
+        import enumerate_rings
+        rows = enumerate_rings.build()
+        self.assertEqual([(r["name"], r["smiles"], r["category"]) for r in rows],
+                         [(r["name"], r["smiles"], r["category"]) for r in self.rows])
+        with tempfile.TemporaryDirectory() as d:
+            enumerate_rings.write([dict(name=r["name"], smiles=r["smiles"], category=r["category"]) for r in rows],
+                                  os.path.join(d, "rings.csv"))
+            with open(os.path.join(d, "rings.csv"), "rb") as f, open(os.path.join(ORGANIC, "rings.csv"), "rb") as g:
+                self.assertEqual(f.read(), g.read())
+
+    def test_the_starts_hold_3_conformers_a_row_with_its_atoms_seeds_and_bond_graph(self):
+        """3 conformers a row, in order, indexed from 800,000, split=rings, the atoms of the SMILES in its order, its
+        stereo (test_organic.assert_pool_starts) and the distance bond graph (covalent radii x 1.2) of the SMILES."""
+        import numpy as np
+        import extxyz
+        import enumerate_rings
+        self.assertEqual(enumerate_rings.RINGS_INDEX, FIRST_INDEX)
+        assert_pool_starts(self, self.rows, "rings", FIRST_INDEX, max_bytes=600000)
+        for k, fr in enumerate(extxyz.read(os.path.join(ORGANIC, "starts.rings.xyz.gz"))):
+            mol = Chem.AddHs(Chem.MolFromSmiles(self.rows[k // 3]["smiles"]))
+            rad = np.array([COVALENT_RADIUS_A[int(z)] for z in fr.numbers])
+            d = np.linalg.norm(fr.positions[:, None] - fr.positions[None], axis=-1)
+            got = {(i, j) for i, j in zip(*np.where(np.triu(d < 1.2 * (rad[:, None] + rad[None]), 1)))}
+            want = {tuple(sorted((b.GetBeginAtomIdx(), b.GetEndAtomIdx()))) for b in mol.GetBonds()}
+            self.assertEqual(got, want, f"{fr.info['name']}, conformer {k % 3}")
+
+
+class RingTestSetBTest(unittest.TestCase):
+    def test_a_missing_test_set_b_is_refused_not_skipped(self):
+        """A pool built without B's exclusions would train on B's ring systems: a named B file that is missing stops
+        the build with its name; only an explicit '' leaves B out."""
+        import enumerate_rings
+        missing = os.path.join(ORGANIC, "no_such_testset_b.csv")
+        with self.assertRaises(SystemExit) as cm:
+            enumerate_rings.test_systems(testset_b=missing)
+        self.assertIn("no_such_testset_b.csv: no such file", str(cm.exception))
+        with self.assertRaises(SystemExit):
+            enumerate_rings.build(testset_b=missing)
+        self.assertLess(len(enumerate_rings.test_systems(testset_b="")), len(enumerate_rings.test_systems()))
+
+
+class RingDataTest(unittest.TestCase):
+    """organic_data.py --rings: its own system, seeds (start ids from 800,000) and file, never in validation; every other
+    file as it is without the option; the pool's first frame carries GFN2-xTB's labels."""
+
+    @classmethod
+    def setUpClass(cls):
+        import tempfile
+        from test_organic_data import libxtb_or_skip, run_data
+        libxtb_or_skip()
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.out = {k: os.path.join(cls.tmp.name, k) for k in ("list", "rings")}
+        run_data(cls.out["list"])
+        run_data(cls.out["rings"], "--rings")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_the_pool_leaves_every_other_file_alone_and_goes_to_its_own_system(self):
+        import json
+        import numpy as np
+        import organic_data
+        self.assertEqual(organic_data.POOLS["rings"], 800000)
+        before = sorted(f for f in os.listdir(self.out["list"]) if f.endswith(".npz"))
+        self.assertEqual(sorted(f for f in os.listdir(self.out["rings"]) if f.endswith(".npz")),
+                         sorted(before + ["organic-rings.train.npz"]))
+        for name in before:
+            a, b = (np.load(os.path.join(self.out[k], name)) for k in ("list", "rings"))
+            self.assertEqual(sorted(a.files), sorted(b.files), name)
+            for k in a.files:
+                np.testing.assert_array_equal(a[k], b[k], f"{name}: {k}")
+        data = np.load(os.path.join(self.out["rings"], "organic-rings.train.npz"))
+        first = read_rows(os.path.join(ORGANIC, "rings.csv"))[:2]
+        self.assertEqual(sorted(set(str(m) for m in data["molecules"])), sorted(r["name"] for r in first))
+        stats = []
+        for k in ("list", "rings"):
+            with open(os.path.join(self.out[k], "organic-data.json")) as f:
+                stats.append(json.load(f))
+        self.assertEqual(stats[1]["starts"]["rings"], 4)
+        self.assertEqual(stats[1]["val_molecules"], stats[0]["val_molecules"])
+        self.assertGreater(len(data["energy"]), 8)
+
+    def test_the_pools_first_frame_carries_gfn2_xtb_labels(self):
+        import numpy as np
+        from libxtb import XtbCalculator
+        d = np.load(os.path.join(self.out["rings"], "organic-rings.train.npz"))
+        n = int(d["n_atoms"][0])
+        z, x = d["z"][:n].astype(int), d["pos"][:n].astype(float)
+        with XtbCalculator(z, x, "gfn2") as calc:
+            e, f = calc.compute(x)
+        self.assertAlmostEqual(e, float(d["energy"][0]), delta=1e-4)
+        self.assertLess(np.abs(f - d["forces"][:n]).max(), 1e-3)
+
+
+if __name__ == "__main__":
+    unittest.main()
