@@ -286,6 +286,20 @@ class ConjugatedPoolTest(unittest.TestCase):
         assert_pool_starts(self, self.rows, "conjugated", enumerate_conjugated.CONJUGATED_INDEX)
 
 
+def assert_first_frame_labelled(test, npz):
+    """The first frame of a pool's organic-<pool>.train.npz carries GFN2-xTB's energy (eV) and forces (eV/Å) at its
+    geometry: a fresh libxtb calculation gives them again (1e-4 eV, 1e-3 eV/Å; the file stores float32)."""
+    import numpy as np
+    from libxtb import XtbCalculator
+    d = np.load(npz)
+    n = int(d["n_atoms"][0])
+    z, x = d["z"][:n].astype(int), d["pos"][:n].astype(float)
+    with XtbCalculator(z, x, "gfn2") as calc:
+        e, f = calc.compute(x)
+    test.assertAlmostEqual(e, float(d["energy"][0]), delta=1e-4)
+    test.assertLess(np.abs(f - d["forces"][:n]).max(), 1e-3)
+
+
 def assert_pool_starts(test, rows, pool, first, max_bytes=400000):
     """organic/starts.<pool>.xyz.gz holds 3 conformers of every row, in order, indexed from first, with the atoms of
     the SMILES in its order and the SMILES's E/Z and R/S read back from the geometry; small enough to commit."""

@@ -301,6 +301,20 @@ def teacher_check(path=STARTS, workers=1):
     return out
 
 
+def add_start_options(ap, starts, md_rows):
+    """The start and teacher-check options of a pool's builder (this one's and enumerate_rings'): --starts, --starts-out
+    (default starts), --conformers, --teacher-check and --md-steps, whose MD check covers md_rows."""
+    ap.add_argument("--starts", action="store_true", help="also write the starts (make_starts.py's conformers)")
+    ap.add_argument("--starts-out", default=starts)
+    ap.add_argument("--conformers", type=int, default=3, help="conformers per molecule (default 3, as make_starts.py)")
+    ap.add_argument("--teacher-check", action="store_true",
+                    help="GFN2-xTB single points on every start of --starts-out (libxtb); prints the largest forces and "
+                         "what differs from TEACHER_BROKEN")
+    ap.add_argument("--md-steps", type=int, default=0,
+                    help="with --teacher-check, also enumerate_rare.teacher_check (GFN2-xTB optimisation, this many MD "
+                         f"steps at 1000 K, a second optimisation) of {md_rows}")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=COVERAGE_CSV)
@@ -308,15 +322,7 @@ def main(argv=None):
     ap.add_argument("--testset-b", default=TESTSET_B,
                     help="test set B's molecules (name,smiles,...), excluded with their ring scaffolds (default "
                          "organic/testset_b.csv); a missing file is refused; '' leaves B out")
-    ap.add_argument("--starts", action="store_true", help="also write the starts (make_starts.py's conformers)")
-    ap.add_argument("--starts-out", default=STARTS)
-    ap.add_argument("--conformers", type=int, default=3, help="conformers per molecule (default 3, as make_starts.py)")
-    ap.add_argument("--teacher-check", action="store_true",
-                    help="GFN2-xTB single points on every start of --starts-out (libxtb); prints the largest forces and "
-                         "what differs from TEACHER_BROKEN")
-    ap.add_argument("--md-steps", type=int, default=0,
-                    help="with --teacher-check, also enumerate_rare.teacher_check (GFN2-xTB optimisation, this many MD "
-                         "steps at 1000 K, a second optimisation) of every molecule of --out")
+    add_start_options(ap, STARTS, "every molecule of --out")
     args = ap.parse_args(argv)
     if args.teacher_check and args.md_steps:
         from enumerate_rare import teacher_check as md_check

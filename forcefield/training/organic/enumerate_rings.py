@@ -88,8 +88,8 @@ sys.path.insert(0, HERE)
 from enumerate import (MASTER_SEED, MOLECULES, SUBSTITUENTS, UNWANTED, atom_count, classify, embeds,  # noqa: E402
                        problems, zipped_product)
 from enumerate_conjugated import write_starts  # noqa: E402
-from enumerate_coverage import (POOL_CSVS, TESTSET_B, excluded, known_molecules, read_smiles, tautomer,  # noqa: E402
-                                test_sets)
+from enumerate_coverage import (POOL_CSVS, TESTSET_B, add_start_options, excluded, known_molecules,  # noqa: E402
+                                read_smiles, tautomer, test_sets)
 from enumerate_small import write  # noqa: E402
 
 COVERAGE_CSV = os.path.join(HERE, "coverage.csv")
@@ -523,15 +523,7 @@ def main(argv=None):
     ap.add_argument("--testset-b", default=TESTSET_B,
                     help="test set B's molecules (name,smiles,...), excluded with their ring systems (default "
                          "organic/testset_b.csv); a missing file is refused; '' leaves B out")
-    ap.add_argument("--starts", action="store_true", help="also write the starts (make_starts.py's conformers)")
-    ap.add_argument("--starts-out", default=STARTS)
-    ap.add_argument("--conformers", type=int, default=3, help="conformers per molecule (default 3, as make_starts.py)")
-    ap.add_argument("--teacher-check", action="store_true",
-                    help="GFN2-xTB single points on every start of --starts-out (libxtb); prints the largest forces and "
-                         "what differs from TEACHER_BROKEN")
-    ap.add_argument("--md-steps", type=int, default=0,
-                    help="with --teacher-check, also enumerate_rare.teacher_check (GFN2-xTB optimisation, this many MD "
-                         "steps at 1000 K, a second optimisation) of the rows --rows picks")
+    add_start_options(ap, STARTS, "the rows --rows picks")
     ap.add_argument("--rows", default="",
                     help="with --md-steps: comma-separated row numbers (0-based) of --out to check (default all)")
     args = ap.parse_args(argv)
