@@ -315,6 +315,39 @@ def add_start_options(ap, starts, md_rows):
                          f"steps at 1000 K, a second optimisation) of {md_rows}")
 
 
+def print_md_check(rows, pick, md_steps):
+    """--teacher-check --md-steps N of a pool's builder: enumerate_rare.teacher_check (GFN2-xTB optimisation, N steps
+    of MD at 1000 K, a second optimisation) of the rows pick names, a line a molecule, then the broken ones."""
+    from enumerate_rare import teacher_check as md_check
+    t0 = time.time()
+    bad = {}
+    for k in pick:
+        r = rows[k]
+        why = md_check(r["smiles"], md_steps=md_steps)
+        if why:
+            bad[r["smiles"]] = why
+        print(f"{k} {r['smiles']:40s} {why or 'intact'}", flush=True)
+    print(f"{len(pick)} molecules, {len(bad)} broken ({md_steps} MD steps), {time.time() - t0:.0f} s: {bad}")
+
+
+def print_teacher_check(starts, known_broken, rows=None, top=5):
+    """--teacher-check of a pool's builder: teacher_check's GFN2-xTB single points on every start in starts, the top
+    largest start forces (eV/A; with the row of rows that holds each, where rows are given), their median, p95 and
+    maximum, and how the broken ones differ from known_broken (the builder's TEACHER_BROKEN)."""
+    import numpy as np
+    t0 = time.time()
+    res = teacher_check(starts)
+    f = np.array([v[0] for v in res.values()])
+    broken = {s: v[1] for s, v in res.items() if v[1]}
+    row_of = {r["smiles"]: k for k, r in enumerate(rows or [])}
+    for s, v in sorted(res.items(), key=lambda kv: -kv[1][0])[:top]:
+        print(f"  {v[0]:6.2f} eV/A  " + (f"row {row_of.get(s)}  " if rows is not None else "") + s)
+    print(f"{len(res)} molecules: largest start force median {np.median(f):.2f}, p95 {np.percentile(f, 95):.2f}, "
+          f"max {f.max():.2f} eV/A; {len(broken)} broken; {time.time() - t0:.0f} s")
+    print("differences from TEACHER_BROKEN:", {s: v for s, v in broken.items() if s not in known_broken},
+          [s for s in known_broken if s not in broken])
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=COVERAGE_CSV)
@@ -325,29 +358,11 @@ def main(argv=None):
     add_start_options(ap, STARTS, "every molecule of --out")
     args = ap.parse_args(argv)
     if args.teacher_check and args.md_steps:
-        from enumerate_rare import teacher_check as md_check
-        t0 = time.time()
         rows = read_smiles(args.out)
-        bad = {}
-        for k, r in enumerate(rows):
-            why = md_check(r["smiles"], md_steps=args.md_steps)
-            if why:
-                bad[r["smiles"]] = why
-            print(f"{k} {r['smiles']:40s} {why or 'intact'}", flush=True)
-        print(f"{len(rows)} molecules, {len(bad)} broken ({args.md_steps} MD steps), {time.time() - t0:.0f} s: {bad}")
+        print_md_check(rows, range(len(rows)), args.md_steps)
         return
     if args.teacher_check:
-        import numpy as np
-        t0 = time.time()
-        res = teacher_check(args.starts_out)
-        f = np.array([v[0] for v in res.values()])
-        broken = {s: v[1] for s, v in res.items() if v[1]}
-        for s, v in sorted(res.items(), key=lambda kv: -kv[1][0])[:5]:
-            print(f"  {v[0]:6.2f} eV/A  {s}")
-        print(f"{len(res)} molecules: largest start force median {np.median(f):.2f}, p95 {np.percentile(f, 95):.2f}, "
-              f"max {f.max():.2f} eV/A; {len(broken)} broken; {time.time() - t0:.0f} s")
-        print("differences from TEACHER_BROKEN:", {s: v for s, v in broken.items() if s not in TEACHER_BROKEN},
-              [s for s in TEACHER_BROKEN if s not in broken])
+        print_teacher_check(args.starts_out, TEACHER_BROKEN)
         return
     t0 = time.time()
     rep = {}

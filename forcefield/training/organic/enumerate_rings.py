@@ -89,7 +89,7 @@ from enumerate import (MASTER_SEED, MOLECULES, SUBSTITUENTS, UNWANTED, atom_coun
                        problems, zipped_product)
 from enumerate_conjugated import write_starts  # noqa: E402
 from enumerate_coverage import (POOL_CSVS, TESTSET_B, add_start_options, excluded, known_molecules,  # noqa: E402
-                                read_smiles, tautomer, test_sets)
+                                print_md_check, print_teacher_check, read_smiles, tautomer, test_sets)
 from enumerate_small import write  # noqa: E402
 
 COVERAGE_CSV = os.path.join(HERE, "coverage.csv")
@@ -528,35 +528,13 @@ def main(argv=None):
                     help="with --md-steps: comma-separated row numbers (0-based) of --out to check (default all)")
     args = ap.parse_args(argv)
     if args.teacher_check and args.md_steps:
-        from enumerate_rare import teacher_check as md_check
-        t0 = time.time()
         rows = read_smiles(args.out)
-        pick = [int(k) for k in args.rows.split(",") if k] or range(len(rows))
-        bad = {}
-        for k in pick:
-            r = rows[k]
-            why = md_check(r["smiles"], md_steps=args.md_steps)
-            if why:
-                bad[r["smiles"]] = why
-            print(f"{k} {r['smiles']:40s} {why or 'intact'}", flush=True)
-        print(f"{len(pick)} molecules, {len(bad)} broken ({args.md_steps} MD steps), {time.time() - t0:.0f} s: {bad}")
+        print_md_check(rows, [int(k) for k in args.rows.split(",") if k] or range(len(rows)), args.md_steps)
         return
     if args.teacher_check:
-        import numpy as np
         import enumerate_coverage
-        enumerate_coverage.MAX_START_FORCE = MAX_START_FORCE
-        t0 = time.time()
-        res = enumerate_coverage.teacher_check(args.starts_out)
-        f = np.array([v[0] for v in res.values()])
-        broken = {s: v[1] for s, v in res.items() if v[1]}
-        rows = read_smiles(args.out)
-        row_of = {r["smiles"]: k for k, r in enumerate(rows)}
-        for s, v in sorted(res.items(), key=lambda kv: -kv[1][0])[:10]:
-            print(f"  {v[0]:6.2f} eV/A  row {row_of.get(s)}  {s}")
-        print(f"{len(res)} molecules: largest start force median {np.median(f):.2f}, p95 {np.percentile(f, 95):.2f}, "
-              f"max {f.max():.2f} eV/A; {len(broken)} broken; {time.time() - t0:.0f} s")
-        print("differences from TEACHER_BROKEN:", {s: v for s, v in broken.items() if s not in TEACHER_BROKEN},
-              [s for s in TEACHER_BROKEN if s not in broken])
+        enumerate_coverage.MAX_START_FORCE = MAX_START_FORCE   # this pool's limit, read by teacher_check
+        print_teacher_check(args.starts_out, TEACHER_BROKEN, rows=read_smiles(args.out), top=10)
         return
     t0 = time.time()
     rep = {}
