@@ -237,9 +237,8 @@ class DeviceExportTest(unittest.TestCase):
             script = f.read()
         functions = "".join(re.search(rf"^{name}\(\) {{\n.*?^}}\n", script, re.S | re.M).group(0)
                             for name in ("pools_text", "export_v6"))
-        starts = {"train": 6, "small": 4, "conjugated": 3, "rare": 10, "motifs": 20, "coverage": 40, "rings": 80}   # first
-        # frames:
-        # every sum tells them apart
+        # first frames taken of each file: every sum tells them apart
+        starts = {"train": 6, "small": 4, "conjugated": 3, "rare": 10, "motifs": 20, "coverage": 40, "rings": 80}
         text = {"small": "the small-molecule pool (organic/small.csv)",
                 "conjugated": "the conjugated pool (organic/conjugated.csv)", "rare": "the rare-bond pool (organic/rare.csv)",
                 "motifs": "the motif pool (organic/motifs.csv)", "coverage": "the coverage pool (organic/coverage.csv)",
