@@ -429,6 +429,15 @@ def write_starts(rows, path, n_conformers=3, seed=MASTER_SEED, first=CONJUGATED_
     return uff
 
 
+def write_starts_and_say(rows, path, n_conformers=3, **kw):
+    """write_starts (first, split as there) and the builders' --starts line: molecules x conformers, the file, the
+    seconds it took and how many conformers UFF optimised."""
+    t0 = time.time()
+    uff = write_starts(rows, path, n_conformers, **kw)
+    print(f"{len(rows)} molecules x {n_conformers} conformers -> {path} in {time.time() - t0:.1f} s "
+          f"({uff} optimised with UFF)")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=CONJUGATED)
@@ -443,10 +452,7 @@ def main(argv=None):
         by[r["category"]] = by.get(r["category"], 0) + 1
     print(f"{len(rows)} conjugated molecules -> {args.out}: " + ", ".join(f"{k} {by.get(k, 0)}" for k in CATEGORIES))
     if args.starts:
-        t0 = time.time()
-        uff = write_starts(rows, args.starts_out, args.conformers)
-        print(f"{len(rows)} molecules x {args.conformers} conformers -> {args.starts_out} in {time.time() - t0:.1f} s "
-              f"({uff} optimised with UFF)")
+        write_starts_and_say(rows, args.starts_out, args.conformers)
 
 
 if __name__ == "__main__":

@@ -60,7 +60,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from enumerate import (MASTER_SEED, MOLECULES, SUBSTITUENTS, classify, embeds, enumerate_products,  # noqa: E402
                        scaffold, stereo_free, zipped_product)
-from enumerate_conjugated import CONJUGATED, write_starts  # noqa: E402
+from enumerate_conjugated import CONJUGATED, write_starts_and_say  # noqa: E402
 from enumerate_small import SMALL, write  # noqa: E402
 
 RARE_CSV = os.path.join(HERE, "rare.csv")
@@ -387,10 +387,7 @@ def main(argv=None):
     print(f"{len(rows)} coverage molecules -> {args.out} ({time.time() - t0:.0f} s): "
           + ", ".join(f"{k} {v}" for k, v in sorted(by.items(), key=lambda kv: -kv[1])))
     if args.starts:
-        t0 = time.time()
-        uff = write_starts(rows, args.starts_out, args.conformers, first=COVERAGE_INDEX, split="coverage")
-        print(f"{len(rows)} molecules x {args.conformers} conformers -> {args.starts_out} in {time.time() - t0:.1f} s "
-              f"({uff} optimised with UFF)")
+        write_starts_and_say(rows, args.starts_out, args.conformers, first=COVERAGE_INDEX, split="coverage")
 
 
 if __name__ == "__main__":

@@ -46,7 +46,7 @@ from rdkit import Chem, RDLogger
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from enumerate import MASTER_SEED, MOLECULES, UNWANTED, atom_count, stereo_free, test_keys  # noqa: E402
-from enumerate_conjugated import CONJUGATED, check_curated, scaffolds_of_test, write_starts  # noqa: E402
+from enumerate_conjugated import CONJUGATED, check_curated, scaffolds_of_test, write_starts_and_say  # noqa: E402
 from enumerate_rare import RARE, known_molecules, teacher_check  # noqa: E402
 from enumerate_small import SMALL, write  # noqa: E402
 
@@ -257,10 +257,7 @@ def main(argv=None):
         by[r["category"]] = by.get(r["category"], 0) + 1
     print(f"{len(rows)} motif molecules -> {args.out}: " + ", ".join(f"{k} {by.get(k, 0)}" for k in CATEGORIES))
     if args.starts:
-        t0 = time.time()
-        uff = write_starts(rows, args.starts_out, args.conformers, first=MOTIF_INDEX, split="motifs")
-        print(f"{len(rows)} molecules x {args.conformers} conformers -> {args.starts_out} in {time.time() - t0:.1f} s "
-              f"({uff} optimised with UFF)")
+        write_starts_and_say(rows, args.starts_out, args.conformers, first=MOTIF_INDEX, split="motifs")
 
 
 if __name__ == "__main__":

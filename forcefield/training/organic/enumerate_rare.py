@@ -62,7 +62,7 @@ from rdkit.Chem.EnumerateStereoisomers import EnumerateStereoisomers, StereoEnum
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from enumerate import MASTER_SEED, MOLECULES, UNWANTED, embeds, stereo_free, test_keys  # noqa: E402
-from enumerate_conjugated import CONJUGATED, check_curated, scaffolds_of_test, write_starts  # noqa: E402
+from enumerate_conjugated import CONJUGATED, check_curated, scaffolds_of_test, write_starts_and_say  # noqa: E402
 from enumerate_small import SMALL, graphs, write  # noqa: E402
 
 RARE = os.path.join(HERE, "rare.csv")
@@ -508,10 +508,7 @@ def main(argv=None):
     print(tiny_counts_text(counts))
     print(f"{len(rows)} rare-bond molecules -> {args.out}: " + ", ".join(f"{k} {by.get(k, 0)}" for k in CATEGORIES))
     if args.starts:
-        t0 = time.time()
-        uff = write_starts(rows, args.starts_out, args.conformers, first=RARE_INDEX, split="rare")
-        print(f"{len(rows)} molecules x {args.conformers} conformers -> {args.starts_out} in {time.time() - t0:.1f} s "
-              f"({uff} optimised with UFF)")
+        write_starts_and_say(rows, args.starts_out, args.conformers, first=RARE_INDEX, split="rare")
 
 
 if __name__ == "__main__":

@@ -87,7 +87,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from enumerate import (MASTER_SEED, MOLECULES, SUBSTITUENTS, UNWANTED, atom_count, classify, embeds,  # noqa: E402
                        problems, zipped_product)
-from enumerate_conjugated import write_starts  # noqa: E402
+from enumerate_conjugated import write_starts_and_say  # noqa: E402
 from enumerate_coverage import (POOL_CSVS, TESTSET_B, add_start_options, excluded, known_molecules,  # noqa: E402
                                 print_md_check, print_teacher_check, read_smiles, tautomer, test_sets)
 from enumerate_small import write  # noqa: E402
@@ -543,10 +543,7 @@ def main(argv=None):
     print(counts_text(rows, rep))
     print(f"-> {args.out} ({time.time() - t0:.0f} s)")
     if args.starts:
-        t0 = time.time()
-        uff = write_starts(rows, args.starts_out, args.conformers, first=RINGS_INDEX, split="rings")
-        print(f"{len(rows)} molecules x {args.conformers} conformers -> {args.starts_out} in {time.time() - t0:.1f} s "
-              f"({uff} optimised with UFF)")
+        write_starts_and_say(rows, args.starts_out, args.conformers, first=RINGS_INDEX, split="rings")
 
 
 if __name__ == "__main__":

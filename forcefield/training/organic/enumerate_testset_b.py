@@ -517,11 +517,8 @@ def main(argv=None):
         for n, why in rejected:
             print(f"  rejected {n}: {why}")
     if args.starts:
-        from enumerate_conjugated import write_starts
-        t0 = time.time()
-        uff = write_starts(rows, args.starts_out, args.conformers, first=TESTB_INDEX, split="testb")
-        print(f"{len(rows)} molecules x {args.conformers} conformers -> {args.starts_out} in {time.time() - t0:.1f} s "
-              f"({uff} optimised with UFF)")
+        from enumerate_conjugated import write_starts_and_say
+        write_starts_and_say(rows, args.starts_out, args.conformers, first=TESTB_INDEX, split="testb")
 
 
 if __name__ == "__main__":
