@@ -218,8 +218,13 @@ def plan_replicas(starts, temperatures, replicas, weights):
 
 # ---- the student's MD ---------------------------------------------------------------------------------
 
-def groups_of(plan, group_atoms):
-    """Consecutive replicas, at most group_atoms atoms a batch (at least one replica)."""
+def groups_of(plan, group_atoms, mix_seed=None):
+    """Consecutive replicas, at most group_atoms atoms a batch (at least one replica). With mix_seed, the replicas
+    are taken in a seeded random order instead of the plan's: the start files' order then no longer decides which
+    pools a --budget-s cut leaves without frames (round 14's budget left the last two pools with none). A replica
+    keeps its id, so the frames are still ordered by replica."""
+    if mix_seed is not None:
+        plan = [plan[i] for i in np.random.default_rng(mix_seed).permutation(len(plan))]
     groups, cur, n = [], [], 0
     for p in plan:
         if cur and n + len(p["numbers"]) > group_atoms:
@@ -420,7 +425,7 @@ def run_on_devices(devices, weights, jobs, seed, every, equil, total, deadline, 
 
 
 def student_md(model, plan, ps, equil_fs, every_fs, seed, device, group_atoms, log=print, checkpoint_dir=None,
-               key="", budget_s=None, devices=None, weights=None, clock=time.time):
+               key="", budget_s=None, devices=None, weights=None, clock=time.time, mix_batches=False):
     """Frames of every replica: {id: [positions float32 [n,3] Å]}, {id: fs at which it exploded or None},
     {id: frames its MD could give (fewer than frames_per_replica when --budget-s cut or skipped its batch)}, stats.
     With checkpoint_dir, each finished batch is written there (md-batch-<g>.npz) and a rerun with the same
@@ -428,7 +433,8 @@ def student_md(model, plan, ps, equil_fs, every_fs, seed, device, group_atoms, l
     batch. With budget_s, no batch starts after budget_s seconds of MD and a running one is cut there (its replicas
     keep their frames; it is no checkpoint: a rerun runs it whole). With devices (several, e.g. ["cuda:0", "cuda:1"];
     needs checkpoint_dir and the weights' path), the batches run on all of them at once (run_on_devices): the same
-    frames as on one device, since a batch's trajectories depend on its seed (--seed, batch index) alone."""
+    frames as on one device, since a batch's trajectories depend on its seed (--seed, batch index) alone. With
+    mix_batches, the batches are groups_of's seeded mix (seed `seed`) of the plan instead of its order."""
     every = int(round(every_fs / DT_FS))
     equil = int(round(equil_fs / DT_FS))
     total = int(round(ps * 1000.0 / DT_FS))
@@ -438,7 +444,7 @@ def student_md(model, plan, ps, equil_fs, every_fs, seed, device, group_atoms, l
     n_chunks, n_frames_planned = total // every, (total - equil) // every
     frames, exploded, possible = {}, {}, {}
     status = {}
-    groups = groups_of(plan, group_atoms)
+    groups = groups_of(plan, group_atoms, mix_seed=seed if mix_batches else None)
     seeds = [batch_seed(seed, g) for g in range(len(groups))]
     digests = [batch_key(key, group, seeds[g], every, equil, total) if checkpoint_dir else None
                for g, group in enumerate(groups)]
@@ -503,7 +509,8 @@ def student_md(model, plan, ps, equil_fs, every_fs, seed, device, group_atoms, l
                 f"atoms, {n_dead} exploded{'' if whole else ', cut by the budget'}, {clock() - t0:.0f} s", flush=True)
     wall = clock() - t0
     count = lambda s: sum(1 for v in status.values() if v == s)   # noqa: E731
-    stats = dict(batches=len(groups), batches_from_checkpoint=count("checkpoint"), batches_cut=count("cut"),
+    stats = dict(batches=len(groups), mix_batches=bool(mix_batches), batches_from_checkpoint=count("checkpoint"),
+                 batches_cut=count("cut"),
                  batches_skipped=count("skipped"), devices=devices, budget_s=budget_s, steps_per_replica=total,
                  frames_per_replica=n_frames_planned, wall_s=round(wall, 1),
                  replica_steps_per_s=round(replica_steps / max(wall, 1e-9), 1))
@@ -604,7 +611,7 @@ def run(args, log=print):
     frames, exploded, possible, md_stats = student_md(
         model, plan, args.ps, args.equil_fs, args.every_fs, args.seed, device, args.group_atoms, log,
         checkpoint_dir=args.out, key=weights_digest, budget_s=args.budget_s, devices=devices, weights=args.weights,
-        clock=CLOCK)
+        clock=CLOCK, mix_batches=args.mix_batches)
     tasks = [dict(id=p["id"], numbers=p["numbers"], positions=p["positions"], frames=frames[p["id"]]) for p in plan]
     t_label = time.time()
     results = label_all(tasks, args.workers, log)
@@ -710,6 +717,9 @@ def parser():
     ap.add_argument("--budget-s", type=float, default=0,
                     help="seconds of MD (0: no limit): no batch starts after them and a running one is cut there "
                          "(its replicas keep their frames); what was sampled is labelled and written")
+    ap.add_argument("--mix-batches", action="store_true",
+                    help="batch the replicas in a seeded random order (--seed) instead of the start files': a "
+                         "--budget-s cut then thins every pool alike instead of leaving the last files without frames")
     ap.add_argument("--seed", type=int, default=20261129, help="MD seed")
     ap.add_argument("--val-seed", type=int, default=DATA_SEED, help="organic_data.py's --seed (its validation molecules)")
     ap.add_argument("--val-fraction", type=float, default=DATA_VAL_FRACTION, help="organic_data.py's --val-fraction")

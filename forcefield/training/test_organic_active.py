@@ -141,6 +141,46 @@ class ExplodedReplicaTest(unittest.TestCase):
         self.assertTrue(all(np.isfinite(x).all() for x in frames[0]))
 
 
+class MixedBatchesTest(unittest.TestCase):
+    """--mix-batches: the replicas batched in a seeded random order, so that a --budget-s cut thins every start file
+    alike (round 14's cut left the last two pools without frames); every replica still in exactly one batch, its
+    frames under its own id."""
+
+    def plan(self, n):
+        st = conformer0(STARTS_TRAIN, {"water"})[0]
+        return [dict(id=k, start=k, numbers=st.numbers, positions=st.positions, temperature=300.0) for k in range(n)]
+
+    def test_the_mix_spreads_the_first_batches_over_the_plan_and_is_seeded(self):
+        plan = self.plan(40)
+        ids = lambda gs: [[p["id"] for p in g] for g in gs]   # noqa: E731
+        plain = ids(organic_active.groups_of(plan, 12))          # 4 water replicas (12 atoms) a batch
+        self.assertEqual(plain[0], [0, 1, 2, 3])
+        mixed = ids(organic_active.groups_of(plan, 12, mix_seed=7))
+        self.assertEqual(mixed, ids(organic_active.groups_of(plan, 12, mix_seed=7)))
+        self.assertNotEqual(mixed, ids(organic_active.groups_of(plan, 12, mix_seed=8)))
+        self.assertEqual(sorted(i for g in mixed for i in g), list(range(40)))
+        self.assertEqual([len(g) for g in mixed], [4] * 10)
+        # the first half of the batches (what a budget of half the MD keeps) holds replicas of both halves of the plan
+        first = [i for g in mixed[:5] for i in g]
+        self.assertTrue(any(i < 20 for i in first) and any(i >= 20 for i in first))
+
+    def test_mixed_batches_give_every_replica_its_frames_under_its_id(self):
+        plan = self.plan(6)
+        run = lambda mix: organic_active.student_md(   # noqa: E731
+            organic_eval.load(PREVIEW, torch.device("cpu")), plan, 0.01, 5.0, 2.5, 3, torch.device("cpu"), 6,
+            log=lambda *a, **k: None, mix_batches=mix)
+        frames, exploded, possible, stats = run(True)
+        self.assertTrue(stats["mix_batches"])
+        self.assertEqual(stats["batches"], 3)
+        self.assertEqual(sorted(frames), list(range(6)))
+        self.assertEqual(possible, dict.fromkeys(range(6), 2))
+        self.assertTrue(all(len(frames[k]) == 2 and exploded[k] is None for k in range(6)))
+        plain, _, _, stats = run(False)
+        self.assertFalse(stats["mix_batches"])
+        # the same replicas in other batches (other batch seeds): other trajectories from the same start
+        self.assertTrue(any(not np.array_equal(frames[k][0], plain[k][0]) for k in range(6)))
+
+
 class StartsAndFamiliesTest(unittest.TestCase):
     def test_a_test_molecule_is_refused(self):
         starts = conformer0(STARTS_TRAIN, {"water"}) + conformer0(STARTS_TEST, {"methanol"})
