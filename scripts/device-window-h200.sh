@@ -16,6 +16,9 @@
 #   round-and-engine (instead of round1): the same round, and issue 29's engine measurements on the GPU alone first
 #          (group-engine-run.sh, PyTorch's baseline) while its data are labelled; call3 with
 #          STABILITY=1 then runs the stability survey of the round's export
+#   SOUP_ALPHA=0.5 (round1, round-and-engine; a number in (0,1)): the round also exports and evaluates INIT and its
+#          run's weight-space average (device_organic.sh soup); call3 with STABILITY=1 surveys it beside the export
+#          on the second of TRAIN_GPUS (default 0,1), its files in stability-soup/
 #   stability, survey: a candidate weight file's GPU checks before it may replace the shipped preview (see below)
 # Every call leaves ONE archive in $OUT (a call returns only a few files): window-<call>.tar.gz, in parts (pack).
 # Carry: .device/data.tar.xz (v1-v5's data, where the sparse checkout leaves forcefield/training/data out),
@@ -85,6 +88,16 @@ check_arms() {
   echo "$phase: $msg" >&2
   exit 2
 }
+# SOUP_ALPHA (the pipeline's average of INIT and its run, device_organic.sh soup): the pipeline's own check (soup_check
+# of active_settings.sh) here, before anything starts, for the reason check_active gives: a wrong one would otherwise
+# fail the average only after the training
+check_soup() {
+  [[ -n ${SOUP_ALPHA:-} ]] || return 0
+  local msg
+  msg=$( { source forcefield/training/active_settings.sh && soup_check; } 2>&1 ) && return 0
+  echo "$phase: $msg" >&2
+  exit 2
+}
 # until the pipeline's DONE, or 20 s before this call's CALL_S (default 570 s) ends
 wait_done() {
   local left=$(( ${CALL_S:-570} - SECONDS ))
@@ -95,13 +108,31 @@ unpack_bundle() {
   mkdir -p "$broot" && [[ -x $broot/g3/jre/bin/java ]] || XZ_OPT=-T0 tar -C "$broot" -xJf .device/g3.tar.xz
 }
 
+# call3's STABILITY=1: the seconds a stability survey gets, STABILITY_S (default 300) or what is left of CALL_S less 30 s
+# for the archive, whichever is less
+stability_budget() {
+  local b=${STABILITY_S:-300} left=$(( ${CALL_S:-570} - SECONDS - 30 ))
+  (( left < b )) && b=$left
+  echo "$b"
+}
+# MLIPAudit's stability survey (the bundle's organic-stability-run.sh, copied there) of weight file $1 on GPU $2 (empty:
+# the GPUs this call sees) into the archive's $3/, cut at sbudget seconds
+stability_survey() {
+  local gpu=()
+  if [[ -n $2 ]]; then gpu=(env CUDA_VISIBLE_DEVICES="$2"); fi
+  "${gpu[@]}" env MODEL="$1" BUDGET="$sbudget" OUT="$stage/$3" bash "$broot/g3/organic-stability-run.sh"
+}
+# the words for a survey beside the export's (student-gfn2-v6-NAME.safetensors)   NAME
+survey_name() { case $1 in f256) echo "F = 256" ;; soup) echo "the soup" ;; *) echo "$1" ;; esac; }
+
 # The pipeline (device_organic.sh PHASE: multi for round1 and round-and-engine, widths) detached, with the settings
 # below; DEADLINE_S (default: DEFAULT seconds) after this call's start.   PHASE DEFAULT
 start_pipeline() {
   # issue 27's next round (forcefield/training/README.md, "The small-molecule pool in the next round"): data with the
   # small-molecule pool on 15 cores (DATA_CPUS, DATA_WORKERS: fewer where a probe shares the machine), then training on the GPU from the preview, the v6 weight file with its domain,
   # the figures; call2/call3 wait and copy. Settings given to this call pass through as they are (INIT, TRAIN_CPUS,
-  # ARM_GPUS, ACTIVE_*, WARMUP); the ones below get their defaults here.
+  # ARM_GPUS, ACTIVE_*, WARMUP); the ones below get their defaults here (SOUP_ALPHA: none, no average; named here so
+  # that it reaches the pipeline even where it was not exported).
   v5data
   mkdir -p "$work/out"
   # bash reads a script as it runs: the pipeline runs a copy that the next command's copy of the checkout cannot touch
@@ -116,7 +147,7 @@ start_pipeline() {
   # BATCH (frames a step per rank, default 256): the step is bound by the host's launches (round 7: 30 ms a step at
   # 256 frames of ~18 atoms, gfn2-v1: 22 ms at 64 frames of ~22), so 512 passes about twice the frames a second
   DATA_CPUS=${DATA_CPUS:-0-15} DATA_WORKERS=${DATA_WORKERS:-15} TRAIN_GPUS=${TRAIN_GPUS:-0} BATCH=${BATCH:-256} LR=${LR:-3e-4} LR_FINAL=1e-5 DATA_OPTS="${DATA_OPTS:---small}" \
-    EVAL_BUDGET_S=${EVAL_BUDGET_S:-0} COMMIT=${COMMIT:-unknown} \
+    EVAL_BUDGET_S=${EVAL_BUDGET_S:-0} COMMIT=${COMMIT:-unknown} SOUP_ALPHA=${SOUP_ALPHA:-} \
     SYSTEM_WEIGHTS="--system-weight water=2 --system-weight ethanol=2 --system-weight benzene=2 --system-weight alanine-dipeptide=2 --system-weight ace-ala5-nme=3 --system-weight water-clusters=2 --system-weight organic-small=${SMALL_WEIGHT:-3} ${EXTRA_WEIGHTS:-}" \
     setsid nohup bash "$work/device_organic.sh" "$1" "$work" "$work/out" "${DEADLINE_S:-$2}" \
     > "$work/pipeline.log" 2>&1 < /dev/null &
@@ -167,6 +198,7 @@ case "$phase" in
     ;;
   round1)
     check_train_gpus
+    check_soup
     if [[ ${TRAIN_PROFILE:-0} == 1 ]]; then   # the probe's gate and data cores, as the round is started below
       DATA_CPUS=${DATA_CPUS:-0-14} GPU_GATE=$PWD/$work/GPU_FREE check_active
     else
@@ -225,6 +257,7 @@ case "$phase" in
          exit 2 ;;
     esac
     check_train_gpus
+    check_soup
     engine_env=()
     if [[ -n ${ENGINE_GPU:-} ]]; then
       check_gpus ENGINE_GPU "$ENGINE_GPU"
@@ -320,29 +353,55 @@ case "$phase" in
     # 256; the group kernel only F = 128 and replicas of one size, so this mixed batch runs on the stage kernels
     # either way) but no F = 256 file has run on a card yet, and at about twice to four times the dense work a step it
     # may be cut before 100 ps: its stability.json then says how far it came (frames_done, time_done_ps).
+    # The round's average of INIT and its run (student-gfn2-v6-soup.safetensors, SOUP_ALPHA), wherever the pipeline
+    # wrote one: the same survey at the same time on the second of TRAIN_GPUS (default 0,1), the export's on the
+    # first, with the same budget, its files in stability-soup/ (a model may replace the shipped preview only after
+    # it). Where TRAIN_GPUS names one GPU, or nvidia-smi lists one, it follows the export's survey there in what is
+    # left of CALL_S (not under 60 s), so the export's survey is as it was. Without the file, nothing changes.
     if [[ ${STABILITY:-0} == 1 && -f $work/out/DONE && -f $work/out/student-gfn2-v6.safetensors ]]; then
-      sbudget=${STABILITY_S:-300}
-      left=$(( ${CALL_S:-570} - SECONDS - 30 ))
-      (( left < sbudget )) && sbudget=$left
+      sbudget=$(stability_budget)
       if (( sbudget >= 60 )); then
         unpack_bundle
         cp scripts/organic-stability-run.sh "$broot/g3/"
         IFS=, read -r -a sgpus <<< "${ARM_GPUS:-0,1}"
-        sgpu=()   # the F = 128 survey on the first GPU where the F = 256 one runs beside it, else as before
-        f256_pid=
+        IFS=, read -r -a tgpus <<< "${TRAIN_GPUS:-0,1}"
+        sgpu=     # the export's survey on the first GPU where another runs beside it, else as before (none named)
+        beside=() # NAME GPU ... of the surveys at the same time beside it (student-gfn2-v6-NAME.safetensors)
+        after=    # the soup's survey after it, on its one GPU
         if [[ ${STABILITY_F256:-0} == 1 && -f $work/out/student-gfn2-v6-f256.safetensors ]]; then
-          sgpu=(env CUDA_VISIBLE_DEVICES="${sgpus[0]}")
-          CUDA_VISIBLE_DEVICES=${sgpus[1]} MODEL=$PWD/$work/out/student-gfn2-v6-f256.safetensors BUDGET=$sbudget \
-            OUT=$stage/stability-f256 bash "$broot/g3/organic-stability-run.sh" > "$stage/stability-f256.txt" 2>&1 &
-          f256_pid=$!
+          sgpu=${sgpus[0]}; beside+=(f256 "${sgpus[1]}")
         elif [[ ${STABILITY_F256:-0} == 1 ]]; then
           echo "$phase: no student-gfn2-v6-f256.safetensors in the pipeline's output: F = 128's survey alone"
         fi
-        "${sgpu[@]}" env MODEL="$PWD/$work/out/student-gfn2-v6.safetensors" BUDGET="$sbudget" OUT="$stage/stability" \
-          bash "$broot/g3/organic-stability-run.sh" | tail -4
-        if [[ -n $f256_pid ]]; then
-          wait "$f256_pid"
-          echo "F = 256's survey: exit $?"; tail -4 "$stage/stability-f256.txt"
+        if [[ -f $work/out/student-gfn2-v6-soup.safetensors ]]; then
+          if [[ -z ${tgpus[1]:-} ]] || (( $(nvidia-smi -L 2>/dev/null | grep -c '^GPU ') == 1 )); then
+            after=${tgpus[0]}
+          else
+            sgpu=${sgpu:-${tgpus[0]}}; beside+=(soup "${tgpus[1]}")
+          fi
+        fi
+        pids=()
+        for ((i = 0; i < ${#beside[@]}; i += 2)); do
+          stability_survey "$PWD/$work/out/student-gfn2-v6-${beside[i]}.safetensors" "${beside[i + 1]}" \
+            "stability-${beside[i]}" > "$stage/stability-${beside[i]}.txt" 2>&1 &
+          pids+=($!)
+        done
+        stability_survey "$PWD/$work/out/student-gfn2-v6.safetensors" "$sgpu" stability | tail -4
+        for ((i = 0; i < ${#pids[@]}; i++)); do
+          wait "${pids[i]}"
+          rc=$?
+          echo "$(survey_name "${beside[2 * i]}")'s survey: exit $rc"; tail -4 "$stage/stability-${beside[2 * i]}.txt"
+        done
+        if [[ -n $after ]]; then
+          sbudget=$(stability_budget)
+          if (( sbudget >= 60 )); then
+            stability_survey "$PWD/$work/out/student-gfn2-v6-soup.safetensors" "$after" stability-soup \
+              > "$stage/stability-soup.txt" 2>&1
+            echo "the soup's survey (after the export's, on GPU $after): exit $?"; tail -4 "$stage/stability-soup.txt"
+          else
+            echo "$phase: ${sbudget} s left of CALL_S=${CALL_S:-570}, too little for the soup's stability survey" \
+              "after the export's on its one GPU (not started)"
+          fi
         fi
       else
         echo "$phase: ${sbudget} s left of CALL_S=${CALL_S:-570}, too little for the stability survey (not started)"

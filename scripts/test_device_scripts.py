@@ -170,6 +170,39 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
                     self.assertIn(int(read(budget)), range(int(expect) - 2, int(expect) + 1), call_s)
                 self.assertTrue(glob.glob(os.path.join(tmp, "out", "window-call3.tar.gz.*")))
 
+    def surveys(self, tmp, env, extra=(), gpus=None):
+        """call3 STABILITY=1 after a finished pipeline whose output holds the export and the files EXTRA, a stand-in
+        survey recording its model, GPU and budget at its start and its model at its end (SURVEY_S later, default
+        1 s); where gpus is
+        given, an nvidia-smi listing that many GPUs. (result, the survey's log lines, the archive's listing)"""
+        out = os.path.join(tmp, ".organic-run", "out")
+        os.makedirs(out)
+        for f in ("DONE", "student-gfn2-v6.safetensors") + tuple(extra):
+            open(os.path.join(out, f), "w").close()
+        unpacked_bundle(tmp)
+        os.makedirs(os.path.join(tmp, "scripts"))
+        log = os.path.join(tmp, "surveys.txt")
+        with open(os.path.join(tmp, "scripts", "organic-stability-run.sh"), "w") as fh:
+            fh.write(f'echo "start $(basename "$MODEL") gpu=${{CUDA_VISIBLE_DEVICES:-}} $BUDGET" >> {log}\n'
+                     f'mkdir -p "$OUT" && echo {{}} > "$OUT/stability.json"; sleep "${{SURVEY_S:-1}}"\n'
+                     f'echo "end $(basename "$MODEL")" >> {log}\n')
+        env = dict({"CALL_S": "400", "STABILITY": "1", "STABILITY_S": "230", "BUNDLE_ROOT": os.path.join(tmp, "bundle")},
+                   **env)
+        if gpus is not None:
+            bin_dir = os.path.join(tmp, "bin")
+            os.makedirs(bin_dir)
+            with open(os.path.join(bin_dir, "nvidia-smi"), "w") as fh:
+                fh.write("#!/usr/bin/env bash\nfor ((g = 0; g < %d; g++)); do echo \"GPU $g: NVIDIA H200 (UUID: "
+                         "GPU-$g)\"; done\n" % gpus)
+            os.chmod(os.path.join(bin_dir, "nvidia-smi"), 0o755)
+            env["PATH"] = bin_dir + os.pathsep + os.environ["PATH"]
+        r = self.window(tmp, "call3", env)
+        self.assertEqual(0, r.returncode, r.stderr)
+        parts = sorted(glob.glob(os.path.join(tmp, "out", "window-call3.tar.gz.*")))
+        listing = subprocess.run("cat " + " ".join(parts) + " | tar -tz", shell=True, capture_output=True,
+                                 text=True).stdout.split()
+        return r, read(log).splitlines(), listing
+
     def test_call3_surveys_the_f256_export_beside_the_f128_one_on_the_second_gpu(self):
         # STABILITY_F256=1 after widths: a stand-in survey records its model, GPU and budget at its start and end; the
         # F = 256 export's runs on the second of ARM_GPUS at the same time as F = 128's on the first, with the same
@@ -178,30 +211,12 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
         for f256_file, setting, arm_gpus in ((True, "1", None), (True, "1", "1,0"), (False, "1", None),
                                              (True, None, None)):
             with tempfile.TemporaryDirectory() as tmp:
-                out = os.path.join(tmp, ".organic-run", "out")
-                os.makedirs(out)
-                for f in ("DONE", "student-gfn2-v6.safetensors") + (("student-gfn2-v6-f256.safetensors",) if f256_file
-                                                                    else ()):
-                    open(os.path.join(out, f), "w").close()
-                unpacked_bundle(tmp)
-                os.makedirs(os.path.join(tmp, "scripts"))
-                log = os.path.join(tmp, "surveys.txt")
-                with open(os.path.join(tmp, "scripts", "organic-stability-run.sh"), "w") as fh:
-                    fh.write(f'echo "start $(basename "$MODEL") gpu=${{CUDA_VISIBLE_DEVICES:-}} $BUDGET" >> {log}\n'
-                             f'mkdir -p "$OUT" && echo {{}} > "$OUT/stability.json"; sleep 1\n'
-                             f'echo "end $(basename "$MODEL")" >> {log}\n')
-                env = {"CALL_S": "400", "STABILITY": "1", "STABILITY_S": "230",
-                       "BUNDLE_ROOT": os.path.join(tmp, "bundle")}
+                env = {}
                 if setting:
                     env["STABILITY_F256"] = setting
                 if arm_gpus:
                     env["ARM_GPUS"] = arm_gpus
-                r = self.window(tmp, "call3", env)
-                self.assertEqual(0, r.returncode, r.stderr)
-                lines = read(log).splitlines()
-                parts = sorted(glob.glob(os.path.join(tmp, "out", "window-call3.tar.gz.*")))
-                listing = subprocess.run("cat " + " ".join(parts) + " | tar -tz", shell=True, capture_output=True,
-                                         text=True).stdout.split()
+                r, lines, listing = self.surveys(tmp, env, ("student-gfn2-v6-f256.safetensors",) if f256_file else ())
                 starts = sorted(x for x in lines if x.startswith("start "))
                 if f256_file and setting:
                     first, second = (arm_gpus or "0,1").split(",")
@@ -212,12 +227,53 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
                     self.assertTrue(all(x.startswith("start ") for x in lines[:2]), lines)   # at the same time
                     self.assertIn("./stability-f256/stability.json", listing)
                     self.assertIn("./stability/stability.json", listing)
+                    self.assertIn("F = 256's survey: exit 0", r.stdout)
                 else:
                     self.assertEqual(1, len(starts), lines)
                     self.assertTrue(starts[0].startswith("start student-gfn2-v6.safetensors gpu= "), starts)
                     self.assertNotIn("./stability-f256/stability.json", listing)
                     if setting:
                         self.assertIn("no student-gfn2-v6-f256.safetensors in the pipeline's output", r.stdout)
+
+    def test_call3_surveys_the_soup_beside_the_export_on_the_second_train_gpu(self):
+        # a round with SOUP_ALPHA left student-gfn2-v6-soup.safetensors (INIT and the run's average): surveyed at the
+        # same time as the export on the second of TRAIN_GPUS (default 0,1), the export's on the first, with the same
+        # budget, its files in the archive's stability-soup/; without the file the export's alone as before (covered
+        # above: no GPU named)
+        for train_gpus in (None, "1,0"):
+            with tempfile.TemporaryDirectory() as tmp:
+                r, lines, listing = self.surveys(tmp, {"TRAIN_GPUS": train_gpus} if train_gpus else {},
+                                                 ("student-gfn2-v6-soup.safetensors",), gpus=2)
+                first, second = (train_gpus or "0,1").split(",")
+                starts = sorted(x for x in lines if x.startswith("start "))
+                budget = starts[0].split()[-1]
+                self.assertIn(int(budget), range(228, 231), starts)
+                self.assertEqual([f"start student-gfn2-v6-soup.safetensors gpu={second} {budget}",
+                                  f"start student-gfn2-v6.safetensors gpu={first} {budget}"], starts)
+                self.assertTrue(all(x.startswith("start ") for x in lines[:2]), lines)   # at the same time
+                self.assertIn("./stability-soup/stability.json", listing)
+                self.assertIn("./stability-soup.txt", listing)
+                self.assertIn("./stability/stability.json", listing)
+                self.assertIn("the soup's survey: exit 0", r.stdout)
+        # one GPU (TRAIN_GPUS names one, or the machine has one): the soup's after the export's there, which runs as
+        # it did alone (no GPU named where TRAIN_GPUS is not given), in what is left of the call
+        for env, gpus, gpu in (({"TRAIN_GPUS": "0"}, None, "0"), ({}, 1, "0")):
+            with tempfile.TemporaryDirectory() as tmp:
+                r, lines, listing = self.surveys(tmp, env, ("student-gfn2-v6-soup.safetensors",), gpus=gpus)
+                self.assertEqual(4, len(lines), lines)
+                self.assertTrue(lines[0].startswith("start student-gfn2-v6.safetensors gpu= "), lines)
+                self.assertEqual("end student-gfn2-v6.safetensors", lines[1])
+                self.assertTrue(lines[2].startswith(f"start student-gfn2-v6-soup.safetensors gpu={gpu} "), lines)
+                self.assertIn(int(lines[2].split()[-1]), range(226, 231), lines)
+                self.assertIn("./stability-soup/stability.json", listing)
+        with tempfile.TemporaryDirectory() as tmp:   # too little left after the export's: not started
+            # 62 s for the export's survey (61 should SECONDS tick), which takes 3 s: under 60 s left for the soup's
+            r, lines, listing = self.surveys(tmp, {"TRAIN_GPUS": "0", "CALL_S": "92", "SURVEY_S": "3"},
+                                             ("student-gfn2-v6-soup.safetensors",))
+            self.assertEqual(2, len(lines), lines)
+            self.assertIn("too little for the soup's stability survey after the export's on its one GPU (not started)",
+                          r.stdout)
+            self.assertNotIn("./stability-soup/stability.json", listing)
 
     def test_call3_checks_the_engine_in_what_is_left_of_the_call_and_packs_its_logs(self):
         # CHECK_ENGINE=1: a stand-in group-engine-run.sh in the unpacked bundle writes into its OUT and records its
@@ -287,7 +343,8 @@ echo "$EVAL_BUDGET_S" > "$3/pipeline-eval-budget"
 echo "$1 DATA_CPUS=$DATA_CPUS DATA_WORKERS=$DATA_WORKERS GPU_GATE=${GPU_GATE:-}" > "$3/pipeline-env"
 echo "ACTIVE_WITH_DATA=${ACTIVE_WITH_DATA:-} ACTIVE_GPUS=${ACTIVE_GPUS:-}" > "$3/pipeline-active"
 printf '%s\n' "ARM_GPUS=${ARM_GPUS:-}" "TRAIN_CPUS=${TRAIN_CPUS:-}" "LR=${LR:-}" "BATCH=${BATCH:-}" "DATA_OPTS=${DATA_OPTS:-}" \
-  "SYSTEM_WEIGHTS=${SYSTEM_WEIGHTS:-}" "INIT=${INIT:-}" "ACTIVE_ROUND=${ACTIVE_ROUND:-}" "DEADLINE=$4" > "$3/pipeline-arms"
+  "SYSTEM_WEIGHTS=${SYSTEM_WEIGHTS:-}" "INIT=${INIT:-}" "ACTIVE_ROUND=${ACTIVE_ROUND:-}" "DEADLINE=$4" \
+  "SOUP_ALPHA=${SOUP_ALPHA:-}" > "$3/pipeline-arms"
 """
 
 
@@ -335,7 +392,7 @@ class Round1TrainProfileTest(unittest.TestCase):
                  PATH=bin_dir + os.pathsep + os.environ["PATH"], **env)
         for k in ("DATA_CPUS", "DATA_WORKERS", "TRAIN_GPUS", "PROFILE_CPU", "PROFILE_S", "BATCH", "EVAL_BUDGET_S",
                   "TRAIN_PROFILE", "ENGINE_GPU", "GPU_GATE", "ACTIVE_WITH_DATA", "ACTIVE_GPUS", "ACTIVE_MD_S",
-                  "ARM_GPUS", "TRAIN_CPUS", "LR", "DATA_OPTS", "EXTRA_WEIGHTS", "INIT", "ACTIVE_ROUND"):
+                  "ARM_GPUS", "TRAIN_CPUS", "LR", "DATA_OPTS", "EXTRA_WEIGHTS", "INIT", "ACTIVE_ROUND", "SOUP_ALPHA"):
             if k not in env:
                 e.pop(k, None)
         r = subprocess.run(["bash", "scripts/device-window-h200.sh", phase], cwd=tmp, env=e, capture_output=True,
@@ -579,6 +636,29 @@ class Round1TrainProfileTest(unittest.TestCase):
                 self.assertIn("(nothing started)", r.stderr)
                 self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "pipeline.log")), env)
                 self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "out", "pipeline-env")))
+
+    # SOUP_ALPHA (the pipeline's average of INIT and its run): a value the pipeline would refuse (not a number strictly
+    # between 0 and 1) is refused here, before anything starts; a good one reaches the pipeline, none by default
+    def test_soup_alpha_reaches_the_pipeline_or_is_refused_before_anything_starts(self):
+        for phase in ("round1", "round-and-engine"):
+            for alpha in ("1", "0", "1.5", "0,5", "half"):
+                with tempfile.TemporaryDirectory() as tmp:
+                    r, calls, _ = self.round1(tmp, {"SOUP_ALPHA": alpha, "MEASURE_S": "60"}, phase=phase,
+                                              expect_pipeline=False)
+                    self.assertEqual(2, r.returncode, r.stdout + r.stderr)
+                    self.assertIn(f"{phase}: SOUP_ALPHA='{alpha}': expected a number between 0 and 1 (exclusive)",
+                                  r.stderr)
+                    self.assertIn("(nothing started)", r.stderr)
+                    self.assertEqual([], calls)
+                    self.assertFalse(os.path.exists(os.path.join(tmp, "unpacked")))   # the bundle left packed
+                    self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "pipeline.log")))
+            for env, want in (({"SOUP_ALPHA": "0.5"}, "0.5"), ({}, "")):
+                with tempfile.TemporaryDirectory() as tmp:
+                    r, calls, pipeline = self.round1(tmp, dict(env, MEASURE_S="60"), phase=phase)
+                    self.assertEqual(0, r.returncode, r.stderr)
+                    arms = dict(x.split("=", 1) for x in
+                                read(os.path.join(tmp, ".organic-run", "out", "pipeline-arms")).splitlines())
+                    self.assertEqual(want, arms["SOUP_ALPHA"])
 
     def test_without_train_profile_no_probe_and_the_round_as_before(self):
         with tempfile.TemporaryDirectory() as tmp:

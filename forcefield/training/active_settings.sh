@@ -1,9 +1,9 @@
 # shellcheck shell=bash
-# ACTIVE_WITH_DATA=1's checks (and widths' ARM_GPUS, arm_check), sourced by device_organic.sh (multi and widths refuse
-# before anything starts, when run by hand) and by scripts/device-window-h200.sh (round1, round-and-engine, widths:
-# the pipeline runs detached there, so its own refusal would show only in pipeline.log while the window's call waited
-# CALL_S for a DONE that never comes). One file, so that the window and the pipeline cannot disagree on what the
-# measurements hold. Functions only.
+# ACTIVE_WITH_DATA=1's checks (and widths' ARM_GPUS, arm_check; multi's SOUP_ALPHA, soup_check), sourced by
+# device_organic.sh (multi and widths refuse before anything starts, when run by hand) and by
+# scripts/device-window-h200.sh (round1, round-and-engine, widths: the pipeline runs detached there, so its own refusal
+# would show only in pipeline.log while the window's call waited CALL_S for a DONE that never comes). One file, so that
+# the window and the pipeline cannot disagree on what the measurements hold. Functions only.
 
 # GPU indices (comma-separated) that the measurements sharing the machine hold while the data are labelled
 # (GPU_GATE: they want them to themselves until they create the gate file): with TRAIN_PROFILE=1 the training-step
@@ -78,6 +78,19 @@ arm_check() {
   fi
   if [[ -n ${TRAIN_CPUS:-} && ! $TRAIN_CPUS =~ ^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$ ]]; then
     echo "TRAIN_CPUS='$TRAIN_CPUS': expected a taskset list of cores such as 0-31 (nothing started)" >&2
+    return 2
+  fi
+}
+
+# multi's SOUP_ALPHA (device_organic.sh soup: INIT and the run's average, interpolate.py) before anything starts, else
+# a message and 2: empty (no average), or a number strictly between 0 and 1 written as 0.5 or .5 (the run's share; 0
+# and 1 are INIT and the run themselves). Here and not only in the pipeline, for the reason arm_check gives: a wrong
+# one would otherwise fail only the average, after the window's training.
+soup_check() {
+  [[ -n ${SOUP_ALPHA:-} ]] || return 0
+  if [[ ! $SOUP_ALPHA =~ ^0?\.[0-9]*[1-9][0-9]*$ ]]; then
+    echo "SOUP_ALPHA='$SOUP_ALPHA': expected a number between 0 and 1 (exclusive), the run's share in its average" \
+      "with INIT, e.g. 0.5 (nothing started)" >&2
     return 2
   fi
 }

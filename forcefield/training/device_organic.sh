@@ -4,7 +4,9 @@
 #
 #   device_organic.sh data-and-train WORK OUT DEADLINE_S   sample + label (15 processes), then training run A
 #   device_organic.sh train-and-eval WORK OUT DEADLINE_S   training run B warm-started from A, then the figures
-#   device_organic.sh all|multi WORK OUT DEADLINE_S        everything, detached (see the phases below)
+#   device_organic.sh all|multi WORK OUT DEADLINE_S        everything, detached (see the phases below); multi with
+#                                                          SOUP_ALPHA=0.5 also exports and evaluates INIT and the run's
+#                                                          average (interpolate.py) beside the run (see soup)
 #   device_organic.sh weighting WORK OUT DEADLINE_S        the force loss per atom against per structure, one GPU
 #   device_organic.sh widths WORK OUT DEADLINE_S           F = 128 against the widened F = 256 (one GPU, or one each:
 #                                                          ARM_GPUS)
@@ -69,8 +71,10 @@ pools_text() {
 # The weight file for the Java side with its domain (docs/model.md): v5's data and the RDKit starts of the training
 # molecules (and of the pools DATA_OPTS adds: --small, --conjugated, --rare, --motifs, --coverage, --rings), named as the preview's.   RUN WEIGHTS TS
 # The starts go to a file of this export's own (named after TS): widths exports its two arms at the same time.
+# TRAINING (optional): the metadata's training line (export.py --training; `{train}` in it stands for train.py's line
+# of the run's log), for weights that are not the run's own (soup's average).   RUN WEIGHTS TS [TRAINING]
 export_v6() {
-  local run=$1 weights=$2 ts=$3
+  local run=$1 weights=$2 ts=$3 training=${4:-}
   local starts
   starts=$work/organic-starts.$(basename "${ts%.pt}").xyz.gz
   python3 -c "
@@ -82,12 +86,35 @@ import numpy as np
 for f in fr: f.info['system'] = f.info['name']; f.energy = 0.0; f.forces = np.zeros_like(f.positions)   # unlabelled: the domain reads geometry only
 extxyz.write('$starts', fr)"
   timeout 300 python3 $tr/export.py --state "$run/state.npz" --log "$run/train_log.json" \
-    --weights "$weights" --torchscript "$ts" --training-commit "${COMMIT:-unknown}" \
+    --weights "$weights" --torchscript "$ts" --training-commit "${COMMIT:-unknown}" ${training:+--training "$training"} \
     --dataset "molten-gfn2-organic (forcefield/training/organic, organic_data.py)$(pools_text)" \
     --domain-data ${V5DATA:-$tr/data} "$starts" 2>&1 | grep -v '^ "domain"' | tail -25
 }
 
 pin() { if [[ -n ${1:-} ]]; then echo "taskset -c $1"; fi; }
+
+# SOUP_ALPHA (multi, e.g. 0.5): the weight-space average (1 - SOUP_ALPHA) INIT + SOUP_ALPHA run (interpolate.py), since
+# round 14's midpoint of INIT and its fine-tuning was better than both on both test sets, and a model may replace the
+# shipped preview only after the window's stability survey (call3 STABILITY=1 surveys this file too). Run in the
+# background beside the run's export and figures, once the training ended: the average as $work/soup/state.npz
+# (copied to state_soup.npz), exported with export_v6's domain and dataset (student-gfn2-v6-soup.safetensors, its
+# training line naming interpolate.py's alpha, INIT and its sha256, and the run; export-soup_stdout.txt), then its
+# figures (eval-soup.json, eval-soup_stdout.txt) on the second of TRAIN_GPUS where there are two, else beside the
+# run's on the first. Reads init and gpu_list (multi's).
+soup() {
+  local sha gpu=${gpu_list[1]:-${gpu_list[0]}}
+  mkdir -p "$work/soup"
+  python3 $tr/interpolate.py --a "$init" --b "$work/run/state.npz" --alpha "$SOUP_ALPHA" --out "$work/soup/state.npz"
+  cp "$work/soup/state.npz" "$out/state_soup.npz"
+  cp "$work/run/train_log.json" "$work/soup/train_log.json"   # export.py reads the architecture there
+  sha=$(sha256sum "$init" | cut -d' ' -f1)
+  export_v6 "$work/soup" "$out/student-gfn2-v6-soup.safetensors" "$work/v6-soup.pt" \
+    "interpolate.py --alpha $SOUP_ALPHA: (1 - $SOUP_ALPHA) x INIT $(basename "$init") (sha256 $sha) + $SOUP_ALPHA x its fine-tuning in this round (device_organic.sh multi, training commit ${COMMIT:-unknown}: {train})" \
+    > "$out/export-soup_stdout.txt"
+  export CUDA_VISIBLE_DEVICES=$gpu
+  echo "the soup's figures on GPU $gpu"
+  figures "$work/soup/state.npz" "$out/eval-soup.json" "$out/eval-soup_stdout.txt" > /dev/null
+}
 
 # The data of the organic list (and DATA_OPTS' additions) on DATA_CPUS, unless WORK has them from an earlier start
 data_once() {
@@ -287,6 +314,9 @@ case "$phase" in
     # ACTIVE_WITH_DATA=1: the active round runs while the data are labelled, on the GPUs they leave idle (see
     # active_with_data; ACTIVE_GPUS must leave out those the measurements hold: active_check refuses before
     # anything starts); the training waits for it, then for the gate. Default: the sequential round of ACTIVE_OPTS.
+    # SOUP_ALPHA (a number in (0,1), e.g. 0.5; refused otherwise before anything starts): INIT and the run's average
+    # exported and evaluated too, beside the run's export and figures (see soup); DONE after both.
+    soup_check || exit 2
     workers=${DATA_WORKERS:-$(( cores > 1 ? cores - 1 : 1 ))}
     gpus=${TRAIN_GPUS:-0}
     IFS=, read -r -a gpu_list <<< "$gpus"
@@ -312,7 +342,10 @@ case "$phase" in
         --workers "$workers" $ACTIVE_OPTS 2>&1 | tee "$out/active_stdout.txt" || echo "the active round ended with $?"
       active_join   # its frames weighted as the round asks (default 2), only when there are some
     fi
-    minutes=$(python3 -c "print(round(($deadline - $SECONDS - ${EVAL_BUDGET_S:-150} - 120) / 60, 2))")
+    # after the training: 120 s for the export and the figures; with SOUP_ALPHA 30 s more, as widths' two arms: the
+    # soup's interpolate.py (a few seconds) comes before its export, and the two exports share the cores
+    soup_s=0; if [[ -n ${SOUP_ALPHA:-} ]]; then soup_s=30; fi
+    minutes=$(python3 -c "print(round(($deadline - $SECONDS - ${EVAL_BUDGET_S:-150} - 120 - $soup_s) / 60, 2))")
     echo "training on GPUs $gpus ($n ranks) for $minutes min from $init"
     mkdir -p "$work/run"
     ( while sleep 60; do   # the best weights so far, where a later command finds them
@@ -330,9 +363,16 @@ case "$phase" in
     kill $saver 2>/dev/null || true
     cp "$work/run/state.npz" "$out/state_run.npz"; cp "$work/run/state_last.npz" "$out/state_run_last.npz" 2>/dev/null || true
     cp "$work/run/train_log.json" "$out/train_log_run.json"
+    soup_pid=
+    if [[ -n ${SOUP_ALPHA:-} ]]; then
+      echo "INIT and the run's average at alpha $SOUP_ALPHA: exported and evaluated beside the run's"
+      soup &
+      soup_pid=$!
+    fi
     export_v6 "$work/run" "$out/student-gfn2-v6.safetensors" "$work/v6.pt" | tee "$out/export_stdout.txt"
     export CUDA_VISIBLE_DEVICES=${gpu_list[0]}
     figures "$work/run/state.npz" "$out/eval.json" "$out/eval_stdout.txt"
+    if [[ -n $soup_pid ]]; then wait "$soup_pid" || echo "the soup's export or figures ended with $?"; fi
     wait
     touch "$out/DONE"
     ;;

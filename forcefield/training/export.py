@@ -78,13 +78,15 @@ def build(state, settings):
 
 
 def training_description(settings, given=None):
-    """The metadata's training line: GIVEN where the weights come from elsewhere (e.g. interpolate.py), else the
-    train.py run of the log's settings."""
-    if given:
+    """The metadata's training line: GIVEN where the weights come from elsewhere (e.g. interpolate.py), `{train}` in
+    it standing for the train.py run of the log's settings (device_organic.sh's soup: INIT and that run averaged),
+    else that run's line."""
+    if given and "{train}" not in given:
         return given
-    return (f"train.py: {settings['steps']} steps, batch {settings['batch']}, lr {settings['lr']} -> "
-            f"{settings['lr_final']}, w_forces {settings['w_forces']}, w_energy {settings['w_energy']}, "
-            f"EMA {settings['ema']}, seed {settings['seed']}, torch {settings['torch']} on {settings['device_name']}")
+    own = (f"train.py: {settings['steps']} steps, batch {settings['batch']}, lr {settings['lr']} -> "
+           f"{settings['lr_final']}, w_forces {settings['w_forces']}, w_energy {settings['w_energy']}, "
+           f"EMA {settings['ema']}, seed {settings['seed']}, torch {settings['torch']} on {settings['device_name']}")
+    return given.replace("{train}", own) if given else own
 
 
 def domain_data(given, settings):
@@ -111,7 +113,7 @@ def main():
     ap.add_argument("--training-commit", default=None, help="commit of the training code and data (default: HEAD)")
     ap.add_argument("--training", default=None,
                     help="the metadata's training line (default: train.py's run from the log; say so where the weights "
-                         "come from elsewhere, e.g. interpolate.py)")
+                         "come from elsewhere, e.g. interpolate.py; {train} in it stands for that run's line)")
     ap.add_argument("--domain-data", nargs="+", default=None, metavar="DIR",
                     help="training data whose atom environments become the `domain` metadata entry (domain.py; default: "
                          "the data folder(s) the train log names, settings.data)")

@@ -54,6 +54,9 @@ class InterpolateTest(unittest.TestCase):
         self.assertTrue(training_description(settings).startswith("train.py: 10 steps, batch 4"))
         self.assertEqual(training_description(settings, "interpolate.py: 0.5 x A + 0.5 x B"),
                          "interpolate.py: 0.5 x A + 0.5 x B")
+        # device_organic.sh's soup names the run it averaged with INIT: {train} stands for the log's own line
+        self.assertEqual(training_description(settings, "interpolate.py --alpha 0.5: A + its fine-tuning ({train})"),
+                         "interpolate.py --alpha 0.5: A + its fine-tuning (" + training_description(settings) + ")")
 
 
 if __name__ == "__main__":

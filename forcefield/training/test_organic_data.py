@@ -344,7 +344,9 @@ class DeviceFiguresTest(unittest.TestCase):
 # its arguments) and writes what the phase reads next. organic_data.py waits up to 6 s for the active round to have
 # started (and logs whether it had); organic_active.py marks its start, takes 1 s and writes its round's files;
 # train.py logs whether the active round had finished; export.py writes a weight file naming the state it exported
-# and says so; widen.py writes its --out. `-c` snippets: the core count, the phase's arithmetic (run by the real
+# (and its --training line, where given) and says so; widen.py and interpolate.py write their --out; export.py and
+# organic_eval.py take STUB_SLOW_S seconds (default 0) and then log their end (organic_eval.py: whether the phase's
+# DONE was there by then). `-c` snippets: the core count, the phase's arithmetic (run by the real
 # python), the others (torch's banner, export_v6's starts) nothing.
 STUB_PYTHON = r"""#!/usr/bin/env bash
 log=$STUB_DIR/calls.log
@@ -369,8 +371,16 @@ case $script in
     echo "data: active started $([[ -e $STUB_DIR/active-started ]] && echo yes || echo no)" >> "$log"
     mkdir -p "$out/testset"; touch "$out/organic.train.npz" "$out/organic-test.npz"
     echo {} > "$out/organic-data.json" ;;
-  export.py) echo "weights of $(opt --state "$@")" > "$(opt --weights "$@")"; echo "exported" ;;
+  export.py)
+    t=$(opt --training "$@"); sleep "${STUB_SLOW_S:-0}"
+    echo "weights of $(opt --state "$@")${t:+ | training: $t}" > "$(opt --weights "$@")"
+    echo "export.py end $(opt --weights "$@")" >> "$log"; echo "exported" ;;
+  organic_eval.py)
+    sleep "${STUB_SLOW_S:-0}"; echo {} > "$out"
+    echo "organic_eval.py end $(opt --weights "$@") | DONE $([[ -e $(dirname "$out")/DONE ]] && echo yes || echo no)" >> "$log" ;;
   widen.py) echo "widened $(opt --weights "$@")" > "$out" ;;
+  interpolate.py)
+    mkdir -p "$(dirname "$out")"; echo "soup of $(opt --a "$@") and $(opt --b "$@") at $(opt --alpha "$@")" > "$out" ;;
   train.py)
     echo "train: active done $([[ -e $STUB_DIR/active-done ]] && echo yes || echo no)" >> "$log"
     mkdir -p "$out"; touch "$out/state.npz"; echo {} > "$out/train_log.json" ;;
@@ -404,7 +414,8 @@ def run_phase(phase, env, gpus=None):
         shutil.copy(os.path.join(here, "active_settings.sh"), os.path.join(d, "forcefield", "training"))
         base = {k: v for k, v in os.environ.items() if not k.startswith(("ACTIVE_", "GPU_GATE", "ENGINE_GPU", "TRAIN_",
                                                                           "DATA_", "SYSTEM_WEIGHTS", "ARM_GPUS",
-                                                                          "BATCH", "LR", "WARMUP", "INIT", "V5DATA"))}
+                                                                          "BATCH", "LR", "WARMUP", "INIT", "V5DATA",
+                                                                          "SOUP_ALPHA", "STUB_", "COMMIT"))}
         e = dict(base, PATH=os.path.join(d, "bin") + os.pathsep + os.environ["PATH"], STUB_DIR=d,
                  REAL_PYTHON=sys.executable, EVAL_BUDGET_S="0", **env)
         # output to a file, not a pipe: the phase's minute saver leaves a `sleep 60` holding its output open
@@ -517,6 +528,101 @@ class DeviceActiveWithDataTest(unittest.TestCase):
         self.assertNotIn("--devices", argv)
         for t in self.call(lines, "train.py"):
             self.assertIn("--system-weight organic-active-r4=2", t)
+
+
+class DeviceSoupTest(unittest.TestCase):
+    """device_organic.sh multi with SOUP_ALPHA: once the training ended, INIT and the run's average (interpolate.py) is
+    exported with the run's domain and dataset but a training line of its own, and evaluated on the second of
+    TRAIN_GPUS, both at the same time as the run's export and figures, which the window's call3 then surveys; DONE only
+    after both; the training ends 30 s earlier for it. Without SOUP_ALPHA no soup at all; a SOUP_ALPHA not in (0,1) is
+    refused before anything starts. python3 stubbed (STUB_PYTHON)."""
+
+    SETTINGS = dict(DATA_CPUS="0", DATA_WORKERS="3", DATA_OPTS="--small --rare", V5DATA="v5", COMMIT="abc123")
+
+    @staticmethod
+    def minutes(lines):
+        (train,) = {x.split(" | ")[3] for x in lines if x.startswith("train.py |")}
+        argv = train.split()
+        return float(argv[argv.index("--minutes") + 1])
+
+    def test_the_soup_is_built_exported_and_evaluated_beside_the_run_and_done_after_both(self):
+        import hashlib
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            init = os.path.join(d, "preview.safetensors")
+            with open(init, "wb") as f:
+                f.write(b"the preview's weights")
+            sha = hashlib.sha256(b"the preview's weights").hexdigest()
+            for gpus, soup_gpu in (("0,1", "1"), ("0", "0")):
+                rc, text, lines, files = run_phase("multi", dict(self.SETTINGS, TRAIN_GPUS=gpus, SOUP_ALPHA="0.5",
+                                                                 INIT=init, STUB_SLOW_S="1"))
+                self.assertEqual(0, rc, text)
+                # the average of INIT and the run's best state, after the training
+                (interp,) = [x for x in lines if x.startswith("interpolate.py |")]
+                self.assertEqual(f"--a {init} --b w/run/state.npz --alpha 0.5 --out w/soup/state.npz",
+                                 interp.split(" | ")[3])
+                self.assertGreater(lines.index(interp), max(i for i, x in enumerate(lines) if x.startswith("train.py")))
+                self.assertEqual(f"soup of {init} and w/run/state.npz at 0.5\n", files["state_soup.npz"])
+                # two exports at once: the run's as before, the soup's with its training line and the run's domain
+                exports = [x for x in lines if x.startswith("export.py |")]
+                self.assertEqual(2, len(exports), lines)
+                self.assertLess(max(lines.index(x) for x in exports),
+                                min(i for i, x in enumerate(lines) if x.startswith("export.py end")), lines)
+                self.assertEqual("weights of w/run/state.npz\n", files["student-gfn2-v6.safetensors"])
+                training = (f"interpolate.py --alpha 0.5: (1 - 0.5) x INIT preview.safetensors (sha256 {sha}) + 0.5 x "
+                            "its fine-tuning in this round (device_organic.sh multi, training commit abc123: {train})")
+                self.assertEqual(f"weights of w/soup/state.npz | training: {training}\n",
+                                 files["student-gfn2-v6-soup.safetensors"])
+                (run_export,) = [x for x in exports if "--state w/run/state.npz " in x]
+                (soup_export,) = [x for x in exports if "--state w/soup/state.npz " in x]
+                self.assertEqual(run_export, soup_export.replace(f" --training {training}", "")
+                                 .replace("w/soup/", "w/run/").replace("v6-soup", "v6"))
+                self.assertIn("exported", files["export-soup_stdout.txt"])
+                # two evaluations at once, the soup's on the second training GPU (the first where there is one)
+                evals = {x.split(" | ")[3].split()[1]: x.split(" | ")[1] for x in lines
+                         if x.startswith("organic_eval.py |")}
+                self.assertEqual({"w/run/state.npz": "CUDA_VISIBLE_DEVICES=" + gpus.split(",")[0],
+                                  "w/soup/state.npz": "CUDA_VISIBLE_DEVICES=" + soup_gpu}, evals, lines)
+                (soup_eval,) = [x for x in lines if x.startswith("organic_eval.py |") and "w/soup/" in x]
+                self.assertTrue(soup_eval.endswith("/o/eval-soup.json"), soup_eval)
+                self.assertLess(max(i for i, x in enumerate(lines) if x.startswith("organic_eval.py |")),
+                                min(i for i, x in enumerate(lines) if x.startswith("organic_eval.py end")), lines)
+                # DONE after both evaluations ended
+                self.assertIn("organic_eval.py end w/run/state.npz | DONE no", lines)
+                self.assertIn("organic_eval.py end w/soup/state.npz | DONE no", lines)
+                self.assertIn("DONE", files)
+                for name in ("eval.json", "eval-soup.json", "eval-soup_stdout.txt"):
+                    self.assertIn(name, files)
+                # 30 s of the training for the soup: (900 - a few s - 120 - 30) / 60
+                self.assertTrue(12.3 <= self.minutes(lines) <= 12.5, self.minutes(lines))
+
+    def test_without_soup_alpha_no_soup(self):
+        for env in ({}, {"SOUP_ALPHA": ""}):
+            rc, text, lines, files = run_phase("multi", dict(self.SETTINGS, TRAIN_GPUS="0,1", **env))
+            self.assertEqual(0, rc, text)
+            self.assertEqual([], [x for x in lines if "interpolate.py" in x or "soup" in x], lines)
+            exports = [x for x in lines if x.startswith("export.py |")]
+            self.assertEqual(1, len(exports), lines)
+            self.assertNotIn(" --training ", exports[0])
+            evals = [x.split(" | ")[1] for x in lines if x.startswith("organic_eval.py |")]
+            self.assertEqual(["CUDA_VISIBLE_DEVICES=0"], evals)
+            self.assertEqual([], [name for name in files if "soup" in name])
+            self.assertIn("DONE", files)
+            self.assertTrue(12.8 <= self.minutes(lines) <= 13.0, self.minutes(lines))   # (900 - a few s - 120) / 60
+
+    def test_a_soup_alpha_not_between_0_and_1_is_refused_before_anything_starts(self):
+        import subprocess
+        for alpha in ("1", "0", "0.0", "1.5", "-0.5", "0,5", "half", "5e-1", "0.5 "):
+            rc, text, lines, files = run_phase("multi", dict(self.SETTINGS, SOUP_ALPHA=alpha))
+            self.assertEqual(2, rc, (alpha, text))
+            self.assertIn(f"SOUP_ALPHA='{alpha}': expected a number between 0 and 1 (exclusive)", text)
+            self.assertIn("(nothing started)", text)
+            self.assertEqual([], lines, alpha)
+        settings = os.path.join(os.path.dirname(os.path.abspath(__file__)), "active_settings.sh")
+        for alpha in ("0.5", ".25", "0.999", "0.05"):
+            p = subprocess.run(["bash", "-c", f"set -euo pipefail\nsource '{settings}'\nsoup_check"],
+                               capture_output=True, text=True, timeout=30, env=dict(os.environ, SOUP_ALPHA=alpha))
+            self.assertEqual(0, p.returncode, (alpha, p.stderr))
 
 
 class DeviceWidthsTest(unittest.TestCase):
