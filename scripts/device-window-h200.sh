@@ -7,7 +7,8 @@
 #          both exported and evaluated on the test frames, F = 128's export also as the round's weight file
 #          (forcefield/training/device_organic.sh widths), detached, DEADLINE_S (default 1380) after this call's start;
 #          call3 with STABILITY=1 surveys F = 128's export, with STABILITY_F256=1 F = 256's beside it (below)
-#   call2: waits while the training runs, copies their best weights so far
+#   call2: waits while the training runs, copies their best weights so far; with STABILITY_INIT=1 surveys INIT (default
+#          the shipped preview) on the first of TRAIN_GPUS meanwhile (below)
 #   call3: waits for the pipeline's DONE (or CALL_S), copies the final weights and logs; then, on the card, the
 #          stability survey (STABILITY=1) and the engine's GroupCheck (CHECK_ENGINE=1), each where time is left
 #   round1 (instead of widths): issue 27's round at F = 128 alone, the small-molecule pool in its data (device_organic.sh
@@ -340,7 +341,31 @@ case "$phase" in
     tar -C "$stage" -czf - . | split -b 15M -d -a 1 - "$out/window-$phase.tar.gz." && ls -la "$out"
     ;;
   call2|call3)
+    # STABILITY_INIT=1 (call2): the same survey of INIT (default the shipped preview; the file the round started from,
+    # in this checkout) on the first of TRAIN_GPUS (default 0,1) while the training runs, in STABILITY_S or what is
+    # left of CALL_S less 30 s, files in the archive's stability-init/. For a preview shipped before its own survey
+    # (round 14's midpoint, made after its machine was gone); it slows the training beside it for ~200 s.
+    init_pid=
+    if [[ ${STABILITY_INIT:-0} == 1 && $phase == call2 ]]; then
+      sinit=${INIT:-forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors}
+      sbudget=$(stability_budget)
+      if [[ ! -f $sinit ]]; then
+        echo "$phase: INIT '$sinit' is not there: no survey of it"
+      elif (( sbudget >= 60 )); then
+        unpack_bundle
+        cp scripts/organic-stability-run.sh "$broot/g3/"
+        IFS=, read -r -a tgpus <<< "${TRAIN_GPUS:-0,1}"
+        stability_survey "$PWD/$sinit" "${tgpus[0]}" stability-init > "$stage/stability-init.txt" 2>&1 &
+        init_pid=$!
+      else
+        echo "$phase: ${sbudget} s left of CALL_S=${CALL_S:-570}, too little for INIT's stability survey (not started)"
+      fi
+    fi
     wait_done
+    if [[ -n $init_pid ]]; then
+      wait "$init_pid"
+      echo "INIT's survey: exit $?"; tail -4 "$stage/stability-init.txt"
+    fi
     grep -h "epoch\|stopped\|kept" "$work"/out/train_*.txt 2>/dev/null | tail -8
     # STABILITY=1 (call3): MLIPAudit's stability survey of the round's export on the card once the pipeline is DONE
     # (about 200 s for the 144 molecules; needs .device/g3.tar.xz, carried in this call or an earlier one of this

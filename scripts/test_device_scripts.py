@@ -275,6 +275,46 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
                           r.stdout)
             self.assertNotIn("./stability-soup/stability.json", listing)
 
+    def test_call2_surveys_init_on_the_first_train_gpu_while_the_training_runs(self):
+        # STABILITY_INIT=1: a shipped preview with no survey of its own (round 14's midpoint) surveyed in call2, on the
+        # first of TRAIN_GPUS, started before the pipeline is DONE (the stand-in records whether DONE existed at its
+        # start; the pipeline here finishes 2 s into the call), its files in the archive's stability-init/; without
+        # the setting, no survey
+        preview = "forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors"
+        for env, gpu in (({}, "0"), ({"TRAIN_GPUS": "1,0"}, "1"), (None, None)):
+            with tempfile.TemporaryDirectory() as tmp:
+                out = os.path.join(tmp, ".organic-run", "out")
+                os.makedirs(out)
+                unpacked_bundle(tmp)
+                os.makedirs(os.path.join(tmp, "scripts"))
+                os.makedirs(os.path.dirname(os.path.join(tmp, preview)))
+                open(os.path.join(tmp, preview), "w").close()
+                log = os.path.join(tmp, "surveys.txt")
+                with open(os.path.join(tmp, "scripts", "organic-stability-run.sh"), "w") as fh:
+                    fh.write(f'echo "start $(basename "$MODEL") gpu=${{CUDA_VISIBLE_DEVICES:-}} $BUDGET '
+                             f'done=$([[ -f {out}/DONE ]] && echo yes || echo no)" >> {log}\n'
+                             f'mkdir -p "$OUT" && echo {{}} > "$OUT/stability.json"\n')
+                finisher = subprocess.Popen(["bash", "-c", f"sleep 2; touch {out}/DONE"])
+                self.addCleanup(finisher.wait)
+                e = {"CALL_S": "400", "STABILITY_S": "230", "BUNDLE_ROOT": os.path.join(tmp, "bundle")}
+                if env is not None:
+                    e.update(env, STABILITY_INIT="1")
+                r = self.window(tmp, "call2", e)
+                self.assertEqual(0, r.returncode, r.stderr)
+                parts = sorted(glob.glob(os.path.join(tmp, "out", "window-call2.tar.gz.*")))
+                listing = subprocess.run("cat " + " ".join(parts) + " | tar -tz", shell=True, capture_output=True,
+                                         text=True).stdout.split()
+                if env is None:
+                    self.assertFalse(os.path.exists(log))
+                    self.assertNotIn("./stability-init/stability.json", listing)
+                    continue
+                lines = read(log).splitlines()
+                self.assertEqual(1, len(lines), lines)
+                self.assertRegex(lines[0], rf"^start student-gfn2-organic-preview.safetensors gpu={gpu} 2(2[89]|30) "
+                                           r"done=no$")
+                self.assertIn("INIT's survey: exit 0", r.stdout)
+                self.assertIn("./stability-init/stability.json", listing)
+
     def test_call3_checks_the_engine_in_what_is_left_of_the_call_and_packs_its_logs(self):
         # CHECK_ENGINE=1: a stand-in group-engine-run.sh in the unpacked bundle writes into its OUT and records its
         # time limit (the fake timeout's first argument is what the call leaves: CALL_S - SECONDS - 30); its files come
