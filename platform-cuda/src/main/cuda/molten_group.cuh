@@ -146,33 +146,31 @@ __device__ __forceinline__ void dense(int rows, const float* in0, int ld0, const
 }
 
 // ---- the same products on the tensor cores (TC entries), 3xTF32 (from the probe's VTC, dense_tc) ----
-// tf32 split of a float32 x: big = rna(x), small = rna(x - big) (cvt.rna.tf32.f32: round to nearest, ties away from
-// zero, on the 13 dropped mantissa bits); a b ~ a_s b_b + a_b b_s + a_b b_b (a_s b_s, 2^-22 relative, dropped).
+// a b ~ a_s b_b + a_b b_s + a_b b_b (a_s b_s dropped) with each float32 operand split by split_tf32 into big + small.
 // tf32 instructions exist from sm_80 on (every architecture of the fatbin); below it the entries would trap.
-// The emulator (MOLTEN_EMU): cvt.rna bit-exactly here, the warp-wide mma in emu_mma_tf32 (fake_driver.cpp).
+// The emulator (MOLTEN_EMU): the warp-wide mma in emu_mma_tf32 (fake_driver.cpp), reading operands as below.
 #ifdef MOLTEN_EMU
 inline float tf32_u2f(unsigned u) { float x; std::memcpy(&x, &u, 4); return x; }
-inline unsigned tf32_rna(float x) {
-    unsigned u;
-    std::memcpy(&u, &x, 4);
-    return (u + 0x1000u) & 0xffffe000u;   // half an ulp of tf32 added to the magnitude, 13 bits dropped: ties away
-}
+inline unsigned f2u_bits(float x) { unsigned u; std::memcpy(&u, &x, 4); return u; }
 #else
 __device__ __forceinline__ float tf32_u2f(unsigned u) { return __uint_as_float(u); }
-__device__ __forceinline__ unsigned tf32_rna(float x) {
-    unsigned r;
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
-    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
-#else
-    r = 0u;
-    __trap();
+__device__ __forceinline__ unsigned f2u_bits(float x) { return __float_as_uint(x); }
 #endif
-    return r;
-}
-#endif
+// The split, in float32 bit patterns (the words mma takes): tf32 keeps 10 of the 23 mantissa bits, so one tf32 ulp
+// is 0x2000 in the low bits and half of it 0x1000. The tensor core reads the top 19 bits of an operand and ignores
+// the low 13 (truncation; emu_mma_tf32 masks them the same way), so big = bits(x) + 0x1000 passed raw is read as
+// rna(x), ties away, exactly what cvt.rna.tf32.f32 gives (a carry into the exponent is the rounding up); small =
+// x - (big & 0xffffe000) is exact in float32 and is passed raw too, so read truncated (< 2^-10 of small, <= 2^-21
+// of x; cvt.rna would give 2^-11 of small). Per product the three mma then miss <= 2^-22 (a_s b_s) + 2 * 2^-21 =
+// 1.25 * 2^-20 of |a b| against 0.75 * 2^-20 with two cvt.rna (big = rna(x), small = rna(x - big): the split of the
+// TC entries up to 2026-11-30); measured on an H200 against float64 the forces' relative error was the same (<= 3.40e-6
+// against <= 3.41e-6, 256 dipeptides). Why: cvt.rna has no SASS instruction of its own on sm_90 (~3.5 each: ~8 a
+// split with the subtraction, ~80 % of dense_tc's instructions), this is an add, an and and a subtraction; 256 alanine
+// dipeptides (k_group_n22_tc) ran 3.0 % faster (docs/performance-notes.md, "the fast 3xTF32 split"). A NaN x still
+// reaches the products: its small is NaN (an Inf's too, as with cvt.rna).
 __device__ __forceinline__ void split_tf32(float x, unsigned& big, unsigned& small) {
-    big = tf32_rna(x);
-    small = tf32_rna(x - tf32_u2f(big));
+    big = f2u_bits(x) + 0x1000u;
+    small = f2u_bits(x - tf32_u2f(big & 0xffffe000u));
 }
 // d += a b, one warp (all 32 lanes): a 16 x 8 (row), b 8 x 8 (col), d 16 x 8 float32. Fragments (PTX ISA,
 // mma.m16n8k8 .tf32; g = lane >> 2, q = lane % 4): a0 (g, q), a1 (g + 8, q), a2 (g, q + 4), a3 (g + 8, q + 4);

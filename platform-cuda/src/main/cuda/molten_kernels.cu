@@ -80,6 +80,10 @@ extern "C" __global__ void __launch_bounds__(256, 1) k_group_n24_tc(const __grid
 // k_group_n24_tc_p): 1,481.1 / 1,480.6 us a step against k_group_n24_tc's 1,628.6 / 1,628.4 (1.10x); ptxas 255
 // registers, spills 0 / 0 B (k_group_n24_tc 4 / 68). NMAX 22: the stored d rbf/dd (80 B a pair) takes 228,368 B of
 // shared memory at 22 atoms, 241,136 B at 23 (sm_90 allows 232,448), so 23 and 24 atoms keep k_group_n24_tc.
+// Every _tc entry splits its operands with the fast 3xTF32 split (grp::split_tf32: an add and a mask, no cvt.rna),
+// measured on an H200 (2026-11-30, as the timing variant k_group_n22_tcf, the same PTX but its name): 256 alanine
+// dipeptides 1,449.5 / 1,447.0 us a step against 1,492.0 / 1,494.1 with two cvt.rna (+3.0 %); 1,024 ethanols on
+// k_group_n12_tc 1,841 us against 2,099 us, still slower than k_group_n12 (1,621-1,623 us): ethanol stays SIMT.
 extern "C" __global__ void __launch_bounds__(256, 1) k_group_n22_tc(const __grid_constant__ Net n) {
     stage_entry(); SMEM_DECL; grp::group_force<22, 11, 2, true, 4, 2, true, 12, 2, 0, 0, true>(n, sm);
 }
