@@ -21,8 +21,8 @@
 // us for 256 alanine dipeptides). RT = 9 resp. 11: one tile per ethanol (9 atoms) resp. one per half of a dipeptide
 // (22), the configurations measured; k_group_n12's U|V products (3M rows) in tiles of 14 forward / 27 backward (RT3,
 // RT3B: measured 3.1 % faster on an H200, molten_kernels.cu).
-// Tensor-core twins k_group_n12_tc / k_group_n24_tc (TC = true; the probe's VTC, emulator-checked, NOT yet measured on
-// a GPU): the 12 dense products of a pass run as dense_tc (3xTF32 mma.sync m16n8k8, out^T = W^T X^T: output channels
+// Tensor-core twins k_group_n12_tc / k_group_n22_tc / k_group_n24_tc (TC = true; the probe's VTC, emulator-checked,
+// measured on an H200: docs/performance-notes.md): the 12 dense products of a pass run as dense_tc (3xTF32 mma.sync m16n8k8, out^T = W^T X^T: output channels
 // on the mma's M side, atom rows on its N side in tiles of 8, rows past the replica read as zeros), the same launch
 // shape and shared memory; the epilogues take the channel (the lane holding (row, channel) runs it), and the n / sp
 // pass after U|V gets a barrier. The emulator runs the warp-wide mma in fake_driver.cpp (emu_mma_tf32).

@@ -64,8 +64,8 @@ extern "C" __global__ void __launch_bounds__(128, 4) k_group_n12(const __grid_co
 extern "C" __global__ void __launch_bounds__(256, 1) k_group_n24(const __grid_constant__ Net n) {
     stage_entry(); SMEM_DECL; grp::group_force<24, 11, 2, false, 4, 2>(n, sm);
 }
-// The same on the tensor cores (dense products as 3xTF32 mma.sync m16n8k8, grp::dense_tc: the probe's VTC; NOT yet
-// measured): the same launch shapes and shared memory. MAXT accumulator tiles / TCPF weight pipeline depth (blocks of
+// The same on the tensor cores (dense products as 3xTF32 mma.sync m16n8k8, grp::dense_tc: the probe's VTC; measured
+// on an H200, docs/performance-notes.md): the same launch shapes and shared memory. MAXT accumulator tiles / TCPF weight pipeline depth (blocks of
 // 16 k) chosen by ptxas's spills (sm_90), not by time: at 128 registers 6 / 2 as the probe (56 / 52 B; 5 / 2 the same,
 // 4 / 2 76 / 76 B, 6 / 1 72 / 80 B); at 256 threads 12 / 2 (4 / 68 B; the probe's 12 / 4, and 9 / 4, 10 / 4: 40 / 108 B).
 extern "C" __global__ void __launch_bounds__(128, 4) k_group_n12_tc(const __grid_constant__ Net n) {
