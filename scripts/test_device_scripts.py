@@ -203,6 +203,20 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
                                  text=True).stdout.split()
         return r, read(log).splitlines(), listing
 
+    def assert_beside(self, r, lines, listing, name, gpus, exit_line):
+        """The survey of student-gfn2-v6-NAME.safetensors started at the same time as the export's, on the second of
+        GPUS (default 0,1) against the first, with the same budget, both archived, its exit reported."""
+        first, second = (gpus or "0,1").split(",")
+        starts = sorted(x for x in lines if x.startswith("start "))
+        budget = starts[0].split()[-1]
+        self.assertIn(int(budget), range(228, 231), starts)
+        self.assertEqual([f"start student-gfn2-v6-{name}.safetensors gpu={second} {budget}",
+                          f"start student-gfn2-v6.safetensors gpu={first} {budget}"], starts)
+        self.assertTrue(all(x.startswith("start ") for x in lines[:2]), lines)   # at the same time
+        self.assertIn(f"./stability-{name}/stability.json", listing)
+        self.assertIn("./stability/stability.json", listing)
+        self.assertIn(exit_line, r.stdout)
+
     def test_call3_surveys_the_f256_export_beside_the_f128_one_on_the_second_gpu(self):
         # STABILITY_F256=1 after widths: a stand-in survey records its model, GPU and budget at its start and end; the
         # F = 256 export's runs on the second of ARM_GPUS at the same time as F = 128's on the first, with the same
@@ -219,15 +233,7 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
                 r, lines, listing = self.surveys(tmp, env, ("student-gfn2-v6-f256.safetensors",) if f256_file else ())
                 starts = sorted(x for x in lines if x.startswith("start "))
                 if f256_file and setting:
-                    first, second = (arm_gpus or "0,1").split(",")
-                    budget = starts[0].split()[-1]
-                    self.assertIn(int(budget), range(228, 231), starts)
-                    self.assertEqual([f"start student-gfn2-v6-f256.safetensors gpu={second} {budget}",
-                                      f"start student-gfn2-v6.safetensors gpu={first} {budget}"], starts)
-                    self.assertTrue(all(x.startswith("start ") for x in lines[:2]), lines)   # at the same time
-                    self.assertIn("./stability-f256/stability.json", listing)
-                    self.assertIn("./stability/stability.json", listing)
-                    self.assertIn("F = 256's survey: exit 0", r.stdout)
+                    self.assert_beside(r, lines, listing, "f256", arm_gpus, "F = 256's survey: exit 0")
                 else:
                     self.assertEqual(1, len(starts), lines)
                     self.assertTrue(starts[0].startswith("start student-gfn2-v6.safetensors gpu= "), starts)
@@ -244,17 +250,8 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
             with tempfile.TemporaryDirectory() as tmp:
                 r, lines, listing = self.surveys(tmp, {"TRAIN_GPUS": train_gpus} if train_gpus else {},
                                                  ("student-gfn2-v6-soup.safetensors",), gpus=2)
-                first, second = (train_gpus or "0,1").split(",")
-                starts = sorted(x for x in lines if x.startswith("start "))
-                budget = starts[0].split()[-1]
-                self.assertIn(int(budget), range(228, 231), starts)
-                self.assertEqual([f"start student-gfn2-v6-soup.safetensors gpu={second} {budget}",
-                                  f"start student-gfn2-v6.safetensors gpu={first} {budget}"], starts)
-                self.assertTrue(all(x.startswith("start ") for x in lines[:2]), lines)   # at the same time
-                self.assertIn("./stability-soup/stability.json", listing)
+                self.assert_beside(r, lines, listing, "soup", train_gpus, "the soup's survey: exit 0")
                 self.assertIn("./stability-soup.txt", listing)
-                self.assertIn("./stability/stability.json", listing)
-                self.assertIn("the soup's survey: exit 0", r.stdout)
         # one GPU (TRAIN_GPUS names one, or the machine has one): the soup's after the export's there, which runs as
         # it did alone (no GPU named where TRAIN_GPUS is not given), in what is left of the call
         for env, gpus, gpu in (({"TRAIN_GPUS": "0"}, None, "0"), ({}, 1, "0")):
