@@ -62,7 +62,7 @@ case "$phase" in
     rm -rf "$deps"
     zip -q -d "$dest"/lib/forcefield-*.jar '*.safetensors' > /dev/null || true
     # KEEP_FATBIN=1: a variants branch's fatbin stays in its jar (first on every class path of the bundle), so that
-    # the bundle times that branch's kernels wherever it runs (scripts/patches/*/README.md)
+    # the bundle times that branch's kernels wherever it runs (the patch series' README, kept in git history once it has landed)
     [[ ${KEEP_FATBIN:-0} == 1 ]] || zip -q -d "$dest"/lib/platform-cuda-*.jar '*.fatbin' > /dev/null || true
     cp "$root"/scripts/{gpu-langevin-temperature-run.sh,constraints-figures-run.sh,sweep-2gpu-run.sh,gpu3-run.sh} "$dest/"
     # jars stored, not deflated: xz then packs the classes themselves, a third smaller than the deflated jars
