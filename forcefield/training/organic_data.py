@@ -19,6 +19,7 @@ Output (OUT/):
   organic-motifs.train.npz             with --motifs: the motif pool's frames (system organic-motifs)
   organic-coverage.train.npz           with --coverage: the coverage pool's frames (system organic-coverage)
   organic-rings.train.npz              with --rings: the ring-system pool's frames (system organic-rings)
+  organic-coverage2.train.npz          with --coverage2: the second coverage draw's frames (system organic-coverage2)
   testset/<molecule>_<T>K.xyz.gz       the same frames for `molten accuracy --testset`
   organic-data.json                    counts, drops, seeds, timings (frames/s/core, teacher CPU time)
 
@@ -48,7 +49,8 @@ MAX_EXCESS_EV_PER_ATOM = 1.0
 # The pools beside the list (option --<pool>, STARTS/starts.<pool>.xyz.gz -> organic-<pool>.train.npz, training only):
 # the start id of each pool's first start, from which its tasks' seeds come (the list's training starts from 0, its test
 # starts from 100000), so that adding a pool changes no other task's seed; 600000 is test set B's (organic_testb_data.py)
-POOLS = {"small": 200000, "conjugated": 300000, "rare": 400000, "motifs": 500000, "coverage": 700000, "rings": 800000}
+POOLS = {"small": 200000, "conjugated": 300000, "rare": 400000, "motifs": 500000, "coverage": 700000, "rings": 800000,
+         "coverage2": 900000}
 # What each pool holds (its option's help): STARTS/starts.<pool>.xyz.gz, made by organic/enumerate_<pool>.py
 POOL_HELP = {
     "small": "the exhaustive pool of small molecules (STARTS/starts.small.xyz.gz of organic/enumerate_small.py)",
@@ -63,6 +65,9 @@ POOL_HELP = {
     "rings": "the ring-system pool (STARTS/starts.rings.xyz.gz of organic/enumerate_rings.py: ring systems the training "
              "data never held, drawn from a systematic enumeration of mono-, fused, bridged and spiro ring systems by a "
              "seeded, stratified rule, never by a model's error; none of test set A's or B's ring systems)",
+    "coverage2": "the second coverage draw (STARTS/starts.coverage2.xyz.gz of organic/enumerate_coverage.py --draw 2: the "
+                 "coverage pool's rule continued, counting the list's training molecules and all six pools, rings.csv "
+                 "included, never by a model's error)",
 }
 
 

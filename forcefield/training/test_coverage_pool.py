@@ -3,14 +3,15 @@ of atom environments, never by a test molecule's error.
 /usr/bin/python3 -m unittest forcefield/training/test_coverage_pool.py
 
 The row checks are test_organic.py's (assert_new_pool_row; stereo-free keys, tautomers and scaffolds written there, not
-enumerate.py's). Test set B (organic/testset_b.csv, sealed) is checked whenever the file exists.
+enumerate.py's). Test set B (organic/testset_b.csv, sealed) is checked whenever the file exists. CoveragePoolChecks and
+assert_pool_data serve the second draw too (test_coverage2_pool.py: coverage2.csv).
 """
 import csv
 import os
 import unittest
 
-from test_organic import (HAVE_RDKIT, MAX_ATOMS, ORGANIC, assert_first_frame_labelled, assert_new_pool_row, canon,
-                          flat, read_molecules, read_rows, scaffold, tautomer)
+from test_organic import (HAVE_RDKIT, MAX_ATOMS, ORGANIC, assert_first_frame_labelled, assert_new_pool_row,
+                          assert_pool_starts, canon, flat, read_molecules, read_rows, scaffold, tautomer)
 
 if HAVE_RDKIT:
     from rdkit import Chem, RDLogger
@@ -29,21 +30,28 @@ def test_molecules(rows):
             {s: r.get("name", r["smiles"]) for r in rows for s in [scaffold(r["smiles"])] if s})
 
 
-@unittest.skipUnless(HAVE_RDKIT, "python3-rdkit not installed")
-class CoveragePoolTest(unittest.TestCase):
+class CoveragePoolChecks:
+    """The checks of a coverage draw (organic/<POOL>.csv and its starts), for a unittest.TestCase: CoveragePoolTest
+    (the first draw) here, test_coverage2_pool.Coverage2PoolTest (the second)."""
+    POOL = "coverage"
+    FIRST_INDEX = 500000          # its starts' first index (enumerate_coverage.DRAWS)
+    SIZE = (500, 700)             # the rows' bounds
+    OTHER = OTHER_POOLS           # the pools before it, besides molecules.csv
+    MAX_BYTES = 800000            # the starts file's bound (committed)
+
     @classmethod
     def setUpClass(cls):
         RDLogger.DisableLog("rdApp.*")
-        cls.rows, cls.mols = read_molecules("coverage.csv")
+        cls.rows, cls.mols = read_molecules(f"{cls.POOL}.csv")
         listed = read_rows(os.path.join(ORGANIC, "molecules.csv"))
         cls.known = {flat(r["smiles"]) for r in listed}
-        for f in OTHER_POOLS:
+        for f in cls.OTHER:
             cls.known |= {flat(r["smiles"]) for r in read_rows(os.path.join(ORGANIC, f))}
         cls.test_a = test_molecules([r for r in listed if r["split"] == "test"])
 
     def test_every_row_is_a_new_neutral_closed_shell_hcno_molecule_of_at_most_42_atoms(self):
         self.assertEqual(list(self.rows[0]), ["name", "smiles", "category"])
-        self.assertTrue(500 <= len(self.rows) <= 700, len(self.rows))
+        self.assertTrue(self.SIZE[0] <= len(self.rows) <= self.SIZE[1], len(self.rows))
         seen = set()
         for r, m in zip(self.rows, self.mols):
             assert_new_pool_row(self, r, m, seen, self.known)
@@ -95,22 +103,19 @@ class CoveragePoolTest(unittest.TestCase):
             self.assertEqual(canon(Chem.MolToSmiles(m)), r["smiles"], r["name"])
 
     def test_the_starts_hold_every_molecule_with_its_own_seeds_and_atoms(self):
-        """3 conformers a row, in order, indexed from 500,000 (the motif pool's from 400,000), split=coverage, the atoms
-        of the SMILES in its order; none is a test-A molecule, stereo aside."""
-        import extxyz
+        """3 conformers a row, in order, indexed from FIRST_INDEX (the first draw's 500,000, the motif pool's 400,000),
+        split=POOL, the atoms of the SMILES in its order and its E/Z and R/S (test_organic.assert_pool_starts); the
+        builder's draw writes them there."""
         import enumerate_coverage as ec
-        self.assertEqual(ec.COVERAGE_INDEX, 500000)
-        frames = extxyz.read(os.path.join(ORGANIC, "starts.coverage.xyz.gz"))
-        self.assertEqual(len(frames), 3 * len(self.rows))
-        for k, fr in enumerate(frames):
-            r = self.rows[k // 3]
-            self.assertEqual((fr.info["name"], fr.info["smiles"], fr.info["split"], int(fr.info["index"]),
-                              int(fr.info["conformer"])), (r["name"], r["smiles"], "coverage", 500000 + k // 3, k % 3))
-            if k % 3 == 0:
-                atoms = [a.GetAtomicNum() for a in Chem.AddHs(Chem.MolFromSmiles(r["smiles"])).GetAtoms()]
-            self.assertEqual(fr.numbers.tolist(), atoms, r["name"])
-            self.assertNotIn(flat(fr.info["smiles"]), self.test_a[0], r["name"])
-        self.assertLess(os.path.getsize(os.path.join(ORGANIC, "starts.coverage.xyz.gz")), 800000)   # committed
+        draw = {d["split"]: d for d in ec.DRAWS.values()}[self.POOL]
+        self.assertEqual((draw["first"], os.path.basename(draw["out"]), os.path.basename(draw["starts"])),
+                         (self.FIRST_INDEX, f"{self.POOL}.csv", f"starts.{self.POOL}.xyz.gz"))
+        assert_pool_starts(self, self.rows, self.POOL, self.FIRST_INDEX, max_bytes=self.MAX_BYTES)
+
+
+@unittest.skipUnless(HAVE_RDKIT, "python3-rdkit not installed")
+class CoveragePoolTest(CoveragePoolChecks, unittest.TestCase):
+    """organic/coverage.csv, the first draw."""
 
 
 class CoverageTestSetBTest(unittest.TestCase):
@@ -123,6 +128,34 @@ class CoverageTestSetBTest(unittest.TestCase):
         self.assertIn("no_such_testset_b.csv: no such file", str(cm.exception))
         self.assertFalse(ec.test_sets(testset_b="")["b"])
         self.assertTrue(ec.test_sets()["b"])
+
+
+def assert_pool_data(test, before, after, pool, first_id):
+    """organic_data.py run (test_organic_data.run_data) without a pool (before) and with it (after): the pool's start ids
+    from first_id (organic_data.POOLS), its frames in organic-<pool>.train.npz only, of its csv's first two molecules
+    (4 starts), every other npz array for array as before, the same validation molecules."""
+    import json
+    import numpy as np
+    import organic_data
+    test.assertEqual(organic_data.POOLS[pool], first_id)
+    files = sorted(f for f in os.listdir(before) if f.endswith(".npz"))
+    test.assertEqual(sorted(f for f in os.listdir(after) if f.endswith(".npz")),
+                     sorted(files + [f"organic-{pool}.train.npz"]))
+    for name in files:   # array for array (an npz's zip entries carry the time they were written)
+        a, b = (np.load(os.path.join(d, name)) for d in (before, after))
+        test.assertEqual(sorted(a.files), sorted(b.files), name)
+        for k in a.files:
+            np.testing.assert_array_equal(a[k], b[k], f"{name}: {k}")
+    data = np.load(os.path.join(after, f"organic-{pool}.train.npz"))
+    first = read_rows(os.path.join(ORGANIC, f"{pool}.csv"))[:2]
+    test.assertEqual(sorted(str(m) for m in data["molecules"]), sorted(r["name"] for r in first))
+    stats = []
+    for d in (before, after):
+        with open(os.path.join(d, "organic-data.json")) as f:
+            stats.append(json.load(f))
+    test.assertEqual(stats[1]["starts"][pool], 4)
+    test.assertEqual(stats[1]["val_molecules"], stats[0]["val_molecules"])
+    test.assertGreater(len(data["energy"]), 8)
 
 
 class CoverageDataTest(unittest.TestCase):
@@ -144,28 +177,8 @@ class CoverageDataTest(unittest.TestCase):
         cls.tmp.cleanup()
 
     def test_the_pool_leaves_every_other_file_alone_and_goes_to_its_own_system(self):
-        import json
-        import numpy as np
-        import organic_data
-        self.assertEqual(organic_data.POOLS["coverage"], 700000)   # test set B's tasks (organic_testb_data.py) use 600,000...
-        before = sorted(f for f in os.listdir(self.out["motifs"]) if f.endswith(".npz"))
-        self.assertEqual(sorted(f for f in os.listdir(self.out["coverage"]) if f.endswith(".npz")),
-                         sorted(before + ["organic-coverage.train.npz"]))
-        for name in before:   # array for array (an npz's zip entries carry the time they were written)
-            a, b = (np.load(os.path.join(self.out[k], name)) for k in ("motifs", "coverage"))
-            self.assertEqual(sorted(a.files), sorted(b.files), name)
-            for k in a.files:
-                np.testing.assert_array_equal(a[k], b[k], f"{name}: {k}")
-        data = np.load(os.path.join(self.out["coverage"], "organic-coverage.train.npz"))
-        first = read_rows(os.path.join(ORGANIC, "coverage.csv"))[:2]
-        self.assertEqual(sorted(str(m) for m in data["molecules"]), sorted(r["name"] for r in first))
-        stats = []
-        for k in ("motifs", "coverage"):
-            with open(os.path.join(self.out[k], "organic-data.json")) as f:
-                stats.append(json.load(f))
-        self.assertEqual(stats[1]["starts"]["coverage"], 4)
-        self.assertEqual(stats[1]["val_molecules"], stats[0]["val_molecules"])
-        self.assertGreater(len(data["energy"]), 8)
+        # test set B's tasks (organic_testb_data.py) use 600,000...
+        assert_pool_data(self, self.out["motifs"], self.out["coverage"], "coverage", 700000)
 
     def test_the_pools_first_frame_carries_gfn2_xtb_labels(self):
         assert_first_frame_labelled(self, os.path.join(self.out["coverage"], "organic-coverage.train.npz"))

@@ -5,6 +5,7 @@ rarely or not at all. No test molecule's error (no model's error at all) enters 
     /usr/bin/python3 forcefield/training/organic/enumerate_coverage.py                 # writes coverage.csv, prints counts
     /usr/bin/python3 forcefield/training/organic/enumerate_coverage.py --starts        # and starts.coverage.xyz.gz
     /usr/bin/python3 forcefield/training/organic/enumerate_coverage.py --teacher-check # GFN2-xTB on every start (libxtb)
+    /usr/bin/python3 forcefield/training/organic/enumerate_coverage.py --draw 2 --starts   # the second draw: coverage2.csv
 
 Why: the motif, rare, conjugated and small pools were each designed by looking at the independent test set's worst
 molecules, which steers the training data by the test set. This pool is chosen without looking at any test molecule's
@@ -44,6 +45,12 @@ optimisation, N steps of MD at 1000 K, a second optimisation; broken when a bond
 The starts (--starts): enumerate_conjugated.write_starts (make_starts.py's ETKDG v3 + MMFF94, the
 bond-graph check, seed_for, the SMILES's stereo), 3 conformers, rows indexed and seeded from COVERAGE_INDEX (the
 motif pool's from 400,000), split=coverage.
+
+The second draw (--draw 2, DRAWS[2]: coverage2.csv, starts.coverage2.xyz.gz, rows indexed and seeded from 900,000,
+split=coverage2, SIZE2 = 700 molecules): the same rule, candidates, exclusions and tie order continued past the first
+draw, counting everything the training data hold since: the list's training molecules and all six pools (small,
+conjugated, rare, motifs, the first draw's coverage.csv and the ring-system pool's rings.csv, which came after it).
+The first draw's molecules and the ring pool's are known, so excluded like the list's; the counts start with them.
 """
 import argparse
 import csv
@@ -68,9 +75,14 @@ MOTIFS_CSV = os.path.join(HERE, "motifs.csv")
 POOL_CSVS = (SMALL, CONJUGATED, RARE_CSV, MOTIFS_CSV)
 COVERAGE_CSV = os.path.join(HERE, "coverage.csv")
 STARTS = os.path.join(HERE, "starts.coverage.xyz.gz")
+RINGS_CSV = os.path.join(HERE, "rings.csv")           # the ring-system pool (enumerate_rings.py), after the first draw
+COVERAGE2_CSV = os.path.join(HERE, "coverage2.csv")
+STARTS2 = os.path.join(HERE, "starts.coverage2.xyz.gz")
 TESTSET_B = os.path.join(HERE, "testset_b.csv")   # the sealed second test set, always excluded (a missing file is refused)
 COVERAGE_INDEX = 500000   # rows indexed (and seeded) from here by the starts; motifs.csv's from 400,000
 SIZE = 600                # molecules taken
+COVERAGE2_INDEX = 900000  # the second draw's rows (organic_data.POOLS["coverage2"]); rings.csv's from 800,000
+SIZE2 = 700               # the second draw's molecules
 RARE = 3                  # an environment held by fewer training molecules than this is rare
 RADII = (1, 2)
 MAX_START_FORCE = 10.0    # eV/A: a start above it (GFN2-xTB) leaves its molecule out (TEACHER_BROKEN)
@@ -84,12 +96,24 @@ LINKERS = [
     ("cyclohexane-1,4-diyl", "[*:1]C1CCC([*:2])CC1", True),
 ]
 
+# The draws (--draw): the pools the counts and exclusions start from (besides molecules.csv), the csv, the starts, their
+# first index and split, the size. The second continues the first, counting its molecules and the ring pool's.
+DRAWS = {
+    1: dict(pools=POOL_CSVS, out=COVERAGE_CSV, starts=STARTS, first=COVERAGE_INDEX, split="coverage", size=SIZE),
+    2: dict(pools=POOL_CSVS + (COVERAGE_CSV, RINGS_CSV), out=COVERAGE2_CSV, starts=STARTS2, first=COVERAGE2_INDEX,
+            split="coverage2", size=SIZE2),
+}
+
 # --teacher-check's verdicts (canonical SMILES: why), left out by the build. Written from `enumerate_coverage.py
 # --teacher-check`; see the README's "The coverage pool".
 # 2026-11-30: single points on the 1,800 starts of 600 molecules, no SCF failure, largest force 4.00 eV/A; --md-steps 200
 # on every 10th row (60 molecules, 469 s) and on the 10 of the largest start forces (N-cyano azoles, tetrazoles): all
 # intact
-TEACHER_BROKEN = {}
+# 2026-11-30, the second draw (--draw 2): single points on its 2,100 starts, no SCF failure, largest force 6.18 eV/A;
+# --md-steps 200 on every 10th row and the 10 of the largest start forces (79 molecules, 420 s): one broken
+TEACHER_BROKEN = {
+    "N#CCC(=N)N": "GFN2-xTB's SCF does not converge in the 1000 K MD (--md-steps 200; the second draw's row 540)",
+}
 
 
 def environments(mol):
@@ -350,23 +374,33 @@ def print_teacher_check(starts, known_broken, rows=None, top=5):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", default=COVERAGE_CSV)
-    ap.add_argument("--size", type=int, default=SIZE)
+    ap.add_argument("--draw", type=int, choices=sorted(DRAWS), default=1,
+                    help="1: coverage.csv (600, counting the list and the small, conjugated, rare and motif pools); 2: "
+                         "coverage2.csv (700, counting those, coverage.csv and rings.csv too); sets the defaults of "
+                         "--out, --size and --starts-out, and the starts' index and split")
+    ap.add_argument("--out", default=None, help="default: the draw's csv")
+    ap.add_argument("--size", type=int, default=None, help="default: the draw's size (600, 700)")
     ap.add_argument("--testset-b", default=TESTSET_B,
                     help="test set B's molecules (name,smiles,...), excluded with their ring scaffolds (default "
                          "organic/testset_b.csv); a missing file is refused; '' leaves B out")
-    add_start_options(ap, STARTS, "every molecule of --out")
+    add_start_options(ap, None, "the rows --rows picks")
+    ap.add_argument("--rows", default="",
+                    help="with --md-steps: comma-separated row numbers (0-based) of --out to check (default all)")
     args = ap.parse_args(argv)
+    draw = DRAWS[args.draw]
+    args.out = args.out or draw["out"]
+    args.size = draw["size"] if args.size is None else args.size
+    args.starts_out = args.starts_out or draw["starts"]
     if args.teacher_check and args.md_steps:
         rows = read_smiles(args.out)
-        print_md_check(rows, range(len(rows)), args.md_steps)
+        print_md_check(rows, [int(k) for k in args.rows.split(",") if k] or range(len(rows)), args.md_steps)
         return
     if args.teacher_check:
-        print_teacher_check(args.starts_out, TEACHER_BROKEN)
+        print_teacher_check(args.starts_out, TEACHER_BROKEN, rows=read_smiles(args.out), top=10)
         return
     t0 = time.time()
     rep = {}
-    rows = build(size=args.size, testset_b=args.testset_b, report=rep)
+    rows = build(pools=draw["pools"], size=args.size, testset_b=args.testset_b, report=rep)
     write(rows, args.out)
     by = {}
     for r in rows:
@@ -384,10 +418,10 @@ def main(argv=None):
           f"{g[min(99, len(g) - 1)]:.2f}, last {g[-1]:.2f}; excluded: " + ", ".join(
               f"{k} {sum(1 for v in why if v.startswith(k))}"
               for k in ("known", "a test", "the ring", "a tautomer", "teacher", "does not")))
-    print(f"{len(rows)} coverage molecules -> {args.out} ({time.time() - t0:.0f} s): "
+    print(f"{len(rows)} coverage molecules (draw {args.draw}) -> {args.out} ({time.time() - t0:.0f} s): "
           + ", ".join(f"{k} {v}" for k, v in sorted(by.items(), key=lambda kv: -kv[1])))
     if args.starts:
-        write_starts_and_say(rows, args.starts_out, args.conformers, first=COVERAGE_INDEX, split="coverage")
+        write_starts_and_say(rows, args.starts_out, args.conformers, first=draw["first"], split=draw["split"])
 
 
 if __name__ == "__main__":

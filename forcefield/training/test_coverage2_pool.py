@@ -1,0 +1,139 @@
+"""Tests of the second coverage draw (organic/coverage2.csv, organic/enumerate_coverage.py --draw 2): the coverage pool's
+rule continued past its 600 molecules, counting everything the training data hold since, the ring-system pool included.
+/usr/bin/python3 -m unittest forcefield/training/test_coverage2_pool.py
+
+The row, test-set and starts checks are the first draw's (test_coverage_pool.CoveragePoolChecks: test_organic.py's
+stereo-free keys, tautomers and scaffolds, test A and the sealed test B). The counts of atom environments are made here
+from the files, apart from the builder, so that a draw that left a pool out of its counts is caught.
+"""
+import os
+import tempfile
+import unittest
+
+from test_organic import HAVE_RDKIT, ORGANIC, assert_first_frame_labelled, read_rows
+from test_coverage_pool import OTHER_POOLS, CoveragePoolChecks, assert_pool_data
+
+if HAVE_RDKIT:
+    from rdkit import Chem, RDLogger
+    from rdkit.Chem import AllChem
+
+# Everything the training data hold: molecules.csv's split=train rows and these six pools (the ring pool came after the
+# first draw)
+TRAINING = OTHER_POOLS + ("coverage.csv", "rings.csv")
+RARE = 3   # an environment held by fewer training molecules is rare; a new one gains 1, once held 2/3, twice 1/3
+
+
+def environments(smiles):
+    """The molecule's distinct Morgan environments of radius 1 and 2 (unhashed ids, chirality ignored)."""
+    info = {}
+    AllChem.GetMorganFingerprint(Chem.MolFromSmiles(smiles), 2, bitInfo=info)
+    return {(r, k) for k, hits in info.items() for _, r in hits if r in (1, 2)}
+
+
+def training_counts(files):
+    """{environment: molecules holding it} of molecules.csv's training rows and the files."""
+    rows = [r for r in read_rows(os.path.join(ORGANIC, "molecules.csv")) if r["split"] == "train"]
+    for f in files:
+        rows += read_rows(os.path.join(ORGANIC, f))
+    counts = {}
+    for r in rows:
+        for e in environments(r["smiles"]):
+            counts[e] = counts.get(e, 0) + 1
+    return counts, len(rows)
+
+
+def gains_in_order(rows, counts):
+    """Each row's gain, in thirds of a new environment, at its turn: counts as given, raised by the rows before it."""
+    counts, out = dict(counts), []
+    for r in rows:
+        envs = environments(r["smiles"])
+        out.append(sum(RARE - counts.get(e, 0) for e in envs if counts.get(e, 0) < RARE))
+        for e in envs:
+            counts[e] = counts.get(e, 0) + 1
+    return out
+
+
+@unittest.skipUnless(HAVE_RDKIT, "python3-rdkit not installed")
+class Coverage2PoolTest(CoveragePoolChecks, unittest.TestCase):
+    """organic/coverage2.csv: new to the list and to all six pools; the first draw's checks."""
+    POOL = "coverage2"
+    FIRST_INDEX = 900000
+    SIZE = (700, 700)
+    OTHER = TRAINING
+    MAX_BYTES = 900000
+
+    def test_no_name_is_in_the_list_or_another_pool(self):
+        """organic_active.read_pool_molecules reads the pools by name: a name held twice would take another molecule."""
+        names = {}
+        for f in ("molecules.csv",) + TRAINING:
+            names.update({r["name"]: f for r in read_rows(os.path.join(ORGANIC, f))})
+        self.assertEqual([(r["name"], names[r["name"]]) for r in self.rows if r["name"] in names], [])
+
+
+@unittest.skipUnless(HAVE_RDKIT, "python3-rdkit not installed")
+class Coverage2DrawTest(unittest.TestCase):
+    """The draw counts every training molecule, the ring pool's too, and its choice is the greedy one."""
+
+    @classmethod
+    def setUpClass(cls):
+        RDLogger.DisableLog("rdApp.*")
+        cls.rows = read_rows(os.path.join(ORGANIC, "coverage2.csv"))
+        cls.counts, cls.training = training_counts(TRAINING)
+
+    def test_the_builders_counts_start_from_the_list_and_all_six_pools(self):
+        import enumerate_coverage as ec
+        self.assertEqual(sorted(os.path.basename(p) for p in ec.DRAWS[2]["pools"]), sorted(TRAINING))
+        self.assertEqual(len(ec.training_rows(pools=ec.DRAWS[2]["pools"])), self.training)
+        self.assertEqual(self.training, 3327)   # 1,525 + 778 + 600 + 424
+
+    def test_every_row_gains_and_the_gains_fall_in_the_order_taken(self):
+        """Counted here with the ring pool and the first draw: every row, at its turn, brings environments held by fewer
+        than 3 training molecules, and no row gains more than the one before it (greedy: the largest gain is taken
+        first). A draw that left the ring pool out of its counts would take molecules for environments the ring pool
+        holds as if they were new: their gain here would fall below later rows'. Gains: first 3, 100th 8/3, 700th 2."""
+        g = gains_in_order(self.rows, self.counts)
+        self.assertTrue(all(x > 0 for x in g), min(g))
+        rises = [(k, self.rows[k]["name"], g[k - 1] / RARE, g[k] / RARE) for k in range(1, len(g)) if g[k] > g[k - 1]]
+        self.assertEqual(rises, [])
+        self.assertEqual((g[0], g[99], g[-1]), (9, 8, 6))
+
+    def test_both_draws_rebuild_byte_for_byte(self):
+        """The whole build of each draw (candidates, exclusions, choice: ~15 s each) writes its csv byte for byte; the
+        second draw's TEACHER_BROKEN entries leave the first draw as it was, and neither draw holds one."""
+        import enumerate_coverage as ec
+        self.assertEqual([r["smiles"] for r in self.rows if r["smiles"] in ec.TEACHER_BROKEN], [])
+        self.assertIn("N#CCC(=N)N", ec.TEACHER_BROKEN)   # the second draw's MD check (organic/README.md)
+        with tempfile.TemporaryDirectory() as d:
+            for k, draw in sorted(ec.DRAWS.items()):
+                path = os.path.join(d, os.path.basename(draw["out"]))
+                ec.write(ec.build(pools=draw["pools"], size=draw["size"]), path)
+                with open(path, "rb") as f, open(draw["out"], "rb") as g:
+                    self.assertEqual(f.read(), g.read(), f"draw {k}")
+
+
+class Coverage2DataTest(unittest.TestCase):
+    """organic_data.py --coverage2: its own system, seeds (start ids from 900,000) and file, never in validation; every
+    other file as it is without the option; the pool's first frame carries GFN2-xTB's labels."""
+
+    @classmethod
+    def setUpClass(cls):
+        from test_organic_data import libxtb_or_skip, run_data
+        libxtb_or_skip()
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.out = {k: os.path.join(cls.tmp.name, k) for k in ("coverage", "coverage2")}
+        run_data(cls.out["coverage"], "--coverage")
+        run_data(cls.out["coverage2"], "--coverage", "--coverage2")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_the_pool_leaves_every_other_file_alone_and_goes_to_its_own_system(self):
+        assert_pool_data(self, self.out["coverage"], self.out["coverage2"], "coverage2", 900000)
+
+    def test_the_pools_first_frame_carries_gfn2_xtb_labels(self):
+        assert_first_frame_labelled(self, os.path.join(self.out["coverage2"], "organic-coverage2.train.npz"))
+
+
+if __name__ == "__main__":
+    unittest.main()
