@@ -10,8 +10,8 @@ import os
 import tempfile
 import unittest
 
-from test_organic import HAVE_RDKIT, ORGANIC, assert_first_frame_labelled, read_rows
-from test_coverage_pool import OTHER_POOLS, CoveragePoolChecks, assert_pool_data
+from test_organic import HAVE_RDKIT, ORGANIC, read_rows
+from test_coverage_pool import OTHER_POOLS, CoveragePoolChecks, PoolDataChecks
 
 if HAVE_RDKIT:
     from rdkit import Chem, RDLogger
@@ -111,28 +111,9 @@ class Coverage2DrawTest(unittest.TestCase):
                     self.assertEqual(f.read(), g.read(), f"draw {k}")
 
 
-class Coverage2DataTest(unittest.TestCase):
-    """organic_data.py --coverage2: its own system, seeds (start ids from 900,000) and file, never in validation; every
-    other file as it is without the option; the pool's first frame carries GFN2-xTB's labels."""
-
-    @classmethod
-    def setUpClass(cls):
-        from test_organic_data import libxtb_or_skip, run_data
-        libxtb_or_skip()
-        cls.tmp = tempfile.TemporaryDirectory()
-        cls.out = {k: os.path.join(cls.tmp.name, k) for k in ("coverage", "coverage2")}
-        run_data(cls.out["coverage"], "--coverage")
-        run_data(cls.out["coverage2"], "--coverage", "--coverage2")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
-    def test_the_pool_leaves_every_other_file_alone_and_goes_to_its_own_system(self):
-        assert_pool_data(self, self.out["coverage"], self.out["coverage2"], "coverage2", 900000)
-
-    def test_the_pools_first_frame_carries_gfn2_xtb_labels(self):
-        assert_first_frame_labelled(self, os.path.join(self.out["coverage2"], "organic-coverage2.train.npz"))
+class Coverage2DataTest(PoolDataChecks, unittest.TestCase):
+    """organic_data.py --coverage2 beside --coverage (start ids from 900,000)."""
+    POOL, FIRST, BEFORE = "coverage2", 900000, ("--coverage",)
 
 
 if __name__ == "__main__":

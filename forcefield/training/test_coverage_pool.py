@@ -158,9 +158,13 @@ def assert_pool_data(test, before, after, pool, first_id):
     test.assertGreater(len(data["energy"]), 8)
 
 
-class CoverageDataTest(unittest.TestCase):
-    """organic_data.py --coverage: its own system, seeds (start ids from 700,000) and file, never in validation; every
-    other file as it is without the option; the pool's first frame carries GFN2-xTB's labels."""
+class PoolDataChecks:
+    """organic_data.py with a pool (POOL, its start ids from FIRST) against the same run without it (BEFORE, the options
+    of both runs besides --POOL): its own system, seeds and file, never in validation; every other file as it is
+    without the option (assert_pool_data); the pool's first frame carries GFN2-xTB's labels. Mixed into a
+    unittest.TestCase by each pool's tests."""
+    POOL = FIRST = None
+    BEFORE = ()
 
     @classmethod
     def setUpClass(cls):
@@ -168,20 +172,25 @@ class CoverageDataTest(unittest.TestCase):
         from test_organic_data import libxtb_or_skip, run_data
         libxtb_or_skip()
         cls.tmp = tempfile.TemporaryDirectory()
-        cls.out = {k: os.path.join(cls.tmp.name, k) for k in ("motifs", "coverage")}
-        run_data(cls.out["motifs"], "--motifs")
-        run_data(cls.out["coverage"], "--motifs", "--coverage")
+        cls.out = {k: os.path.join(cls.tmp.name, k) for k in ("before", "after")}
+        run_data(cls.out["before"], *cls.BEFORE)
+        run_data(cls.out["after"], *cls.BEFORE, "--" + cls.POOL)
 
     @classmethod
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
     def test_the_pool_leaves_every_other_file_alone_and_goes_to_its_own_system(self):
-        # test set B's tasks (organic_testb_data.py) use 600,000...
-        assert_pool_data(self, self.out["motifs"], self.out["coverage"], "coverage", 700000)
+        assert_pool_data(self, self.out["before"], self.out["after"], self.POOL, self.FIRST)
 
     def test_the_pools_first_frame_carries_gfn2_xtb_labels(self):
-        assert_first_frame_labelled(self, os.path.join(self.out["coverage"], "organic-coverage.train.npz"))
+        assert_first_frame_labelled(self, os.path.join(self.out["after"], f"organic-{self.POOL}.train.npz"))
+
+
+class CoverageDataTest(PoolDataChecks, unittest.TestCase):
+    """organic_data.py --coverage beside --motifs (start ids from 700,000; test set B's tasks, organic_testb_data.py,
+    use 600,000...)."""
+    POOL, FIRST, BEFORE = "coverage", 700000, ("--motifs",)
 
 
 if __name__ == "__main__":

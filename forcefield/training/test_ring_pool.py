@@ -9,9 +9,9 @@ import csv
 import os
 import unittest
 
-from test_organic import (HAVE_RDKIT, ORGANIC, assert_first_frame_labelled, assert_new_pool_row, assert_pool_starts,
-                          flat, read_molecules, read_rows, tautomer)
-from test_coverage_pool import CATEGORIES, test_molecules
+from test_organic import (HAVE_RDKIT, ORGANIC, assert_new_pool_row, assert_pool_starts, flat, read_molecules, read_rows,
+                          tautomer)
+from test_coverage_pool import CATEGORIES, PoolDataChecks, test_molecules
 
 if HAVE_RDKIT:
     from rdkit import Chem, RDLogger
@@ -203,50 +203,9 @@ class RingTestSetBTest(unittest.TestCase):
         self.assertLess(len(enumerate_rings.test_systems(testset_b="")), len(enumerate_rings.test_systems()))
 
 
-class RingDataTest(unittest.TestCase):
-    """organic_data.py --rings: its own system, seeds (start ids from 800,000) and file, never in validation; every other
-    file as it is without the option; the pool's first frame carries GFN2-xTB's labels."""
-
-    @classmethod
-    def setUpClass(cls):
-        import tempfile
-        from test_organic_data import libxtb_or_skip, run_data
-        libxtb_or_skip()
-        cls.tmp = tempfile.TemporaryDirectory()
-        cls.out = {k: os.path.join(cls.tmp.name, k) for k in ("list", "rings")}
-        run_data(cls.out["list"])
-        run_data(cls.out["rings"], "--rings")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
-    def test_the_pool_leaves_every_other_file_alone_and_goes_to_its_own_system(self):
-        import json
-        import numpy as np
-        import organic_data
-        self.assertEqual(organic_data.POOLS["rings"], 800000)
-        before = sorted(f for f in os.listdir(self.out["list"]) if f.endswith(".npz"))
-        self.assertEqual(sorted(f for f in os.listdir(self.out["rings"]) if f.endswith(".npz")),
-                         sorted(before + ["organic-rings.train.npz"]))
-        for name in before:
-            a, b = (np.load(os.path.join(self.out[k], name)) for k in ("list", "rings"))
-            self.assertEqual(sorted(a.files), sorted(b.files), name)
-            for k in a.files:
-                np.testing.assert_array_equal(a[k], b[k], f"{name}: {k}")
-        data = np.load(os.path.join(self.out["rings"], "organic-rings.train.npz"))
-        first = read_rows(os.path.join(ORGANIC, "rings.csv"))[:2]
-        self.assertEqual(sorted(set(str(m) for m in data["molecules"])), sorted(r["name"] for r in first))
-        stats = []
-        for k in ("list", "rings"):
-            with open(os.path.join(self.out[k], "organic-data.json")) as f:
-                stats.append(json.load(f))
-        self.assertEqual(stats[1]["starts"]["rings"], 4)
-        self.assertEqual(stats[1]["val_molecules"], stats[0]["val_molecules"])
-        self.assertGreater(len(data["energy"]), 8)
-
-    def test_the_pools_first_frame_carries_gfn2_xtb_labels(self):
-        assert_first_frame_labelled(self, os.path.join(self.out["rings"], "organic-rings.train.npz"))
+class RingDataTest(PoolDataChecks, unittest.TestCase):
+    """organic_data.py --rings beside the list alone (start ids from 800,000)."""
+    POOL, FIRST = "rings", 800000
 
 
 if __name__ == "__main__":
