@@ -110,6 +110,26 @@ class Coverage2DrawTest(unittest.TestCase):
                 with open(path, "rb") as f, open(draw["out"], "rb") as g:
                     self.assertEqual(f.read(), g.read(), f"draw {k}")
 
+    def test_rows_that_are_not_rows_of_the_csv_are_refused_before_any_teacher_runs(self):
+        """--teacher-check --md-steps N --rows: a bad or out-of-range row number exits 2 with a message naming --rows,
+        the value and the csv (no traceback, no GFN2-xTB run)."""
+        import contextlib
+        import io
+        from unittest import mock
+        import enumerate_coverage as ec
+        for rows, bad in (("3,x", "'x'"), ("700", "'700'"), ("-1", "'-1'")):
+            err = io.StringIO()
+            with mock.patch.object(ec, "print_md_check") as md, contextlib.redirect_stderr(err), \
+                    self.assertRaises(SystemExit) as cm:
+                ec.main(["--draw", "2", "--teacher-check", "--md-steps", "1", "--rows", rows])
+            self.assertEqual(cm.exception.code, 2)
+            self.assertIn(f"--rows: {bad} is not a row of", err.getvalue())
+            self.assertIn("coverage2.csv (0-based, 0..699)", err.getvalue())
+            md.assert_not_called()
+        with mock.patch.object(ec, "print_md_check") as md:
+            ec.main(["--draw", "2", "--teacher-check", "--md-steps", "1", "--rows", "0, 699"])
+        self.assertEqual(list(md.call_args.args[1]), [0, 699])
+
 
 class Coverage2DataTest(PoolDataChecks, unittest.TestCase):
     """organic_data.py --coverage2 beside --coverage (start ids from 900,000)."""

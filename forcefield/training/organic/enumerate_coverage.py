@@ -372,6 +372,17 @@ def print_teacher_check(starts, known_broken, rows=None, top=5):
           [s for s in known_broken if s not in broken])
 
 
+def parse_rows(ap, text, n, path):
+    """--rows' comma-separated 0-based row numbers of the csv at path (n rows); anything else is refused by ap.error,
+    naming the option, the value and the file, before any teacher runs."""
+    picked = []
+    for k in (t.strip() for t in text.split(",") if t.strip()):
+        if not k.isdigit() or int(k) >= n:
+            ap.error(f"--rows: {k!r} is not a row of {path} (0-based, 0..{n - 1})")
+        picked.append(int(k))
+    return picked
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--draw", type=int, choices=sorted(DRAWS), default=1,
@@ -393,7 +404,7 @@ def main(argv=None):
     args.starts_out = args.starts_out or draw["starts"]
     if args.teacher_check and args.md_steps:
         rows = read_smiles(args.out)
-        print_md_check(rows, [int(k) for k in args.rows.split(",") if k] or range(len(rows)), args.md_steps)
+        print_md_check(rows, parse_rows(ap, args.rows, len(rows), args.out) or range(len(rows)), args.md_steps)
         return
     if args.teacher_check:
         print_teacher_check(args.starts_out, TEACHER_BROKEN, rows=read_smiles(args.out), top=10)
