@@ -257,7 +257,8 @@ def main():
             ap.error(str(e))
         stored_envs, from_envs = set(merged["environments"]), set(dom.counts)
         print(f"{args.out}: {len(merged['pairs'])} bonded pairs ({sum(merged['pairs'].values())} bonds) from "
-              f"{dom.frames} structures of {len(args.from_)} files added to the domain entry of {args.add_pairs}; tensor "
+              f"{dom.frames} structures of {len(args.from_)} files (the entry's environments were read from "
+              f"{merged.get('frames', '?')} frames) added to the domain entry of {args.add_pairs}; tensor "
               f"data SHA-256 {safetensors_io.data_sha256(args.out)} unchanged", file=sys.stderr)
         print(f"environments: {len(from_envs & stored_envs)} of the entry's {len(stored_envs)} in the given structures; "
               f"{len(from_envs - stored_envs)} in the structures but not in the entry {sorted(from_envs - stored_envs)[:10]}",
