@@ -5,6 +5,7 @@ shipped v5 weights, whose tensor bytes must be those trained (the entry was adde
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -75,6 +76,59 @@ class EnvironmentTest(unittest.TestCase):
         self.assertEqual(dom["environments"], {"C(H,H,H,H)": 1, "H(C)": 4, "H(O)": 2, "O(H,H)": 1})
 
 
+class PairTest(unittest.TestCase):
+    """Bonded pairs: the two environments of a bond's atoms; ethylene's C=C is C(C,H,H)-C(C,H,H), which neither ethane
+    nor propene holds though both of its environments occur in propene."""
+    ETHYLENE, PROPENE, ETHANE = (os.path.join(OUTSIDE, m + ".xyz") for m in ("ethylene", "propene", "ethane"))
+
+    def pairs_of(self, path):
+        fr = extxyz.read(path)[0]
+        return domain.bonded_pairs(fr.numbers, fr.positions)
+
+    def test_ethylene_and_propene_pairs(self):
+        self.assertEqual(self.pairs_of(self.ETHYLENE), [(0, 1, "C(C,H,H)-C(C,H,H)")]
+                         + [(i, j, "C(C,H,H)-H(C)") for i, j in ((0, 2), (0, 3), (1, 4), (1, 5))])
+        self.assertEqual(self.pairs_of(self.PROPENE), [
+            (0, 1, "C(C,C,H)-C(C,H,H)"), (0, 3, "C(C,H,H)-H(C)"), (0, 4, "C(C,H,H)-H(C)"), (1, 2, "C(C,C,H)-C(C,H,H,H)"),
+            (1, 5, "C(C,C,H)-H(C)"), (2, 6, "C(C,H,H,H)-H(C)"), (2, 7, "C(C,H,H,H)-H(C)"), (2, 8, "C(C,H,H,H)-H(C)")])
+
+    def test_the_pair_text_is_sorted_whichever_atom_comes_first(self):
+        self.assertEqual(domain.pair("H(C)", "C(C,H,H)"), domain.pair("C(C,H,H)", "H(C)"))
+        self.assertEqual(domain.pair("H(C)", "C(C,H,H)"), "C(C,H,H)-H(C)")
+
+    def test_a_domain_counts_bonds_per_pair_and_lacks_ethylenes_double_bond(self):
+        dom = domain.of_files([self.ETHANE, self.PROPENE]).to_json()
+        self.assertEqual(dom["pairs"], {"C(C,C,H)-C(C,H,H)": 1, "C(C,C,H)-C(C,H,H,H)": 1, "C(C,C,H)-H(C)": 1,
+                                        "C(C,H,H)-H(C)": 2, "C(C,H,H,H)-C(C,H,H,H)": 1, "C(C,H,H,H)-H(C)": 9})
+        self.assertEqual((dom["pairs_source"], dom["pair_definition"]), ("frames", domain.PAIR_DEFINITION))
+        ethylene = {p for _, _, p in self.pairs_of(self.ETHYLENE)}
+        self.assertEqual(ethylene - set(dom["pairs"]), {"C(C,H,H)-C(C,H,H)"})
+        self.assertLessEqual(set(envs_of(self.ETHYLENE)), set(dom["environments"]))   # every atom's environment is common
+
+    def test_add_pairs_keeps_tensors_and_every_other_metadata_byte(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "w.safetensors")
+            run = subprocess.run([sys.executable, os.path.join(HERE, "domain.py"), "--add-pairs", V5, "--from", self.ETHANE,
+                                  self.PROPENE, "--out", out], capture_output=True, text=True)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertIn("6 bonded pairs", run.stderr)
+            t0, m0 = safetensors_io.read(V5)
+            t1, m1 = safetensors_io.read(out)
+            self.assertEqual(safetensors_io.data_sha256(out), V5_DATA_SHA256)
+            self.assertEqual(list(t0), list(t1))
+            for k in t0:
+                self.assertEqual(t0[k].tobytes(), t1[k].tobytes(), k)
+            self.assertEqual({k: v for k, v in m0.items() if k != "domain"}, {k: v for k, v in m1.items() if k != "domain"})
+            self.assertTrue(m1["domain"].startswith(m0["domain"][:-1] + ","))   # the old entry's text kept byte for byte
+            new = json.loads(m1["domain"])
+            self.assertEqual({k: v for k, v in new.items() if k not in domain.PAIR_KEYS}, json.loads(m0["domain"]))
+            self.assertEqual((new["pairs_source"], len(new["pairs"])), ("starts", 6))
+            again = subprocess.run([sys.executable, os.path.join(HERE, "domain.py"), "--add-pairs", out, "--from",
+                                    self.ETHANE, "--out", os.path.join(d, "x.safetensors")], capture_output=True, text=True)
+            self.assertEqual(again.returncode, 2)
+            self.assertIn("already has pairs", again.stderr)
+
+
 class ShippedV5DomainTest(unittest.TestCase):
     def test_v5_tensors_are_bit_identical_to_the_trained_ones(self):
         self.assertEqual(safetensors_io.data_sha256(V5), V5_DATA_SHA256)
@@ -82,7 +136,13 @@ class ShippedV5DomainTest(unittest.TestCase):
     def test_v5_carries_the_domain_of_its_training_data(self):
         _, meta = safetensors_io.read(V5)
         stored = json.loads(meta[domain.METADATA_KEY])
-        self.assertEqual(stored, domain.of_files([os.path.join(HERE, "data")]).to_json())
+        expected = domain.of_files([os.path.join(HERE, "data")]).to_json()
+        self.assertEqual(expected["pairs_source"], "frames")
+        self.assertIn("C(C,C,H)-C(C,C,H)", expected["pairs"])   # benzene's ring bonds
+        for k in domain.PAIR_KEYS:   # v5's entry predates bonded pairs: every other key as written then
+            self.assertNotIn(k, stored)
+            expected.pop(k)
+        self.assertEqual(stored, expected)
         self.assertEqual((stored["frames"], stored["molecule_count"]), (20394 + 2283, 6))
         self.assertNotIn("C(C,N)", stored["environments"])
         self.assertIn("C(C,H,H,O)", stored["environments"])

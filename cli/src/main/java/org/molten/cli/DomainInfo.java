@@ -37,6 +37,11 @@ final class DomainInfo {
         list(d.typical().isEmpty() ? "all" : "typical of a training molecule (" + typical.size() + ")", typical, out);
         list("seen only in strained frames (" + strained.size() + "; a structure's atom in one of these is warned about)",
                 strained, out);
+        if (d.hasPairs()) {
+            out.printf("         %d bonded pairs of environments (from %s; a structure's bond between two environments never "
+                    + "bonded in the training data is warned about)%n", d.pairs().size(),
+                    d.pairsSource() == null ? "the training data" : d.pairsSource());
+        }
     }
 
     private static void list(String heading, List<String> items, PrintStream out) {

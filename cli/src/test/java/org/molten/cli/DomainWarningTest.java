@@ -7,8 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.molten.forcefield.safetensors.Dtype;
+import org.molten.forcefield.safetensors.SafetensorsFile;
 import org.molten.validation.reports.JsonReportWriter;
 
 /**
@@ -105,5 +109,35 @@ class DomainWarningTest {
         assertTrue(r.out().contains("typical of a training molecule (13):"), r.out());
         assertTrue(r.out().contains("C(C,H,H,O) [3370]") && r.out().contains("N(C,H,H) [18]"), r.out());
         assertTrue(r.out().contains("seen only in strained frames (46;"), r.out());
+    }
+
+    /**
+     * Random weights carrying the domain of ethane and propene with its bonded pairs (the JSON domain.py writes for
+     * them): ethylene's atoms are all in known environments, but its C=C joins two C(C,H,H), never bonded there.
+     */
+    static Path weightsWithPairs(Path dir) throws Exception {
+        SafetensorsFile sf = SafetensorsFile.read(ValidateWithStudentTest.randomWeights(dir));
+        Map<String, String> meta = new LinkedHashMap<>(sf.metadata());
+        meta.put("domain", "{\"frames\":2,\"molecule_count\":2,\"molecules\":[\"ethane\",\"propene\"],\"environments\":"
+                + "{\"C(C,C,H)\":1,\"C(C,H,H)\":1,\"C(C,H,H,H)\":3,\"H(C)\":14},\"pairs_source\":\"frames\",\"pairs\":"
+                + "{\"C(C,C,H)-C(C,H,H)\":1,\"C(C,C,H)-C(C,H,H,H)\":1,\"C(C,C,H)-H(C)\":1,\"C(C,H,H)-H(C)\":2,"
+                + "\"C(C,H,H,H)-C(C,H,H,H)\":1,\"C(C,H,H,H)-H(C)\":9}}");
+        Path file = dir.resolve("pairs.safetensors");
+        SafetensorsFile.of(meta, sf.tensors()).write(file, Dtype.F64);
+        return file;
+    }
+
+    @Test
+    void minimizeNamesABondBetweenEnvironmentsNeverBondedAndInfoCountsThePairs(@TempDir Path dir) throws Exception {
+        Path w = weightsWithPairs(dir);
+        Path ethylene = Path.of("../forcefield/src/test/resources/org/molten/forcefield/domain/ethylene.xyz");
+        CliRun r = CliRun.of("minimize", "--structure", ethylene.toString(), "--model", w.toString(), "--max-steps", "1",
+                "--device", "cpu", "--out", dir.resolve("relaxed.xyz").toString());
+        assertEquals(1, count(r.err(), "molten minimize: warning: " + ethylene + " lies outside the domain of " + w
+                + ": 1 bond between environments never bonded in the training data: C(C,H,H)-C(C,H,H) (atoms 0-1)"), r.err());
+        CliRun info = CliRun.of("info", "--model", w.toString());
+        assertEquals(0, info.status(), info.err());
+        assertTrue(info.out().contains("6 bonded pairs of environments (from frames; a structure's bond"), info.out());
+        assertFalse(CliRun.of("info", "--model", "v5").out().contains("bonded pairs"), "v5's entry has no pairs");
     }
 }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.molten.core.Atoms;
+import org.molten.core.Bonds;
 import org.molten.forcefield.student.StudentWeights;
 
 /**
@@ -24,7 +25,8 @@ import org.molten.forcefield.student.StudentWeights;
 public final class ModelDomain {
     /** The weight-file metadata key. */
     public static final String METADATA_KEY = "domain";
-    private static final ModelDomain UNKNOWN = new ModelDomain(false, List.of(), new TreeMap<>(), 0, 0, 0, List.of(), null);
+    private static final ModelDomain UNKNOWN = new ModelDomain(false, List.of(), new TreeMap<>(), 0, 0, 0, List.of(), null,
+            null, null);
 
     private final boolean known;
     private final List<String> elements;
@@ -34,9 +36,12 @@ public final class ModelDomain {
     private final int moleculeCount;
     private final List<String> molecules;
     private final Map<AtomEnvironment, Integer> typical;        // null when the entry does not say
+    private final Map<EnvironmentPair, Long> pairs;             // null when the entry has none (written before pairs)
+    private final String pairsSource;
 
     private ModelDomain(boolean known, List<String> elements, TreeMap<AtomEnvironment, Long> environments, long frames,
-                        long atoms, int moleculeCount, List<String> molecules, TreeMap<AtomEnvironment, Integer> typical) {
+                        long atoms, int moleculeCount, List<String> molecules, TreeMap<AtomEnvironment, Integer> typical,
+                        TreeMap<EnvironmentPair, Long> pairs, String pairsSource) {
         this.known = known;
         this.elements = List.copyOf(elements);
         this.environments = Collections.unmodifiableMap(environments);
@@ -45,6 +50,8 @@ public final class ModelDomain {
         this.moleculeCount = moleculeCount;
         this.molecules = List.copyOf(molecules);
         this.typical = typical == null ? null : Collections.unmodifiableMap(typical);
+        this.pairs = pairs == null ? null : Collections.unmodifiableMap(pairs);
+        this.pairsSource = pairsSource;
     }
 
     /** The domain of a model whose weight file says nothing about its training data. */
@@ -60,7 +67,9 @@ public final class ModelDomain {
 
     /**
      * Parses the JSON of a {@value #METADATA_KEY} entry: {@code environments} (canonical text to count) is required;
-     * {@code elements}, {@code frames}, {@code atoms}, {@code molecule_count} and {@code molecules} are read when present.
+     * {@code elements}, {@code frames}, {@code atoms}, {@code molecule_count}, {@code molecules},
+     * {@code typical_in_molecules} and the bonded pairs {@code pairs} (canonical pair text to count) with
+     * {@code pairs_source} are read when present; without {@code pairs} no bond is checked.
      *
      * @param source names the text in errors
      * @throws IllegalArgumentException naming {@code source} and the problem
@@ -105,8 +114,25 @@ public final class ModelDomain {
                 typical.put(AtomEnvironment.parse(e.getKey()), e.getValue().asInt());
             }
         }
+        TreeMap<EnvironmentPair, Long> pairs = null;
+        JsonNode pr = root.get("pairs");
+        if (pr != null && !pr.isNull()) {
+            if (!pr.isObject()) {
+                throw new IllegalArgumentException(source + ": \"pairs\" is not an object (canonical pair -> count)");
+            }
+            pairs = new TreeMap<>();
+            for (Iterator<Map.Entry<String, JsonNode>> it = pr.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                if (!e.getValue().canConvertToLong() || e.getValue().asLong() < 1) {
+                    throw new IllegalArgumentException(source + ": pair " + e.getKey() + " has count " + e.getValue()
+                            + ", expected a positive integer");
+                }
+                pairs.merge(EnvironmentPair.parse(e.getKey()), e.getValue().asLong(), Long::sum);
+            }
+        }
+        String pairsSource = root.hasNonNull("pairs_source") ? root.get("pairs_source").asText() : null;
         return new ModelDomain(true, elements, envs, root.path("frames").asLong(0), root.path("atoms").asLong(0),
-                moleculeCount, molecules, typical);
+                moleculeCount, molecules, typical, pairs, pairsSource);
     }
 
     /** False for a weight file without a {@value #METADATA_KEY} entry. */
@@ -142,6 +168,26 @@ public final class ModelDomain {
         return typical == null ? Map.of() : typical;
     }
 
+    /** True when the entry carries bonded pairs ({@code pairs}); files written before them do not, and no bond is checked. */
+    public boolean hasPairs() {
+        return pairs != null;
+    }
+
+    /** Every bonded pair of environments of the training data with its count, sorted; empty when the entry has none. */
+    public Map<EnvironmentPair, Long> pairs() {
+        return pairs == null ? Map.of() : pairs;
+    }
+
+    /** Where the pairs were read from ({@code pairs_source}: "frames", "starts", ...); null when not said. */
+    public String pairsSource() {
+        return pairsSource;
+    }
+
+    /** True when the training data held a bond between these two environments; true for any pair when the entry has none. */
+    public boolean contains(EnvironmentPair pair) {
+        return pairs == null || pairs.containsKey(pair);
+    }
+
     /** Training frames (train and validation splits). */
     public long frames() {
         return frames;
@@ -164,21 +210,38 @@ public final class ModelDomain {
 
     /**
      * Checks a structure against this domain: the atoms whose environment (from the bonds of this geometry) the
-     * training data never contained, or held only in strained frames ({@link #onlyTransient}). An unknown domain gives a report that says so and names no atom.
+     * training data never contained, or held only in strained frames ({@link #onlyTransient}), and, when the entry
+     * has {@linkplain #hasPairs() pairs}, the bonds between two atoms not named so whose pair of environments the
+     * training data never held bonded (ethylene's C=C, C(C,H,H)-C(C,H,H), against alkanes and propene: both
+     * environments common, the bond never seen). A bond with a named atom is not named again. An unknown domain gives
+     * a report that says so and names no atom.
      */
     public DomainReport check(Atoms structure) {
         if (!known) {
             return DomainReport.unknown(structure.size());
         }
-        List<AtomEnvironment> envs = AtomEnvironments.of(structure);
+        List<Bonds.Bond> bonds = AtomEnvironments.bonds(structure);
+        List<AtomEnvironment> envs = AtomEnvironments.of(structure, bonds);
         List<DomainReport.UnseenAtom> unseen = new ArrayList<>();
+        boolean[] named = new boolean[envs.size()];
         for (int i = 0; i < envs.size(); i++) {
             AtomEnvironment e = envs.get(i);
             if (!contains(e) || onlyTransient(e)) {
                 unseen.add(new DomainReport.UnseenAtom(i, e, environments.getOrDefault(e, 0L)));
+                named[i] = true;
             }
         }
-        return DomainReport.of(structure.size(), unseen);
+        List<DomainReport.UnseenBond> unseenBonds = new ArrayList<>();
+        if (pairs != null) {
+            List<EnvironmentPair> bonded = AtomEnvironments.pairs(envs, bonds);
+            for (int k = 0; k < bonds.size(); k++) {
+                Bonds.Bond b = bonds.get(k);
+                if (!named[b.i()] && !named[b.j()] && !contains(bonded.get(k))) {
+                    unseenBonds.add(new DomainReport.UnseenBond(b.i(), b.j(), bonded.get(k)));
+                }
+            }
+        }
+        return DomainReport.of(structure.size(), unseen, unseenBonds);
     }
 
     /** One line: "H, C, N, O; 6 molecules, 22677 frames; 59 atom environments". */
@@ -189,6 +252,6 @@ public final class ModelDomain {
         return String.join(", ", elements) + "; " + moleculeCount + (moleculeCount == 1 ? " molecule" : " molecules")
                 + (molecules.isEmpty() ? "" : " (" + String.join(", ", molecules) + ")") + ", " + frames + " frames; "
                 + environments.size() + " atom environments" + (typical == null ? "" : " (" + typical.size()
-                + " typical of a training molecule)");
+                + " typical of a training molecule)") + (pairs == null ? "" : "; " + pairs.size() + " bonded pairs of environments");
     }
 }

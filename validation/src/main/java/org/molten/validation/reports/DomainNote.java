@@ -12,8 +12,10 @@ import java.util.List;
  * @param atoms   atoms of the system
  * @param unseen  the atoms outside the domain, in atom order
  * @param summary one line: "2 of 6 atoms in environments absent from the training data: C(C,N) (atom 1), ..."
+ * @param unseenBonds the bonds between environments never bonded in the training data (empty when the model's domain
+ *                    has no bonded pairs)
  */
-public record DomainNote(String system, boolean known, int atoms, List<Atom> unseen, String summary) {
+public record DomainNote(String system, boolean known, int atoms, List<Atom> unseen, String summary, List<Bond> unseenBonds) {
 
     /**
      * One atom outside the domain.
@@ -25,12 +27,28 @@ public record DomainNote(String system, boolean known, int atoms, List<Atom> uns
     public record Atom(int index, String environment, long seenAtomFrames) {
     }
 
-    public DomainNote {
-        unseen = List.copyOf(unseen);
+    /**
+     * One bond between two environments the training data never held bonded.
+     *
+     * @param i    the first atom's index, from 0 (i &lt; j)
+     * @param j    the second atom's index
+     * @param pair the two environments, canonical ("C(C,H,H)-C(C,H,H)")
+     */
+    public record Bond(int i, int j, String pair) {
     }
 
-    /** True when the domain is known and every atom is inside it. */
+    public DomainNote {
+        unseen = List.copyOf(unseen);
+        unseenBonds = unseenBonds == null ? List.of() : List.copyOf(unseenBonds);
+    }
+
+    /** A note without bonds named. */
+    public DomainNote(String system, boolean known, int atoms, List<Atom> unseen, String summary) {
+        this(system, known, atoms, unseen, summary, List.of());
+    }
+
+    /** True when the domain is known, every atom is inside it and no bond is new to it. */
     public boolean inside() {
-        return known && unseen.isEmpty();
+        return known && unseen.isEmpty() && unseenBonds.isEmpty();
     }
 }

@@ -37,7 +37,8 @@ final class DomainSection {
         }
         md.append("\n## Model domain\n\n");
         md.append("Atom environments (element and the elements of its bonded neighbours, docs/model.md) absent from the "
-                + "training data of the model under test; atoms indexed from 0.\n\n");
+                + "training data of the model under test, and bonds between two environments it never held bonded (where "
+                + "its domain has bonded pairs); atoms indexed from 0.\n\n");
         md.append("| System | Atoms | Outside the training data |\n|---|---:|---|\n");
         for (DomainNote n : notes) {
             md.append("| ").append(n.system()).append(" | ").append(n.atoms()).append(" | ")

@@ -24,7 +24,8 @@ final class DomainNotes {
                 return List.of();
             }
             out.add(new DomainNote(s.name(), r.known(), r.atoms(), r.unseen().stream()
-                    .map(a -> new DomainNote.Atom(a.index(), a.environment().canonical(), a.seenAtomFrames())).toList(), r.describe()));
+                    .map(a -> new DomainNote.Atom(a.index(), a.environment().canonical(), a.seenAtomFrames())).toList(), r.describe(),
+                    r.unseenBonds().stream().map(b -> new DomainNote.Bond(b.i(), b.j(), b.pair().canonical())).toList()));
         }
         return out;
     }

@@ -29,6 +29,18 @@ class DomainSectionTest {
     }
 
     @Test
+    void aBondBetweenEnvironmentsNeverBondedIsAWarningThoughEveryAtomIsKnown() {
+        DomainNote ethylene = new DomainNote("ethylene", true, 6, List.of(), "1 bond between environments never bonded in "
+                + "the training data: C(C,H,H)-C(C,H,H) (atoms 0-1)", List.of(new DomainNote.Bond(0, 1, "C(C,H,H)-C(C,H,H)")));
+        assertFalse(ethylene.inside());
+        String md = MarkdownReportWriter.render(with(List.of(WATER, ethylene)));
+        assertTrue(md.contains("- **Domain warning** (not a criterion): ethylene: 1 bond between environments never bonded in "
+                + "the training data: C(C,H,H)-C(C,H,H) (atoms 0-1); the forces"), md);
+        assertTrue(md.contains("| ethylene | 6 | 1 bond between"), md);
+        assertTrue(WATER.inside());
+    }
+
+    @Test
     void allInsideIsOneQuietLineAndAnUnknownDomainIsSaidOnce() {
         String inside = MarkdownReportWriter.render(with(List.of(WATER)));
         assertTrue(inside.contains("- Domain: every atom of every system is in an atom environment"), inside);
