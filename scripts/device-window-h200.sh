@@ -6,7 +6,15 @@
 #          same minutes, side by side on the one GPU, or with ARM_GPUS=0,1 (nvidia-h200-x2) each alone on its own GPU;
 #          both exported and evaluated on the test frames, F = 128's export also as the round's weight file
 #          (forcefield/training/device_organic.sh widths), detached, DEADLINE_S (default 1380) after this call's start;
-#          call3 with STABILITY=1 surveys F = 128's export, with STABILITY_F256=1 F = 256's beside it (below)
+#          call3 with STABILITY=1 surveys F = 128's export, with STABILITY_ARM=f256 (or STABILITY_F256=1, as before)
+#          F = 256's beside it (below)
+#   depths (instead of widths; nvidia-h200-x2, ARM_GPUS=0,1 required: refused without, exit 2, before anything
+#          starts): issue 27's depth question, the same data and settings as widths with ARM_GPUS, then T = 3 from INIT
+#          and deepen.py's T = 4 copy (both F = 128) trained for the same minutes, each alone on its GPU; both exported
+#          (student-gfn2-v6-t3/-t4.safetensors, t3's also as the round's weight file) and evaluated on the test frames
+#          (device_organic.sh depths), DEADLINE_S (default 1380); call3 with STABILITY=1 surveys t3's export, with
+#          STABILITY_ARM=t4 the T = 4 one beside it on the second of ARM_GPUS (the Java engine runs T = 4 on its stage
+#          kernels, MOLTEN_MAXT 4; the group kernel is T = 3 only)
 #   call2: waits while the training runs, copies their best weights so far; with STABILITY_INIT=1 surveys INIT (default
 #          the shipped preview) on the first of TRAIN_GPUS meanwhile (below)
 #   call3: waits for the pipeline's DONE (or CALL_S), copies the final weights and logs; then, on the card, the
@@ -81,11 +89,12 @@ check_active() {
   echo "$phase: $msg" >&2
   exit 2
 }
-# widths' ARM_GPUS (two GPUs of this machine, not one twice; TRAIN_CPUS a taskset list): the pipeline's own check
-# (arm_check of active_settings.sh) here, before anything starts, for the reason check_active gives
+# widths' and depths' ARM_GPUS (two GPUs of this machine, not one twice, depths: required; TRAIN_CPUS a taskset list):
+# the pipeline's own check (arm_check of active_settings.sh, given the phase) here, before anything starts, for the
+# reason check_active gives
 check_arms() {
   local msg
-  msg=$( { source forcefield/training/active_settings.sh && arm_check; } 2>&1 ) && return 0
+  msg=$( { source forcefield/training/active_settings.sh && arm_check "$phase"; } 2>&1 ) && return 0
   echo "$phase: $msg" >&2
   exit 2
 }
@@ -124,9 +133,9 @@ stability_survey() {
   "${gpu[@]}" env MODEL="$1" BUDGET="$sbudget" OUT="$stage/$3" bash "$broot/g3/organic-stability-run.sh"
 }
 # the words for a survey beside the export's (student-gfn2-v6-NAME.safetensors)   NAME
-survey_name() { case $1 in f256) echo "F = 256" ;; soup) echo "the soup" ;; *) echo "$1" ;; esac; }
+survey_name() { case $1 in f256) echo "F = 256" ;; t4) echo "T = 4" ;; soup) echo "the soup" ;; *) echo "$1" ;; esac; }
 
-# The pipeline (device_organic.sh PHASE: multi for round1 and round-and-engine, widths) detached, with the settings
+# The pipeline (device_organic.sh PHASE: multi for round1 and round-and-engine, widths, depths) detached, with the settings
 # below; DEADLINE_S (default: DEFAULT seconds) after this call's start.   PHASE DEFAULT
 start_pipeline() {
   # issue 27's next round (forcefield/training/README.md, "The small-molecule pool in the next round"): data with the
@@ -169,6 +178,12 @@ for v in BATCH PROFILE_S PROFILE_CPU CALL_S STABILITY_S MEASURE_S DEADLINE_S EVA
     exit 2
   fi
 done
+# STABILITY_ARM (call3): the arm whose export is surveyed beside the round's weight file, f256 (after widths; what
+# STABILITY_F256=1 has always asked for) or t4 (after depths); anything else would survey nothing beside it unannounced
+case ${STABILITY_ARM:-} in
+  ""|f256|t4) ;;
+  *) echo "$phase: STABILITY_ARM='$STABILITY_ARM': expected f256 or t4 (nothing started)" >&2; exit 2 ;;
+esac
 
 # the training-step probe (TRAIN_PROFILE=1, see round1) for at most $1 seconds pinned to core $2, on the first
 # TRAIN_GPUS GPU, into the archive's organic/train-profile/; a failed probe leaves the round as it was
@@ -181,7 +196,8 @@ train_profile() {
 }
 
 case "$phase" in
-  widths)
+  widths|depths)
+    # depths: as widths with ARM_GPUS, which it requires (check_arms: arm_check depths), T = 3 against T = 4.
     # The settings as round1's (start_pipeline; LR 3e-4 now, not the 5e-4 of 2026-11-29's widths round, which cost the
     # older six: training README), and ARM_GPUS; refused before anything starts: a wrong ARM_GPUS, ACTIVE_WITH_DATA=1's
     # settings (ACTIVE_GPUS default ARM_GPUS, as the pipeline's: the active round ends before the arms train, so the
@@ -190,9 +206,9 @@ case "$phase" in
     if [[ -n ${ARM_GPUS:-} ]]; then ACTIVE_GPUS=${ACTIVE_GPUS:-$ARM_GPUS} check_active; else check_active; fi
     v5=; [[ -d forcefield/training/data ]] || v5=.device/data.tar.xz   # as round1
     for f in .model-payload/xtblib.tar.xz ${INIT:+"$INIT"} $v5; do
-      [[ -f $f ]] || { echo "widths: $f was not carried (nothing started)" >&2; exit 2; }
+      [[ -f $f ]] || { echo "$phase: $f was not carried (nothing started)" >&2; exit 2; }
     done
-    start_pipeline widths 1380
+    start_pipeline "$phase" 1380
     nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv
     wait_done
     pack
@@ -372,9 +388,11 @@ case "$phase" in
     # machine). It gets STABILITY_S (default 300) or what is left of CALL_S less 30 s for the archive, whichever is
     # less, so the call ends within CALL_S: round 8's first call3 waited for the pipeline, then ran the survey past
     # the tool's limit and came back with nothing. Under 60 s left it is not started (a next call3 runs it).
-    # STABILITY_F256=1 (after widths): the same survey of the F = 256 arm's export (student-gfn2-v6-f256.safetensors)
-    # at the same time on the second of ARM_GPUS (default 0,1), the F = 128 one's on the first, with the same budget,
-    # its files in the archive's stability-f256/. The CUDA engine takes F = 256 (DeviceWeights: a multiple of 32 up to
+    # STABILITY_ARM=f256 (after widths; STABILITY_F256=1 says the same): the same survey of the F = 256 arm's export
+    # (student-gfn2-v6-f256.safetensors) at the same time on the second of ARM_GPUS (default 0,1), the F = 128 one's
+    # on the first, with the same budget, its files in the archive's stability-f256/. STABILITY_ARM=t4 (after
+    # depths): the same of the T = 4 arm's export (student-gfn2-v6-t4.safetensors, stability-t4/) beside T = 3's; the
+    # CUDA engine runs T = 4 on its stage kernels (MOLTEN_MAXT 4), as every mixed batch of this survey. The CUDA engine takes F = 256 (DeviceWeights: a multiple of 32 up to
     # 256; the group kernel only F = 128 and replicas of one size, so this mixed batch runs on the stage kernels
     # either way) but no F = 256 file has run on a card yet, and at about twice to four times the dense work a step it
     # may be cut before 100 ps: its stability.json then says how far it came (frames_done, time_done_ps).
@@ -393,10 +411,13 @@ case "$phase" in
         sgpu=     # the export's survey on the first GPU where another runs beside it, else as before (none named)
         beside=() # NAME GPU ... of the surveys at the same time beside it (student-gfn2-v6-NAME.safetensors)
         after=    # the soup's survey after it, on its one GPU
-        if [[ ${STABILITY_F256:-0} == 1 && -f $work/out/student-gfn2-v6-f256.safetensors ]]; then
-          sgpu=${sgpus[0]}; beside+=(f256 "${sgpus[1]}")
-        elif [[ ${STABILITY_F256:-0} == 1 ]]; then
-          echo "$phase: no student-gfn2-v6-f256.safetensors in the pipeline's output: F = 128's survey alone"
+        sarm=${STABILITY_ARM:-}
+        if [[ -z $sarm && ${STABILITY_F256:-0} == 1 ]]; then sarm=f256; fi
+        if [[ -n $sarm && -f $work/out/student-gfn2-v6-$sarm.safetensors ]]; then
+          sgpu=${sgpus[0]}; beside+=("$sarm" "${sgpus[1]}")
+        elif [[ -n $sarm ]]; then
+          echo "$phase: no student-gfn2-v6-$sarm.safetensors in the pipeline's output:" \
+            "$([[ $sarm == t4 ]] && echo "T = 3" || echo "F = 128")'s survey alone"
         fi
         if [[ -f $work/out/student-gfn2-v6-soup.safetensors ]]; then
           if [[ -z ${tgpus[1]:-} ]] || (( $(nvidia-smi -L 2>/dev/null | grep -c '^GPU ') == 1 )); then
@@ -451,5 +472,5 @@ case "$phase" in
     fi
     pack
     ;;
-  *) echo "unknown phase $phase (widths|round1|round-and-engine|call2|call3|stability|survey)" >&2; exit 2 ;;
+  *) echo "unknown phase $phase (widths|depths|round1|round-and-engine|call2|call3|stability|survey)" >&2; exit 2 ;;
 esac

@@ -241,6 +241,32 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
                     if setting:
                         self.assertIn("no student-gfn2-v6-f256.safetensors in the pipeline's output", r.stdout)
 
+    def test_call3_surveys_the_t4_export_beside_the_t3_one_when_asked(self):
+        # STABILITY_ARM=t4 after depths: the T = 4 export's survey on the second of ARM_GPUS at the same time as the
+        # round's weight file's (T = 3's copy) on the first, its files in stability-t4/; STABILITY_ARM=f256 is
+        # STABILITY_F256=1's survey; without the T = 4 file, T = 3's alone; a value neither names is refused
+        for arm_gpus in (None, "1,0"):
+            with tempfile.TemporaryDirectory() as tmp:
+                env = {"STABILITY_ARM": "t4"}
+                if arm_gpus:
+                    env["ARM_GPUS"] = arm_gpus
+                r, lines, listing = self.surveys(tmp, env, ("student-gfn2-v6-t4.safetensors",
+                                                            "student-gfn2-v6-t3.safetensors"))
+                self.assert_beside(r, lines, listing, "t4", arm_gpus, "T = 4's survey: exit 0")
+                self.assertNotIn("./stability-t3/stability.json", listing)
+        with tempfile.TemporaryDirectory() as tmp:
+            r, lines, listing = self.surveys(tmp, {"STABILITY_ARM": "f256"}, ("student-gfn2-v6-f256.safetensors",))
+            self.assert_beside(r, lines, listing, "f256", None, "F = 256's survey: exit 0")
+        with tempfile.TemporaryDirectory() as tmp:
+            r, lines, listing = self.surveys(tmp, {"STABILITY_ARM": "t4"}, ("student-gfn2-v6-f256.safetensors",))
+            self.assertEqual(1, len([x for x in lines if x.startswith("start ")]), lines)
+            self.assertIn("no student-gfn2-v6-t4.safetensors in the pipeline's output: T = 3's survey alone", r.stdout)
+        with tempfile.TemporaryDirectory() as tmp:
+            r = self.window(tmp, "call3", {"STABILITY": "1", "STABILITY_ARM": "T4"})
+            self.assertEqual(2, r.returncode, r.stdout + r.stderr)
+            self.assertIn("call3: STABILITY_ARM='T4': expected f256 or t4 (nothing started)", r.stderr)
+            self.assertFalse(glob.glob(os.path.join(tmp, "out", "window-call3.tar.gz.*")))
+
     def test_call3_surveys_the_soup_beside_the_export_on_the_second_train_gpu(self):
         # a round with SOUP_ALPHA left student-gfn2-v6-soup.safetensors (INIT and the run's average): surveyed at the
         # same time as the export on the second of TRAIN_GPUS (default 0,1), the export's on the first, with the same
@@ -668,6 +694,43 @@ class Round1TrainProfileTest(unittest.TestCase):
                               "widths: ACTIVE_MD_S='3m': expected a whole number")):
             with tempfile.TemporaryDirectory() as tmp:
                 r, calls, _ = self.round1(tmp, env, phase="widths", expect_pipeline=False)
+                self.assertEqual(2, r.returncode, r.stdout + r.stderr)
+                self.assertIn(message, r.stderr)
+                self.assertIn("(nothing started)", r.stderr)
+                self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "pipeline.log")), env)
+                self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "out", "pipeline-env")))
+
+    # depths (issue 27's depth question, T = 3 against T = 4 on two GPUs): started as widths with ARM_GPUS, the settings
+    # passing through to the pipeline's depths phase; without ARM_GPUS (depths has no one-GPU mode) or with a wrong one
+    # refused before anything starts
+    def test_depths_passes_the_round_settings_and_arm_gpus_through(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            env = {"ARM_GPUS": "0,1", "TRAIN_CPUS": "0-31", "BATCH": "512", "DATA_CPUS": "0-27", "DATA_WORKERS": "28",
+                   "DATA_OPTS": "--small --conjugated --rare --motifs --coverage --rings --coverage2",
+                   "ACTIVE_WITH_DATA": "1", "ACTIVE_GPUS": "0,1", "ACTIVE_ROUND": "17",
+                   "EXTRA_WEIGHTS": "--system-weight organic-coverage2=2", "DEADLINE_S": "1430"}
+            r, calls, pipeline = self.round1(tmp, env, phase="depths")
+            self.assertEqual(0, r.returncode, r.stderr)
+            self.assertEqual("depths DATA_CPUS=0-27 DATA_WORKERS=28 GPU_GATE=", pipeline)
+            self.assertEqual("ACTIVE_WITH_DATA=1 ACTIVE_GPUS=0,1",
+                             read(os.path.join(tmp, ".organic-run", "out", "pipeline-active")).strip())
+            arms = dict(x.split("=", 1) for x in read(os.path.join(tmp, ".organic-run", "out", "pipeline-arms")).splitlines())
+            self.assertEqual(("0,1", "0-31", "3e-4", "512", env["DATA_OPTS"], "17", "1430"),
+                             (arms["ARM_GPUS"], arms["TRAIN_CPUS"], arms["LR"], arms["BATCH"], arms["DATA_OPTS"],
+                              arms["ACTIVE_ROUND"], arms["DEADLINE"]))
+            self.assertTrue(arms["SYSTEM_WEIGHTS"].endswith(" --system-weight organic-small=3 --system-weight "
+                                                            "organic-coverage2=2"), arms)
+            self.assertTrue(self.archive(tmp, "depths"))
+
+    def test_depths_refuses_without_arm_gpus_before_anything_starts(self):
+        for env, message in (({}, "depths: ARM_GPUS is not set: depths trains its two arms each alone on a GPU of its "
+                                  "own; give two GPU indices, the T = 3 arm's and the T = 4 arm's"),
+                             ({"ARM_GPUS": "0,2"}, "depths: ARM_GPUS='0,2' names GPU '2', not one of this machine's 2"),
+                             ({"ARM_GPUS": "0"}, "depths: ARM_GPUS='0': expected two GPU indices"),
+                             ({"ARM_GPUS": "0,1", "INIT": ".model-payload/none.npz"},
+                              "depths: .model-payload/none.npz was not carried")):
+            with tempfile.TemporaryDirectory() as tmp:
+                r, calls, _ = self.round1(tmp, env, phase="depths", expect_pipeline=False)
                 self.assertEqual(2, r.returncode, r.stdout + r.stderr)
                 self.assertIn(message, r.stderr)
                 self.assertIn("(nothing started)", r.stderr)

@@ -56,12 +56,22 @@ active_check() {
 # unannounced: leave ARM_GPUS out for that), each one this machine has where nvidia-smi answers; TRAIN_CPUS, where
 # given, a taskset list of cores (halved between the arms). Here and not only in the pipeline, since the window
 # (scripts/device-window-h200.sh widths) starts the pipeline detached, where a refusal would show only in pipeline.log.
+# `arm_check depths`: depths' arms (T = 3 on the first GPU, T = 4 on the second), where ARM_GPUS is required (depths
+# has no side-by-side mode on one GPU).
 arm_check() {
-  local list g n
+  local list g n arms="the F = 128 arm's and the F = 256 arm's"
+  if [[ ${1:-} == depths ]]; then
+    arms="the T = 3 arm's and the T = 4 arm's"
+    if [[ -z ${ARM_GPUS:-} ]]; then
+      echo "ARM_GPUS is not set: depths trains its two arms each alone on a GPU of its own; give two GPU indices," \
+        "$arms, e.g. ARM_GPUS=0,1 on nvidia-h200-x2 (nothing started)" >&2
+      return 2
+    fi
+  fi
   [[ -n ${ARM_GPUS:-} ]] || return 0
   IFS=, read -r -a list <<< "$ARM_GPUS"
   if (( ${#list[@]} != 2 )) || [[ $ARM_GPUS == *, || $ARM_GPUS == ,* ]]; then
-    echo "ARM_GPUS='$ARM_GPUS': expected two GPU indices, the F = 128 arm's and the F = 256 arm's (nothing started)" >&2
+    echo "ARM_GPUS='$ARM_GPUS': expected two GPU indices, $arms (nothing started)" >&2
     return 2
   fi
   n=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true)
@@ -72,8 +82,8 @@ arm_check() {
     fi
   done
   if (( list[0] == list[1] )); then
-    echo "ARM_GPUS='$ARM_GPUS' names GPU ${list[0]} twice: each arm has a GPU of its own (without ARM_GPUS both" \
-      "share one) (nothing started)" >&2
+    echo "ARM_GPUS='$ARM_GPUS' names GPU ${list[0]} twice: each arm has a GPU of its own$([[ ${1:-} == depths ]] ||
+      echo " (without ARM_GPUS both share one)") (nothing started)" >&2
     return 2
   fi
   if [[ -n ${TRAIN_CPUS:-} && ! $TRAIN_CPUS =~ ^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$ ]]; then

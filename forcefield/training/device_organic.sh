@@ -10,6 +10,7 @@
 #   device_organic.sh weighting WORK OUT DEADLINE_S        the force loss per atom against per structure, one GPU
 #   device_organic.sh widths WORK OUT DEADLINE_S           F = 128 against the widened F = 256 (one GPU, or one each:
 #                                                          ARM_GPUS)
+#   device_organic.sh depths WORK OUT DEADLINE_S           T = 3 against the deepened T = 4 (one GPU each: ARM_GPUS)
 # Each phase ends its training so that the whole command ends by DEADLINE_S seconds after it started.
 #
 # WORK is a git-ignored folder that outlives one command while the machine stays up; if it was lost
@@ -190,13 +191,15 @@ active_end() {
 # train.py's options of multi's training (and of widths' arms on their own GPUs, so that the F = 128 arm is what multi
 # trains on one GPU): v1-v5's data, the organic data and the active round's where it joined; BATCH frames a step (per
 # rank), LR to LR_FINAL after WARMUP steps, SYSTEM_WEIGHTS, the best state by train.py's default (--select force-mae).
-# Into the array train_args.   OUT MINUTES INIT HIDDEN
+# LAYERS (optional, depths' arms): train.py --layers LAYERS (T); left out, train.py's default (3) and the options as
+# they always were. Into the array train_args.   OUT MINUTES INIT HIDDEN [LAYERS]
 multi_args() {
   # shellcheck disable=SC2206   # V5DATA, active_data and SYSTEM_WEIGHTS split into words, as they always were
   train_args=(--data ${V5DATA:-$tr/data} "$work/data" ${active_data:-} \
     --test forcefield/src/main/resources/org/molten/forcefield/student/testset --out "$1" --minutes "$2" \
     --hidden "$4" --batch "${BATCH:-256}" --lr "${LR:-1e-3}" --lr-final "${LR_FINAL:-1e-5}" --warmup "${WARMUP:-300}" \
     --val-every-s 45 --patience 1000 --seed 20261128 --init "$3" --checkpoint ${SYSTEM_WEIGHTS:-})
+  if [[ -n ${5:-} ]]; then train_args+=(--layers "$5"); fi
 }
 
 # The best weights so far of the runs named (run-NAME) copied to $out every minute, where a later command (and a lost
@@ -251,16 +254,17 @@ cpu_share() {
 }
 # Two fine-tunings each alone on its own GPU (ARM_GPUS: the first arm's, the second's) for the same minutes, each one
 # train.py process with multi's options (multi_args) and its own start and width, pinned to its share of TRAIN_CPUS
-# (half each, where given); best weights copied to $out every minute, as side_by_side's.
-#   apart MINUTES NAME1 INIT1 HIDDEN1 NAME2 INIT2 HIDDEN2
+# (half each, where given); best weights copied to $out every minute, as side_by_side's. LAYERS1 LAYERS2 (depths):
+# each arm's T (multi_args' LAYERS); left out, as before.
+#   apart MINUTES NAME1 INIT1 HIDDEN1 NAME2 INIT2 HIDDEN2 [LAYERS1 LAYERS2]
 apart() {
-  local minutes=$1 names=("$2" "$5") inits=("$3" "$6") widths=("$4" "$7") gpus pids=() i
+  local minutes=$1 names=("$2" "$5") inits=("$3" "$6") widths=("$4" "$7") layers=("${8:-}" "${9:-}") gpus pids=() i
   IFS=, read -r -a gpus <<< "$ARM_GPUS"
   save_every_minute "${names[@]}" &
   local saver=$!
   for i in 0 1; do
     mkdir -p "$work/run-${names[$i]}"
-    multi_args "$work/run-${names[$i]}" "$minutes" "${inits[$i]}" "${widths[$i]}"
+    multi_args "$work/run-${names[$i]}" "$minutes" "${inits[$i]}" "${widths[$i]}" "${layers[$i]}"
     CUDA_VISIBLE_DEVICES=${gpus[$i]} $(pin "$(cpu_share "${TRAIN_CPUS:-}" "$i" 2)") python3 $tr/train.py \
       "${train_args[@]}" > "$out/train_${names[$i]}.txt" 2>&1 &
     pids+=($!)
@@ -268,6 +272,27 @@ apart() {
   for i in 0 1; do wait "${pids[$i]}" || echo "training ${names[$i]} ended with $?"; done
   kill $saver 2>/dev/null || true
   for i in 0 1; do keep_run "${names[$i]}"; done
+}
+
+# After apart: each arm's export with its domain (student-gfn2-v6-NAME.safetensors; the first arm's also as
+# student-gfn2-v6.safetensors, the round's weight file, which the window's call3 STABILITY=1 surveys) and its accuracy
+# on the test frames (organic_eval.py, eval_NAME.json, on the arm's GPU of ARM_GPUS), both arms at once.   NAME1 NAME2
+arms_finish() {
+  local names=("$1" "$2") arm_gpus pids=() i n p
+  IFS=, read -r -a arm_gpus <<< "$ARM_GPUS"
+  for i in 0 1; do
+    n=${names[$i]}
+    (
+      export_v6 "$work/run-$n" "$out/student-gfn2-v6-$n.safetensors" "$work/v6-$n.pt" > "$out/export_$n.txt"
+      # the first arm's export is the round's weight file: call3's stability survey (STABILITY=1) reads this name
+      if [[ $i == 0 ]]; then cp "$out/student-gfn2-v6-$n.safetensors" "$out/student-gfn2-v6.safetensors"; fi
+      CUDA_VISIBLE_DEVICES=${arm_gpus[$i]} python3 $tr/organic_eval.py --weights "$work/run-$n/state.npz" \
+        --test "$work/data/organic-test.npz" --independent $tr/testset-independent --out "$out/eval_$n.json" \
+        > "$out/eval_$n.txt" 2>&1 || echo "eval $n: $?"
+    ) &
+    pids+=($!)
+  done
+  for p in "${pids[@]}"; do wait "$p" || echo "an arm's export or evaluation ended with $?"; done
 }
 
 case "$phase" in
@@ -422,21 +447,7 @@ case "$phase" in
       echo "two trainings for $minutes min, each on a GPU of its own: F = 128 from $init on GPU ${ARM_GPUS%%,*}," \
         "F = 256 from its widened copy on GPU ${ARM_GPUS##*,}"
       apart "$minutes" f128 "$init" 128 f256 "$work/wide.npz" 256
-      IFS=, read -r -a arm_gpus <<< "$ARM_GPUS"
-      pids=()
-      for i in 0 1; do
-        n=$([[ $i == 0 ]] && echo f128 || echo f256)
-        (
-          export_v6 "$work/run-$n" "$out/student-gfn2-v6-$n.safetensors" "$work/v6-$n.pt" > "$out/export_$n.txt"
-          # F = 128's export is the round's weight file: call3's stability survey (STABILITY=1) reads this name
-          if [[ $n == f128 ]]; then cp "$out/student-gfn2-v6-f128.safetensors" "$out/student-gfn2-v6.safetensors"; fi
-          CUDA_VISIBLE_DEVICES=${arm_gpus[$i]} python3 $tr/organic_eval.py --weights "$work/run-$n/state.npz" \
-            --test "$work/data/organic-test.npz" --independent $tr/testset-independent --out "$out/eval_$n.json" \
-            > "$out/eval_$n.txt" 2>&1 || echo "eval $n: $?"
-        ) &
-        pids+=($!)
-      done
-      for p in "${pids[@]}"; do wait "$p" || echo "an arm's export or evaluation ended with $?"; done
+      arms_finish f128 f256
     else
       minutes=$(python3 -c "print(round(($deadline - $SECONDS - 240) / 60, 2))")   # 2 exports and 2 evaluations after
       echo "two trainings on one GPU for $minutes min: F = 128 from $init, F = 256 from its widened copy"
@@ -450,6 +461,39 @@ case "$phase" in
           --independent $tr/testset-independent --out "$out/eval_$n.json" > "$out/eval_$n.txt" 2>&1 || echo "eval $n: $?"
       done
     fi
+    wait
+    touch "$out/DONE"
+    ;;
+  depths)
+    # Detached across several commands: does a deeper student (T = 4 interaction blocks, deepen.py's function-preserving
+    # copy of INIT: the new block the identity at the start) fit the organic frames better than INIT's T = 3 given the
+    # same data and wall-clock budget? Width was level (round 12: F = 256 against F = 128); depth is issue 27's other
+    # capacity axis. As widths with ARM_GPUS, which it requires (two GPU indices, refused before anything starts
+    # without them: arm_check depths): data with DATA_OPTS on DATA_CPUS (DATA_WORKERS processes); ACTIVE_WITH_DATA=1:
+    # the active round beside them (ACTIVE_GPUS, default ARM_GPUS) and its frames in both arms' data; then two
+    # fine-tunings at F = 128, each alone on its GPU with multi's train.py options (apart): t3 from INIT with --layers 3
+    # on the first of ARM_GPUS, t4 from the deepened copy with --layers 4 on the second, each pinned to half of
+    # TRAIN_CPUS where given. Each exported with its domain (student-gfn2-v6-t3/-t4.safetensors, export.py's metadata
+    # naming its layers; t3's also as student-gfn2-v6.safetensors, which the window's call3 STABILITY=1 surveys, and
+    # STABILITY_ARM=t4 the t4 one beside it) and evaluated on the test frames on its GPU (eval_t3/eval_t4.json), all
+    # by DEADLINE_S; then DONE. T = 4 costs about 4/3 of T = 3's GPU time a step, so it takes fewer steps in the same
+    # minutes: the comparison is at equal wall-clock time, as widths' was.
+    workers=${DATA_WORKERS:-$(( cores > 1 ? cores - 1 : 1 ))}
+    arm_check depths || exit 2
+    ACTIVE_GPUS=${ACTIVE_GPUS:-$ARM_GPUS}   # the active round's default GPUs: it ends before the arms train
+    init=${INIT:-forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors}
+    active_begin "$init"
+    data_once
+    (cd "$work/data" && tar -cJf "$out/testset-organic.tar.xz" testset) &
+    active_end
+    python3 $tr/deepen.py --weights "$init" --out "$work/deep.npz" --layers 4 --seed 1
+    # after the trainings: 150 s, as widths' two arms (train.py's last validation and test, the two exports at once on
+    # the CPU, each evaluation on its GPU)
+    minutes=$(python3 -c "print(round(($deadline - $SECONDS - 150) / 60, 2))")
+    echo "two trainings for $minutes min, each on a GPU of its own: T = 3 from $init on GPU ${ARM_GPUS%%,*}," \
+      "T = 4 from its deepened copy on GPU ${ARM_GPUS##*,}"
+    apart "$minutes" t3 "$init" 128 t4 "$work/deep.npz" 128 3 4
+    arms_finish t3 t4
     wait
     touch "$out/DONE"
     ;;

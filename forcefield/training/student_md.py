@@ -16,14 +16,16 @@ import torch
 
 from dataset import block_pairs
 from model import PaiNN
-from train import SPECIES, load_weights, read_state, state_width
+from train import SPECIES, load_weights, read_state, state_layers, state_width
 from units import ACCEL_A_PER_FS2, BOLTZMANN_EV_PER_K, MASSES_AMU
 
 
 def load_student(path, device):
     """The student of a state.npz (train.py) or a .safetensors weight file, float32, eval mode, no
-    parameter gradients (only forces are needed). Its width F is the weights' own (128, or 256 from widen.py)."""
-    model = PaiNN(SPECIES, state_width(read_state(path)), 3, 20, 5.0, 16.0)
+    parameter gradients (only forces are needed). Its width F and depth T are the weights' own (128, or 256 from
+    widen.py; 3, or 4 from deepen.py)."""
+    state = read_state(path)
+    model = PaiNN(SPECIES, state_width(state), state_layers(state), 20, 5.0, 16.0)
     load_weights(model, path)
     return model.to(device=device, dtype=torch.float32).eval()
 

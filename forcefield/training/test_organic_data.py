@@ -351,7 +351,7 @@ class DeviceFiguresTest(unittest.TestCase):
 # its arguments) and writes what the phase reads next. organic_data.py waits up to 6 s for the active round to have
 # started (and logs whether it had); organic_active.py marks its start, takes 1 s and writes its round's files;
 # train.py logs whether the active round had finished; export.py writes a weight file naming the state it exported
-# (and its --training line, where given) and says so; widen.py and interpolate.py write their --out; export.py and
+# (and its --training line, where given) and says so; widen.py, deepen.py and interpolate.py write their --out; export.py and
 # organic_eval.py take STUB_SLOW_S seconds (default 0) and then log their end (organic_eval.py: whether the phase's
 # DONE was there by then). `-c` snippets: the core count, the phase's arithmetic (run by the real
 # python), the others (torch's banner, export_v6's starts) nothing.
@@ -386,6 +386,7 @@ case $script in
     sleep "${STUB_SLOW_S:-0}"; echo {} > "$out"
     echo "organic_eval.py end $(opt --weights "$@") | DONE $([[ -e $(dirname "$out")/DONE ]] && echo yes || echo no)" >> "$log" ;;
   widen.py) echo "widened $(opt --weights "$@")" > "$out" ;;
+  deepen.py) echo "deepened $(opt --weights "$@") to $(opt --layers "$@")" > "$out" ;;
   interpolate.py)
     mkdir -p "$(dirname "$out")"; echo "soup of $(opt --a "$@") and $(opt --b "$@") at $(opt --alpha "$@")" > "$out" ;;
   train.py)
@@ -746,6 +747,70 @@ class DeviceWidthsTest(unittest.TestCase):
                                capture_output=True, text=True, timeout=30)
             self.assertEqual(0, p.returncode, p.stderr)
             self.assertEqual(want, p.stdout.strip(), (spec, k))
+
+
+class DeviceDepthsTest(unittest.TestCase):
+    """device_organic.sh depths: T = 3 from INIT against its deepened T = 4 copy (deepen.py), each alone on its GPU of
+    ARM_GPUS with multi's train.py options and its --layers, both at F = 128; exported and evaluated as widths' arms,
+    t3's export also the round's weight file; without ARM_GPUS refused before anything starts. python3 (STUB_PYTHON)
+    and nvidia-smi stubbed."""
+
+    INIT = DeviceWidthsTest.INIT
+    SETTINGS = DeviceWidthsTest.SETTINGS
+    argv = staticmethod(DeviceWidthsTest.argv)
+    without = staticmethod(DeviceWidthsTest.without)
+
+    def test_t3_and_t4_each_alone_on_its_gpu_with_multis_options_and_their_layers(self):
+        rc, text, lines, files = run_phase("depths", dict(self.SETTINGS, ARM_GPUS="1,0", TRAIN_CPUS="0-1",
+                                                          ACTIVE_WITH_DATA="1", ACTIVE_ROUND="17"), gpus=2)
+        self.assertEqual(0, rc, text)
+        (deepen,) = [x for x in lines if x.startswith("deepen.py |")]
+        self.assertIn(f"--weights {self.INIT} --out w/deep.npz --layers 4 --seed 1", deepen)
+        (active,) = [x for x in lines if x.startswith("organic_active.py |")]
+        self.assertEqual("CUDA_VISIBLE_DEVICES=1,0", active.split(" | ")[1])   # ACTIVE_GPUS' default: ARM_GPUS
+        trains = {x.split(" | ")[1]: x for x in lines if x.startswith("train.py |")}
+        self.assertEqual({"CUDA_VISIBLE_DEVICES=0", "CUDA_VISIBLE_DEVICES=1"}, set(trains), lines)
+        t3, t4 = self.argv(trains["CUDA_VISIBLE_DEVICES=1"]), self.argv(trains["CUDA_VISIBLE_DEVICES=0"])
+        self.assertEqual("cpus=0", trains["CUDA_VISIBLE_DEVICES=1"].split(" | ")[2])   # the first arm's half
+        self.assertEqual("cpus=1", trains["CUDA_VISIBLE_DEVICES=0"].split(" | ")[2])
+        pick = ("--hidden", "--layers", "--init", "--out")
+        self.assertEqual(["--hidden", "128", "--layers", "3", "--init", self.INIT, "--out", "w/run-t3"],
+                         [t3[t3.index(o) + k] for o in pick for k in (0, 1)])
+        self.assertEqual(["--hidden", "128", "--layers", "4", "--init", "w/deep.npz", "--out", "w/run-t4"],
+                         [t4[t4.index(o) + k] for o in pick for k in (0, 1)])
+        self.assertEqual(self.without(t3, *pick), self.without(t4, *pick))
+        self.assertIn("--system-weight organic-active-r17=2", " ".join(t4))
+        # t3 is multi's training on one GPU, --layers 3 (train.py's default) named
+        rc, text, multi_lines, _ = run_phase("multi", dict(self.SETTINGS, TRAIN_GPUS="0", ACTIVE_WITH_DATA="1",
+                                                           ACTIVE_ROUND="17"))
+        self.assertEqual(0, rc, text)
+        (multi,) = [self.argv(x) for x in multi_lines if x.startswith("train.py |")]
+        self.assertNotIn("--layers", multi)   # multi's options as they always were
+        self.assertEqual(self.without(multi, "--out", "--minutes"), self.without(t3, "--out", "--minutes", "--layers"))
+        minutes = float(t3[t3.index("--minutes") + 1])
+        self.assertTrue(12.3 <= minutes <= 12.5, minutes)   # (900 - a few s - 150) / 60, as widths'
+        self.assertEqual(t3[t3.index("--minutes") + 1], t4[t4.index("--minutes") + 1])
+        evals = {x.split(" | ")[1]: self.argv(x) for x in lines if x.startswith("organic_eval.py |")}
+        self.assertEqual("w/run-t3/state.npz", evals["CUDA_VISIBLE_DEVICES=1"][1], evals)
+        self.assertEqual("w/run-t4/state.npz", evals["CUDA_VISIBLE_DEVICES=0"][1], evals)
+        self.assertEqual({"eval_t3.json", "eval_t4.json"}, {f for f in files if f.startswith("eval_") and
+                                                           f.endswith(".json")})
+        self.assertEqual("weights of w/run-t3/state.npz\n", files["student-gfn2-v6-t3.safetensors"])
+        self.assertEqual("weights of w/run-t4/state.npz\n", files["student-gfn2-v6-t4.safetensors"])
+        self.assertEqual(files["student-gfn2-v6-t3.safetensors"], files["student-gfn2-v6.safetensors"])
+        self.assertIn("DONE", files)
+
+    def test_without_arm_gpus_or_with_a_wrong_one_nothing_starts(self):
+        for env, message in (({}, "ARM_GPUS is not set: depths trains its two arms each alone on a GPU of its own"),
+                             ({"ARM_GPUS": "0"}, "ARM_GPUS='0': expected two GPU indices, the T = 3 arm's and the "
+                                                 "T = 4 arm's"),
+                             ({"ARM_GPUS": "1,1"}, "ARM_GPUS='1,1' names GPU 1 twice: each arm has a GPU of its own "
+                                                   "(nothing started)")):
+            rc, text, lines, files = run_phase("depths", dict(self.SETTINGS, ACTIVE_WITH_DATA="1", **env), gpus=2)
+            self.assertEqual(2, rc, text)
+            self.assertIn(message, text)
+            self.assertIn("(nothing started)", text)
+            self.assertEqual([], lines, env)   # no script ran: no data, no active round, no deepening, no training
 
 
 if __name__ == "__main__":

@@ -62,6 +62,11 @@ def state_width(state):
     return int(np.shape(state["readout.0.weight"])[1])
 
 
+def state_layers(state):
+    """T, the interaction blocks of a student's state: 3, or more from deepen.py (interactions.0 ... interactions.T-1)."""
+    return len({k.split(".")[1] for k in state if k.startswith("interactions.")})
+
+
 def load_weights(model, path):
     """Copies every spec tensor of a state.npz (train.py) or a .safetensors weight file into model."""
     state = read_state(path)
