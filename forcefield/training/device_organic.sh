@@ -188,6 +188,16 @@ active_end() {
   fi
 }
 
+# A round's data: the active round started beside the labelling where ACTIVE_WITH_DATA asks (active_begin, from the
+# weights INIT), the list and pools labelled (data_once), the test frames packed in the background, the active round
+# joined (active_end). multi, widths and depths.   INIT
+round_data() {
+  active_begin "$1"
+  data_once
+  (cd "$work/data" && tar -cJf "$out/testset-organic.tar.xz" testset) &
+  active_end
+}
+
 # train.py's options of multi's training (and of widths' arms on their own GPUs, so that the F = 128 arm is what multi
 # trains on one GPU): v1-v5's data, the organic data and the active round's where it joined; BATCH frames a step (per
 # rank), LR to LR_FINAL after WARMUP steps, SYSTEM_WEIGHTS, the best state by train.py's default (--select force-mae).
@@ -349,10 +359,7 @@ case "$phase" in
     IFS=, read -r -a gpu_list <<< "$gpus"
     n=${#gpu_list[@]}
     init=${INIT:-forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors}
-    active_begin "$init"
-    data_once
-    (cd "$work/data" && tar -cJf "$out/testset-organic.tar.xz" testset) &
-    active_end
+    round_data "$init"
     # GPU_GATE (a file name): measurements share the machine and want the GPU to themselves until they create it;
     # the GPU work below (active round, training) waits for it, at most GPU_GATE_S (default 300) seconds after the data are ready
     if [[ -n ${GPU_GATE:-} ]]; then
@@ -434,10 +441,7 @@ case "$phase" in
     arm_check || exit 2
     if [[ -n ${ARM_GPUS:-} ]]; then ACTIVE_GPUS=${ACTIVE_GPUS:-$ARM_GPUS}; fi   # the active round's default GPUs
     init=${INIT:-forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors}
-    active_begin "$init"
-    data_once
-    (cd "$work/data" && tar -cJf "$out/testset-organic.tar.xz" testset) &
-    active_end
+    round_data "$init"
     python3 $tr/widen.py --weights "$init" --out "$work/wide.npz" --noise 0.01 --seed 1
     if [[ -n ${ARM_GPUS:-} ]]; then
       # after the trainings (seconds): train.py's last validation and test, then each arm's export (~1 min, both at
@@ -482,10 +486,7 @@ case "$phase" in
     arm_check depths || exit 2
     ACTIVE_GPUS=${ACTIVE_GPUS:-$ARM_GPUS}   # the active round's default GPUs: it ends before the arms train
     init=${INIT:-forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors}
-    active_begin "$init"
-    data_once
-    (cd "$work/data" && tar -cJf "$out/testset-organic.tar.xz" testset) &
-    active_end
+    round_data "$init"
     python3 $tr/deepen.py --weights "$init" --out "$work/deep.npz" --layers 4 --seed 1
     # after the trainings: 150 s, as widths' two arms (train.py's last validation and test, the two exports at once on
     # the CPU, each evaluation on its GPU)
