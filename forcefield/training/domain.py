@@ -251,6 +251,8 @@ def main():
     if args.add_pairs:
         if not args.from_ or not args.out or args.data:
             ap.error("--add-pairs WEIGHTS needs --from FILE... and --out FILE, and no data arguments")
+        if not os.path.isfile(args.add_pairs):
+            ap.error(f"--add-pairs {args.add_pairs}: no such weight file (nothing written)")
         try:
             merged, dom = add_pairs(args.add_pairs, args.from_, args.out, args.pairs_source)
         except ValueError as e:

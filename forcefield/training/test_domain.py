@@ -128,6 +128,20 @@ class PairTest(unittest.TestCase):
             self.assertEqual(again.returncode, 2)
             self.assertIn("already has pairs", again.stderr)
 
+    def test_add_pairs_refuses_bad_input_naming_it_and_writes_nothing(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "w.safetensors")
+            for args, message in ((["--add-pairs", os.path.join(d, "none.safetensors"), "--from", self.ETHANE],
+                                   "none.safetensors: no such weight file"),
+                                  (["--add-pairs", V5, "--from", os.path.join(d, "none.xyz")], "none.xyz: no such file"),
+                                  (["--add-pairs", V5], "needs --from")):
+                run = subprocess.run([sys.executable, os.path.join(HERE, "domain.py"), *args, "--out", out],
+                                     capture_output=True, text=True)
+                self.assertEqual(run.returncode, 2, run.stderr)
+                self.assertIn(message, run.stderr)
+                self.assertNotIn("Traceback", run.stderr)
+                self.assertFalse(os.path.exists(out), args)
+
 
 class ShippedV5DomainTest(unittest.TestCase):
     def test_v5_tensors_are_bit_identical_to_the_trained_ones(self):
