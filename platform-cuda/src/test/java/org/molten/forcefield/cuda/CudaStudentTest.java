@@ -167,6 +167,47 @@ class CudaStudentTest {
         }
     }
 
+    /**
+     * A student of four interaction blocks (deepen.py's T = 4 arm of issue 27's depth question; MOLTEN_MAXT is 4): one
+     * molecule on the stage kernels and in whatever mode AUTO picks matches the float64 reference, and a water +
+     * ethanol replica batch, as the stability survey runs the arm's export, runs on the stage kernels (the group
+     * kernel is T = 3 only) and gives each replica what it gets alone, bit for bit.
+     */
+    @Test
+    void aFourBlockStudentMatchesTheReference() {
+        long seed = 20261201L;   // fixed: a failure names it and reruns the same atoms
+        StudentWeights w = StudentWeights.random(28, new int[] {1, 6, 7, 8}, 128, 4, 20, 5.0, 16.0);
+        Atoms mol = CudaTestSupport.randomAtoms(seed, 9, Math.cbrt(9 * 12.0), 1.0, null);
+        check(w, mol, CudaOptions.defaults(), CudaOptions.Mode.STAGES, "9 atoms, T = 4, stage kernels (seed " + seed + ")");
+        double[] fr = new double[3 * mol.size()];
+        new ReferenceStudent(w).energyAndForces(mol, fr, new double[mol.size()]);
+        try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults())) {   // the mode AUTO picks, as molten run
+            double[] fg = new double[3 * mol.size()];
+            gpu.energyAndForces(mol, fg);
+            double ferr = CudaTestSupport.relativeError(fg, fr);
+            assertTrue(ferr <= FORCE_TOL, "9 atoms, T = 4, AUTO (" + gpu.mode() + "): force relative error " + ferr);
+        }
+        List<ReplicaStart> starts = new ArrayList<>();
+        Atoms[] mols = {CudaDynamicsTest.water(), CudaDynamicsTest.ethanol()};
+        for (int r = 0; r < mols.length; r++) {
+            Atoms a = CudaDynamicsTest.thermalised(mols[r], 300, seed + r);
+            starts.add(new ReplicaStart(a, new DynamicsSpec.Langevin(0.5, 300, 0.02, true), seed + 7 * r, 3 * a.size() - 3));
+        }
+        int steps = 3;
+        try (CudaMdEngine md = new CudaMdEngine(w, starts, CudaOptions.defaults())) {
+            assertEquals("stages", md.mode(), "T = 4 replica batch");
+            md.advance(steps);
+            for (int r = 0; r < starts.size(); r++) {
+                Atoms together = starts.get(r).atoms().copy();
+                md.read(r, together, null);
+                MoleculeThermostatTest.Run alone = MoleculeThermostatTest.run(w, starts.get(r), MoleculeThermostatTest.stages(1), steps);
+                String what = "T = 4, replica " + r + " of a water + ethanol batch (seed " + seed + ")";
+                assertArrayEquals(alone.atoms().positions(), together.positions(), what + ": positions");
+                assertArrayEquals(alone.atoms().velocities(), together.velocities(), what + ": velocities");
+            }
+        }
+    }
+
     private static void checkMolecule(StudentWeights w, Atoms atoms, String what) {
         check(w, atoms, CudaOptions.defaults(), CudaOptions.Mode.MOLECULE, what);
         try (CudaStudent gpu = new CudaStudent(w, CudaOptions.defaults())) {
