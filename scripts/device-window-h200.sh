@@ -118,6 +118,31 @@ unpack_bundle() {
   mkdir -p "$broot" && [[ -x $broot/g3/jre/bin/java ]] || XZ_OPT=-T0 tar -C "$broot" -xJf .device/g3.tar.xz
 }
 
+# The CUDA kernels that call3's stability survey needs (organic-stability-run.sh's class path: the bundle's jars, then
+# the checkout's platform-cuda resources), before anything starts: the checkout's fatbin, or the carried bundle's
+# platform-cuda jar holding one (KEEP_FATBIN=1 at bundling). Without either the survey falls back to the CPU and
+# measures nothing: 2026-11-30's depths window lost both surveys so (a sparse checkout that left the fatbin out, a
+# bundle built without it). NO_SURVEY=1: a window that runs no survey starts anyway.
+kernels=platform-cuda/src/main/resources/org/molten/forcefield/cuda/molten_kernels.fatbin
+check_kernels() {
+  [[ ${NO_SURVEY:-0} == 1 || -f $kernels ]] && return 0
+  local b=${BUNDLE_TAR:-.device/g3.tar.xz} t
+  if [[ -f $b ]]; then
+    t=$(mktemp -d)
+    tar -C "$t" -xJf "$b" --wildcards '*/lib/platform-cuda-*.jar' 2>/dev/null
+    if compgen -G "$t/*/lib/platform-cuda-*.jar" > /dev/null \
+        && unzip -l "$t"/*/lib/platform-cuda-*.jar 2>/dev/null | grep -q 'molten_kernels\.fatbin$'; then
+      rm -rf "$t"; return 0
+    fi
+    rm -rf "$t"
+  fi
+  echo "$phase: no CUDA kernels for call3's stability survey: the checkout has no $kernels (a sparse checkout leaves" \
+    "it out?) and ${b} (carried: $([[ -f $b ]] && echo yes || echo no)) holds no platform-cuda jar with one" \
+    "(KEEP_FATBIN=1 scripts/device-window-x4.sh bundle keeps it); the survey would run on the CPU. NO_SURVEY=1 starts" \
+    "a window without a survey (nothing started)" >&2
+  exit 2
+}
+
 # call3's STABILITY=1: the seconds a stability survey gets, STABILITY_S (default 300) or what is left of CALL_S less 30 s
 # for the archive, whichever is less
 stability_budget() {
@@ -208,6 +233,7 @@ case "$phase" in
     for f in .model-payload/xtblib.tar.xz ${INIT:+"$INIT"} $v5; do
       [[ -f $f ]] || { echo "$phase: $f was not carried (nothing started)" >&2; exit 2; }
     done
+    check_kernels
     start_pipeline "$phase" 1380
     nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv
     wait_done
@@ -226,6 +252,7 @@ case "$phase" in
     for f in .model-payload/xtblib.tar.xz ${INIT:+"$INIT"} $v5; do
       [[ -f $f ]] || { echo "round1: $f was not carried (nothing started)" >&2; exit 2; }
     done
+    check_kernels
     if [[ ${TRAIN_PROFILE:-0} == 1 ]]; then
       # TRAIN_PROFILE=1: where train.py's step spends its time (issue 27's training: 29.6 ms at 256 frames a step,
       # 47.5 ms at 512, so at 512 the GPU's work dominates, in kernels not yet known), measured while the round's
@@ -293,6 +320,7 @@ case "$phase" in
     for f in "$bundle_tar" $v5 .model-payload/xtblib.tar.xz ${INIT:+"$INIT"}; do
       [[ -f $f ]] || { echo "round-and-engine: $f was not carried (nothing started)" >&2; exit 2; }
     done
+    check_kernels
     mkdir -p "$broot" && XZ_OPT=-T0 tar -C "$broot" -xJf "$bundle_tar"
     rm -f "$work/GPU_FREE"
     DATA_CPUS=${DATA_CPUS:-0-12} DATA_WORKERS=${DATA_WORKERS:-13} GPU_GATE=$PWD/$work/GPU_FREE start_round1

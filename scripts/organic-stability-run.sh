@@ -28,6 +28,15 @@ res=$tree/forcefield/src/main/resources
 starts=$tree/forcefield/training/organic/starts.test.xyz.gz
 [[ -d $res ]] || { echo "no checkout resources at $res" >&2; exit 2; }
 [[ -f $starts ]] || { echo "no organic test starts at $starts" >&2; exit 2; }
+# the CUDA kernels, in a jar of the bundle (KEEP_FATBIN=1) or the checkout's resources: without them `molten stability
+# --device cuda` warns and runs on the CPU, 1-2 of the 100 ps in the budget, a survey that measures nothing
+fatbin=$tree/platform-cuda/src/main/resources/org/molten/forcefield/cuda/molten_kernels.fatbin
+if [[ ! -f $fatbin ]] && ! for j in "$here"/lib/*.jar; do unzip -l "$j" 2>/dev/null; done \
+    | grep -q 'molten_kernels\.fatbin$'; then
+  echo "no CUDA kernels: neither $fatbin (a sparse checkout leaves it out?) nor a jar in $here/lib holds" \
+    "molten_kernels.fatbin; the survey would run on the CPU (nothing started)" >&2
+  exit 2
+fi
 java=("$here/jre/bin/java" -Xmx24g -Xss8m -XX:+UseParallelGC --enable-native-access=ALL-UNNAMED
       -cp "$here/lib/*:$res:$tree/platform-cuda/src/main/resources")
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv

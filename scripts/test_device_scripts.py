@@ -12,6 +12,7 @@ import sys
 import tempfile
 import time
 import unittest
+import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -416,7 +417,12 @@ class Round1TrainProfileTest(unittest.TestCase):
     (PROFILE_CPU) the data leave alone, cut at PROFILE_S, its files where pack returns them, the training gated until
     it ends (and not delayed by its failure); without TRAIN_PROFILE the round is as before."""
 
-    def round1(self, tmp, env, phase="round1", expect_pipeline=True):
+    def round1(self, tmp, env, phase="round1", expect_pipeline=True, kernels=True):
+        if kernels:   # the checkout's CUDA kernels, which call3's stability survey needs (check_kernels)
+            fatbin = os.path.join(tmp, "platform-cuda", "src", "main", "resources", "org", "molten", "forcefield",
+                                  "cuda", "molten_kernels.fatbin")
+            os.makedirs(os.path.dirname(fatbin))
+            open(fatbin, "w").close()
         if phase == "round-and-engine":
             # the carried bundle (a stand-in engine script that records its call) and v1-v5's data (one empty file)
             g3 = os.path.join(tmp, "b", "g3")
@@ -737,6 +743,40 @@ class Round1TrainProfileTest(unittest.TestCase):
                 self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "pipeline.log")), env)
                 self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "out", "pipeline-env")))
 
+    # call3's stability survey needs the CUDA kernels (2026-11-30's depths window lost both its surveys to the CPU: a
+    # sparse checkout without the fatbin, a bundle built without it): without the checkout's fatbin, the window starts
+    # only where the carried bundle's platform-cuda jar holds one, or with NO_SURVEY=1
+    def test_a_window_whose_survey_would_find_no_kernels_is_refused_before_anything_starts(self):
+        def bundle_with(tmp, fatbin):
+            lib = os.path.join(tmp, "bb", "g3", "lib")
+            os.makedirs(lib)
+            with zipfile.ZipFile(os.path.join(lib, "platform-cuda-1.0-SNAPSHOT.jar"), "w") as z:
+                z.writestr("org/molten/forcefield/cuda/CudaPlatform.class", b"")
+                if fatbin:
+                    z.writestr("org/molten/forcefield/cuda/molten_kernels.fatbin", b"\0")
+            os.makedirs(os.path.join(tmp, ".device"))
+            subprocess.run(["tar", "-C", os.path.join(tmp, "bb"), "-cJf", os.path.join(tmp, ".device", "g3.tar.xz"),
+                            "g3"], check=True)
+        env = {"ARM_GPUS": "0,1"}
+        for bundled, extra, started in ((None, {}, False), (False, {}, False), (True, {}, True),
+                                        (None, {"NO_SURVEY": "1"}, True)):
+            with tempfile.TemporaryDirectory() as tmp:
+                if bundled is not None:
+                    bundle_with(tmp, bundled)
+                r, _, pipeline = self.round1(tmp, dict(env, **extra), phase="depths", expect_pipeline=started,
+                                             kernels=False)
+                if started:
+                    self.assertEqual(0, r.returncode, r.stderr)
+                    self.assertTrue(pipeline.startswith("depths "), pipeline)
+                else:
+                    self.assertEqual(2, r.returncode, r.stdout + r.stderr)
+                    self.assertIn("depths: no CUDA kernels for call3's stability survey: the checkout has no "
+                                  "platform-cuda/src/main/resources/org/molten/forcefield/cuda/molten_kernels.fatbin",
+                                  r.stderr)
+                    self.assertIn("(carried: %s)" % ("no" if bundled is None else "yes"), r.stderr)
+                    self.assertIn("(nothing started)", r.stderr)
+                    self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "pipeline.log")))
+
     # SOUP_ALPHA (the pipeline's average of INIT and its run): a value the pipeline would refuse (not a number strictly
     # between 0 and 1) is refused here, before anything starts; a good one reaches the pipeline, none by default
     def test_soup_alpha_reaches_the_pipeline_or_is_refused_before_anything_starts(self):
@@ -768,6 +808,37 @@ class Round1TrainProfileTest(unittest.TestCase):
             self.assertEqual("multi DATA_CPUS=0-15 DATA_WORKERS=15 GPU_GATE=", pipeline)
             self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "out", "train-profile")))
             self.assertFalse(any("train-profile" in f for f in self.archive(tmp)))
+
+
+class OrganicStabilityRunTest(unittest.TestCase):
+    """organic-stability-run.sh refuses to start `molten stability --device cuda` where the CUDA kernels are neither in
+    the checkout nor in a jar of the bundle: the survey would warn, fall back to the CPU and reach 1-2 of its 100 ps."""
+
+    def test_no_kernels_no_survey_and_kernels_in_a_jar_or_the_checkout_serve(self):
+        fatbin_rel = "platform-cuda/src/main/resources/org/molten/forcefield/cuda/molten_kernels.fatbin"
+        for where in (None, "jar", "checkout"):
+            with tempfile.TemporaryDirectory() as tmp:
+                b, tree = bundle(tmp)
+                starts = os.path.join(tree, "forcefield", "training", "organic", "starts.test.xyz.gz")
+                os.makedirs(os.path.dirname(starts))
+                open(starts, "w").close()
+                with zipfile.ZipFile(os.path.join(b, "lib", "platform-cuda-1.0-SNAPSHOT.jar"), "w") as z:
+                    z.writestr("org/molten/forcefield/cuda/CudaPlatform.class", b"")
+                    if where == "jar":
+                        z.writestr("org/molten/forcefield/cuda/molten_kernels.fatbin", b"\0")
+                if where == "checkout":
+                    os.makedirs(os.path.dirname(os.path.join(tree, fatbin_rel)), exist_ok=True)
+                    open(os.path.join(tree, fatbin_rel), "w").close()
+                script = installed(b, "organic-stability-run.sh")
+                r = run(script, tree, {"OUT": os.path.join(tmp, "out"), "BUDGET": "20"})
+                args = os.path.join(b, "args.log")   # the stand-in java's record of its calls
+                if where is None:
+                    self.assertEqual(2, r.returncode, r.stdout + r.stderr)
+                    self.assertIn("no CUDA kernels: neither " + os.path.join(tree, fatbin_rel), r.stdout + r.stderr)
+                    self.assertIn("the survey would run on the CPU (nothing started)", r.stdout + r.stderr)
+                    self.assertFalse(os.path.exists(args))
+                else:   # the stand-in java ran the survey (its figures are not this test's)
+                    self.assertIn("stability --device cuda", read(args), where)
 
 
 class ConstraintsFiguresRunTest(unittest.TestCase):
