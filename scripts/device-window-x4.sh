@@ -64,6 +64,14 @@ case "$phase" in
     # KEEP_FATBIN=1: a variants branch's fatbin stays in its jar (first on every class path of the bundle), so that
     # the bundle times that branch's kernels wherever it runs (the patch series' README, kept in git history once it has landed)
     [[ ${KEEP_FATBIN:-0} == 1 ]] || zip -q -d "$dest"/lib/platform-cuda-*.jar '*.fatbin' > /dev/null || true
+    # the device machines are linux-x86-64: JNA's and JLine's native libraries for the other platforms go (~2 MB of the
+    # packed bundle, which with the kernels kept must fit a sparse checkout and its carries under the tool's 64 MiB)
+    for j in "$dest"/lib/jna-[0-9]*.jar "$dest"/lib/jline-native-*.jar; do
+      [[ -e $j ]] || continue
+      mapfile -t foreign < <(unzip -Z1 "$j" | grep -E '^(com/sun/jna/[^/]+/|org/jline/nativ/.+/).+\.(so|a|dll|dylib|jnilib)$' \
+        | grep -v -E '^(com/sun/jna/linux-x86-64/|org/jline/nativ/Linux/x86_64/)')
+      (( ${#foreign[@]} )) && zip -q -d "$j" "${foreign[@]}" > /dev/null
+    done
     cp "$root"/scripts/{gpu-langevin-temperature-run.sh,constraints-figures-run.sh,sweep-2gpu-run.sh,gpu3-run.sh} "$dest/"
     # jars stored, not deflated: xz then packs the classes themselves, a third smaller than the deflated jars
     for j in "$dest"/lib/*.jar; do
