@@ -221,6 +221,10 @@ def validate_row(folder):
     for d in dom_sys if isinstance(dom_sys, list) else []:
         for u in d.get("unseen", []) or []:
             row["domain_unseen"].append(f"{u.get('index')}:{u.get('environment')}")
+        # a bond between two environments the training never held bonded (validate's DomainNote unseen_bonds): a
+        # domain warning as an unseen atom environment is, named "i-j:PAIR"
+        for b in d.get("unseen_bonds", []) or []:
+            row["domain_unseen"].append(f"{b.get('i')}-{b.get('j')}:{b.get('pair')}")
         row["domain_summary"] = d.get("summary") if d.get("known", True) else "domain unknown"
     return row
 
@@ -351,7 +355,7 @@ def summary(args):
                                         for k, v in sorted(exits.items())), "",
           "Failures by criterion (molecules failing it):", "", "| criterion | molecules |", "|---|---:|"]
     L += [f"| {c} | {n} |" for c, n in head["failures_by_criterion"].items()] or ["| (none) | 0 |"]
-    L += ["", "| molecule | atoms | verdict | teacher force MAE eV/Å | failed criteria | domain warnings (atom:environment) "
+    L += ["", "| molecule | atoms | verdict | teacher force MAE eV/Å | failed criteria | domain warnings (atom:environment, i-j:bonded pair) "
           "| wall s | 300 K | 600 K |", "|---|---:|---|---:|---|---|---:|---|---|"]
 
     def st(s):
