@@ -170,6 +170,9 @@ start_pipeline() {
   # that it reaches the pipeline even where it was not exported).
   v5data
   mkdir -p "$work/out"
+  # the file the round starts from, for call2's STABILITY_INIT=1 survey (a later command of this machine): given INIT
+  # again there or not, call2 surveys this start, not the shipped preview it would otherwise default to
+  if [[ -n ${INIT:-} ]]; then echo "$INIT" > "$work/init-path"; else rm -f "$work/init-path"; fi
   # bash reads a script as it runs: the pipeline runs a copy that the next command's copy of the checkout cannot touch
   cp forcefield/training/device_organic.sh "$work/device_organic.sh"
   # DATA_OPTS (default --small; "--small --conjugated" adds the conjugated pool, organic/conjugated.csv) and
@@ -385,13 +388,14 @@ case "$phase" in
     tar -C "$stage" -czf - . | split -b 15M -d -a 1 - "$out/window-$phase.tar.gz." && ls -la "$out"
     ;;
   call2|call3)
-    # STABILITY_INIT=1 (call2): the same survey of INIT (default the shipped preview; the file the round started from,
-    # in this checkout) on the first of TRAIN_GPUS (default 0,1) while the training runs, in STABILITY_S or what is
+    # STABILITY_INIT=1 (call2): the same survey of INIT (given here, else the one call1 started the round from, else
+    # the shipped preview; a file in this checkout or carried) on the first of TRAIN_GPUS (default 0,1) while the training runs, in STABILITY_S or what is
     # left of CALL_S less 30 s, files in the archive's stability-init/. For a preview shipped before its own survey
     # (round 14's midpoint, made after its machine was gone); it slows the training beside it for ~200 s.
     init_pid=
     if [[ ${STABILITY_INIT:-0} == 1 && $phase == call2 ]]; then
-      sinit=${INIT:-forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors}
+      sinit=${INIT:-$(cat "$work/init-path" 2>/dev/null)}   # call1's INIT, recorded by start_pipeline
+      sinit=${sinit:-forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors}
       sbudget=$(stability_budget)
       if [[ ! -f $sinit ]]; then
         echo "$phase: INIT '$sinit' is not there: no survey of it"

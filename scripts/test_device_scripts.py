@@ -339,6 +339,35 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
                 self.assertIn("INIT's survey: exit 0", r.stdout)
                 self.assertIn("./stability-init/stability.json", listing)
 
+    def test_call2_surveys_the_init_call1_started_from_where_call2_is_not_given_one(self):
+        # round 18's window starts from a candidate (.model-payload/...), not the shipped preview: call1 records its
+        # INIT (start_pipeline), and call2's STABILITY_INIT=1 without INIT surveys that file, not the preview it
+        # would otherwise default to; an INIT given to call2 still wins
+        preview = "forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors"
+        for given, expect in ((None, "candidate.safetensors"), ("other.safetensors", "other.safetensors")):
+            with tempfile.TemporaryDirectory() as tmp:
+                out = os.path.join(tmp, ".organic-run", "out")
+                os.makedirs(out)
+                with open(os.path.join(tmp, ".organic-run", "init-path"), "w") as fh:
+                    fh.write(".model-payload/candidate.safetensors\n")   # as start_pipeline writes it
+                for f in (preview, ".model-payload/candidate.safetensors", "other.safetensors"):
+                    os.makedirs(os.path.dirname(os.path.join(tmp, f)) or tmp, exist_ok=True)
+                    open(os.path.join(tmp, f), "w").close()
+                unpacked_bundle(tmp)
+                os.makedirs(os.path.join(tmp, "scripts"))
+                log = os.path.join(tmp, "surveys.txt")
+                with open(os.path.join(tmp, "scripts", "organic-stability-run.sh"), "w") as fh:
+                    fh.write(f'echo "start $(basename "$MODEL")" >> {log}\n'
+                             f'mkdir -p "$OUT" && echo {{}} > "$OUT/stability.json"\n')
+                open(os.path.join(out, "DONE"), "w").close()
+                e = {"CALL_S": "400", "STABILITY_S": "230", "STABILITY_INIT": "1",
+                     "BUNDLE_ROOT": os.path.join(tmp, "bundle")}
+                if given:
+                    e["INIT"] = given
+                r = self.window(tmp, "call2", e)
+                self.assertEqual(0, r.returncode, r.stderr)
+                self.assertEqual(["start " + expect], read(log).splitlines())
+
     def test_call3_checks_the_engine_in_what_is_left_of_the_call_and_packs_its_logs(self):
         # CHECK_ENGINE=1: a stand-in group-engine-run.sh in the unpacked bundle writes into its OUT and records its
         # time limit (the fake timeout's first argument is what the call leaves: CALL_S - SECONDS - 30); its files come
@@ -742,6 +771,27 @@ class Round1TrainProfileTest(unittest.TestCase):
                 self.assertIn("(nothing started)", r.stderr)
                 self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "pipeline.log")), env)
                 self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "out", "pipeline-env")))
+
+    # the round's INIT is recorded for call2's survey of it (test_call2_surveys_the_init_call1_started_from_...), and a
+    # round without one leaves no stale record of an earlier round's
+    def test_the_pipeline_start_records_its_init_for_call2(self):
+        for init in ("init/candidate.safetensors", None):
+            with tempfile.TemporaryDirectory() as tmp:
+                stale = os.path.join(tmp, ".organic-run", "init-path")
+                os.makedirs(os.path.dirname(stale))
+                with open(stale, "w") as fh:
+                    fh.write("init/earlier.safetensors\n")
+                env = {"TRAIN_GPUS": "0,1"}
+                if init:
+                    os.makedirs(os.path.join(tmp, "init"))
+                    open(os.path.join(tmp, init), "w").close()
+                    env["INIT"] = init
+                r, _, pipeline = self.round1(tmp, env)
+                self.assertEqual(0, r.returncode, r.stderr)
+                if init:
+                    self.assertEqual(init, read(stale).strip())
+                else:
+                    self.assertFalse(os.path.exists(stale))
 
     # call3's stability survey needs the CUDA kernels (2026-11-30's depths window lost both its surveys to the CPU: a
     # sparse checkout without the fatbin, a bundle built without it): without the checkout's fatbin, the window starts
