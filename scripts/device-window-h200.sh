@@ -131,7 +131,7 @@ check_kernels() {
     t=$(mktemp -d)
     tar -C "$t" -xJf "$b" --wildcards '*/lib/platform-cuda-*.jar' 2>/dev/null
     if compgen -G "$t/*/lib/platform-cuda-*.jar" > /dev/null \
-        && unzip -l "$t"/*/lib/platform-cuda-*.jar 2>/dev/null | grep -q 'molten_kernels\.fatbin$'; then
+        && unzip -l "$t"/*/lib/platform-cuda-*.jar 2>/dev/null | grep 'molten_kernels\.fatbin$' > /dev/null; then
       rm -rf "$t"; return 0
     fi
     rm -rf "$t"

@@ -31,8 +31,9 @@ starts=$tree/forcefield/training/organic/starts.test.xyz.gz
 # the CUDA kernels, in a jar of the bundle (KEEP_FATBIN=1) or the checkout's resources: without them `molten stability
 # --device cuda` warns and runs on the CPU, 1-2 of the 100 ps in the budget, a survey that measures nothing
 fatbin=$tree/platform-cuda/src/main/resources/org/molten/forcefield/cuda/molten_kernels.fatbin
+# (grep reads the whole listing: one stopping at its first match would break the pipe, a failure under pipefail)
 if [[ ! -f $fatbin ]] && ! for j in "$here"/lib/*.jar; do unzip -l "$j" 2>/dev/null; done \
-    | grep -q 'molten_kernels\.fatbin$'; then
+    | grep 'molten_kernels\.fatbin$' > /dev/null; then
   echo "no CUDA kernels: neither $fatbin (a sparse checkout leaves it out?) nor a jar in $here/lib holds" \
     "molten_kernels.fatbin; the survey would run on the CPU (nothing started)" >&2
   exit 2

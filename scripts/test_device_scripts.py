@@ -876,6 +876,11 @@ class OrganicStabilityRunTest(unittest.TestCase):
                     z.writestr("org/molten/forcefield/cuda/CudaPlatform.class", b"")
                     if where == "jar":
                         z.writestr("org/molten/forcefield/cuda/molten_kernels.fatbin", b"\0")
+                # jars after it whose listing outruns a pipe's buffer (~600 kB, as the real bundle's): a check that
+                # stops reading at the first match would break the pipe and, under pipefail, refuse a good bundle
+                with zipfile.ZipFile(os.path.join(b, "lib", "xchart-3.8.8.jar"), "w") as z:
+                    for k in range(6000):
+                        z.writestr(f"org/knowm/xchart/internal/chartpart/render/SomeLongClassName{k:05d}.class", b"")
                 if where == "checkout":
                     os.makedirs(os.path.dirname(os.path.join(tree, fatbin_rel)), exist_ok=True)
                     open(os.path.join(tree, fatbin_rel), "w").close()
