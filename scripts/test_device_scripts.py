@@ -74,6 +74,17 @@ def unpacked_bundle(tmp):
     return g3
 
 
+def stand_in_survey(tmp, body):
+    """The window's unpacked bundle and a stand-in scripts/organic-stability-run.sh (which call2 and call3 copy into it)
+    running the shell lines BODY, where LOG stands for the path of its log; that path."""
+    unpacked_bundle(tmp)
+    os.makedirs(os.path.join(tmp, "scripts"))
+    log = os.path.join(tmp, "surveys.txt")
+    with open(os.path.join(tmp, "scripts", "organic-stability-run.sh"), "w") as fh:
+        fh.write(body.replace("LOG", log))
+    return log
+
+
 def read(path):
     with open(path) as f:
         return f.read()
@@ -180,13 +191,9 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
         os.makedirs(out)
         for f in ("DONE", "student-gfn2-v6.safetensors") + tuple(extra):
             open(os.path.join(out, f), "w").close()
-        unpacked_bundle(tmp)
-        os.makedirs(os.path.join(tmp, "scripts"))
-        log = os.path.join(tmp, "surveys.txt")
-        with open(os.path.join(tmp, "scripts", "organic-stability-run.sh"), "w") as fh:
-            fh.write(f'echo "start $(basename "$MODEL") gpu=${{CUDA_VISIBLE_DEVICES:-}} $BUDGET" >> {log}\n'
-                     f'mkdir -p "$OUT" && echo {{}} > "$OUT/stability.json"; sleep "${{SURVEY_S:-1}}"\n'
-                     f'echo "end $(basename "$MODEL")" >> {log}\n')
+        log = stand_in_survey(tmp, 'echo "start $(basename "$MODEL") gpu=${CUDA_VISIBLE_DEVICES:-} $BUDGET" >> LOG\n'
+                                   'mkdir -p "$OUT" && echo {} > "$OUT/stability.json"; sleep "${SURVEY_S:-1}"\n'
+                                   'echo "end $(basename "$MODEL")" >> LOG\n')
         env = dict({"CALL_S": "400", "STABILITY": "1", "STABILITY_S": "230", "BUNDLE_ROOT": os.path.join(tmp, "bundle")},
                    **env)
         if gpus is not None:
@@ -353,12 +360,8 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
                 for f in (preview, ".model-payload/candidate.safetensors", "other.safetensors"):
                     os.makedirs(os.path.dirname(os.path.join(tmp, f)) or tmp, exist_ok=True)
                     open(os.path.join(tmp, f), "w").close()
-                unpacked_bundle(tmp)
-                os.makedirs(os.path.join(tmp, "scripts"))
-                log = os.path.join(tmp, "surveys.txt")
-                with open(os.path.join(tmp, "scripts", "organic-stability-run.sh"), "w") as fh:
-                    fh.write(f'echo "start $(basename "$MODEL")" >> {log}\n'
-                             f'mkdir -p "$OUT" && echo {{}} > "$OUT/stability.json"\n')
+                log = stand_in_survey(tmp, 'echo "start $(basename "$MODEL")" >> LOG\n'
+                                           'mkdir -p "$OUT" && echo {} > "$OUT/stability.json"\n')
                 open(os.path.join(out, "DONE"), "w").close()
                 e = {"CALL_S": "400", "STABILITY_S": "230", "STABILITY_INIT": "1",
                      "BUNDLE_ROOT": os.path.join(tmp, "bundle")}
