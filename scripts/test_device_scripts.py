@@ -700,6 +700,32 @@ class Round1TrainProfileTest(unittest.TestCase):
                 if phase == "round-and-engine":
                     self.assertIn("engine CUDA_VISIBLE_DEVICES=1 ", calls)
 
+    def assert_refused(self, phase, env, message):
+        """PHASE started with ENV exits 2 with MESSAGE, "(nothing started)" and no pipeline begun."""
+        with tempfile.TemporaryDirectory() as tmp:
+            r, calls, _ = self.round1(tmp, env, phase=phase, expect_pipeline=False)
+            self.assertEqual(2, r.returncode, r.stdout + r.stderr)
+            self.assertIn(message, r.stderr)
+            self.assertIn("(nothing started)", r.stderr)
+            self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "pipeline.log")), env)
+            self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "out", "pipeline-env")))
+
+    def assert_arms_pass_through(self, tmp, phase, env, expect, weights_tail):
+        """PHASE (widths or depths) started with ENV reaches the pipeline with the data cores, the active round, the
+        arms' settings EXPECT (ARM_GPUS, TRAIN_CPUS, LR, BATCH, DATA_OPTS, ACTIVE_ROUND, DEADLINE) and the system
+        weights, v1-v5's first and ending in WEIGHTS_TAIL, and packs its archive."""
+        r, calls, pipeline = self.round1(tmp, env, phase=phase)
+        self.assertEqual(0, r.returncode, r.stderr)
+        self.assertEqual(f"{phase} DATA_CPUS=0-27 DATA_WORKERS=28 GPU_GATE=", pipeline)
+        self.assertEqual("ACTIVE_WITH_DATA=1 ACTIVE_GPUS=0,1",
+                         read(os.path.join(tmp, ".organic-run", "out", "pipeline-active")).strip())
+        arms = dict(x.split("=", 1) for x in read(os.path.join(tmp, ".organic-run", "out", "pipeline-arms")).splitlines())
+        self.assertEqual(expect, (arms["ARM_GPUS"], arms["TRAIN_CPUS"], arms["LR"], arms["BATCH"], arms["DATA_OPTS"],
+                                  arms["ACTIVE_ROUND"], arms["DEADLINE"]))
+        self.assertTrue(arms["SYSTEM_WEIGHTS"].startswith("--system-weight water=2 "), arms)
+        self.assertTrue(arms["SYSTEM_WEIGHTS"].endswith(weights_tail), arms)
+        self.assertTrue(self.archive(tmp, phase))   # packed (the detached pipeline's files may come later)
+
     # widths (issue 27's capacity question, F = 128 against F = 256): the settings as round1's pass through to the
     # pipeline with ARM_GPUS and TRAIN_CPUS; ARM_GPUS that the pipeline would refuse are refused here, before it starts
     def test_widths_passes_the_round_settings_and_arm_gpus_through(self):
@@ -707,19 +733,9 @@ class Round1TrainProfileTest(unittest.TestCase):
             env = {"ARM_GPUS": "0,1", "TRAIN_CPUS": "0-31", "BATCH": "512", "DATA_CPUS": "0-27", "DATA_WORKERS": "28",
                    "DATA_OPTS": "--small --conjugated --rare", "ACTIVE_WITH_DATA": "1", "ACTIVE_GPUS": "0,1",
                    "ACTIVE_ROUND": "12", "EXTRA_WEIGHTS": "--system-weight organic-rare=2", "DEADLINE_S": "1430"}
-            r, calls, pipeline = self.round1(tmp, env, phase="widths")
-            self.assertEqual(0, r.returncode, r.stderr)
-            self.assertEqual("widths DATA_CPUS=0-27 DATA_WORKERS=28 GPU_GATE=", pipeline)
-            self.assertEqual("ACTIVE_WITH_DATA=1 ACTIVE_GPUS=0,1",
-                             read(os.path.join(tmp, ".organic-run", "out", "pipeline-active")).strip())
-            arms = dict(x.split("=", 1) for x in read(os.path.join(tmp, ".organic-run", "out", "pipeline-arms")).splitlines())
-            self.assertEqual(("0,1", "0-31", "3e-4", "512", "--small --conjugated --rare", "12", "1430"),
-                             (arms["ARM_GPUS"], arms["TRAIN_CPUS"], arms["LR"], arms["BATCH"], arms["DATA_OPTS"],
-                              arms["ACTIVE_ROUND"], arms["DEADLINE"]))
-            self.assertTrue(arms["SYSTEM_WEIGHTS"].startswith("--system-weight water=2 "), arms)
-            self.assertTrue(arms["SYSTEM_WEIGHTS"].endswith(" --system-weight organic-small=3 --system-weight "
-                                                            "organic-rare=2"), arms)
-            self.assertTrue(self.archive(tmp, "widths"))   # packed (the detached pipeline's files may come later)
+            self.assert_arms_pass_through(tmp, "widths", env,
+                                          ("0,1", "0-31", "3e-4", "512", "--small --conjugated --rare", "12", "1430"),
+                                          " --system-weight organic-small=3 --system-weight organic-rare=2")
 
     def test_widths_refuses_a_wrong_arm_gpus_before_anything_starts(self):
         # the stand-in nvidia-smi lists two GPUs, as on nvidia-h200-x2
@@ -730,13 +746,7 @@ class Round1TrainProfileTest(unittest.TestCase):
                               "widths: .model-payload/none.npz was not carried"),
                              ({"ARM_GPUS": "0,1", "ACTIVE_WITH_DATA": "1", "ACTIVE_MD_S": "3m"},
                               "widths: ACTIVE_MD_S='3m': expected a whole number")):
-            with tempfile.TemporaryDirectory() as tmp:
-                r, calls, _ = self.round1(tmp, env, phase="widths", expect_pipeline=False)
-                self.assertEqual(2, r.returncode, r.stdout + r.stderr)
-                self.assertIn(message, r.stderr)
-                self.assertIn("(nothing started)", r.stderr)
-                self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "pipeline.log")), env)
-                self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "out", "pipeline-env")))
+            self.assert_refused("widths", env, message)
 
     # depths (issue 27's depth question, T = 3 against T = 4 on two GPUs): started as widths with ARM_GPUS, the settings
     # passing through to the pipeline's depths phase; without ARM_GPUS (depths has no one-GPU mode) or with a wrong one
@@ -747,18 +757,9 @@ class Round1TrainProfileTest(unittest.TestCase):
                    "DATA_OPTS": "--small --conjugated --rare --motifs --coverage --rings --coverage2",
                    "ACTIVE_WITH_DATA": "1", "ACTIVE_GPUS": "0,1", "ACTIVE_ROUND": "17",
                    "EXTRA_WEIGHTS": "--system-weight organic-coverage2=2", "DEADLINE_S": "1430"}
-            r, calls, pipeline = self.round1(tmp, env, phase="depths")
-            self.assertEqual(0, r.returncode, r.stderr)
-            self.assertEqual("depths DATA_CPUS=0-27 DATA_WORKERS=28 GPU_GATE=", pipeline)
-            self.assertEqual("ACTIVE_WITH_DATA=1 ACTIVE_GPUS=0,1",
-                             read(os.path.join(tmp, ".organic-run", "out", "pipeline-active")).strip())
-            arms = dict(x.split("=", 1) for x in read(os.path.join(tmp, ".organic-run", "out", "pipeline-arms")).splitlines())
-            self.assertEqual(("0,1", "0-31", "3e-4", "512", env["DATA_OPTS"], "17", "1430"),
-                             (arms["ARM_GPUS"], arms["TRAIN_CPUS"], arms["LR"], arms["BATCH"], arms["DATA_OPTS"],
-                              arms["ACTIVE_ROUND"], arms["DEADLINE"]))
-            self.assertTrue(arms["SYSTEM_WEIGHTS"].endswith(" --system-weight organic-small=3 --system-weight "
-                                                            "organic-coverage2=2"), arms)
-            self.assertTrue(self.archive(tmp, "depths"))
+            self.assert_arms_pass_through(tmp, "depths", env,
+                                          ("0,1", "0-31", "3e-4", "512", env["DATA_OPTS"], "17", "1430"),
+                                          " --system-weight organic-small=3 --system-weight organic-coverage2=2")
 
     def test_depths_refuses_without_arm_gpus_before_anything_starts(self):
         for env, message in (({}, "depths: ARM_GPUS is not set: depths trains its two arms each alone on a GPU of its "
@@ -767,13 +768,7 @@ class Round1TrainProfileTest(unittest.TestCase):
                              ({"ARM_GPUS": "0"}, "depths: ARM_GPUS='0': expected two GPU indices"),
                              ({"ARM_GPUS": "0,1", "INIT": ".model-payload/none.npz"},
                               "depths: .model-payload/none.npz was not carried")):
-            with tempfile.TemporaryDirectory() as tmp:
-                r, calls, _ = self.round1(tmp, env, phase="depths", expect_pipeline=False)
-                self.assertEqual(2, r.returncode, r.stdout + r.stderr)
-                self.assertIn(message, r.stderr)
-                self.assertIn("(nothing started)", r.stderr)
-                self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "pipeline.log")), env)
-                self.assertFalse(os.path.exists(os.path.join(tmp, ".organic-run", "out", "pipeline-env")))
+            self.assert_refused("depths", env, message)
 
     # the round's INIT is recorded for call2's survey of it (test_call2_surveys_the_init_call1_started_from_...), and a
     # round without one leaves no stale record of an earlier round's
