@@ -15,8 +15,9 @@ scale: RMS of the training force components (fixed). Adam, linear warm-up then e
 of the learning rate over the planned number of steps; an exponential moving average (EMA) of the
 weights is what is validated and kept; early stopping keeps the EMA state of the best validation
 loss and stops after `--patience` evaluations without improvement or when the time budget ends.
-The number of steps is planned from the measured speed of the first epoch and recorded, so
-`--steps N` repeats a run on another machine. Seeds are fixed (--seed); CUDA index_add is not
+The number of steps is planned from the measured speed of each epoch (schedule.py: planned again after every epoch,
+the decay continuing from the current rate) and every plan is recorded; `--steps N` fixes the plan, so a run whose
+plan did not move after epoch 2 repeats on another machine. Seeds are fixed (--seed); CUDA index_add is not
 bit-deterministic, so GPU runs agree statistically, not bit for bit.
 
 Data parallel on several GPUs of one host: `torchrun --nproc-per-node G train.py ...` (NCCL). Every rank holds the
@@ -44,6 +45,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dataset import load_split  # noqa: E402
 from model import PaiNN, spec_state  # noqa: E402
+from schedule import StepPlan  # noqa: E402
 
 SPECIES = [1, 6, 7, 8]
 
@@ -315,6 +317,7 @@ def main():
     gen.manual_seed(args.seed)
     budget = args.minutes * 60.0
     planned = args.steps
+    plan = StepPlan(args.lr, args.lr_final, args.warmup, planned)
     step, epoch, best, best_state, since_best, best_epoch = 0, 0, float("inf"), None, 0, 0
     history = []
     t_train = time.time()
@@ -346,14 +349,7 @@ def main():
                     p_.grad = flat[k:k + n_].view_as(p_)
                     k += n_
             torch.nn.utils.clip_grad_norm_(params, 10.0)
-            # learning rate: linear warm-up, then exponential decay to lr_final at the planned last step
-            if step < args.warmup:
-                lr = args.lr * (step + 1) / args.warmup
-            elif planned > 0:
-                frac = min(1.0, (step - args.warmup) / max(1, planned - args.warmup))
-                lr = args.lr * (args.lr_final / args.lr) ** frac
-            else:
-                lr = args.lr
+            lr = plan.rate(step)   # linear warm-up, then exponential decay to lr_final at the planned last step
             for g in opt.param_groups:
                 g["lr"] = lr
             opt.step()
@@ -365,17 +361,19 @@ def main():
                 stop = True
                 break
         epoch_s = time.time() - t_epoch
-        if not args.steps and epoch <= 2:
-            # plan the run from the measured speed (epoch 1 includes warm-up, so re-plan after
-            # epoch 2), leaving 4 % of the remaining budget for validations
-            left = budget - (time.time() - t_train)
-            planned = max(args.warmup + 1, step + int(0.96 * left / epoch_s * n_batches))
+        if not args.steps and not stop:
+            # plan the rest of the run from the last epoch's speed, after every epoch (epoch 1 includes the warm-up;
+            # a GPU shared for a while runs slower, then faster), leaving 4 % of the remaining budget for validations
+            new = plan.steps_for(step, budget - (time.time() - t_train), epoch_s, n_batches)
             if world > 1:   # rank 0's plan for every rank
-                t_ = torch.tensor([planned], device=device)
+                t_ = torch.tensor([new], device=device)
                 dist.broadcast(t_, 0)
-                planned = int(t_)
-            print(f"epoch {epoch}: {n_batches} steps in {epoch_s:.1f} s ({1e3 * epoch_s / n_batches:.1f} ms/step); "
-                  f"planned {planned} steps (~{planned / n_batches:.0f} epochs)", flush=True)
+                new = int(t_)
+            if epoch <= 2 or abs(new - planned) > 0.02 * planned:
+                print(f"epoch {epoch}: {n_batches} steps in {epoch_s:.1f} s ({1e3 * epoch_s / n_batches:.1f} ms/step); "
+                      f"planned {new} steps (~{new / n_batches:.0f} epochs)", flush=True)
+            plan.replan(step, new)
+            planned = new
         last = stop or step >= planned
         if args.val_every_s > 0 and not last and time.time() - t_val < args.val_every_s:
             continue
@@ -441,7 +439,7 @@ def main():
              **{k: v.detach().cpu().float().numpy() for k, v in spec_state(ema)})
     settings = dict(vars(args), species=SPECIES, atomref=list(map(float, atomref)), scale=scale,
                     trainable_parameters=n_params, train_frames=len(train), val_frames=len(val),
-                    steps=step, planned_steps=planned, epochs=epoch, stop_reason=stop_reason, best_epoch=best_epoch,
+                    steps=step, planned_steps=planned, plans=plan.history, epochs=epoch, stop_reason=stop_reason, best_epoch=best_epoch,
                     ranks=world, ranks_agree=ranks_agree,
                     torch=torch.__version__, device_name=torch.cuda.get_device_name(0) if device.type == "cuda" else "cpu",
                     train_seconds=round(time.time() - t_train, 1), total_seconds=round(time.time() - t0, 1))
