@@ -170,8 +170,9 @@ public final class StabilityCommand implements Callable<Integer> {
         String modelName = DomainWarning.modelName(model);
         Supplier<ForceField> forceFields = settings.platform().equals("reference")
                 ? () -> new ReferenceStudent(weights) : () -> new OptimisedStudent(weights);
+        // the platform asked for: a fallback is warned when the run binds one, and the summary names the one used
         long atoms = molecules.stream().mapToLong(m -> m.atoms().size()).sum() * settings.replicas();
-        err.println(String.format(Locale.ROOT, "molten stability: %d molecules x %d replicas (%d atoms) on %s, %s ps at "
+        err.println(String.format(Locale.ROOT, "molten stability: %d molecules x %d replicas (%d atoms), --device %s, %s ps at "
                         + "%s K, %d steps of %s fs, %d frames", molecules.size(), settings.replicas(), atoms,
                 settings.platform(), fmt(settings.ps()), fmt(settings.temperatureK()), settings.totalSteps(),
                 fmt(settings.timestepFs()), settings.frames()));
