@@ -439,7 +439,8 @@ def main():
              **{k: v.detach().cpu().float().numpy() for k, v in spec_state(ema)})
     settings = dict(vars(args), species=SPECIES, atomref=list(map(float, atomref)), scale=scale,
                     trainable_parameters=n_params, train_frames=len(train), val_frames=len(val),
-                    steps=step, planned_steps=planned, plans=plan.history, epochs=epoch, stop_reason=stop_reason, best_epoch=best_epoch,
+                    steps=step, planned_steps=planned, plans=plan.history, epochs=epoch, stop_reason=stop_reason,
+                    best_epoch=best_epoch,
                     ranks=world, ranks_agree=ranks_agree,
                     torch=torch.__version__, device_name=torch.cuda.get_device_name(0) if device.type == "cuda" else "cpu",
                     train_seconds=round(time.time() - t_train, 1), total_seconds=round(time.time() - t0, 1))
