@@ -15,8 +15,7 @@ import org.molten.structures.BuiltInMolecules;
  * The shipped organic preview carries the bonded pairs of its training data (computed from its training structures
  * at export, or stamped by domain.py --add-pairs), so the check names the bond of ethylene, the preview's
  * second-worst independent test molecule (0.18 eV/Å force MAE at 600 K), whose atom environments C(C,H,H) and H(C)
- * are both common; it stays quiet on the
- * trained propene and ethane and on the older six's built-in molecules.
+ * are both common; it stays quiet on the trained propene and ethane and on the older six's built-in molecules.
  */
 class BundledPreviewPairsTest {
 
