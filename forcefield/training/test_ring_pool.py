@@ -1,5 +1,6 @@
-"""Tests of the ring-system pool (organic/rings.csv, organic/enumerate_rings.py): molecules on ring systems the training
-data never held, drawn from a systematic enumeration by a seeded rule, never by a model's error.
+"""Tests of the ring-system pool (organic/rings.csv, organic/enumerate_rings.py) and of its second draw (organic/rings2.csv,
+--draw 2): molecules on ring systems the training data never held, drawn from a systematic enumeration by a seeded
+rule, never by a model's error.
 /usr/bin/python3 -m unittest forcefield/training/test_ring_pool.py
 
 The ring-system key is written here (system_keys: RDKit FragmentOnBonds, not enumerate_rings.ring_systems), so that a
@@ -17,7 +18,7 @@ if HAVE_RDKIT:
     from rdkit import Chem, RDLogger
 
 TESTSET_B = os.path.join(ORGANIC, "testset_b.csv")
-TRAINING = ("small.csv", "conjugated.csv", "rare.csv", "motifs.csv", "coverage.csv")   # the pools before this one
+TRAINING = ("small.csv", "conjugated.csv", "rare.csv", "motifs.csv", "coverage.csv")   # the pools before the first draw
 FIRST_INDEX = 800000
 MAX_ATOMS = 40
 COVALENT_RADIUS_A = {1: 0.31, 6: 0.76, 7: 0.71, 8: 0.66}
@@ -58,16 +59,19 @@ def systems_of(rows):
     return keys, {tautomer(k): v for k, v in keys.items()}
 
 
-@unittest.skipUnless(HAVE_RDKIT, "python3-rdkit not installed")
-class RingPoolTest(unittest.TestCase):
+class RingDrawChecks:
+    """A draw's checks (mixed into a TestCase): DRAW (enumerate_rings.DRAWS' key), CSV, SPLIT, FIRST (the starts'
+    first index), TRAINING (the pools before it, its training data with molecules.csv split=train), ROWS and SYSTEMS
+    (the ranges its rows and ring systems fall in), TEST_ONLY (test A's and B's ring systems the training data lack)."""
+
     @classmethod
     def setUpClass(cls):
         RDLogger.DisableLog("rdApp.*")
-        cls.rows, cls.mols = read_molecules("rings.csv")
+        cls.rows, cls.mols = read_molecules(cls.CSV)
         listed = read_rows(os.path.join(ORGANIC, "molecules.csv"))
         cls.known = {flat(r["smiles"]) for r in listed}
         train = [r for r in listed if r["split"] == "train"]
-        for f in TRAINING:
+        for f in cls.TRAINING:
             pool = read_rows(os.path.join(ORGANIC, f))
             cls.known |= {flat(r["smiles"]) for r in pool}
             train += pool
@@ -81,7 +85,7 @@ class RingPoolTest(unittest.TestCase):
         """Parses, sanitises, canonical, H/C/N/O, neutral, closed shell, one fragment, <= 40 atoms with H, an
         enumerate.py category; none in molecules.csv (train or test) or another pool, none twice, stereo aside."""
         self.assertEqual(list(self.rows[0]), ["name", "smiles", "category"])
-        self.assertTrue(300 <= len(self.rows) <= 500, len(self.rows))
+        self.assertTrue(self.ROWS[0] <= len(self.rows) <= self.ROWS[1], len(self.rows))
         seen = set()
         for r, m in zip(self.rows, self.mols):
             assert_new_pool_row(self, r, m, seen, self.known)
@@ -128,7 +132,7 @@ class RingPoolTest(unittest.TestCase):
         molecule's ring system (not only through enumerate_coverage's Bemis-Murcko scaffold of a whole test molecule,
         which misses a ring system of a test molecule with two), as written and as a tautomer, and refuse it."""
         import enumerate_rings
-        ex = enumerate_rings.exclusions()
+        ex = enumerate_rings.exclusions(pools=enumerate_rings.DRAWS[self.DRAW]["pools"])
         n = {}
         for which, (keys, _) in self.test_systems.items():
             for k in keys:
@@ -138,12 +142,12 @@ class RingPoolTest(unittest.TestCase):
                 self.assertTrue(ex["avoid"].get(k, "").startswith("a ring system of a test molecule"), f"{which}: {k}")
                 self.assertIn(tautomer(k), ex["avoid_taut"], f"{which}: {k}")
                 self.assertIsNotNone(enumerate_rings.why_not(k, ex, broken={}), f"{which}: {k}")
-        self.assertEqual(n, {"test A": 20, "test B": 20})
+        self.assertEqual(n, self.TEST_ONLY)
 
     def test_every_row_brings_one_ring_system_the_training_data_never_held(self):
         """A row 'ring <key>[ + substituents]' holds the ring system key, absent from the training data before this pool
         (as written and as a tautomer), and no other ring system the training data lack; every system has its
-        H-capped row (the key itself) first; 150-250 systems, each in at most two rows."""
+        H-capped row (the key itself) first; SYSTEMS' range of systems, each in at most two rows."""
         keys, tauts = self.train
         self.assertGreater(len(keys), 300)
         rows_of = {}
@@ -153,40 +157,82 @@ class RingPoolTest(unittest.TestCase):
             self.assertFalse(key in keys or tautomer(key) in tauts, f"{r['name']}: {key} is in the training data")
             self.assertEqual({k for k in system_keys(r["smiles"]) if k not in keys}, {key}, r["name"])
             rows_of.setdefault(key, []).append(r)
-        self.assertTrue(150 <= len(rows_of) <= 250, len(rows_of))
+        self.assertTrue(self.SYSTEMS[0] <= len(rows_of) <= self.SYSTEMS[1], len(rows_of))
         for key, rs in rows_of.items():
             self.assertEqual(rs[0]["smiles"], key)
             self.assertLessEqual(len(rs), 2, key)
         self.assertEqual(len({tautomer(k) for k in rows_of}), len(rows_of))   # no two systems are tautomers
 
     def test_the_csv_is_the_builds_output(self):
-        """The whole build (enumeration, exclusions, draw, substitutions: ~30 s) writes rings.csv byte for byte."""
+        """The whole build of the draw (enumeration, exclusions, draw, substitutions: ~30-45 s) writes its csv byte for
+        byte."""
         import tempfile
         import enumerate_rings
-        rows = enumerate_rings.build()
+        draw = enumerate_rings.DRAWS[self.DRAW]
+        self.assertEqual(os.path.basename(draw["out"]), self.CSV)
+        rows = enumerate_rings.build(pools=draw["pools"], quota=draw["quota"])
         self.assertEqual([(r["name"], r["smiles"], r["category"]) for r in rows],
                          [(r["name"], r["smiles"], r["category"]) for r in self.rows])
         with tempfile.TemporaryDirectory() as d:
             enumerate_rings.write([dict(name=r["name"], smiles=r["smiles"], category=r["category"]) for r in rows],
-                                  os.path.join(d, "rings.csv"))
-            with open(os.path.join(d, "rings.csv"), "rb") as f, open(os.path.join(ORGANIC, "rings.csv"), "rb") as g:
+                                  os.path.join(d, self.CSV))
+            with open(os.path.join(d, self.CSV), "rb") as f, open(os.path.join(ORGANIC, self.CSV), "rb") as g:
                 self.assertEqual(f.read(), g.read())
 
     def test_the_starts_hold_3_conformers_a_row_with_its_atoms_seeds_and_bond_graph(self):
-        """3 conformers a row, in order, indexed from 800,000, split=rings, the atoms of the SMILES in its order, its
+        """3 conformers a row, in order, indexed from FIRST, split=SPLIT, the atoms of the SMILES in its order, its
         stereo (test_organic.assert_pool_starts) and the distance bond graph (covalent radii x 1.2) of the SMILES."""
         import numpy as np
         import extxyz
         import enumerate_rings
-        self.assertEqual(enumerate_rings.RINGS_INDEX, FIRST_INDEX)
-        assert_pool_starts(self, self.rows, "rings", FIRST_INDEX, max_bytes=600000)
-        for k, fr in enumerate(extxyz.read(os.path.join(ORGANIC, "starts.rings.xyz.gz"))):
+        draw = enumerate_rings.DRAWS[self.DRAW]
+        self.assertEqual((draw["first"], draw["split"]), (self.FIRST, self.SPLIT))
+        self.assertEqual(os.path.basename(draw["starts"]), f"starts.{self.SPLIT}.xyz.gz")
+        assert_pool_starts(self, self.rows, self.SPLIT, self.FIRST, max_bytes=self.MAX_BYTES)
+        for k, fr in enumerate(extxyz.read(os.path.join(ORGANIC, f"starts.{self.SPLIT}.xyz.gz"))):
             mol = Chem.AddHs(Chem.MolFromSmiles(self.rows[k // 3]["smiles"]))
             rad = np.array([COVALENT_RADIUS_A[int(z)] for z in fr.numbers])
             d = np.linalg.norm(fr.positions[:, None] - fr.positions[None], axis=-1)
             got = {(i, j) for i, j in zip(*np.where(np.triu(d < 1.2 * (rad[:, None] + rad[None]), 1)))}
             want = {tuple(sorted((b.GetBeginAtomIdx(), b.GetEndAtomIdx()))) for b in mol.GetBonds()}
             self.assertEqual(got, want, f"{fr.info['name']}, conformer {k % 3}")
+
+
+@unittest.skipUnless(HAVE_RDKIT, "python3-rdkit not installed")
+class RingPoolTest(RingDrawChecks, unittest.TestCase):
+    """organic/rings.csv, the first draw: 6 ring systems a stratum."""
+    DRAW, CSV, SPLIT, FIRST, TRAINING = 1, "rings.csv", "rings", FIRST_INDEX, TRAINING
+    ROWS, SYSTEMS, TEST_ONLY, MAX_BYTES = (300, 500), (150, 250), {"test A": 20, "test B": 20}, 600000
+
+
+@unittest.skipUnless(HAVE_RDKIT, "python3-rdkit not installed")
+class RingDraw2Test(RingDrawChecks, unittest.TestCase):
+    """organic/rings2.csv, the second draw: the same rule continued with the first draw's molecules and the second
+    coverage draw's counted as training data, 10 ring systems a stratum."""
+    DRAW, CSV, SPLIT, FIRST, TRAINING = 2, "rings2.csv", "rings2", 1000000, TRAINING + ("rings.csv", "coverage2.csv")
+    ROWS, SYSTEMS, TEST_ONLY, MAX_BYTES = (600, 750), (300, 400), {"test A": 20, "test B": 20}, 900000
+
+    def test_the_second_draw_continues_the_first_in_each_stratum(self):
+        """In each (class, kind) stratum's seeded order the first draw's systems come before every one of the second's:
+        the second draw takes the next systems of the same rule, not a new shuffle (a draw with another seed, or one that
+        left rings.csv out of the training data and drew its systems again, fails here or above)."""
+        import enumerate_rings
+        cands = enumerate_rings.candidates()   # the csvs are the builds' output (test_the_csv_is_the_builds_output)
+        stratum_of = {key: stratum for stratum, cs in cands.items() for _, _, key in cs}
+        first = {r["smiles"]: stratum_of[r["smiles"]] for r in read_rows(os.path.join(ORGANIC, "rings.csv"))
+                 if r["name"] == "ring " + r["smiles"]}
+        second = {r["smiles"]: stratum_of[r["smiles"]] for r in self.rows if r["name"] == "ring " + r["smiles"]}
+        self.assertEqual(set(first) & set(second), set())
+        self.assertEqual(len(second), len({r["name"].split(" + ")[0] for r in self.rows}))
+        for stratum in cands:
+            order = [key for _, _, key in enumerate_rings.stratum_order(cands[stratum], stratum,
+                                                                         enumerate_rings.MASTER_SEED)]
+            pos = {k: i for i, k in enumerate(order)}
+            a = [pos[k] for k, s in first.items() if s == stratum]
+            b = [pos[k] for k, s in second.items() if s == stratum]
+            if a and b:
+                self.assertLess(max(a), min(b), stratum)
+                self.assertEqual(len(a), enumerate_rings.QUOTA, stratum)   # the first draw took its whole quota
 
 
 class RingTestSetBTest(unittest.TestCase):
@@ -206,6 +252,11 @@ class RingTestSetBTest(unittest.TestCase):
 class RingDataTest(PoolDataChecks, unittest.TestCase):
     """organic_data.py --rings beside the list alone (start ids from 800,000)."""
     POOL, FIRST = "rings", 800000
+
+
+class RingDraw2DataTest(PoolDataChecks, unittest.TestCase):
+    """organic_data.py --rings2 beside --rings (start ids from 1,000,000)."""
+    POOL, FIRST, BEFORE = "rings2", 1000000, ("--rings",)
 
 
 if __name__ == "__main__":
