@@ -27,8 +27,9 @@ class BundledPreviewPairsTest {
     void thePreviewNamesEthylenesDoubleBond() throws IOException {
         ModelDomain d = preview();
         assertTrue(d.hasPairs(), "the shipped preview has no bonded pairs in its domain entry");
-        // round 16's file was stamped from the training starts (domain.py --add-pairs: "starts: ..."); round 18's export
-        // computed them from the same 34,758 structures ("frames"), the same 792 pairs
+        // round 16's file was stamped from the training starts (domain.py --add-pairs: "starts: ..."); rounds 18 and 19
+        // computed them at export from their training structures ("frames"): 792 pairs, and 843 with the second
+        // ring-system draw's starts (36,798 structures)
         assertTrue(d.pairsSource().startsWith("starts") || d.pairsSource().equals("frames"), d.pairsSource());
         DomainReport r = d.check(ModelDomainTest.outside("ethylene"));
         assertFalse(r.inside(), r.describe());
