@@ -1,5 +1,5 @@
-"""Tests of the ring-system pool (organic/rings.csv, organic/enumerate_rings.py) and of its second draw (organic/rings2.csv,
---draw 2): molecules on ring systems the training data never held, drawn from a systematic enumeration by a seeded
+"""Tests of the ring-system pool (organic/rings.csv, organic/enumerate_rings.py) and of its second and third draws
+(organic/rings2.csv, rings3.csv; --draw 2, 3): molecules on ring systems the training data never held, drawn from a systematic enumeration by a seeded
 rule, never by a model's error.
 /usr/bin/python3 -m unittest forcefield/training/test_ring_pool.py
 
@@ -216,23 +216,48 @@ class RingDraw2Test(RingDrawChecks, unittest.TestCase):
         """In each (class, kind) stratum's seeded order the first draw's systems come before every one of the second's:
         the second draw takes the next systems of the same rule, not a new shuffle (a draw with another seed, or one that
         left rings.csv out of the training data and drew its systems again, fails here or above)."""
-        import enumerate_rings
-        cands = enumerate_rings.candidates()   # the csvs are the builds' output (test_the_csv_is_the_builds_output)
-        stratum_of = {key: stratum for stratum, cs in cands.items() for _, _, key in cs}
-        first = {r["smiles"]: stratum_of[r["smiles"]] for r in read_rows(os.path.join(ORGANIC, "rings.csv"))
-                 if r["name"] == "ring " + r["smiles"]}
-        second = {r["smiles"]: stratum_of[r["smiles"]] for r in self.rows if r["name"] == "ring " + r["smiles"]}
-        self.assertEqual(set(first) & set(second), set())
-        self.assertEqual(len(second), len({r["name"].split(" + ")[0] for r in self.rows}))
-        for stratum in cands:
-            order = [key for _, _, key in enumerate_rings.stratum_order(cands[stratum], stratum,
-                                                                         enumerate_rings.MASTER_SEED)]
-            pos = {k: i for i, k in enumerate(order)}
-            a = [pos[k] for k, s in first.items() if s == stratum]
-            b = [pos[k] for k, s in second.items() if s == stratum]
-            if a and b:
-                self.assertLess(max(a), min(b), stratum)
-                self.assertEqual(len(a), enumerate_rings.QUOTA, stratum)   # the first draw took its whole quota
+        assert_draws_continue(self, ("rings.csv", "rings2.csv"))
+
+
+@unittest.skipUnless(HAVE_RDKIT, "python3-rdkit not installed")
+class RingDraw3Test(RingDrawChecks, unittest.TestCase):
+    """organic/rings3.csv, the third draw: the rule continued again with the second draw's molecules counted too."""
+    DRAW, CSV, SPLIT, FIRST = 3, "rings3.csv", "rings3", 1100000
+    TRAINING = TRAINING + ("rings.csv", "coverage2.csv", "rings2.csv")
+    ROWS, SYSTEMS, TEST_ONLY, MAX_BYTES = (600, 750), (300, 400), {"test A": 20, "test B": 20}, 900000
+
+    def test_the_third_draw_continues_the_first_two_in_each_stratum(self):
+        """The first draw's systems, then the second's, then the third's, in each stratum's seeded order (leaving
+        rings2.csv out of the third draw's training data draws the second's systems again and fails here or above)."""
+        assert_draws_continue(self, ("rings.csv", "rings2.csv", "rings3.csv"))
+
+
+def assert_draws_continue(test, csvs):
+    """The draws csvs (in order) hold disjoint ring systems, each the H-capped row of its system, and in every (class,
+    kind) stratum's seeded order each draw's systems come after every one of the draw before it, which took its whole
+    quota there (a stratum gives a later draw systems only after the earlier ones had theirs)."""
+    import enumerate_rings
+    cands = enumerate_rings.candidates()   # the csvs are the builds' output (test_the_csv_is_the_builds_output)
+    stratum_of = {key: stratum for stratum, cs in cands.items() for _, _, key in cs}
+    draws = []
+    for name in csvs:
+        rows = read_rows(os.path.join(ORGANIC, name))
+        systems = {r["smiles"]: stratum_of[r["smiles"]] for r in rows if r["name"] == "ring " + r["smiles"]}
+        test.assertEqual(len(systems), len({r["name"].split(" + ")[0] for r in rows}), name)
+        for earlier in draws:
+            test.assertEqual(set(earlier) & set(systems), set(), name)
+        draws.append(systems)
+    quotas = [enumerate_rings.DRAWS[k + 1]["quota"] for k in range(len(csvs))]
+    for stratum in cands:
+        order = [key for _, _, key in enumerate_rings.stratum_order(cands[stratum], stratum,
+                                                                     enumerate_rings.MASTER_SEED)]
+        pos = {k: i for i, k in enumerate(order)}
+        for k in range(1, len(draws)):
+            a = [pos[key] for key, st in draws[k - 1].items() if st == stratum]
+            b = [pos[key] for key, st in draws[k].items() if st == stratum]
+            if b:
+                test.assertLess(max(a), min(b), (csvs[k], stratum))
+                test.assertEqual(len(a), quotas[k - 1], (csvs[k - 1], stratum))   # the draw before took its quota
 
 
 class RingTestSetBTest(unittest.TestCase):
@@ -257,6 +282,11 @@ class RingDataTest(PoolDataChecks, unittest.TestCase):
 class RingDraw2DataTest(PoolDataChecks, unittest.TestCase):
     """organic_data.py --rings2 beside --rings (start ids from 1,000,000)."""
     POOL, FIRST, BEFORE = "rings2", 1000000, ("--rings",)
+
+
+class RingDraw3DataTest(PoolDataChecks, unittest.TestCase):
+    """organic_data.py --rings3 beside --rings2 (start ids from 1,100,000)."""
+    POOL, FIRST, BEFORE = "rings3", 1100000, ("--rings2",)
 
 
 if __name__ == "__main__":

@@ -82,8 +82,15 @@ data, so that each stratum gives the next systems of its order. Counts (2026-11-
 molecules (339 substituted), 6-40 atoms with H (mean 21.5); the training data's ring systems 527 before (the first draw
 and coverage2.csv's), 868 after. Teacher: six broken (N=N ring systems GFN2-xTB opens), in TEACHER_BROKEN; the
 organic README's "The second ring-system draw" has the figures.
+
+The third draw (--draw 3, DRAWS[3]: rings3.csv, starts.rings3.xyz.gz, rows from 1,100,000, split=rings3, QUOTA3 = 10):
+the same again with rings2.csv counted as training data too. Counts (2026-11-30): 339 ring systems, 677 molecules
+(338 substituted), 7-40 atoms with H (mean 21.2); the training data's ring systems 868 before, 1,207 after; the 3-4 ring
+strata are used up and the 5-ring aromatic one gives 9. Teacher: three broken (two substituted molecules and the ring
+system of one), in TEACHER_BROKEN; the organic README's "The third ring-system draw".
 """
 import argparse
+import functools
 import itertools
 import os
 import random
@@ -110,6 +117,9 @@ COVERAGE2_CSV = os.path.join(HERE, "coverage2.csv")   # the second coverage draw
 RINGS2_CSV = os.path.join(HERE, "rings2.csv")
 STARTS2 = os.path.join(HERE, "starts.rings2.xyz.gz")
 RINGS2_INDEX = 1000000     # the second draw's rows (organic_data.POOLS["rings2"]); coverage2.csv's from 900,000
+RINGS3_CSV = os.path.join(HERE, "rings3.csv")
+STARTS3 = os.path.join(HERE, "starts.rings3.xyz.gz")
+RINGS3_INDEX = 1100000     # the third draw's rows (organic_data.POOLS["rings3"]); rings2.csv's 2,040 from 1,000,000
 MAX_RING_ATOMS = 40        # a pool molecule's atoms with hydrogens
 MAX_START_FORCE = 10.0     # eV/A: a start above it (GFN2-xTB) leaves its molecule out (TEACHER_BROKEN)
 SUBSTITUTION_TRIES = 20    # seeded attempts at a ring system's substituted molecule
@@ -123,7 +133,10 @@ ANHYDRIDE = Chem.MolFromSmarts("[#6](=O)[#8][#6](=O)")
 # 2026-11-30, the second draw (--draw 2): single points on its 2,034 starts, no SCF failure, largest force 6.55 eV/A;
 # --md-steps 200 on every 10th row and the 10 of the largest start forces (75 molecules, 380 s): six broken, all among
 # the ten largest forces, N=N ring systems that GFN2-xTB opens (a tetrazolone and a tetrazinedione losing N2, 1,2-diazepine-
-# and 1,2,4-triazepinediones); the rows the rebuild drew in their place: see the organic README
+# and 1,2,4-triazepinediones); the rows the rebuild drew in their place: see the organic README. The third draw (--draw 3):
+# single points on its 2,031 starts, no SCF failure, largest force 5.70 eV/A; --md-steps 200 on every 10th row and the
+# 10 of the largest start forces (78 molecules, 1,348 s on a shared machine): two substituted molecules broken, and then
+# the ring system of one of them
 TEACHER_BROKEN = {
     "O=c1nccccn1": "GFN2-xTB's SCF does not converge in 200 steps of MD at 1000 K (enumerate_rare.teacher_check)",
     "O=C1N=NN=N1": "58 of 200 MD frames at 1000 K with another bond graph (the second draw's row 53)",
@@ -132,6 +145,11 @@ TEACHER_BROKEN = {
     "CCc1nc(C(=N)N)cnnc(=O)c1=O": "its GFN2-xTB optimum has another bond graph (the second draw's row 221)",
     "O=c1ccccnnc1=O": "its GFN2-xTB optimum has another bond graph (the second draw's row 232)",
     "CN=Cc1ccc(=O)c(=O)nnc1": "its GFN2-xTB optimum has another bond graph (the second draw's row 233)",
+    "C=CC1=CC=CN2OC(=O)CCN12": "its GFN2-xTB optimum has another bond graph (the third draw's row 430)",
+    "O=C1CCN2C=CC=CN2O1": "its GFN2-xTB optimum has another bond graph (the third draw's row 429, the system of row 430; "
+                          "its next substitution, row 430 of the rebuild, too)",
+    "CC(C)(O)C1=NOCC2=NC(=O)C(=O)C=C21": "62 of 200 MD frames at 1000 K with another bond graph (the third draw's row "
+                                         "440)",
 }
 
 
@@ -233,14 +251,18 @@ CLASSES = {
 KINDS = ("saturated", "partly unsaturated", "unsaturated", "aromatic")
 QUOTA = 6   # ring systems drawn a (class, kind) stratum
 QUOTA2 = 10  # the second draw's: larger, the candidates of most strata run to thousands
+QUOTA3 = 10  # the third draw's, the second's
 
 # The draws (--draw): the training pools whose ring systems and molecules are excluded (besides molecules.csv split=train),
 # the csv, the starts, their first index and split, the quota. The second continues the first in the same seeded
-# stratum order: the first draw's systems (rings.csv) are training data now, so each stratum gives its next QUOTA2.
+# stratum order: the first draw's systems (rings.csv) are training data now, so each stratum gives its next QUOTA2;
+# the third continues the second the same way (rings2.csv counted too).
 DRAWS = {
     1: dict(pools=TRAINING_POOLS, out=RINGS_CSV, starts=STARTS, first=RINGS_INDEX, split="rings", quota=QUOTA),
     2: dict(pools=TRAINING_POOLS + (RINGS_CSV, COVERAGE2_CSV), out=RINGS2_CSV, starts=STARTS2, first=RINGS2_INDEX,
             split="rings2", quota=QUOTA2),
+    3: dict(pools=TRAINING_POOLS + (RINGS_CSV, COVERAGE2_CSV, RINGS2_CSV), out=RINGS3_CSV, starts=STARTS3,
+            first=RINGS3_INDEX, split="rings3", quota=QUOTA3),
 }
 
 
@@ -338,7 +360,13 @@ def unsaturations(sk, elements, max_carbonyl, fused_rings):
 def candidates():
     """{(class, kind): [(n heteroatoms, n exocyclic C=O, canonical SMILES)]}: every distinct candidate ring system (the
     first labelled candidate of a canonical SMILES wins), in a fixed order. Kind: the unsaturation's (unsaturations())
-    unless RDKit finds an aromatic ring atom in the sanitised molecule: aromatic."""
+    unless RDKit finds an aromatic ring atom in the sanitised molecule: aromatic. The enumeration (~25 s) runs once a
+    process (each draw's build and the tests read it); every call gets its own lists."""
+    return {k: list(v) for k, v in _enumerated().items()}
+
+
+@functools.lru_cache(maxsize=1)
+def _enumerated():
     out = {(c, k): [] for c in CLASSES for k in KINDS}
     seen = set()
     for c, (skeletons, max_h, max_o, max_co) in CLASSES.items():
@@ -553,10 +581,10 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--draw", type=int, choices=sorted(DRAWS), default=1,
                     help="1: rings.csv; 2: rings2.csv, the same rule continued with rings.csv and coverage2.csv counted "
-                         "as training data")
+                         "as training data; 3: rings3.csv, continued again with rings2.csv counted too")
     ap.add_argument("--out", default=None, help="default: the draw's csv")
     ap.add_argument("--quota", type=int, default=None, help=f"ring systems drawn a (class, kind) stratum (default the "
-                                                            f"draw's: {QUOTA}, {QUOTA2})")
+                                                            f"draw's: {QUOTA}, {QUOTA2}, {QUOTA3})")
     ap.add_argument("--testset-b", default=TESTSET_B,
                     help="test set B's molecules (name,smiles,...), excluded with their ring systems (default "
                          "organic/testset_b.csv); a missing file is refused; '' leaves B out")
