@@ -274,6 +274,22 @@ class RingTestSetBTest(unittest.TestCase):
         self.assertLess(len(enumerate_rings.test_systems(testset_b="")), len(enumerate_rings.test_systems()))
 
 
+class RingRowsTest(unittest.TestCase):
+    def test_a_row_not_in_the_draws_csv_is_refused_before_any_teacher_run(self):
+        """--rows names 0-based rows of the draw's csv: one past its end stops the MD check with the option, the value
+        and the file's range (not an IndexError after the rows before it have run)."""
+        import contextlib
+        import io
+        import enumerate_rings
+        n = len(read_rows(os.path.join(ORGANIC, "rings2.csv")))
+        err = io.StringIO()
+        with self.assertRaises(SystemExit) as cm, contextlib.redirect_stderr(err):
+            enumerate_rings.main(["--draw", "2", "--teacher-check", "--md-steps", "1", "--rows", f"0,{n}"])
+        self.assertEqual(cm.exception.code, 2)
+        self.assertIn(f"--rows: '{n}' is not a row of", err.getvalue())
+        self.assertIn(f"rings2.csv (0-based, 0..{n - 1})", err.getvalue())
+
+
 class RingDataTest(PoolDataChecks, unittest.TestCase):
     """organic_data.py --rings beside the list alone (start ids from 800,000)."""
     POOL, FIRST = "rings", 800000
