@@ -6,6 +6,7 @@ The checks are written here independently of enumerate.py's own filters, so that
 Without RDKit the tests skip; under CI=true they fail instead (as PeerTool does on the Java side).
 """
 import csv
+import functools
 import os
 import sys
 import unittest
@@ -46,6 +47,7 @@ def read_molecules(name):
     return rows, [Chem.MolFromSmiles(r["smiles"]) for r in rows]
 
 
+@functools.lru_cache(maxsize=None)   # a pure function of the string; the pools' checks ask again and again
 def flat(smiles):
     """Canonical SMILES without stereo: a molecule and its E/Z or R/S isomers alike."""
     m = Chem.MolFromSmiles(smiles)
@@ -53,12 +55,14 @@ def flat(smiles):
     return Chem.MolToSmiles(m)
 
 
+@functools.lru_cache(maxsize=None)
 def tautomer(smiles):
     """RDKit's canonical tautomer without stereo: N#CN=C(N)N and N#CNC(=N)N (cyanoguanidine) alike."""
     from rdkit.Chem.MolStandardize import rdMolStandardize
     return Chem.MolToSmiles(rdMolStandardize.TautomerEnumerator().Canonicalize(Chem.MolFromSmiles(flat(smiles))))
 
 
+@functools.lru_cache(maxsize=None)
 def scaffold(smiles):
     return MurckoScaffold.MurckoScaffoldSmiles(smiles=smiles, includeChirality=False)
 

@@ -22,22 +22,27 @@ import org.junit.jupiter.api.Test;
  * one is missing the test skips, and under CI=true it fails ({@link PeerTool}).
  *
  * <p>Both suites start together, before either test ({@link #startBoth}): they are independent (their own folders,
- * temporary files of their own) and each runs on about one core, so on CI's two cores the measurement scripts' suite
- * runs beside the recipe's instead of after it. Each test then waits for its own suite and checks it as before.
+ * temporary files of their own). Each runs through training/parallel_unittest.py, every test module in a process of
+ * its own, {@link #JOBS} at a time: the recipe's modules are CPU-bound on one core each (~420 s one after another on
+ * CI's two cores, ~220 s two at a time), the scripts' mostly wait on stubbed sleeps. Each test then waits for its own
+ * suite and checks it as before: the runner ends with unittest's "Ran N tests" and "OK" over all its modules.
  */
 class TrainingRecipeTest {
     private static final Path TRAINING = Path.of("training");
     private static final Path SCRIPTS = Path.of("..", "scripts");
     private static final String PYTHON = PeerTool.PYTHON;
+    private static final Path RUNNER = TRAINING.resolve("parallel_unittest.py").toAbsolutePath();
+    /** Modules at once: the machine's cores, at least 2 (CI has 2), at most 4 (each process imports torch or RDKit). */
+    private static final int JOBS = Math.min(4, Math.max(2, Runtime.getRuntime().availableProcessors()));
     private static Suite recipe;
     private static Suite scripts;
 
-    /** A {@code python3 -m unittest discover} run in a folder, its output (stdout and stderr) going to a file. */
+    /** A parallel_unittest.py run over a folder's test_*.py modules, its output (stdout and stderr) going to a file. */
     private record Suite(Process process, Path output) {
         static Suite start(Path dir) {
             try {
                 Path out = Files.createTempFile("molten-unittest", ".txt");
-                Process p = new ProcessBuilder(PYTHON, "-m", "unittest", "discover", "-s", ".", "-p", "test_*.py")
+                Process p = new ProcessBuilder(PYTHON, RUNNER.toString(), "--jobs", Integer.toString(JOBS), "--start", ".")
                         .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(out.toFile()).start();
                 p.getOutputStream().close();
                 return new Suite(p, out);
@@ -80,14 +85,14 @@ class TrainingRecipeTest {
         assertTrue(Files.isRegularFile(TRAINING.resolve("test_model.py")), "run from the forcefield module");
         PeerTool.require(PeerTool.pythonHas("numpy", "torch", "ase"), PYTHON + " with numpy, torch and ASE (the training recipe)",
                 "apt-get install python3-numpy python3-torch python3-ase");
-        assertTrue(recipe != null, "python3 -m unittest could not be started in " + TRAINING.toAbsolutePath());
+        assertTrue(recipe != null, "python3 parallel_unittest.py could not be started in " + TRAINING.toAbsolutePath());
         Process p = recipe.process();
         String out = recipe.awaitOutput();
-        assertTrue(p.waitFor(5, TimeUnit.MINUTES), "python3 -m unittest did not end within 5 minutes");
+        assertTrue(p.waitFor(5, TimeUnit.MINUTES), "python3 parallel_unittest.py did not end within 5 minutes");
         assertEquals(0, p.exitValue(), "the recipe's Python tests failed:\n" + out);
-        // unittest ends with "Ran N tests" and "OK": make sure tests were found, so that a renamed file cannot pass empty
-        Matcher m = Pattern.compile("Ran (\\d+) tests?").matcher(out);
-        assertTrue(m.find() && Integer.parseInt(m.group(1)) >= 18, "expected the recipe's 18 or more tests:\n" + out);
+        // the runner ends with "Ran N tests" over all modules and "OK": make sure tests were found, so that a renamed
+        // file cannot pass empty
+        assertTrue(testsRun(out) >= 228, "expected the recipe's 228 tests or more (19 modules):\n" + out);
     }
 
     /**
@@ -100,12 +105,21 @@ class TrainingRecipeTest {
         assertTrue(Files.isRegularFile(SCRIPTS.resolve("test_constraints_distributions.py")), "run from the forcefield module");
         assertTrue(Files.isRegularFile(SCRIPTS.resolve("test_device_scripts.py")), "run from the forcefield module");
         PeerTool.require(PeerTool.pythonHas("numpy"), PYTHON + " with numpy (the measurement scripts)", "apt-get install python3-numpy");
-        assertTrue(scripts != null, "python3 -m unittest could not be started in " + SCRIPTS.toAbsolutePath());
+        assertTrue(scripts != null, "python3 parallel_unittest.py could not be started in " + SCRIPTS.toAbsolutePath());
         Process p = scripts.process();
         String out = scripts.awaitOutput();
-        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "python3 -m unittest did not end within 2 minutes");
+        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "python3 parallel_unittest.py did not end within 2 minutes");
         assertEquals(0, p.exitValue(), "the scripts' Python tests failed:\n" + out);
-        Matcher m = Pattern.compile("Ran (\\d+) tests?").matcher(out);
-        assertTrue(m.find() && Integer.parseInt(m.group(1)) >= 12, "expected the scripts' 12 or more tests:\n" + out);
+        assertTrue(testsRun(out) >= 51, "expected the scripts' 51 tests or more (5 modules):\n" + out);
+    }
+
+    /** The N of the output's last "Ran N tests" line, the runner's total (each module's own comes before it); -1: none. */
+    private static int testsRun(String out) {
+        Matcher m = Pattern.compile("^Ran (\\d+) tests? in ", Pattern.MULTILINE).matcher(out);
+        int n = -1;
+        while (m.find()) {
+            n = Integer.parseInt(m.group(1));
+        }
+        return n;
     }
 }
