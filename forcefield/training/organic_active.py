@@ -649,13 +649,6 @@ def run(args, log=print):
     write_npz(os.path.join(args.out, f"{system}.train.npz"), rows["train"])
     write_npz(os.path.join(args.out, f"{system}.val.npz"), rows["val"])
 
-    # the student's error on the frames it visited, per family and temperature (train and val rows in order)
-    errs = student_errors(model, rows["train"] + rows["val"], device)
-    keys = [family_key(molecules, r[0], r[1]) for r in rows["train"] + rows["val"]]
-    for key, f in fam.items():
-        e = [v for k, v in zip(keys, errs) if k == key]
-        f["student_force_mae_median"] = round(float(np.median(e)), 4) if e else None
-        f["student_force_mae_p95"] = round(float(np.percentile(e, 95)), 4) if e else None
     labelled = sum(r["labelled"] for r in results.values())
     label_cpu = sum(r["cpu_s"] for r in results.values())
     summary = dict(
@@ -675,12 +668,27 @@ def run(args, log=print):
         frames=dict(train=len(rows["train"]), val=len(rows["val"]),
                     sampled=sum(len(v) for v in frames.values()), labelled=labelled),
         replicas_run=len(plan), dropped=drops, exploded_replicas=exploded_replicas,
-        student_force_mae_median=round(float(np.median(errs)), 4) if errs else None,
+        student_force_mae_median=None,   # the student's error on these frames, filled in below
         families=dict(sorted(fam.items())), md=dict(md_stats, device=", ".join(devices)),
         workers=args.workers, teacher_cpu_s=round(label_cpu, 1), teacher_wall_s=round(label_wall, 1),
         teacher_frames_per_s_per_core=round(labelled / max(label_cpu, 1e-9), 1),
         wall_s=round(time.time() - t_start, 1), cpu=os.uname().machine + f", {os.cpu_count()} cores")
-    with open(os.path.join(args.out, f"{system}.json"), "w") as f:
+    record = os.path.join(args.out, f"{system}.json")
+    # the record of the frames first: a round cut (ACTIVE_BUDGET_S) during the student's error below keeps it, with
+    # student_force_mae_median null, beside the npz files the training takes
+    with open(record, "w") as f:
+        json.dump(summary, f, indent=1)
+
+    # the student's error on the frames it visited, per family and temperature (train and val rows in order)
+    errs = student_errors(model, rows["train"] + rows["val"], device)
+    keys = [family_key(molecules, r[0], r[1]) for r in rows["train"] + rows["val"]]
+    for key, f in fam.items():
+        e = [v for k, v in zip(keys, errs) if k == key]
+        f["student_force_mae_median"] = round(float(np.median(e)), 4) if e else None
+        f["student_force_mae_p95"] = round(float(np.percentile(e, 95)), 4) if e else None
+    summary.update(student_force_mae_median=round(float(np.median(errs)), 4) if errs else None,
+                   families=dict(sorted(fam.items())), wall_s=round(time.time() - t_start, 1))
+    with open(record, "w") as f:
         json.dump(summary, f, indent=1)
     log(json.dumps({k: summary[k] for k in ("frames", "molecules", "dropped", "student_force_mae_median",
                                             "wall_s", "teacher_cpu_s", "teacher_frames_per_s_per_core")}), flush=True)

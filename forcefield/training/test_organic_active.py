@@ -4,6 +4,7 @@ import os
 import shutil
 import tempfile
 import unittest
+from unittest import mock
 
 import numpy as np
 import torch
@@ -349,6 +350,30 @@ class ActiveRoundTest(unittest.TestCase):
                 shutil.copy(os.path.join(self.outs[0], name), other)
         s = organic_active.main(self.argv + ["--out", other, "--temperatures", "300", "700"], log=lambda *a, **k: None)
         self.assertEqual(s["md"]["batches_from_checkpoint"], 0)
+
+    def test_a_round_cut_during_the_students_error_keeps_its_record(self):
+        # round 19 lost its record when ACTIVE_BUDGET_S ended the round in its last step, the student's error on the
+        # frames: the record of the frames is written before that step, with the error left null
+        cut = os.path.join(self.tmp.name, "cut")
+        os.makedirs(cut)
+        for name in os.listdir(self.outs[1]):
+            if name.startswith("md-batch"):
+                shutil.copy(os.path.join(self.outs[1], name), cut)
+
+        def killed(*a, **k):
+            raise KeyboardInterrupt("the round's time limit")
+        with mock.patch.object(organic_active, "student_errors", killed), self.assertRaises(KeyboardInterrupt):
+            organic_active.main(self.argv + ["--out", cut], log=lambda *a, **k: None)
+        with open(os.path.join(cut, "organic-active-r7.json")) as f:
+            s = json.load(f)
+        self.assertIsNone(s["student_force_mae_median"])
+        self.assertEqual(s["frames"], self.summary["frames"])
+        self.assertEqual(s["dropped"], self.summary["dropped"])
+        self.assertEqual(list(s), list(self.summary))   # the whole record's fields, in the finished record's order
+        self.assertTrue(all("student_force_mae_median" not in f for f in s["families"].values()))
+        self.assertIsNotNone(self.summary["student_force_mae_median"])
+        with open(os.path.join(self.outs[1], "organic-active-r7.json")) as f:
+            self.assertEqual(json.load(f)["student_force_mae_median"], self.summary["student_force_mae_median"])
 
     def test_the_summary_counts_frames_per_family(self):
         with open(os.path.join(self.outs[0], "organic-active-r7.json")) as f:
