@@ -51,10 +51,15 @@ class TrainingRecipeTest {
             }
         }
 
-        /** Waits for the end of the run (as reading its whole output did) and returns the output. */
-        String awaitOutput() throws Exception {
-            process.waitFor();
-            return Files.readString(output, StandardCharsets.UTF_8);
+        /**
+         * Waits for the end of the run, at most {@code minutes} (a hung test fails here, naming what it printed, instead
+         * of holding CI until its own limit), and returns the output.
+         */
+        String awaitOutput(String what, long minutes) throws Exception {
+            boolean ended = process.waitFor(minutes, TimeUnit.MINUTES);
+            String out = Files.readString(output, StandardCharsets.UTF_8);
+            assertTrue(ended, what + " did not end within " + minutes + " minutes; its output so far:\n" + out);
+            return out;
         }
     }
 
@@ -87,8 +92,7 @@ class TrainingRecipeTest {
                 "apt-get install python3-numpy python3-torch python3-ase");
         assertTrue(recipe != null, "python3 parallel_unittest.py could not be started in " + TRAINING.toAbsolutePath());
         Process p = recipe.process();
-        String out = recipe.awaitOutput();
-        assertTrue(p.waitFor(5, TimeUnit.MINUTES), "python3 parallel_unittest.py did not end within 5 minutes");
+        String out = recipe.awaitOutput("the recipe's python3 parallel_unittest.py", 10);   // ~3.5 min on CI
         assertEquals(0, p.exitValue(), "the recipe's Python tests failed:\n" + out);
         // the runner ends with "Ran N tests" over all modules and "OK": make sure tests were found, so that a renamed
         // file cannot pass empty
@@ -107,8 +111,7 @@ class TrainingRecipeTest {
         PeerTool.require(PeerTool.pythonHas("numpy"), PYTHON + " with numpy (the measurement scripts)", "apt-get install python3-numpy");
         assertTrue(scripts != null, "python3 parallel_unittest.py could not be started in " + SCRIPTS.toAbsolutePath());
         Process p = scripts.process();
-        String out = scripts.awaitOutput();
-        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "python3 parallel_unittest.py did not end within 2 minutes");
+        String out = scripts.awaitOutput("the scripts' python3 parallel_unittest.py", 5);   // ~75 s on CI
         assertEquals(0, p.exitValue(), "the scripts' Python tests failed:\n" + out);
         assertTrue(testsRun(out) >= 51, "expected the scripts' 51 tests or more (5 modules):\n" + out);
     }
