@@ -27,7 +27,8 @@
 #          STABILITY=1 then runs the stability survey of the round's export
 #   SOUP_ALPHA=0.5 (round1, round-and-engine; a number in (0,1)): the round also exports and evaluates INIT and its
 #          run's weight-space average (device_organic.sh soup); call3 with STABILITY=1 surveys it beside the export
-#          on the second of TRAIN_GPUS (default 0,1), its files in stability-soup/
+#          on the second of TRAIN_GPUS (default 0,1), its files in stability-soup/; on one GPU after the export's,
+#          or with STABILITY_ORDER=better the better of the two by the pipeline's figures first (soup_first)
 #   stability, survey: a candidate weight file's GPU checks before it may replace the shipped preview (see below)
 # Every call leaves ONE archive in $OUT (a call returns only a few files): window-<call>.tar.gz, in parts (pack).
 # Carry: .device/data.tar.xz (v1-v5's data, where the sparse checkout leaves forcefield/training/data out),
@@ -212,6 +213,34 @@ case ${STABILITY_ARM:-} in
   ""|f256|t4) ;;
   *) echo "$phase: STABILITY_ARM='$STABILITY_ARM': expected f256 or t4 (nothing started)" >&2; exit 2 ;;
 esac
+# STABILITY_ORDER (call3, one GPU and a soup): export (default) surveys the export first and the soup after it in what
+# is left, better the one of the two whose pipeline figures are better first (soup_first); a typo would otherwise
+# leave the order as it was unannounced
+case ${STABILITY_ORDER:-} in
+  ""|export|better) ;;
+  *) echo "$phase: STABILITY_ORDER='$STABILITY_ORDER': expected export or better (nothing started)" >&2; exit 2 ;;
+esac
+# STABILITY_ORDER=better: true where the soup's pipeline figures (eval-soup.json) are better than the export's
+# (eval.json): the test frames' force MAE medians and p95 at 300 K and 600 K summed, eV/A, lower is better. On one
+# card only the first survey is sure of its time, so it goes to the model the round would ship. Without both files,
+# false (the export first, as before), said.
+soup_first() {
+  python3 - "$work/out/eval.json" "$work/out/eval-soup.json" <<'PY'
+import json, sys
+def score(path):
+    s = json.load(open(path))["organic_test"]["summary"]
+    return sum(s[t][k] for t in ("300K", "600K") for k in ("median_force_mae", "p95_force_mae"))
+try:
+    export, soup = score(sys.argv[1]), score(sys.argv[2])
+except (OSError, KeyError, ValueError) as e:
+    print(f"STABILITY_ORDER=better: no figures to compare ({e}): the export's survey first")
+    sys.exit(1)
+first = "soup" if soup < export else "export"
+print(f"STABILITY_ORDER=better: medians + p95 at 300 K and 600 K, export {export:.4f}, soup {soup:.4f} eV/A: "
+      f"the {first}'s survey first")
+sys.exit(0 if soup < export else 1)
+PY
+}
 
 # the training-step probe (TRAIN_PROFILE=1, see round1) for at most $1 seconds pinned to core $2, on the first
 # TRAIN_GPUS GPU, into the archive's organic/train-profile/; a failed probe leaves the round as it was
@@ -458,13 +487,17 @@ case "$phase" in
             sgpu=${sgpu:-${tgpus[0]}}; beside+=(soup "${tgpus[1]}")
           fi
         fi
+        first=student-gfn2-v6 first_dir=stability later=soup   # the survey sure of its time; the one after it
+        if [[ -n $after && ${STABILITY_ORDER:-} == better ]] && soup_first; then
+          first=student-gfn2-v6-soup first_dir=stability-soup later=export
+        fi
         pids=()
         for ((i = 0; i < ${#beside[@]}; i += 2)); do
           stability_survey "$PWD/$work/out/student-gfn2-v6-${beside[i]}.safetensors" "${beside[i + 1]}" \
             "stability-${beside[i]}" > "$stage/stability-${beside[i]}.txt" 2>&1 &
           pids+=($!)
         done
-        stability_survey "$PWD/$work/out/student-gfn2-v6.safetensors" "$sgpu" stability | tail -4
+        stability_survey "$PWD/$work/out/$first.safetensors" "$sgpu" "$first_dir" | tail -4
         for ((i = 0; i < ${#pids[@]}; i++)); do
           wait "${pids[i]}"
           rc=$?
@@ -473,12 +506,13 @@ case "$phase" in
         if [[ -n $after ]]; then
           sbudget=$(stability_budget)
           if (( sbudget >= 60 )); then
-            stability_survey "$PWD/$work/out/student-gfn2-v6-soup.safetensors" "$after" stability-soup \
-              > "$stage/stability-soup.txt" 2>&1
-            echo "the soup's survey (after the export's, on GPU $after): exit $?"; tail -4 "$stage/stability-soup.txt"
+            if [[ $later == soup ]]; then lfile=student-gfn2-v6-soup ldir=stability-soup; else lfile=student-gfn2-v6 ldir=stability; fi
+            stability_survey "$PWD/$work/out/$lfile.safetensors" "$after" "$ldir" > "$stage/$ldir.txt" 2>&1
+            echo "the $later's survey (after the $([[ $later == soup ]] && echo export || echo soup)'s, on GPU $after):" \
+              "exit $?"; tail -4 "$stage/$ldir.txt"
           else
-            echo "$phase: ${sbudget} s left of CALL_S=${CALL_S:-570}, too little for the soup's stability survey" \
-              "after the export's on its one GPU (not started)"
+            echo "$phase: ${sbudget} s left of CALL_S=${CALL_S:-570}, too little for the $later's stability survey" \
+              "after the $([[ $later == soup ]] && echo export || echo soup)'s on its one GPU (not started)"
           fi
         fi
       else

@@ -4,6 +4,7 @@ on the class path or misreads `molten run`'s summary must fail here, not there.
 
 /usr/bin/python3 -m unittest scripts/test_device_scripts.py      (bash, tar, timeout; < 5 s)"""
 import glob
+import json
 import os
 import re
 import stat
@@ -188,7 +189,7 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
         1 s); where gpus is
         given, an nvidia-smi listing that many GPUs. (result, the survey's log lines, the archive's listing)"""
         out = os.path.join(tmp, ".organic-run", "out")
-        os.makedirs(out)
+        os.makedirs(out, exist_ok=True)   # a test may have put the pipeline's figures there
         for f in ("DONE", "student-gfn2-v6.safetensors") + tuple(extra):
             open(os.path.join(out, f), "w").close()
         log = stand_in_survey(tmp, 'echo "start $(basename "$MODEL") gpu=${CUDA_VISIBLE_DEVICES:-} $BUDGET" >> LOG\n'
@@ -305,6 +306,48 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
             self.assertIn("too little for the soup's stability survey after the export's on its one GPU (not started)",
                           r.stdout)
             self.assertNotIn("./stability-soup/stability.json", listing)
+
+    def test_call3_on_one_gpu_surveys_the_better_of_export_and_soup_first_when_asked(self):
+        # STABILITY_ORDER=better on one GPU: the pipeline's figures (eval.json, eval-soup.json: 300 K and 600 K
+        # medians and p95 summed) pick the survey that is sure of its time; the other follows in what is left, each in
+        # its own folder. Export better, figures missing or no setting: the export's first, as before
+        def figures(path, med, p95):
+            with open(path, "w") as fh:
+                json.dump({"organic_test": {"summary": {t: {"median_force_mae": med, "p95_force_mae": p95}
+                                                         for t in ("300K", "600K")}}}, fh)
+        for order, soup_better, with_figures, soup_first in (("better", True, True, True),
+                                                            ("better", False, True, False),
+                                                            ("better", True, False, False),
+                                                            (None, True, True, False)):
+            with tempfile.TemporaryDirectory() as tmp:
+                out = os.path.join(tmp, ".organic-run", "out")
+                os.makedirs(out)
+                if with_figures:
+                    figures(os.path.join(out, "eval.json"), 0.0200, 0.0450)
+                    figures(os.path.join(out, "eval-soup.json"), 0.0195 if soup_better else 0.0210, 0.0450)
+                env = {"TRAIN_GPUS": "0"}
+                if order:
+                    env["STABILITY_ORDER"] = order
+                r, lines, listing = self.surveys(tmp, env, ("student-gfn2-v6-soup.safetensors",))
+                self.assertEqual(4, len(lines), lines)
+                first, second = (("student-gfn2-v6-soup", "student-gfn2-v6") if soup_first
+                                 else ("student-gfn2-v6", "student-gfn2-v6-soup"))
+                self.assertTrue(lines[0].startswith(f"start {first}.safetensors gpu= "), lines)
+                self.assertEqual(f"end {first}.safetensors", lines[1])
+                self.assertTrue(lines[2].startswith(f"start {second}.safetensors gpu=0 "), lines)
+                self.assertIn("./stability-soup/stability.json", listing)
+                self.assertIn("./stability/stability.json", listing)
+                if soup_first:
+                    self.assertIn("export 0.1300, soup 0.1290 eV/A: the soup's survey first", r.stdout)
+                    self.assertIn("the export's survey (after the soup's, on GPU 0): exit 0", r.stdout)
+                else:
+                    self.assertIn("the soup's survey (after the export's, on GPU 0): exit 0", r.stdout)
+                    if order and not with_figures:
+                        self.assertIn("STABILITY_ORDER=better: no figures to compare", r.stdout)
+        with tempfile.TemporaryDirectory() as tmp:
+            r = self.window(tmp, "call3", {"STABILITY": "1", "STABILITY_ORDER": "best"})
+            self.assertEqual(2, r.returncode, r.stdout + r.stderr)
+            self.assertIn("call3: STABILITY_ORDER='best': expected export or better (nothing started)", r.stderr)
 
     def test_call2_surveys_init_on_the_first_train_gpu_while_the_training_runs(self):
         # STABILITY_INIT=1: a shipped preview with no survey of its own (round 14's midpoint) surveyed in call2, on the
