@@ -695,6 +695,16 @@ def run(args, log=print):
     return summary
 
 
+MD_SEED = 20261129   # round 1's MD seed, the one every round used until round 21
+
+
+def md_seed(seed, round_):
+    """The MD seed of round ROUND: SEED where given, else MD_SEED + ROUND - 1. One seed for every round (rounds 1-21)
+    mixed the batches alike in rounds with the same starts, so where --budget-s cut the MD (the one-GPU kind: 5 of 11
+    batches in round 21), the same replicas went without frames in each of them."""
+    return MD_SEED + round_ - 1 if seed is None else seed
+
+
 def parser():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--weights", required=True, help="student weights: state.npz (train.py) or .safetensors")
@@ -728,7 +738,10 @@ def parser():
     ap.add_argument("--mix-batches", action="store_true",
                     help="batch the replicas in a seeded random order (--seed) instead of the start files': a "
                          "--budget-s cut then thins every pool alike instead of leaving the last files without frames")
-    ap.add_argument("--seed", type=int, default=20261129, help="MD seed")
+    ap.add_argument("--seed", type=int, default=None,
+                    help=f"MD seed (default {MD_SEED} + ROUND - 1: each round its own trajectories and, with "
+                         "--mix-batches, its own batch order, so that a --budget-s cut leaves out other replicas each "
+                         "round, not the same ones)")
     ap.add_argument("--val-seed", type=int, default=DATA_SEED, help="organic_data.py's --seed (its validation molecules)")
     ap.add_argument("--val-fraction", type=float, default=DATA_VAL_FRACTION, help="organic_data.py's --val-fraction")
     ap.add_argument("--workers", type=int, default=max(1, len(os.sched_getaffinity(0)) - 1),
@@ -767,6 +780,7 @@ def main(argv=None, log=print):
     ap = parser()
     args = ap.parse_args(argv)
     check_args(ap, args)
+    args.seed = md_seed(args.seed, args.round)
     os.makedirs(args.out, exist_ok=True)
     return run(args, log)
 

@@ -169,6 +169,20 @@ class MixedBatchesTest(unittest.TestCase):
         first = [i for g in mixed[:5] for i in g]
         self.assertTrue(any(i < 20 for i in first) and any(i >= 20 for i in first))
 
+    def test_each_round_mixes_its_own_order_unless_a_seed_is_given(self):
+        # the MD seed defaults to MD_SEED + round - 1 (round 1 as before); a --budget-s cut that keeps the first half
+        # of the batches then keeps other replicas in the next round, where one seed kept the same ones every round
+        self.assertEqual(organic_active.md_seed(None, 1), organic_active.MD_SEED)
+        self.assertEqual(organic_active.md_seed(None, 22), organic_active.MD_SEED + 21)
+        self.assertEqual(organic_active.md_seed(5, 22), 5)
+        help_text = organic_active.parser().format_help()
+        self.assertIn(f"default {organic_active.MD_SEED} + ROUND - 1", " ".join(help_text.split()))
+        plan = self.plan(40)
+        kept = lambda r: {p["id"] for g in organic_active.groups_of(   # noqa: E731
+            plan, 12, mix_seed=organic_active.md_seed(None, r))[:5] for p in g}
+        self.assertNotEqual(kept(21), kept(22))
+        self.assertEqual(kept(22), kept(22))
+
     def test_mixed_batches_give_every_replica_its_frames_under_its_id(self):
         plan = self.plan(6)
         run = lambda mix: organic_active.student_md(   # noqa: E731
@@ -298,6 +312,7 @@ class ActiveRoundTest(unittest.TestCase):
         # 2 frames (at 15 and 20 fs... the frames after 5 fs of equilibration, every 2.5 fs: 2 of 10 steps) a replica;
         # replicas: 1 per start and temperature, 2 for the nitrile
         s = self.summary
+        self.assertEqual(s["seed"], organic_active.MD_SEED + 6)   # round 7's own MD seed, recorded
         self.assertEqual(s["replicas_run"], 2 * (1 + 1 + 1 + 2))
         self.assertEqual(s["frames"]["sampled"], s["replicas_run"] * s["md"]["frames_per_replica"])
         self.assertEqual(s["frames"]["train"], len(tr["energy"]))
