@@ -508,8 +508,9 @@ case "$phase" in
           if (( sbudget >= 60 )); then
             if [[ $later == soup ]]; then lfile=student-gfn2-v6-soup ldir=stability-soup; else lfile=student-gfn2-v6 ldir=stability; fi
             stability_survey "$PWD/$work/out/$lfile.safetensors" "$after" "$ldir" > "$stage/$ldir.txt" 2>&1
+            rc=$?   # before the words below: a command substitution there would reset $?
             echo "the $later's survey (after the $([[ $later == soup ]] && echo export || echo soup)'s, on GPU $after):" \
-              "exit $?"; tail -4 "$stage/$ldir.txt"
+              "exit $rc"; tail -4 "$stage/$ldir.txt"
           else
             echo "$phase: ${sbudget} s left of CALL_S=${CALL_S:-570}, too little for the $later's stability survey" \
               "after the $([[ $later == soup ]] && echo export || echo soup)'s on its one GPU (not started)"

@@ -186,7 +186,7 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
     def surveys(self, tmp, env, extra=(), gpus=None):
         """call3 STABILITY=1 after a finished pipeline whose output holds the export and the files EXTRA, a stand-in
         survey recording its model, GPU and budget at its start and its model at its end (SURVEY_S later, default
-        1 s); where gpus is
+        1 s), exiting 124 (cut) for the file named by FAIL_MODEL; where gpus is
         given, an nvidia-smi listing that many GPUs. (result, the survey's log lines, the archive's listing)"""
         out = os.path.join(tmp, ".organic-run", "out")
         os.makedirs(out, exist_ok=True)   # a test may have put the pipeline's figures there
@@ -194,7 +194,8 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
             open(os.path.join(out, f), "w").close()
         log = stand_in_survey(tmp, 'echo "start $(basename "$MODEL") gpu=${CUDA_VISIBLE_DEVICES:-} $BUDGET" >> LOG\n'
                                    'mkdir -p "$OUT" && echo {} > "$OUT/stability.json"; sleep "${SURVEY_S:-1}"\n'
-                                   'echo "end $(basename "$MODEL")" >> LOG\n')
+                                   'echo "end $(basename "$MODEL")" >> LOG\n'
+                                   '[[ $(basename "$MODEL") != "${FAIL_MODEL:-}" ]] || exit 124\n')
         env = dict({"CALL_S": "400", "STABILITY": "1", "STABILITY_S": "230", "BUNDLE_ROOT": os.path.join(tmp, "bundle")},
                    **env)
         if gpus is not None:
@@ -325,13 +326,13 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
                 if with_figures:
                     figures(os.path.join(out, "eval.json"), 0.0200, 0.0450)
                     figures(os.path.join(out, "eval-soup.json"), 0.0195 if soup_better else 0.0210, 0.0450)
-                env = {"TRAIN_GPUS": "0"}
+                first, second = (("student-gfn2-v6-soup", "student-gfn2-v6") if soup_first
+                                 else ("student-gfn2-v6", "student-gfn2-v6-soup"))
+                env = {"TRAIN_GPUS": "0", "FAIL_MODEL": second + ".safetensors"}   # the later survey is cut
                 if order:
                     env["STABILITY_ORDER"] = order
                 r, lines, listing = self.surveys(tmp, env, ("student-gfn2-v6-soup.safetensors",))
                 self.assertEqual(4, len(lines), lines)
-                first, second = (("student-gfn2-v6-soup", "student-gfn2-v6") if soup_first
-                                 else ("student-gfn2-v6", "student-gfn2-v6-soup"))
                 self.assertTrue(lines[0].startswith(f"start {first}.safetensors gpu= "), lines)
                 self.assertEqual(f"end {first}.safetensors", lines[1])
                 self.assertTrue(lines[2].startswith(f"start {second}.safetensors gpu=0 "), lines)
@@ -339,9 +340,9 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
                 self.assertIn("./stability/stability.json", listing)
                 if soup_first:
                     self.assertIn("export 0.1300, soup 0.1290 eV/A: the soup's survey first", r.stdout)
-                    self.assertIn("the export's survey (after the soup's, on GPU 0): exit 0", r.stdout)
+                    self.assertIn("the export's survey (after the soup's, on GPU 0): exit 124", r.stdout)
                 else:
-                    self.assertIn("the soup's survey (after the export's, on GPU 0): exit 0", r.stdout)
+                    self.assertIn("the soup's survey (after the export's, on GPU 0): exit 124", r.stdout)
                     if order and not with_figures:
                         self.assertIn("STABILITY_ORDER=better: no figures to compare", r.stdout)
         with tempfile.TemporaryDirectory() as tmp:
