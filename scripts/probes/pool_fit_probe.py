@@ -9,7 +9,7 @@ e.g. on a development machine in ~2 min:
 
     python3 forcefield/training/organic_data.py --starts forcefield/training/organic --out /tmp/fit --limit 90 \
         --rings2 --rings3 --workers 2
-    PYTHONPATH=forcefield/training python3 scripts/probes/pool_fit_probe.py --data /tmp/fit \
+    python3 scripts/probes/pool_fit_probe.py --data /tmp/fit \
         preview=forcefield/src/main/resources/org/molten/forcefield/student/student-gfn2-organic-preview.safetensors \
         r20=.../student-gfn2-v6.safetensors [--molecules rings3]
 
@@ -20,14 +20,17 @@ import collections
 import csv
 import glob
 import os
+import sys
 
 import numpy as np
 from rdkit import Chem, RDLogger
 
-from dataset import read_npz
-from organic_eval import load, predict
+TRAINING = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "forcefield", "training")
+sys.path.insert(0, TRAINING)
+from dataset import read_npz  # noqa: E402  (the recipe's modules, from its folder)
+from organic_eval import load, predict  # noqa: E402
 
-ORGANIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "forcefield", "training", "organic")
+ORGANIC = os.path.join(TRAINING, "organic")
 HETERO_CHAIN = Chem.MolFromSmarts("[#7,#8;R;!a]@[#7,#8;R;!a]@[#7,#8;R;!a]")
 
 
@@ -52,18 +55,29 @@ def per_molecule(model, path):
     return {k: float(np.concatenate(v).mean()) for k, v in errs.items()}
 
 
-def main():
+def main(argv=None):
     RDLogger.DisableLog("rdApp.*")
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", required=True, help="an organic_data.py output folder")
     ap.add_argument("--molecules", default="", help="a pool (e.g. rings3) whose molecules are listed one by one")
     ap.add_argument("weights", nargs="+", metavar="NAME=FILE")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     files = sorted(glob.glob(os.path.join(args.data, "organic*.npz")))
+    if not files:
+        ap.error(f"--data {args.data}: no organic*.npz there (an organic_data.py output folder?)")
+    specs = []
+    for spec in args.weights:
+        name, _, path = spec.partition("=")
+        if not name or not path:
+            ap.error(f"'{spec}': expected NAME=FILE")
+        if not os.path.isfile(path):
+            ap.error(f"{name}: no weight file {path}")
+        specs.append((name, path))
+    if args.molecules and not os.path.isfile(os.path.join(args.data, f"organic-{args.molecules}.train.npz")):
+        ap.error(f"--molecules {args.molecules}: no organic-{args.molecules}.train.npz in {args.data}")
     smiles = smiles_of_pools()
     fits = {}
-    for spec in args.weights:
-        name, path = spec.split("=", 1)
+    for name, path in specs:
         model = load(path, "cpu")
         fits[name] = {os.path.basename(f): per_molecule(model, f) for f in files}
     for f in files:
