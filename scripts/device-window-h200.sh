@@ -183,6 +183,8 @@ start_pipeline() {
   # EVAL_BUDGET_S (default 0): no PyTorch stability loop in the pipeline's figures, since call3 (STABILITY=1) runs
   # MLIPAudit's protocol in Java on the export; round 9's loop reached 12 of 100 ps in its 120 s and scored nothing,
   # and those seconds now go to the training
+  # TRAIN_MIN_S (default 300, device_organic.sh multi): the training's floor where the data leave the deadline less
+  # (round 22's slow machine: 1,103 s of labelling); the round then ends past DEADLINE_S, call3's survey gets the rest
   # BATCH (frames a step per rank, default 256): the step is bound by the host's launches (round 7: 30 ms a step at
   # 256 frames of ~18 atoms, gfn2-v1: 22 ms at 64 frames of ~22), so 512 passes about twice the frames a second
   DATA_CPUS=${DATA_CPUS:-0-15} DATA_WORKERS=${DATA_WORKERS:-15} TRAIN_GPUS=${TRAIN_GPUS:-0} BATCH=${BATCH:-256} LR=${LR:-3e-4} LR_FINAL=1e-5 DATA_OPTS="${DATA_OPTS:---small}" \
@@ -196,7 +198,7 @@ start_round1() { start_pipeline multi 1500; }
 # The numeric settings, before anything starts: a BATCH or PROFILE_S that is not a whole number would otherwise fail
 # the training after the data's minutes of labelling, or reach bash's arithmetic as 0 (a probe cut at once, a survey
 # given no time)
-for v in BATCH PROFILE_S PROFILE_CPU CALL_S STABILITY_S MEASURE_S DEADLINE_S EVAL_BUDGET_S; do
+for v in BATCH PROFILE_S PROFILE_CPU CALL_S STABILITY_S MEASURE_S DEADLINE_S EVAL_BUDGET_S TRAIN_MIN_S; do
   if [[ -n ${!v:-} && ! ${!v} =~ ^[0-9]+$ ]] || [[ $v == BATCH && ${!v:-1} == 0 ]]; then
     case $v in
       BATCH) what="a whole number of frames a step, at least 1" ;;

@@ -703,7 +703,8 @@ class Round1TrainProfileTest(unittest.TestCase):
                              ({"BATCH": "0"}, "BATCH='0': expected a whole number of frames a step, at least 1"),
                              ({"TRAIN_PROFILE": "1", "PROFILE_S": "4m"}, "PROFILE_S='4m': expected a whole number of "
                                                                          "seconds"),
-                             ({"EVAL_BUDGET_S": "2m"}, "EVAL_BUDGET_S='2m': expected a whole number of seconds")):
+                             ({"EVAL_BUDGET_S": "2m"}, "EVAL_BUDGET_S='2m': expected a whole number of seconds"),
+                             ({"TRAIN_MIN_S": "4.5"}, "TRAIN_MIN_S='4.5': expected a whole number of seconds")):
             with tempfile.TemporaryDirectory() as tmp:
                 r, calls, _ = self.round1(tmp, env, expect_pipeline=False)
                 self.assertEqual(2, r.returncode, r.stderr)

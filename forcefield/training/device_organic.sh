@@ -358,6 +358,10 @@ case "$phase" in
     # SOUP_ALPHA (a number in (0,1), e.g. 0.5; refused otherwise before anything starts): INIT and the run's average
     # exported and evaluated too, beside the run's export and figures (see soup); DONE after both.
     soup_check || exit 2
+    if [[ ! ${TRAIN_MIN_S:-300} =~ ^[0-9]+$ ]]; then
+      echo "multi: TRAIN_MIN_S='$TRAIN_MIN_S': expected a whole number of seconds (nothing started)" >&2
+      exit 2
+    fi
     workers=${DATA_WORKERS:-$(( cores > 1 ? cores - 1 : 1 ))}
     gpus=${TRAIN_GPUS:-0}
     IFS=, read -r -a gpu_list <<< "$gpus"
@@ -384,6 +388,16 @@ case "$phase" in
     # soup's interpolate.py (a few seconds) comes before its export, and the two exports share the cores
     soup_s=0; if [[ -n ${SOUP_ALPHA:-} ]]; then soup_s=30; fi
     minutes=$(python3 -c "print(round(($deadline - $SECONDS - ${EVAL_BUDGET_S:-150} - 120 - $soup_s) / 60, 2))")
+    # TRAIN_MIN_S (seconds, default 300): the training's floor. On a slow machine the data can take the deadline's
+    # minutes (round 22: 1,103 s of labelling at 58.7 frames/s/core left 2.5 min, where rounds 19-21 kept their best
+    # state after one epoch of ~100 s, past the warm-up); the round then ends after DEADLINE_S and call3's stability
+    # survey gets what is left of its call
+    short=$minutes
+    minutes=$(python3 -c "print(round(max($short, ${TRAIN_MIN_S:-300} / 60), 2))")
+    if [[ $minutes != "$short" ]]; then
+      echo "the deadline leaves $short min for the training, under TRAIN_MIN_S=${TRAIN_MIN_S:-300}: $minutes min," \
+        "ending past DEADLINE_S"
+    fi
     echo "training on GPUs $gpus ($n ranks) for $minutes min from $init"
     mkdir -p "$work/run"
     ( while sleep 60; do   # the best weights so far, where a later command finds them

@@ -439,7 +439,7 @@ def run_phase(phase, env, gpus=None):
                                                                           "BATCH", "LR", "WARMUP", "INIT", "V5DATA",
                                                                           "SOUP_ALPHA", "STUB_", "COMMIT"))}
         e = dict(base, PATH=os.path.join(d, "bin") + os.pathsep + os.environ["PATH"], STUB_DIR=d,
-                 REAL_PYTHON=sys.executable, EVAL_BUDGET_S="0", **env)
+                 REAL_PYTHON=sys.executable, **{"EVAL_BUDGET_S": "0", **env})
         # output to a file, not a pipe: the phase's minute saver leaves a `sleep 60` holding its output open
         with open(os.path.join(d, "out.txt"), "w") as f:
             p = subprocess.run(["bash", os.path.join(here, "device_organic.sh"), phase, "w", "o", "900"],
@@ -645,6 +645,38 @@ class DeviceSoupTest(unittest.TestCase):
             p = subprocess.run(["bash", "-c", f"set -euo pipefail\nsource '{settings}'\nsoup_check"],
                                capture_output=True, text=True, timeout=30, env=dict(os.environ, SOUP_ALPHA=alpha))
             self.assertEqual(0, p.returncode, (alpha, p.stderr))
+
+
+class DeviceTrainingFloorTest(unittest.TestCase):
+    """device_organic.sh multi: the training gets at least TRAIN_MIN_S seconds (default 300) where the data left the
+    deadline less (round 22: 2.5 min after 1,103 s of labelling), and says so; above the floor the deadline rules as
+    before; a TRAIN_MIN_S that is not a whole number of seconds is refused before anything starts. python3 stubbed."""
+
+    SETTINGS = dict(DATA_CPUS="0", DATA_WORKERS="3", V5DATA="v5", TRAIN_GPUS="0")
+
+    def test_the_floor_holds_where_the_deadline_leaves_less(self):
+        # EVAL_BUDGET_S=800: (900 - a few s - 800 - 120) / 60 < 0 min left by the deadline
+        for env, minutes in (({}, 5.0), ({"TRAIN_MIN_S": "90"}, 1.5)):
+            rc, text, lines, _ = run_phase("multi", dict(self.SETTINGS, EVAL_BUDGET_S="800", **env))
+            self.assertEqual(0, rc, text)
+            self.assertEqual(minutes, DeviceSoupTest.minutes(lines), lines)
+            floor = env.get("TRAIN_MIN_S", "300")
+            self.assertIn(f"under TRAIN_MIN_S={floor}: {minutes} min, ending past DEADLINE_S", text)
+            self.assertIn(f"for {minutes} min from", text)
+
+    def test_above_the_floor_the_deadline_rules(self):
+        for floor in ("300", "0"):
+            rc, text, lines, _ = run_phase("multi", dict(self.SETTINGS, TRAIN_MIN_S=floor))
+            self.assertEqual(0, rc, text)
+            self.assertTrue(12.8 <= DeviceSoupTest.minutes(lines) <= 13.0, lines)   # (900 - a few s - 120) / 60
+            self.assertNotIn("TRAIN_MIN_S", text)
+
+    def test_a_floor_that_is_not_whole_seconds_is_refused_before_anything_starts(self):
+        for bad in ("4.5", "5m", "-60", " "):
+            rc, text, lines, _ = run_phase("multi", dict(self.SETTINGS, TRAIN_MIN_S=bad))
+            self.assertEqual(2, rc, (bad, text))
+            self.assertIn(f"multi: TRAIN_MIN_S='{bad}': expected a whole number of seconds (nothing started)", text)
+            self.assertEqual([], [x for x in lines if " | " in x], lines)   # no script ran
 
 
 class DeviceWidthsTest(unittest.TestCase):
