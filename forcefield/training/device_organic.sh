@@ -58,7 +58,7 @@ figures() {
     --independent "$tr/testset-independent" "${stab[@]}" --out "$2" 2>&1 | tee "$3"
 }
 # The pools DATA_OPTS adds to the list (organic_data.py --small, --conjugated, --rare, --motifs, --coverage, --rings,
-# --coverage2, --rings2, --rings3), as the weight file's dataset entry says
+# --coverage2, --rings2, --rings3, --coverage3), as the weight file's dataset entry says
 pools_text() {
   local t=""
   if [[ " ${DATA_OPTS:-} " == *" --small "* ]]; then t="the small-molecule pool (organic/small.csv)"; fi
@@ -70,12 +70,13 @@ pools_text() {
   if [[ " ${DATA_OPTS:-} " == *" --coverage2 "* ]]; then t="${t:+$t and }the second coverage draw (organic/coverage2.csv)"; fi
   if [[ " ${DATA_OPTS:-} " == *" --rings2 "* ]]; then t="${t:+$t and }the second ring-system draw (organic/rings2.csv)"; fi
   if [[ " ${DATA_OPTS:-} " == *" --rings3 "* ]]; then t="${t:+$t and }the third ring-system draw (organic/rings3.csv)"; fi
+  if [[ " ${DATA_OPTS:-} " == *" --coverage3 "* ]]; then t="${t:+$t and }the third coverage draw (organic/coverage3.csv)"; fi
   if [[ -n $t ]]; then echo ", with $t"; fi
 }
 
 # The weight file for the Java side with its domain (docs/model.md): v5's data and the RDKit starts of the training
 # molecules (and of the pools DATA_OPTS adds: --small, --conjugated, --rare, --motifs, --coverage, --rings, --coverage2, --rings2,
-# --rings3), named as the preview's.   RUN WEIGHTS TS
+# --rings3, --coverage3), named as the preview's.   RUN WEIGHTS TS
 # The starts go to a file of this export's own (named after TS): widths exports its two arms at the same time.
 # TRAINING (optional): the metadata's training line (export.py --training; `{train}` in it stands for train.py's line
 # of the run's log), for weights that are not the run's own (soup's average).   RUN WEIGHTS TS [TRAINING]
@@ -86,7 +87,7 @@ export_v6() {
   python3 -c "
 import sys; sys.path.insert(0, '$tr'); import extxyz
 fr = list(extxyz.read('$tr/organic/starts.train.xyz.gz'))
-for pool in ('small', 'conjugated', 'rare', 'motifs', 'coverage', 'rings', 'coverage2', 'rings2', 'rings3'):   # trained on
+for pool in ('small', 'conjugated', 'rare', 'motifs', 'coverage', 'rings', 'coverage2', 'rings2', 'rings3', 'coverage3'):   # trained on
     if '--' + pool in '${DATA_OPTS:-}'.split(): fr += list(extxyz.read('$tr/organic/starts.' + pool + '.xyz.gz'))
 import numpy as np
 for f in fr: f.info['system'] = f.info['name']; f.energy = 0.0; f.forces = np.zeros_like(f.positions)   # unlabelled: the domain reads geometry only
@@ -134,11 +135,11 @@ data_once() {
 # with the window (scripts/device-window-h200.sh), which runs the same check before it starts this script detached
 source "$tr/active_settings.sh"
 # The start files of every molecule the data hold: the list's training molecules and the pools DATA_OPTS adds
-# (organic_data.py --small, --conjugated, --rare, --motifs, --coverage, --rings, --coverage2, --rings2, --rings3), as
-# export_v6's domain
+# (organic_data.py --small, --conjugated, --rare, --motifs, --coverage, --rings, --coverage2, --rings2, --rings3,
+# --coverage3), as export_v6's domain
 active_starts() {
   local pool starts=("$tr/organic/starts.train.xyz.gz")
-  for pool in small conjugated rare motifs coverage rings coverage2 rings2 rings3; do
+  for pool in small conjugated rare motifs coverage rings coverage2 rings2 rings3 coverage3; do
     if [[ " ${DATA_OPTS:-} " == *" --$pool "* ]]; then starts+=("$tr/organic/starts.$pool.xyz.gz"); fi
   done
   echo "${starts[@]}"

@@ -6,7 +6,8 @@ N-O bonds) lies where its own dynamics go and GFN-FF's do not. One round:
   1. starts: the RDKit conformers of the *training* molecules (`--starts`, default organic/starts.train.xyz.gz, first
      `--conformers` per molecule), and of the pools' molecules where their start files are given too (`--starts
      A B C`, or repeated: organic/starts.<pool>.xyz.gz of organic_data.POOLS, small, conjugated, rare, motifs, coverage,
-     rings, coverage2, rings2, rings3, whose `split=` names the pool and whose molecules are in organic/<pool>.csv, as organic_data.py --<pool> adds
+     rings, coverage2, rings2, rings3, coverage3, whose `split=` names the pool and whose molecules are in
+     organic/<pool>.csv, as organic_data.py --<pool> adds
      them). A start whose molecule is a test molecule (its `split=` or its row in organic/molecules.csv), in any file,
      is refused: the run stops, naming it; so is a molecule in neither list, or in two files.
   2. student MD: Langevin (BAOAB, 0.5 fs, friction 0.01 fs^-1; student_md.py, the integrator of organic_eval.py's
@@ -95,8 +96,8 @@ def read_molecules(path):
 
 def read_pool_molecules(folder):
     """name -> row (smiles, category, split=<pool>) of the pools' lists beside the molecule list (organic/small.csv,
-    conjugated.csv, rare.csv, motifs.csv, coverage.csv, rings.csv, coverage2.csv, rings2.csv, rings3.csv:
-    organic_data.py's --small, ..., --rings3), those that exist."""
+    conjugated.csv, rare.csv, motifs.csv, coverage.csv, rings.csv, coverage2.csv, rings2.csv, rings3.csv, coverage3.csv:
+    organic_data.py's --small, ..., --coverage3), those that exist."""
     rows = {}
     for pool in POOLS:
         path = os.path.join(folder, f"{pool}.csv")
@@ -108,7 +109,7 @@ def read_pool_molecules(folder):
 
 def pool_molecule_counts(keep, molecules):
     """The record's molecules of each pool among keep: the four pools before the coverage pool always (0 where none, as
-    the records have them), a later pool (coverage, rings, coverage2, rings2, rings3) only where the round holds its molecules, so that a round
+    the records have them), a later pool (coverage, rings, coverage2, rings2, rings3, coverage3) only where the round holds its molecules, so that a round
     without it writes the record it wrote before."""
     counts = {pool: sum(1 for n in keep if molecules[n]["split"] == pool) for pool in POOLS}
     return {p: k for p, k in counts.items() if p in ("small", "conjugated", "rare", "motifs") or k}

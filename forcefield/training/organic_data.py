@@ -22,6 +22,7 @@ Output (OUT/):
   organic-coverage2.train.npz          with --coverage2: the second coverage draw's frames (system organic-coverage2)
   organic-rings2.train.npz             with --rings2: the second ring-system draw's frames (system organic-rings2)
   organic-rings3.train.npz             with --rings3: the third ring-system draw's frames (system organic-rings3)
+  organic-coverage3.train.npz          with --coverage3: the third coverage draw's frames (system organic-coverage3)
   testset/<molecule>_<T>K.xyz.gz       the same frames for `molten accuracy --testset`
   organic-data.json                    counts, drops, seeds, timings (frames/s/core, teacher CPU time)
 
@@ -52,7 +53,7 @@ MAX_EXCESS_EV_PER_ATOM = 1.0
 # the start id of each pool's first start, from which its tasks' seeds come (the list's training starts from 0, its test
 # starts from 100000), so that adding a pool changes no other task's seed; 600000 is test set B's (organic_testb_data.py)
 POOLS = {"small": 200000, "conjugated": 300000, "rare": 400000, "motifs": 500000, "coverage": 700000, "rings": 800000,
-         "coverage2": 900000, "rings2": 1000000, "rings3": 1100000}
+         "coverage2": 900000, "rings2": 1000000, "rings3": 1100000, "coverage3": 1200000}
 # What each pool holds (its option's help): STARTS/starts.<pool>.xyz.gz, made by organic/enumerate_<pool>.py
 POOL_HELP = {
     "small": "the exhaustive pool of small molecules (STARTS/starts.small.xyz.gz of organic/enumerate_small.py)",
@@ -76,6 +77,9 @@ POOL_HELP = {
     "rings3": "the third ring-system draw (STARTS/starts.rings3.xyz.gz of organic/enumerate_rings.py --draw 3: the ring "
               "pool's rule continued again, 10 ring systems a stratum, with rings2.csv counted too; none of test set "
               "A's or B's ring systems)",
+    "coverage3": "the third coverage draw (STARTS/starts.coverage3.xyz.gz of organic/enumerate_coverage.py --draw 3: the "
+                 "coverage pool's rule continued again, counting the list's training molecules and the pools the shipped "
+                 "preview was trained on, coverage2.csv and rings2.csv included, rings3.csv not; never by a model's error)",
 }
 
 

@@ -239,14 +239,15 @@ class DeviceExportTest(unittest.TestCase):
                             for name in ("pools_text", "export_v6"))
         # first frames taken of each file: every sum tells them apart
         starts = {"train": 6, "small": 4, "conjugated": 3, "rare": 10, "motifs": 20, "coverage": 40, "rings": 80,
-                  "coverage2": 160, "rings2": 320, "rings3": 640}
+                  "coverage2": 160, "rings2": 320, "rings3": 640, "coverage3": 1280}
         text = {"small": "the small-molecule pool (organic/small.csv)",
                 "conjugated": "the conjugated pool (organic/conjugated.csv)", "rare": "the rare-bond pool (organic/rare.csv)",
                 "motifs": "the motif pool (organic/motifs.csv)", "coverage": "the coverage pool (organic/coverage.csv)",
                 "rings": "the ring-system pool (organic/rings.csv)",
                 "coverage2": "the second coverage draw (organic/coverage2.csv)",
                 "rings2": "the second ring-system draw (organic/rings2.csv)",
-                "rings3": "the third ring-system draw (organic/rings3.csv)"}
+                "rings3": "the third ring-system draw (organic/rings3.csv)",
+                "coverage3": "the third coverage draw (organic/coverage3.csv)"}
         with tempfile.TemporaryDirectory() as d:
             tr = os.path.join(d, "tr")
             os.mkdir(tr)
@@ -285,7 +286,12 @@ class DeviceExportTest(unittest.TestCase):
                                 ("--small --conjugated --rare --motifs --coverage --rings --coverage2 --rings2 --rings3",
                                  ("small", "conjugated", "rare", "motifs", "coverage", "rings", "coverage2", "rings2",
                                   "rings3")),
-                                ("--rings3", ("rings3",))):
+                                ("--rings3", ("rings3",)),
+                                # round 23's: the preview's data without the third ring draw, the third coverage draw
+                                ("--small --conjugated --rare --motifs --coverage --rings --coverage2 --rings2 --coverage3",
+                                 ("small", "conjugated", "rare", "motifs", "coverage", "rings", "coverage2", "rings2",
+                                  "coverage3")),
+                                ("--coverage3 --train-frames 16", ("coverage3",))):
                 p = subprocess.run(["bash", "-c", f"set -euo pipefail; tr={tr}; work={d}\n{functions}\nexport_v6 run w ts"],
                                    capture_output=True, text=True, timeout=120, env=dict(os.environ, DATA_OPTS=opts))
                 self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
@@ -305,14 +311,19 @@ class DeviceActiveStartsTest(unittest.TestCase):
         here = os.path.dirname(os.path.abspath(__file__))
         with open(os.path.join(here, "device_organic.sh")) as f:
             function = re.search(r"^active_starts\(\) {\n.*?^}\n", f.read(), re.S | re.M).group(0)
-        pools = ("small", "conjugated", "rare", "motifs", "coverage", "rings", "coverage2", "rings2", "rings3")
+        pools = ("small", "conjugated", "rare", "motifs", "coverage", "rings", "coverage2", "rings2", "rings3",
+                 "coverage3")
         for opts, held in (("", ()), ("--small --conjugated --rare --motifs", pools[:4]),
                            ("--small --conjugated --rare --motifs --coverage", pools[:5]),
                            ("--small --conjugated --rare --motifs --coverage --rings", pools[:6]),
                            ("--small --conjugated --rare --motifs --coverage --rings --coverage2", pools[:7]),
                            ("--small --conjugated --rare --motifs --coverage --rings --coverage2 --rings2", pools[:8]),
                            ("--small --conjugated --rare --motifs --coverage --rings --coverage2 --rings2 --rings3",
-                            pools),
+                            pools[:9]),
+                           ("--small --conjugated --rare --motifs --coverage --rings --coverage2 --rings2 --rings3 "
+                            "--coverage3", pools),
+                           ("--small --conjugated --rare --motifs --coverage --rings --coverage2 --rings2 --coverage3",
+                            pools[:8] + ("coverage3",)),
                            ("--rings3 --train-frames 16", ("rings3",)),
                            ("--rings2 --train-frames 16", ("rings2",)),
                            ("--coverage --train-frames 16", ("coverage",)), ("--rings", ("rings",)),

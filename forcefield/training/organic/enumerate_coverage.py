@@ -51,6 +51,12 @@ split=coverage2, SIZE2 = 700 molecules): the same rule, candidates, exclusions a
 draw, counting everything the training data hold since: the list's training molecules and all six pools (small,
 conjugated, rare, motifs, the first draw's coverage.csv and the ring-system pool's rings.csv, which came after it).
 The first draw's molecules and the ring pool's are known, so excluded like the list's; the counts start with them.
+
+The third draw (--draw 3, DRAWS[3]: coverage3.csv, starts.coverage3.xyz.gz, rows indexed and seeded from 1,200,000,
+split=coverage3, SIZE3 = 700 molecules): the same rule again, counting what the shipped preview was trained on: the
+list's training molecules, the six pools the second draw counts, coverage2.csv and rings2.csv. The third
+ring draw (rings3.csv) is not counted: the round this draw is for leaves it out (organic/README.md, "The third
+coverage draw").
 """
 import argparse
 import csv
@@ -83,6 +89,11 @@ COVERAGE_INDEX = 500000   # rows indexed (and seeded) from here by the starts; m
 SIZE = 600                # molecules taken
 COVERAGE2_INDEX = 900000  # the second draw's rows (organic_data.POOLS["coverage2"]); rings.csv's from 800,000
 SIZE2 = 700               # the second draw's molecules
+RINGS2_CSV = os.path.join(HERE, "rings2.csv")         # the second ring-system draw, after the second coverage draw
+COVERAGE3_CSV = os.path.join(HERE, "coverage3.csv")
+STARTS3 = os.path.join(HERE, "starts.coverage3.xyz.gz")
+COVERAGE3_INDEX = 1200000  # the third draw's rows (organic_data.POOLS["coverage3"]); rings3.csv's from 1,100,000
+SIZE3 = 700                # the third draw's molecules
 RARE = 3                  # an environment held by fewer training molecules than this is rare
 RADII = (1, 2)
 MAX_START_FORCE = 10.0    # eV/A: a start above it (GFN2-xTB) leaves its molecule out (TEACHER_BROKEN)
@@ -102,6 +113,10 @@ DRAWS = {
     1: dict(pools=POOL_CSVS, out=COVERAGE_CSV, starts=STARTS, first=COVERAGE_INDEX, split="coverage", size=SIZE),
     2: dict(pools=POOL_CSVS + (COVERAGE_CSV, RINGS_CSV), out=COVERAGE2_CSV, starts=STARTS2, first=COVERAGE2_INDEX,
             split="coverage2", size=SIZE2),
+    # the shipped preview's data (round 19): the third ring draw (rings3.csv) is not counted, since rounds 20-22 that
+    # trained on it were worse than the preview on most test molecules and round 23 leaves it out
+    3: dict(pools=POOL_CSVS + (COVERAGE_CSV, RINGS_CSV, COVERAGE2_CSV, RINGS2_CSV), out=COVERAGE3_CSV, starts=STARTS3,
+            first=COVERAGE3_INDEX, split="coverage3", size=SIZE3),
 }
 
 # --teacher-check's verdicts (canonical SMILES: why), left out by the build. Written from `enumerate_coverage.py
@@ -111,6 +126,8 @@ DRAWS = {
 # intact
 # 2026-11-30, the second draw (--draw 2): single points on its 2,100 starts, no SCF failure, largest force 6.18 eV/A;
 # --md-steps 200 on every 10th row and the 10 of the largest start forces (79 molecules, 420 s): one broken
+# 2026-12-01, the third draw (--draw 3): single points on its 2,100 starts, no SCF failure, largest force 3.29 eV/A;
+# --md-steps 200 on every 10th row and the 10 of the largest start forces (79 molecules, 541 s): all intact
 TEACHER_BROKEN = {
     "N#CCC(=N)N": "GFN2-xTB's SCF does not converge in the 1000 K MD (--md-steps 200; the second draw's row 540)",
 }
@@ -387,10 +404,11 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--draw", type=int, choices=sorted(DRAWS), default=1,
                     help="1: coverage.csv (600, counting the list and the small, conjugated, rare and motif pools); 2: "
-                         "coverage2.csv (700, counting those, coverage.csv and rings.csv too); sets the defaults of "
+                         "coverage2.csv (700, counting those, coverage.csv and rings.csv too); 3: coverage3.csv (700, "
+                         "counting those, coverage2.csv and rings2.csv too, not rings3.csv); sets the defaults of "
                          "--out, --size and --starts-out, and the starts' index and split")
     ap.add_argument("--out", default=None, help="default: the draw's csv")
-    ap.add_argument("--size", type=int, default=None, help="default: the draw's size (600, 700)")
+    ap.add_argument("--size", type=int, default=None, help="default: the draw's size (600, 700, 700)")
     ap.add_argument("--testset-b", default=TESTSET_B,
                     help="test set B's molecules (name,smiles,...), excluded with their ring scaffolds (default "
                          "organic/testset_b.csv); a missing file is refused; '' leaves B out")
