@@ -53,8 +53,21 @@ def gains_in_order(rows, counts):
     return out
 
 
+class UniqueNameChecks:
+    """A later draw's names against molecules.csv, the pools it counts (OTHER) and ALSO_NAMED (pools a round may hold
+    beside it though the draw does not count them), for a CoveragePoolChecks test case."""
+    ALSO_NAMED = ()
+
+    def test_no_name_is_in_the_list_or_another_pool(self):
+        """organic_active.read_pool_molecules reads the pools by name: a name held twice would take another molecule."""
+        names = {}
+        for f in ("molecules.csv",) + self.OTHER + self.ALSO_NAMED:
+            names.update({r["name"]: f for r in read_rows(os.path.join(ORGANIC, f))})
+        self.assertEqual([(r["name"], names[r["name"]]) for r in self.rows if r["name"] in names], [])
+
+
 @unittest.skipUnless(HAVE_RDKIT, "python3-rdkit not installed")
-class Coverage2PoolTest(CoveragePoolChecks, unittest.TestCase):
+class Coverage2PoolTest(UniqueNameChecks, CoveragePoolChecks, unittest.TestCase):
     """organic/coverage2.csv: new to the list and to all six pools; the first draw's checks."""
     POOL = "coverage2"
     FIRST_INDEX = 900000
@@ -62,40 +75,45 @@ class Coverage2PoolTest(CoveragePoolChecks, unittest.TestCase):
     OTHER = TRAINING
     MAX_BYTES = 900000
 
-    def test_no_name_is_in_the_list_or_another_pool(self):
-        """organic_active.read_pool_molecules reads the pools by name: a name held twice would take another molecule."""
-        names = {}
-        for f in ("molecules.csv",) + TRAINING:
-            names.update({r["name"]: f for r in read_rows(os.path.join(ORGANIC, f))})
-        self.assertEqual([(r["name"], names[r["name"]]) for r in self.rows if r["name"] in names], [])
 
-
-@unittest.skipUnless(HAVE_RDKIT, "python3-rdkit not installed")
-class Coverage2DrawTest(unittest.TestCase):
-    """The draw counts every training molecule, the ring pool's too, and its choice is the greedy one."""
+class CoverageDrawChecks:
+    """A coverage draw's choice, counted here apart from the builder (for a unittest.TestCase): the builder counts the
+    files TRAINING (besides molecules.csv's training rows), TRAINED molecules in all, and every row of CSV gains at its
+    turn, no row more than the one before it (greedy: the largest gain is taken first), the gains of the first, 100th
+    and last rows GAINS (in thirds of a new environment). A draw that left a pool out of its counts would take molecules
+    for environments that pool holds as if they were new: their gain here would fall below later rows'."""
+    DRAW = CSV = None
+    TRAINING = ()
+    TRAINED = 0
+    GAINS = ()
 
     @classmethod
     def setUpClass(cls):
         RDLogger.DisableLog("rdApp.*")
-        cls.rows = read_rows(os.path.join(ORGANIC, "coverage2.csv"))
-        cls.counts, cls.training = training_counts(TRAINING)
+        cls.rows = read_rows(os.path.join(ORGANIC, cls.CSV))
+        cls.counts, cls.training = training_counts(cls.TRAINING)
 
-    def test_the_builders_counts_start_from_the_list_and_all_six_pools(self):
+    def test_the_builders_counts_start_from_the_list_and_the_pools_before_it(self):
         import enumerate_coverage as ec
-        self.assertEqual(sorted(os.path.basename(p) for p in ec.DRAWS[2]["pools"]), sorted(TRAINING))
-        self.assertEqual(len(ec.training_rows(pools=ec.DRAWS[2]["pools"])), self.training)
-        self.assertEqual(self.training, 3327)   # 1,525 + 778 + 600 + 424
+        self.assertEqual(sorted(os.path.basename(p) for p in ec.DRAWS[self.DRAW]["pools"]), sorted(self.TRAINING))
+        self.assertEqual(len(ec.training_rows(pools=ec.DRAWS[self.DRAW]["pools"])), self.training)
+        self.assertEqual(self.training, self.TRAINED)
 
     def test_every_row_gains_and_the_gains_fall_in_the_order_taken(self):
-        """Counted here with the ring pool and the first draw: every row, at its turn, brings environments held by fewer
-        than 3 training molecules, and no row gains more than the one before it (greedy: the largest gain is taken
-        first). A draw that left the ring pool out of its counts would take molecules for environments the ring pool
-        holds as if they were new: their gain here would fall below later rows'. Gains: first 3, 100th 8/3, 700th 2."""
         g = gains_in_order(self.rows, self.counts)
         self.assertTrue(all(x > 0 for x in g), min(g))
         rises = [(k, self.rows[k]["name"], g[k - 1] / RARE, g[k] / RARE) for k in range(1, len(g)) if g[k] > g[k - 1]]
         self.assertEqual(rises, [])
-        self.assertEqual((g[0], g[99], g[-1]), (9, 8, 6))
+        self.assertEqual((g[0], g[99], g[-1]), self.GAINS)
+
+
+@unittest.skipUnless(HAVE_RDKIT, "python3-rdkit not installed")
+class Coverage2DrawTest(CoverageDrawChecks, unittest.TestCase):
+    """The draw counts every training molecule, the ring pool's too (leaving rings.csv out of its counts changes 44 of
+    its 700 molecules), and its choice is the greedy one: gains first 3, 100th 8/3, 700th 2."""
+    DRAW, CSV, TRAINING = 2, "coverage2.csv", TRAINING
+    TRAINED = 3327   # 1,525 + 778 + 600 + 424
+    GAINS = (9, 8, 6)
 
     def test_both_draws_rebuild_byte_for_byte(self):
         """The whole build of each draw (candidates, exclusions, choice: ~15 s each) writes its csv byte for byte; the
