@@ -109,8 +109,8 @@ def read_pool_molecules(folder):
 
 def pool_molecule_counts(keep, molecules):
     """The record's molecules of each pool among keep: the four pools before the coverage pool always (0 where none, as
-    the records have them), a later pool (coverage, rings, coverage2, rings2, rings3, coverage3) only where the round holds its molecules, so that a round
-    without it writes the record it wrote before."""
+    the records have them), a later pool (coverage, rings, coverage2, rings2, rings3, coverage3) only where the round
+    holds its molecules, so that a round without it writes the record it wrote before."""
     counts = {pool: sum(1 for n in keep if molecules[n]["split"] == pool) for pool in POOLS}
     return {p: k for p, k in counts.items() if p in ("small", "conjugated", "rare", "motifs") or k}
 

@@ -4,8 +4,8 @@ trained on (the second ring draw included), not the third ring draw (rings3.csv)
 /usr/bin/python3 -m unittest forcefield/training/test_coverage3_pool.py
 
 The row, test-set and starts checks are the first draw's (test_coverage_pool.CoveragePoolChecks); the gains are counted
-here from the files, apart from the builder (test_coverage2_pool's counters). Both earlier draws' byte-for-byte rebuilds
-and this one's run in test_coverage2_pool.Coverage2DrawTest, which builds every draw of enumerate_coverage.DRAWS.
+here from the files, apart from the builder (test_coverage2_pool's counters). The byte-for-byte rebuild of this draw
+runs with the earlier two in test_coverage2_pool.Coverage2DrawTest.test_every_draw_rebuilds_byte_for_byte.
 """
 import os
 import unittest

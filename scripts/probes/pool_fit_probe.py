@@ -14,6 +14,8 @@ e.g. on a development machine in ~2 min:
         r20=.../student-gfn2-v6.safetensors [--molecules rings3]
 
 Round 21's reading (forcefield/training/runs/organic-round21/README.md, "The ring draws' own frames") came from it.
+Scoring is the slow part on a 2-core machine: two weight files on the ~12,500 frames of --limit 90 --coverage2
+--coverage3 took 12.5 min (2026-12-01, organic/README.md, "The third coverage draw").
 """
 import argparse
 import collections
