@@ -109,10 +109,25 @@ check_soup() {
   echo "$phase: $msg" >&2
   exit 2
 }
-# until the pipeline's DONE, or 20 s before this call's CALL_S (default 570 s) ends
+# until the pipeline's DONE, or 20 s before this call's CALL_S (default 570 s) ends; at once, returning 1, where this
+# machine holds no running pipeline (start_pipeline's $work/pipeline.pid absent, or its process gone without a DONE).
+# 2026-12-01: the tool gave the warm machine back between round1 and call2, and call2 waited its 530 s on a bare
+# machine for a DONE that could not come, a third of the session's device time.
 wait_done() {
-  local left=$(( ${CALL_S:-570} - SECONDS ))
-  while [[ ! -f $work/out/DONE ]] && (( left > 20 )); do sleep 10; left=$(( ${CALL_S:-570} - SECONDS )); done
+  local left=$(( ${CALL_S:-570} - SECONDS )) pid
+  while [[ ! -f $work/out/DONE ]] && (( left > 20 )); do
+    pid=$(cat "$work/pipeline.pid" 2>/dev/null)
+    if [[ -z $pid ]]; then
+      echo "$phase: no round on this machine ($work/pipeline.pid absent: a fresh machine, the one round1 started" \
+        "given back between calls?); not waiting" >&2
+      return 1
+    elif ! kill -0 "$pid" 2> /dev/null && [[ ! -f $work/out/DONE ]]; then
+      echo "$phase: the pipeline (PID $pid) ended without DONE; its log's last lines:" >&2
+      tail -5 "$work/pipeline.log" >&2 2> /dev/null
+      return 1
+    fi
+    sleep 10; left=$(( ${CALL_S:-570} - SECONDS ))
+  done
 }
 # the carried Java bundle (.device/g3.tar.xz, carried in this call or an earlier one of this machine) in $broot, once
 unpack_bundle() {
@@ -192,6 +207,7 @@ start_pipeline() {
     SYSTEM_WEIGHTS="--system-weight water=2 --system-weight ethanol=2 --system-weight benzene=2 --system-weight alanine-dipeptide=2 --system-weight ace-ala5-nme=3 --system-weight water-clusters=2 --system-weight organic-small=${SMALL_WEIGHT:-3} ${EXTRA_WEIGHTS:-}" \
     setsid nohup bash "$work/device_organic.sh" "$1" "$work" "$work/out" "${DEADLINE_S:-$2}" \
     > "$work/pipeline.log" 2>&1 < /dev/null &
+  echo $! > "$work/pipeline.pid"   # wait_done's sign that this machine runs the round (setsid and nohup exec: bash's PID)
 }
 start_round1() { start_pipeline multi 1500; }
 
@@ -270,7 +286,7 @@ case "$phase" in
     check_kernels
     start_pipeline "$phase" 1380
     nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv
-    wait_done
+    wait_done || no_round=1
     pack
     ;;
   round1)
@@ -309,7 +325,7 @@ case "$phase" in
     else
       start_round1
     fi
-    wait_done
+    wait_done || no_round=1
     pack
     ;;
   round-and-engine)
@@ -398,7 +414,7 @@ case "$phase" in
     fi
     touch "$work/GPU_FREE"
     echo "GPU handed to the training after $SECONDS s"
-    wait_done
+    wait_done || no_round=1
     pack
     ;;
   stability|survey)
@@ -440,7 +456,7 @@ case "$phase" in
         echo "$phase: ${sbudget} s left of CALL_S=${CALL_S:-570}, too little for INIT's stability survey (not started)"
       fi
     fi
-    wait_done
+    wait_done || no_round=1
     if [[ -n $init_pid ]]; then
       wait "$init_pid"
       echo "INIT's survey: exit $?"; tail -4 "$stage/stability-init.txt"
@@ -543,3 +559,6 @@ case "$phase" in
     ;;
   *) echo "unknown phase $phase (widths|depths|round1|round-and-engine|call2|call3|stability|survey)" >&2; exit 2 ;;
 esac
+# wait_done found no running round (a fresh machine, or a pipeline that ended without DONE): the call's archive holds
+# what there was, and its exit status says so
+[[ -z ${no_round:-} ]] || exit 3

@@ -371,6 +371,8 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
                              f'mkdir -p "$OUT" && echo {{}} > "$OUT/stability.json"\n')
                 finisher = subprocess.Popen(["bash", "-c", f"sleep 2; touch {out}/DONE"])
                 self.addCleanup(finisher.wait)
+                with open(os.path.join(tmp, ".organic-run", "pipeline.pid"), "w") as fh:
+                    fh.write(f"{finisher.pid}\n")   # as start_pipeline records the running round
                 e = {"CALL_S": "400", "STABILITY_S": "230", "BUNDLE_ROOT": os.path.join(tmp, "bundle")}
                 if env is not None:
                     e.update(env, STABILITY_INIT="1")
@@ -389,6 +391,31 @@ class DeviceWindowRefusalsTest(unittest.TestCase):
                                            r"done=no$")
                 self.assertIn("INIT's survey: exit 0", r.stdout)
                 self.assertIn("./stability-init/stability.json", listing)
+
+    def test_call2_and_call3_stop_at_once_where_the_machine_runs_no_round(self):
+        # 2026-12-01: the tool gave the warm machine back between round1 and call2, and call2 waited its 530 s on a
+        # bare machine for a DONE that could not come. Now a call finding no round (no pipeline.pid: a fresh machine)
+        # or a dead one (its process gone, no DONE) says so at once, packs what there is and exits 3; a live one
+        # is waited for (test_call2_surveys_init_on_the_first_train_gpu_while_the_training_runs)
+        for phase, state in (("call2", "fresh"), ("call3", "fresh"), ("call2", "dead"), ("call3", "dead")):
+            with tempfile.TemporaryDirectory() as tmp:
+                os.makedirs(os.path.join(tmp, ".organic-run", "out"))
+                if state == "dead":
+                    gone = subprocess.run(["bash", "-c", "echo $$"], capture_output=True, text=True).stdout.strip()
+                    with open(os.path.join(tmp, ".organic-run", "pipeline.pid"), "w") as fh:
+                        fh.write(gone + "\n")
+                    with open(os.path.join(tmp, ".organic-run", "pipeline.log"), "w") as fh:
+                        fh.write("train.py: CUDA out of memory\n")
+                t0 = time.monotonic()
+                r = self.window(tmp, phase, {"CALL_S": "400", "STABILITY": "1"})
+                self.assertLess(time.monotonic() - t0, 20, (phase, state))   # not CALL_S's 380 s (the test's 30)
+                self.assertEqual(3, r.returncode, (phase, state, r.stderr))
+                if state == "fresh":
+                    self.assertIn(f"{phase}: no round on this machine (.organic-run/pipeline.pid absent", r.stderr)
+                else:
+                    self.assertIn(f"{phase}: the pipeline (PID {gone}) ended without DONE", r.stderr)
+                    self.assertIn("train.py: CUDA out of memory", r.stderr)
+                self.assertTrue(glob.glob(os.path.join(tmp, "out", f"window-{phase}.tar.gz.*")))
 
     def test_call2_surveys_the_init_call1_started_from_where_call2_is_not_given_one(self):
         # round 18's window starts from a candidate (.model-payload/...), not the shipped preview: call1 records its
