@@ -8,6 +8,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 ff=$(cd "$here/../../.." && pwd)
 out="$ff/target/cuda-emu"
 mkdir -p "$out"
+# One build at a time: platform-cuda's tests run in two JVMs (its pom), each of which may call this script first; the
+# second waits here, then finds the first's library and key and reuses it (the lock is released when this shell ends)
+exec 9> "$out/build.lock"
+flock 9
 # The JCuda natives jar: JCUDA_NATIVES_JAR (the tests pass the one on their class path), else ~/.m2.
 jar=${JCUDA_NATIVES_JAR:-$(ls ~/.m2/repository/org/jcuda/jcuda-natives/*/jcuda-natives-*-linux-x86_64.jar | head -1)}
 (cd "$out" && unzip -o -q "$jar" 'lib/libJCudaDriver-*-linux-x86_64.so')
